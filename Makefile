@@ -1,0 +1,185 @@
+# CUDA teaching lab kit.  `make help` lists the targets.
+#
+# Out-of-tree build: everything lands in $(BUILD)/ (default build/).
+# GPU code is built for -arch=native when a CUDA device answers, else for
+# sm_75..sm_90; override with CUDA_ARCH="80 90" (or CUDA_ARCH=native).
+
+include mk/config.mk
+
+.DEFAULT_GOAL := all
+.DELETE_ON_ERROR:
+.SUFFIXES:
+
+# ---- what exists ----------------------------------------------------------------
+LAB_DIRS := $(sort $(patsubst %/manifest.ini,%,$(wildcard grader/labs/*/manifest.ini)))
+LAB_NAMES := $(notdir $(LAB_DIRS))                       # lab03-dot ...
+LAB_IDS := $(foreach l,$(LAB_NAMES),$(firstword $(subst -, ,$(l))))  # lab03 ...
+
+COMMON_C := $(wildcard common/src/*.c)
+COMMON_CHECKER_C := common/src/checker_main.c
+COMMON_LIB_C := $(filter-out $(COMMON_CHECKER_C),$(COMMON_C))
+COMMON_CU := $(wildcard common/src/*.cu)
+GRADER_C := $(wildcard grader/src/*.c)
+GRADER_LIB_C := $(filter-out grader/src/main.c,$(GRADER_C))
+
+LIBKIT := $(BUILD)/common/libkit.a
+LIBKIT_RUNNER := $(BUILD)/common/libkit-runner.a
+KITGRADE := $(BUILD)/bin/kitgrade
+KIT_DEVICES := $(BUILD)/bin/kit-devices
+KIT_INI := $(BUILD)/kit.ini
+
+obj = $(patsubst %,$(BUILD)/%.o,$(basename $(1)))
+
+# ---- deps ----------------------------------------------------------------------------
+# One line per missing package, then stop (mk/deps says what to install).
+DEPS_OK := $(BUILD)/.deps-ok
+$(DEPS_OK): mk/deps
+	@NVCC="$(NVCC)" mk/deps check
+	@mkdir -p $(@D) && touch $@
+
+# Flags that change object code: rebuild when they change.
+FLAGS_STAMP := $(BUILD)/.flags
+FLAGS_NOW := $(NVCC) $(KIT_NVCCFLAGS) $(NVCCFLAGS) | $(CC) $(KIT_CFLAGS) $(CFLAGS)
+$(FLAGS_STAMP): FORCE
+	@mkdir -p $(@D); echo '$(FLAGS_NOW)' | cmp -s - $@ || echo '$(FLAGS_NOW)' > $@
+
+# ---- compile rules ------------------------------------------------------------------
+$(BUILD)/%.o: %.c $(DEPS_OK) $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(KIT_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/%.o: %.cu $(DEPS_OK) $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(NVCC) $(KIT_NVCCFLAGS) $(NVCCFLAGS) -MMD -MP -c $< -o $@
+
+$(LIBKIT): $(call obj,$(COMMON_LIB_C))
+	@mkdir -p $(@D); rm -f $@; ar rcs $@ $^
+
+$(LIBKIT_RUNNER): $(call obj,$(COMMON_CU))
+	@mkdir -p $(@D); rm -f $@; ar rcs $@ $^
+
+# ---- per-lab kit objects and checkers (generic: a lab is a folder) ---------------------
+# grader/labs/<lab>/check.c + dataset.c -> the checker; every other .c/.cu -> runner objects.
+define LAB_RULES
+$(1)_SRC := $$(wildcard grader/labs/$(1)/*.c grader/labs/$(1)/*.cu)
+$(1)_RUNNER_OBJ := $$(call obj,$$(filter-out grader/labs/$(1)/check.c,$$($(1)_SRC)))
+$(1)_CHECK_OBJ := $$(call obj,$$(filter grader/labs/$(1)/check.c grader/labs/$(1)/dataset.c,$$($(1)_SRC)))
+$$($(1)_RUNNER_OBJ): KIT_CFLAGS += -Ilabs/$(1)
+$$($(1)_RUNNER_OBJ) $$($(1)_CHECK_OBJ): KIT_NVCCFLAGS += -Ilabs/$(1)
+$$($(1)_CHECK_OBJ): KIT_CFLAGS += -Ilabs/$(1)
+$(BUILD)/labs/$(1)/check: $$($(1)_CHECK_OBJ) $(call obj,$(COMMON_CHECKER_C)) $(LIBKIT)
+	@mkdir -p $$(@D)
+	$(CC) -o $$@ $$^ $(CJSON_LIBS) $(CUDART_STATIC) -lm
+$(BUILD)/labs/$(1)/objects: $$($(1)_RUNNER_OBJ)
+	@mkdir -p $$(@D); printf '%s\n' $$(abspath $$^) > $$@
+LAB_TARGETS += $(BUILD)/labs/$(1)/check $(BUILD)/labs/$(1)/objects
+endef
+$(foreach l,$(LAB_NAMES),$(eval $(call LAB_RULES,$(l))))
+
+# ---- programs ----------------------------------------------------------------------
+$(KITGRADE): $(call obj,$(GRADER_C)) $(LIBKIT)
+	@mkdir -p $(@D)
+	$(CC) -o $@ $^ $(CJSON_LIBS) $(INIH_LIBS) -lm
+
+$(KIT_DEVICES): tools/kit-devices.cu $(DEPS_OK)
+	@mkdir -p $(@D)
+	$(NVCC) $(KIT_NVCCFLAGS) -o $@ $<
+
+# The grader builds runners with exactly these settings.
+$(KIT_INI): $(FLAGS_STAMP) mk/config.mk Makefile
+	@mkdir -p $(@D)
+	@{ echo "; written by make: how the grader builds and runs submissions"; \
+	  echo "; (one flag per line: inih reads lines of up to 200 characters)"; \
+	  echo "[build]"; \
+	  echo "kit_root = $(KIT_ROOT)"; \
+	  echo "build_dir = $(abspath $(BUILD))"; \
+	  echo "nvcc = $(realpath $(NVCC))"; \
+	  echo "cuda_home = $(CUDA_HOME)"; \
+	  echo "cuda_arch = $(CUDA_ARCH)"; \
+	  $(foreach f,$(ARCH_FLAGS),echo "arch_flag = $(f)";) \
+	  $(foreach f,$(KIT_NVCCFLAGS_BASE) $(NVCCFLAGS),echo "nvcc_flag = $(f)";) \
+	  $(foreach f,$(CUPTI_LIBS),echo "link_flag = $(f)";) \
+	  echo "cupti = $(if $(CUPTI_LIBDIR),yes,no)"; \
+	  echo "compute_sanitizer = $(COMPUTE_SANITIZER)"; \
+	  echo "kit_devices = $(abspath $(KIT_DEVICES))"; } > $@
+
+all: $(KITGRADE) $(KIT_DEVICES) $(LIBKIT) $(LIBKIT_RUNNER) $(LAB_TARGETS) $(KIT_INI) ## build the grader, common library and every lab's kit code
+
+# ---- student targets: make lab01 ... make lab09 -----------------------------------
+# TEST=name runs one test alone; SEED=0x... reproduces a failure; DIR=path grades another folder.
+KITGRADE_OPTS = $(if $(TEST),--test $(TEST)) $(if $(SEED),--seed $(SEED)) $(if $(NO_COLOR),--no-color)
+define STUDENT_TARGET
+$(1): all
+	@$(KITGRADE) check $(1) $$(or $$(DIR),labs/$(2)) $$(KITGRADE_OPTS)
+run-$(1): all
+	@$(KITGRADE) run $(1) $$(or $$(DIR),labs/$(2)) $$(P)
+endef
+$(foreach l,$(LAB_NAMES),$(eval $(call STUDENT_TARGET,$(firstword $(subst -, ,$(l))),$(l))))
+
+# ---- instructors ------------------------------------------------------------------------
+grade: all ## grade a folder of submissions: make grade LAB=lab03 SUBMISSIONS=dir [OUT=dir] [ONLY=name] [FORCE=1]
+	@test -n "$(LAB)" -a -n "$(SUBMISSIONS)" || { echo "usage: make grade LAB=lab03 SUBMISSIONS=folder [OUT=folder] [ONLY=name] [FORCE=1]"; exit 2; }
+	@$(KITGRADE) batch $(LAB) $(SUBMISSIONS) --out $(or $(OUT),grades/$(LAB)) $(if $(ONLY),--only $(ONLY)) $(if $(FORCE),--force) $(KITGRADE_OPTS)
+
+# ---- tests ---------------------------------------------------------------------------
+UNIT_TEST_SRC := $(wildcard common/tests/test_*.c grader/tests/test_*.c)
+UNIT_TESTS := $(patsubst %.c,$(BUILD)/%,$(UNIT_TEST_SRC))
+$(BUILD)/common/tests/test_%: common/tests/test_%.c $(LIBKIT) $(DEPS_OK)
+	@mkdir -p $(@D)
+	$(CC) $(KIT_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Icommon/tests -o $@ $< $(LIBKIT) $(CHECK_LIBS) -lm
+$(BUILD)/grader/tests/test_%: grader/tests/test_%.c $(call obj,$(GRADER_LIB_C)) $(LIBKIT) $(DEPS_OK)
+	@mkdir -p $(@D)
+	$(CC) $(KIT_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Icommon/tests -Igrader/src -o $@ $< $(call obj,$(GRADER_LIB_C)) $(LIBKIT) $(CJSON_LIBS) $(INIH_LIBS) $(CHECK_LIBS) -lm
+
+GPU_TESTS := $(BUILD)/tests/gpu/test_labs
+$(BUILD)/tests/gpu/test_%: tests/gpu/test_%.c $(call obj,$(GRADER_LIB_C)) $(LIBKIT) $(DEPS_OK)
+	@mkdir -p $(@D)
+	$(CC) $(KIT_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Icommon/tests -Igrader/src -o $@ $< $(call obj,$(GRADER_LIB_C)) $(LIBKIT) $(CJSON_LIBS) $(INIH_LIBS) $(CHECK_LIBS) -lm
+
+test-unit: $(UNIT_TESTS) all ## Check unit tests of common/ and grader/ (no GPU needed)
+	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-unit $(UNIT_TESTS)
+
+build-cu: all ## compile every .cu in the tree (starters, solutions, demos) for $(CUDA_ARCH)
+	@$(KITGRADE) build-all --jobs $(or $(JOBS),$(shell nproc))
+
+test: deps-auto ## the kit's tests: unit tests, every .cu built, GPU tests when a device is present
+	@$(MAKE) --no-print-directory test-unit build-cu
+	@if $(KIT_DEVICES) --quiet; then $(MAKE) --no-print-directory test-gpu; \
+	 else echo "SKIP: GPU integration tests (no CUDA device: $$($(KIT_DEVICES) --why 2>&1))"; fi
+
+test-gpu: all $(GPU_TESTS) ## GPU integration tests only (fails without a CUDA device)
+	@$(KIT_DEVICES) || { echo "test-gpu: no CUDA device available" >&2; exit 1; }
+	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-gpu
+
+deps: ## install missing distribution packages (as root)
+	@mk/deps install
+
+deps-auto:
+	@if ! NVCC="$(NVCC)" mk/deps check >/dev/null 2>&1; then \
+	   if [ "$$(id -u)" = 0 ]; then mk/deps install; else NVCC="$(NVCC)" mk/deps check; exit 1; fi; fi
+
+# ---- TAs: race-condition demos ---------------------------------------------------------
+-include resources/demos/demos.mk
+
+# ---- handouts ------------------------------------------------------------------------
+HANDOUTS_MD := $(wildcard handouts/*.md)
+handouts: $(patsubst handouts/%.md,$(BUILD)/handouts/%.html,$(HANDOUTS_MD)) ## HTML handouts with pandoc
+$(BUILD)/handouts/%.html: handouts/%.md
+	@mkdir -p $(@D)
+	@command -v pandoc >/dev/null || { echo "handouts: pandoc is not installed (apt-get install pandoc)"; exit 1; }
+	pandoc --standalone --toc --metadata title="$*" -o $@ $<
+
+clean: ## remove the build directory
+	rm -rf $(BUILD)
+
+help: ## list the targets
+	@echo "CUDA lab kit - targets (build dir: $(BUILD), CUDA_ARCH: $(CUDA_ARCH))"
+	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-zA-Z_-]+):.*## (.*)/  \1|\2/' | awk -F'|' '{printf "  %-12s %s\n", $$1, $$2}'
+	@echo "    lab01..lab09 build and check your lab (TEST=name one test, SEED=0x.. reproduce, DIR=folder)"
+	@echo "    run-labNN    build your lab and run it once: make run-lab01 P=\"blocks=4 threads=3\""
+	@echo "    demo-NAME    run one race demo (make demo lists them)"
+
+.PHONY: all help clean test test-unit test-gpu build-cu grade deps deps-auto handouts FORCE $(LAB_IDS) $(addprefix run-,$(LAB_IDS))
+FORCE:
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,58 @@
+/* checker.h - what a lab's checker provides and may use.
+ *
+ * A checker is kit code only: common/src/checker_main.c plus the lab's
+ * check.c and dataset.c.  The grader runs it after a runner finished:
+ *
+ *   check --params "..." --seed S --nonce N --out FILE [--stdout FILE]
+ *         [--require-kernel] [--forbid-libraries]
+ *
+ * It reloads the runner's output file (untrusted), regenerates the inputs
+ * from (params, seed), computes the reference with common/ and compares.
+ * It prints one JSON verdict on stdout: {"pass":..,"summary":..,"details":[..],
+ * "kernels":[..]}.  The generic main has already applied the device-execution
+ * policy when lab_check is called.
+ */
+#ifndef KIT_CHECKER_H
+#define KIT_CHECKER_H
+#include <stddef.h>
+#include <stdint.h>
+#include "kit/blob.h"
+#include "kit/compare.h"
+#include "kit/params.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct kit_check_ctx {
+    const kit_params *params;
+    uint64_t seed;
+    const kit_blobfile *out;   /* the runner's outputs */
+    const char *stdout_text;   /* the runner's stdout (capped), "" when none */
+    size_t stdout_len;
+    int failed;                /* set by kit_fail */
+    char summary[512];         /* first failure (or a pass note) */
+    char *details;             /* further lines, '\n' separated */
+    size_t details_len, details_cap;
+} kit_check_ctx;
+
+/* ---- provided by each lab's check.c ---- */
+/* Returns 0 when the outputs are right; on a failure calls kit_fail (and
+ * optionally kit_detail) and returns 1. */
+int lab_check(kit_check_ctx *ctx);
+
+/* ---- provided by common/ ---- */
+/* Records a failure; the first one becomes the summary. */
+void kit_fail(kit_check_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* An extra line under the summary (pass or fail). */
+void kit_detail(kit_check_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Fetches an output array; on absence/mistype fails the check with the
+ * reason and returns NULL.  want_count > 0 also requires that exact count. */
+const void *kit_expect_array(kit_check_ctx *ctx, const char *name, kit_type t, uint64_t want_count,
+                             uint64_t *count);
+/* Compares and, when not ok, fails with "<what>: <kit_cmp_describe>". Returns 1 when ok. */
+int kit_check_cmp(kit_check_ctx *ctx, const char *what, const kit_cmp *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

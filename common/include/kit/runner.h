@@ -1,0 +1,77 @@
+/* runner.h - what a lab's harness provides and may use.
+ *
+ * A runner is one executable built from the student's file(s), the lab's
+ * harness.cu (kit code), the lab's baseline and dataset, and common/.  The
+ * generic main (common/src/runner_main.cu) parses the command line
+ *
+ *   runner run   --params "n=1025 type=float" --seed 0x1234 --nonce N --out FILE
+ *   runner bench --params "..." --seed S --nonce N --out FILE --warmup 3 --reps 15
+ *   runner show  --params "..." [--seed S]      (runs once, prints a summary; for students)
+ *
+ * and calls the lab's hooks.  Inputs are generated from (params, seed) with
+ * the lab's dataset.c, so the checker can regenerate them; outputs are
+ * written with kit_out_*.  The runner never judges its own results.
+ */
+#ifndef KIT_RUNNER_H
+#define KIT_RUNNER_H
+#include <stdint.h>
+#include "kit/blob.h"
+#include "kit/params.h"
+#include "kit/timing.cuh"
+
+typedef struct kit_run_ctx {
+    const kit_params *params;
+    uint64_t seed;
+    kit_writer *out; /* NULL in `show` mode */
+    int warmup, reps; /* bench mode */
+    int show;         /* `show` mode: print a human summary on stdout */
+    int kernel_optional; /* set before kit_student_begin when the call may
+                            legitimately launch no kernel (empty input) */
+} kit_run_ctx;
+
+/* ---- provided by each lab's harness.cu ---- */
+/* Generates the inputs, calls the student's function(s) between
+ * kit_student_begin/end, writes the outputs.  Returns 0, or nonzero after
+ * printing why on stderr (invalid parameters, a CUDA error of the harness). */
+int lab_run(kit_run_ctx *ctx);
+/* Times the student's function against the kit's baseline with
+ * kit_time_interleaved, writes "student_ms", "baseline_ms" (f64) and any lab
+ * metric as an f64 named "metric.<label>" (e.g. "metric.achieved bandwidth (GB/s)",
+ * shown under the performance test), and the outputs of one untimed student call
+ * (so a fast but wrong kernel earns nothing). */
+int lab_bench(kit_run_ctx *ctx);
+
+/* ---- provided by common/ for the harness ---- */
+/* Brackets one call of a student function.  Kernels launched inside are
+ * recorded (name, grid, block, device time) for the device-execution check;
+ * end() marks the end of the call on stdout (output printed later, e.g. by
+ * an unsynchronised device printf, is after the mark), synchronises, and
+ * records any CUDA error the call left behind.  Returns 0, or -1 if the call
+ * left a CUDA error (already reported on stderr and in the output file). */
+void kit_student_begin(kit_run_ctx *ctx, const char *call);
+int kit_student_end(kit_run_ctx *ctx);
+
+/* Output helpers (no-ops in show mode). */
+void kit_out(kit_run_ctx *ctx, const char *name, kit_type t, const void *data, uint64_t count);
+void kit_out_f64(kit_run_ctx *ctx, const char *name, double v);
+void kit_out_text(kit_run_ctx *ctx, const char *name, const char *text);
+
+/* Harness-side CUDA check: reports "harness.cu:LINE: CUDA error ..." and
+ * returns -1 from the hook (the grader shows it as an error of the run). */
+#define KIT_HCHECK(call)                                                                              \
+    do {                                                                                              \
+        cudaError_t kit_e_ = (call);                                                                  \
+        if (kit_e_ != cudaSuccess) {                                                                  \
+            kit_harness_error(kit_e_, #call, __FILE__, __LINE__);                                     \
+            return -1;                                                                                \
+        }                                                                                             \
+    } while (0)
+void kit_harness_error(cudaError_t e, const char *what, const char *file, int line);
+
+/* Hook return value when a student call left a CUDA error (runner exit status 4). */
+#define KIT_RC_STUDENT_CUDA 4
+
+/* Marker the runner prints on stdout when a student call returns. */
+#define KIT_STDOUT_MARK "@@kit: student call returned@@"
+
+#endif

@@ -1,0 +1,24 @@
+/* util.h - small host helpers shared by the harnesses, checkers and grader. */
+#ifndef KIT_UTIL_H
+#define KIT_UTIL_H
+#include <stddef.h>
+#include <stdint.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Median of v[0..n) (v is reordered).  NaN when n == 0. */
+double kit_median(double *v, size_t n);
+/* Wall clock in seconds (monotonic). */
+double kit_now(void);
+/* malloc that exits with a message naming `what` on failure (harness/checker use). */
+void *kit_xmalloc(size_t bytes, const char *what);
+/* Reads a whole file (at most max bytes; 0 = no cap).  NULL on error, also
+ * when the file is larger than max (errno EFBIG).  *len gets the size; the
+ * buffer is NUL-terminated (caller frees). */
+char *kit_read_file(const char *path, size_t max, size_t *len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

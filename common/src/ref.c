@@ -1,0 +1,229 @@
+/* ref.c - CPU references for every lab (see kit/ref.h).
+ *
+ * Float inputs are combined in double: a product of two floats is exact in
+ * double, and sums are compensated (Neumaier), so the reference error is far
+ * below any bound the student's float result is held to. */
+#include "kit/ref.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kit/compare.h"
+#include "kit/util.h"
+
+/* Neumaier's compensated sum: s + c is the running total. */
+typedef struct {
+    double s, c;
+} csum;
+
+static void csum_add(csum *a, double x)
+{
+    double t = a->s + x;
+    if (fabs(a->s) >= fabs(x))
+        a->c += (a->s - t) + x;
+    else
+        a->c += (x - t) + a->s;
+    a->s = t;
+}
+
+static double csum_get(const csum *a)
+{
+    return a->s + a->c;
+}
+
+void kit_ref_vadd_f32(const float *a, const float *b, double *c, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        c[i] = (double)a[i] + (double)b[i];
+}
+
+double kit_ref_dot_f32(const float *a, const float *b, size_t n, double *sum_abs)
+{
+    csum s = {0, 0}, s_abs = {0, 0};
+    for (size_t i = 0; i < n; i++) {
+        double p = (double)a[i] * (double)b[i];
+        csum_add(&s, p);
+        csum_add(&s_abs, fabs(p));
+    }
+    if (sum_abs)
+        *sum_abs = csum_get(&s_abs);
+    return csum_get(&s);
+}
+
+int64_t kit_ref_dot_i32(const int32_t *a, const int32_t *b, size_t n)
+{
+    /* Unsigned accumulation: wraps like the GPU's int64 would instead of
+     * being undefined behaviour on absurd inputs. */
+    uint64_t s = 0;
+    for (size_t i = 0; i < n; i++)
+        s += (uint64_t)((int64_t)a[i] * (int64_t)b[i]);
+    return (int64_t)s;
+}
+
+size_t kit_ref_histogram(const int32_t *in, size_t n, int bins, uint64_t *counts)
+{
+    size_t outside = 0;
+    if (bins > 0)
+        memset(counts, 0, (size_t)bins * sizeof *counts);
+    for (size_t i = 0; i < n; i++) {
+        if (in[i] >= 0 && in[i] < bins)
+            counts[in[i]]++;
+        else
+            outside++;
+    }
+    return outside;
+}
+
+/* Input index of mask tap j for output i, or -1 when it falls outside [0, n). */
+static long long conv_index(size_t i, int j, int m, size_t n)
+{
+    long long k = (long long)i + j - m / 2;
+    return k >= 0 && (unsigned long long)k < n ? k : -1;
+}
+
+void kit_ref_conv1d_f32(const float *in, size_t n, const float *mask, int m, double *out, double *out_abs)
+{
+    for (size_t i = 0; i < n; i++) {
+        csum s = {0, 0}, s_abs = {0, 0};
+        for (int j = 0; j < m; j++) {
+            long long k = conv_index(i, j, m, n);
+            if (k < 0)
+                continue; /* boundary terms are ignored, not clamped */
+            double p = (double)mask[j] * (double)in[k];
+            csum_add(&s, p);
+            csum_add(&s_abs, fabs(p));
+        }
+        out[i] = csum_get(&s);
+        if (out_abs)
+            out_abs[i] = csum_get(&s_abs);
+    }
+}
+
+void kit_ref_conv1d_i32(const int32_t *in, size_t n, const int32_t *mask, int m, int64_t *out)
+{
+    for (size_t i = 0; i < n; i++) {
+        int64_t s = 0;
+        for (int j = 0; j < m; j++) {
+            long long k = conv_index(i, j, m, n);
+            if (k >= 0)
+                s += (int64_t)mask[j] * in[k];
+        }
+        out[i] = s;
+    }
+}
+
+void kit_ref_scan_f32(const float *in, size_t n, double *out, double *out_abs)
+{
+    csum s = {0, 0}, s_abs = {0, 0};
+    for (size_t i = 0; i < n; i++) {
+        csum_add(&s, in[i]);
+        csum_add(&s_abs, fabs((double)in[i]));
+        out[i] = csum_get(&s);
+        if (out_abs)
+            out_abs[i] = csum_get(&s_abs);
+    }
+}
+
+void kit_ref_scan_i32(const int32_t *in, size_t n, int64_t *out)
+{
+    int64_t s = 0;
+    for (size_t i = 0; i < n; i++)
+        out[i] = s += in[i];
+}
+
+void kit_ref_merge_i32(const int32_t *a, size_t m, const int32_t *b, size_t n, int32_t *c, uint32_t *src)
+{
+    size_t i = 0, j = 0, k = 0;
+    while (i < m || j < n) {
+        /* "<=": on ties a's element comes first (stability) */
+        int take_a = j >= n || (i < m && a[i] <= b[j]);
+        if (take_a) {
+            if (src)
+                src[k] = (uint32_t)i;
+            c[k++] = a[i++];
+        } else {
+            if (src)
+                src[k] = (uint32_t)(m + j);
+            c[k++] = b[j++];
+        }
+    }
+}
+
+void kit_ref_spmv_csr(const kit_csr *A, const float *x, double *y, double *y_abs)
+{
+    for (int i = 0; i < A->rows; i++) {
+        csum s = {0, 0}, s_abs = {0, 0};
+        for (int k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++) {
+            double p = (double)A->val[k] * (double)x[A->col[k]];
+            csum_add(&s, p);
+            csum_add(&s_abs, fabs(p));
+        }
+        y[i] = csum_get(&s);
+        if (y_abs)
+            y_abs[i] = csum_get(&s_abs);
+    }
+}
+
+/* max(|a_jj|, max_k |a_jk|, max_k |a_kj|): the scale a pivot is judged against. */
+static double pivot_scale(const double *a, size_t n, size_t j)
+{
+    double s = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (fabs(a[j * n + k]) > s)
+            s = fabs(a[j * n + k]);
+        if (fabs(a[k * n + j]) > s)
+            s = fabs(a[k * n + j]);
+    }
+    return s;
+}
+
+int kit_ref_crout(const double *a, int n, double *l, double *u, double pivot_rel_tol, int *fail_col)
+{
+    size_t N = n > 0 ? (size_t)n : 0;
+    if (pivot_rel_tol <= 0)
+        pivot_rel_tol = (double)n * KIT_U_F64 * 16.0;
+    memset(l, 0, N * N * sizeof *l);
+    memset(u, 0, N * N * sizeof *u);
+    if (fail_col)
+        *fail_col = -1;
+    /* Column j of U gathered contiguously; the loops below subtract the
+     * terms in the textbook order (k ascending), only the memory access
+     * pattern differs from the formulas. */
+    double *ucol = kit_xmalloc(N * sizeof *ucol, "the Crout reference");
+    int rc = KIT_LU_OK;
+    for (size_t j = 0; j < N; j++) {
+        /* column j of L: l_ij = a_ij - sum_{k<j} l_ik u_kj, i >= j */
+        for (size_t k = 0; k < j; k++)
+            ucol[k] = u[k * N + j];
+        for (size_t i = j; i < N; i++) {
+            double s = a[i * N + j];
+            for (size_t k = 0; k < j; k++)
+                s -= l[i * N + k] * ucol[k];
+            l[i * N + j] = s;
+        }
+        double pivot = l[j * N + j];
+        /* relative test: "== 0" would accept a pivot that is pure rounding noise */
+        if (!(fabs(pivot) > pivot_rel_tol * pivot_scale(a, N, j))) {
+            if (fail_col)
+                *fail_col = (int)j;
+            rc = KIT_LU_SINGULAR; /* later entries stay 0: no division by the bad pivot */
+            break;
+        }
+        /* row j of U: u_jk = (a_jk - sum_{m<j} l_jm u_mk) / l_jj, k > j */
+        double *urow = u + j * N;
+        urow[j] = 1.0;
+        for (size_t k = j + 1; k < N; k++)
+            urow[k] = a[j * N + k];
+        for (size_t m = 0; m < j; m++) {
+            double ljm = l[j * N + m];
+            const double *um = u + m * N;
+            for (size_t k = j + 1; k < N; k++)
+                urow[k] -= ljm * um[k];
+        }
+        for (size_t k = j + 1; k < N; k++)
+            urow[k] /= pivot;
+    }
+    free(ucol);
+    return rc;
+}

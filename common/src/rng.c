@@ -1,0 +1,121 @@
+/* rng.c - xoshiro256** seeded through splitmix64 (see kit/rng.h).
+ *
+ * Only uint64_t arithmetic, so every platform produces the same stream.
+ * Reference: D. Blackman, S. Vigna, "Scrambled linear pseudorandom number
+ * generators", ACM TOMS 2021; https://prng.di.unimi.it/
+ */
+#include "kit/rng.h"
+
+#include <math.h>
+
+#define SPLITMIX_GAMMA 0x9e3779b97f4a7c15ULL
+
+uint64_t kit_mix64(uint64_t x)
+{
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+static uint64_t splitmix_next(uint64_t *state)
+{
+    *state += SPLITMIX_GAMMA;
+    return kit_mix64(*state);
+}
+
+void kit_rng_seed(kit_rng *r, uint64_t seed, uint64_t stream)
+{
+    /* The stream number goes through the mixer before it touches the seed,
+     * so nearby streams (0, 1, 2 ...) start far apart in splitmix's sequence. */
+    uint64_t sm = seed ^ kit_mix64(stream + 1);
+    for (int i = 0; i < 4; i++)
+        r->s[i] = splitmix_next(&sm);
+    /* An all-zero state would be a fixed point; splitmix never yields four
+     * zeros in a row, but the guard costs nothing. */
+    if ((r->s[0] | r->s[1] | r->s[2] | r->s[3]) == 0)
+        r->s[0] = SPLITMIX_GAMMA;
+}
+
+static inline uint64_t rotl(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
+
+uint64_t kit_rng_u64(kit_rng *r)
+{
+    uint64_t *s = r->s;
+    uint64_t result = rotl(s[1] * 5, 7) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return result;
+}
+
+/* Full 64 x 64 -> 128-bit product: high and low halves. */
+static void mul64(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
+{
+#ifdef __SIZEOF_INT128__
+    unsigned __int128 p = (unsigned __int128)a * b;
+    *hi = (uint64_t)(p >> 64);
+    *lo = (uint64_t)p;
+#else
+    uint64_t a0 = (uint32_t)a, a1 = a >> 32, b0 = (uint32_t)b, b1 = b >> 32;
+    uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+    uint64_t mid = (p00 >> 32) + (uint32_t)p01 + (uint32_t)p10;
+    *hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+    *lo = (mid << 32) | (uint32_t)p00;
+#endif
+}
+
+/* Uniform in [0, range) for range >= 1, without bias: Lemire's multiply-shift
+ * with rejection ("Fast random integer generation in an interval", 2019). */
+static uint64_t below(kit_rng *r, uint64_t range)
+{
+    uint64_t hi, lo;
+    mul64(kit_rng_u64(r), range, &hi, &lo);
+    if (lo < range) {
+        uint64_t threshold = (0 - range) % range; /* 2^64 mod range */
+        while (lo < threshold)
+            mul64(kit_rng_u64(r), range, &hi, &lo);
+    }
+    return hi;
+}
+
+int64_t kit_rng_range(kit_rng *r, int64_t lo, int64_t hi)
+{
+    if (hi <= lo)
+        return lo;
+    uint64_t span = (uint64_t)hi - (uint64_t)lo; /* hi - lo without signed overflow */
+    uint64_t off = span == UINT64_MAX ? kit_rng_u64(r) : below(r, span + 1);
+    return (int64_t)((uint64_t)lo + off);
+}
+
+double kit_rng_unit(kit_rng *r)
+{
+    return (double)(kit_rng_u64(r) >> 11) * 0x1.0p-53;
+}
+
+float kit_rng_f32(kit_rng *r, float lo, float hi)
+{
+    /* 24 bits: u is exact in float; computing in double and rounding once
+     * keeps the common cases ([-1,1), [0,1)) exact. */
+    double u = (double)(kit_rng_u64(r) >> 40) * 0x1.0p-24;
+    float v = (float)((double)lo + ((double)hi - (double)lo) * u);
+    if (hi > lo && v >= hi) /* rounding up to hi would break [lo, hi) */
+        v = nextafterf(hi, lo);
+    return v;
+}
+
+uint64_t kit_hash_str(const char *s)
+{
+    uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a 64 offset basis */
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        h ^= *p;
+        h *= 0x100000001b3ULL; /* FNV 64 prime */
+    }
+    return h;
+}

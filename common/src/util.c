@@ -1,0 +1,94 @@
+/* util.c - small host helpers (see kit/util.h). */
+#include "kit/util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+/* Ascending, NaN last, so a stray NaN cannot scramble the order qsort sees. */
+static int cmp_double(const void *pa, const void *pb)
+{
+    double a = *(const double *)pa, b = *(const double *)pb;
+    if (isnan(a) || isnan(b))
+        return isnan(a) - isnan(b);
+    return (a > b) - (a < b);
+}
+
+double kit_median(double *v, size_t n)
+{
+    if (n == 0)
+        return NAN;
+    /* n is a handful of timing repetitions: sorting is simplest and fast enough. */
+    qsort(v, n, sizeof *v, cmp_double);
+    if (n % 2)
+        return v[n / 2];
+    return 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+double kit_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void *kit_xmalloc(size_t bytes, const char *what)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p) {
+        fprintf(stderr, "out of memory allocating %s (%zu bytes)\n", what ? what : "memory", bytes);
+        exit(2);
+    }
+    return p;
+}
+
+char *kit_read_file(const char *path, size_t max, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap + 1);
+    /* Read in chunks rather than trusting a size from stat: the file may be
+     * a pipe or still growing. */
+    while (buf) {
+        if (n == cap) {
+            char *nb = cap > ((size_t)-1) / 4 ? NULL : realloc(buf, 2 * cap + 1);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (max && n > max) {
+            free(buf);
+            buf = NULL;
+            errno = EFBIG;
+            break;
+        }
+        if (got == 0) {
+            if (ferror(f)) {
+                free(buf);
+                buf = NULL;
+                errno = EIO;
+            }
+            break;
+        }
+    }
+    int saved = errno; /* fclose must not hide why we failed */
+    fclose(f);
+    if (!buf) {
+        errno = saved;
+        return NULL;
+    }
+    buf[n] = '\0';
+    if (len)
+        *len = n;
+    return buf;
+}

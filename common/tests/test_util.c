@@ -1,0 +1,135 @@
+/* test_util.c - median, clock, xmalloc, read_file. */
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check_main.h"
+#include "kit/util.h"
+
+START_TEST(median_cases)
+{
+    ck_assert(isnan(kit_median(NULL, 0)));
+    double one[] = {4.5};
+    ck_assert_double_eq(kit_median(one, 1), 4.5);
+    double odd[] = {9, 1, 5, 3, 7};
+    ck_assert_double_eq(kit_median(odd, 5), 5);
+    double even[] = {10, 2, 8, 4};
+    ck_assert_double_eq(kit_median(even, 4), 6);
+    double dup[] = {2, 2, 1, 2, 3};
+    ck_assert_double_eq(kit_median(dup, 5), 2);
+}
+END_TEST
+
+START_TEST(now_is_monotonic)
+{
+    double a = kit_now();
+    usleep(2000);
+    double b = kit_now();
+    ck_assert(b - a >= 0.0015 && b - a < 1.0);
+}
+END_TEST
+
+START_TEST(xmalloc_ok)
+{
+    char *p = kit_xmalloc(100, "a buffer");
+    memset(p, 1, 100);
+    free(p);
+    free(kit_xmalloc(0, "nothing")); /* zero bytes still gives a pointer */
+}
+END_TEST
+
+/* The failure path exits the process: run it in a child, capture stderr. */
+START_TEST(xmalloc_out_of_memory)
+{
+    int fd[2];
+    ck_assert_int_eq(pipe(fd), 0);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        dup2(fd[1], 2);
+        kit_xmalloc(SIZE_MAX / 2, "the histogram");
+        _exit(0);
+    }
+    close(fd[1]);
+    char buf[1024] = {0};
+    size_t n = 0;
+    ssize_t got;
+    while (n < sizeof buf - 1 && (got = read(fd[0], buf + n, sizeof buf - 1 - n)) > 0)
+        n += (size_t)got;
+    close(fd[0]);
+    int status;
+    waitpid(pid, &status, 0);
+    ck_assert(n > 0);
+    ck_assert(WIFEXITED(status));
+    ck_assert_int_eq(WEXITSTATUS(status), 2);
+    char want[128];
+    snprintf(want, sizeof want, "out of memory allocating the histogram (%zu bytes)", SIZE_MAX / 2);
+    ck_assert_msg(strstr(buf, want), "stderr was: %s", buf);
+}
+END_TEST
+
+START_TEST(read_file_cases)
+{
+    char path[] = "/tmp/kit-util-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    const char text[] = "hello\0world"; /* embedded NUL survives */
+    ck_assert_int_eq(write(fd, text, sizeof text - 1), (int)sizeof text - 1);
+    close(fd);
+    size_t len = 0;
+    char *s = kit_read_file(path, 0, &len);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_uint_eq(len, sizeof text - 1);
+    ck_assert_int_eq(memcmp(s, text, len), 0);
+    ck_assert_int_eq(s[len], '\0');
+    free(s);
+    s = kit_read_file(path, 11, &len); /* exactly at the cap */
+    ck_assert_ptr_nonnull(s);
+    free(s);
+    errno = 0;
+    ck_assert_ptr_null(kit_read_file(path, 10, &len)); /* over the cap */
+    ck_assert_int_eq(errno, EFBIG);
+    unlink(path);
+    ck_assert_ptr_null(kit_read_file(path, 0, &len)); /* gone */
+
+    /* empty file and a file larger than the first read chunk */
+    strcpy(path, "/tmp/kit-util-XXXXXX");
+    fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    s = kit_read_file(path, 0, &len);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_uint_eq(len, 0);
+    ck_assert_int_eq(s[0], '\0');
+    free(s);
+    FILE *f = fopen(path, "wb");
+    for (int i = 0; i < 300000; i++)
+        fputc('a' + i % 26, f);
+    fclose(f);
+    s = kit_read_file(path, 0, &len);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_uint_eq(len, 300000);
+    ck_assert_int_eq(s[299999], 'a' + 299999 % 26);
+    free(s);
+    unlink(path);
+}
+END_TEST
+
+static Suite *util_suite(void)
+{
+    Suite *s = suite_create("util");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, median_cases);
+    tcase_add_test(tc, now_is_monotonic);
+    tcase_add_test(tc, xmalloc_ok);
+    tcase_add_test(tc, xmalloc_out_of_memory);
+    tcase_add_test(tc, read_file_cases);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+KIT_CHECK_MAIN(util_suite)

@@ -1,0 +1,43 @@
+/* check.c - lab03 checker: the dot product against the exact CPU value.
+ *
+ * Floats: |got - exact| <= kit_sum_bound(n + 1, sum |a_i b_i|, u_float):
+ * n rounded products summed in any order, plus the final rounding to float.
+ * Ints: exact.
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "dataset.h"
+#include "kit/checker.h"
+#include "kit/ref.h"
+
+int lab_check(kit_check_ctx *ctx)
+{
+    lab03_data d;
+    char err[256];
+    if (lab03_generate(ctx->params, ctx->seed, &d, err, sizeof err) != 0) {
+        kit_fail(ctx, "bad test parameters: %s", err);
+        return 1;
+    }
+    kit_cmp r;
+    if (d.is_int) {
+        const int32_t *got = kit_expect_array(ctx, "result_int", KIT_T_I32, 1, NULL);
+        if (got) {
+            int64_t exact = kit_ref_dot_i32(d.ia, d.ib, (size_t)d.n);
+            kit_cmp_i32(&r, got, 1, &exact, 1);
+            kit_check_cmp(ctx, "dot_shared_int", &r);
+        }
+    } else {
+        const float *got = kit_expect_array(ctx, "result", KIT_T_F32, 1, NULL);
+        if (got) {
+            double sum_abs = 0;
+            double exact = kit_ref_dot_f32(d.fa, d.fb, (size_t)d.n, &sum_abs);
+            double bound = kit_sum_bound((double)d.n + 1, sum_abs, KIT_U_F32);
+            kit_cmp_scalar(&r, *got, exact, bound);
+            if (kit_check_cmp(ctx, "dot_shared", &r))
+                kit_detail(ctx, "dot_shared: %.9g (exact %.9g, allowed error %.2g)", *got, exact, bound);
+        }
+    }
+    lab03_free(&d);
+    return ctx->failed;
+}

@@ -1,0 +1,112 @@
+/* harness.cu - lab03 harness: copies the generated inputs to the GPU, calls
+ * the student's dot_shared / dot_shared_int, records the results; in bench
+ * mode times dot_shared against the kit's global-memory baseline.
+ */
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "baseline.h"
+#include "dataset.h"
+#include "dot.h"
+#include "kit/runner.h"
+
+typedef struct {
+    lab03_data d;
+    void *da, *db;
+} inputs;
+
+static int setup(kit_run_ctx *ctx, inputs *in)
+{
+    char err[256];
+    if (lab03_generate(ctx->params, ctx->seed, &in->d, err, sizeof err) != 0) {
+        fprintf(stderr, "lab03: %s\n", err);
+        return -1;
+    }
+    size_t bytes = (size_t)(in->d.n ? in->d.n : 1) * 4;
+    const void *ha = in->d.is_int ? (const void *)in->d.ia : (const void *)in->d.fa;
+    const void *hb = in->d.is_int ? (const void *)in->d.ib : (const void *)in->d.fb;
+    KIT_HCHECK(cudaMalloc(&in->da, bytes));
+    KIT_HCHECK(cudaMalloc(&in->db, bytes));
+    KIT_HCHECK(cudaMemcpy(in->da, ha, (size_t)in->d.n * 4, cudaMemcpyHostToDevice));
+    KIT_HCHECK(cudaMemcpy(in->db, hb, (size_t)in->d.n * 4, cudaMemcpyHostToDevice));
+    return 0;
+}
+
+static void teardown(inputs *in)
+{
+    cudaFree(in->da);
+    cudaFree(in->db);
+    lab03_free(&in->d);
+}
+
+/* One traced call of the student's function; records its result. */
+static int call_student(kit_run_ctx *ctx, inputs *in)
+{
+    ctx->kernel_optional = in->d.n == 0;
+    if (in->d.is_int) {
+        kit_student_begin(ctx, "dot_shared_int");
+        int r = dot_shared_int((const int *)in->da, (const int *)in->db, in->d.n);
+        if (kit_student_end(ctx) != 0)
+            return KIT_RC_STUDENT_CUDA;
+        kit_out(ctx, "result_int", KIT_T_I32, &r, 1);
+        if (ctx->show)
+            printf("dot_shared_int(n=%d) = %d\n", in->d.n, r);
+    } else {
+        kit_student_begin(ctx, "dot_shared");
+        float r = dot_shared((const float *)in->da, (const float *)in->db, in->d.n);
+        if (kit_student_end(ctx) != 0)
+            return KIT_RC_STUDENT_CUDA;
+        kit_out(ctx, "result", KIT_T_F32, &r, 1);
+        if (ctx->show)
+            printf("dot_shared(n=%d) = %.9g\n", in->d.n, r);
+    }
+    return 0;
+}
+
+int lab_run(kit_run_ctx *ctx)
+{
+    inputs in = {};
+    int rc = setup(ctx, &in);
+    if (rc == 0)
+        rc = call_student(ctx, &in);
+    teardown(&in);
+    return rc;
+}
+
+static void time_student(void *arg)
+{
+    inputs *in = (inputs *)arg;
+    volatile float r = dot_shared((const float *)in->da, (const float *)in->db, in->d.n);
+    (void)r;
+}
+
+static void time_baseline(void *arg)
+{
+    inputs *in = (inputs *)arg;
+    volatile float r = kit_dot_global((const float *)in->da, (const float *)in->db, in->d.n);
+    (void)r;
+}
+
+int lab_bench(kit_run_ctx *ctx)
+{
+    inputs in = {};
+    int rc = setup(ctx, &in);
+    if (rc == 0 && in.d.is_int) {
+        fprintf(stderr, "lab03: the benchmark times the float version (type=float)\n");
+        rc = -1;
+    }
+    if (rc == 0)
+        rc = call_student(ctx, &in); /* the result of this call is checked */
+    kit_timing ts, tb;
+    if (rc == 0 && kit_time_interleaved(time_student, &in, time_baseline, &in, ctx->warmup, ctx->reps, &ts, &tb) != 0)
+        rc = -1;
+    if (rc == 0) {
+        kit_out_f64(ctx, "student_ms", ts.median_ms);
+        kit_out_f64(ctx, "baseline_ms", tb.median_ms);
+        double gb = 2.0 * in.d.n * sizeof(float) / 1e9;
+        kit_out_f64(ctx, "metric.dot_shared reads (GB/s)", gb / (ts.median_ms / 1e3));
+    }
+    teardown(&in);
+    return rc;
+}

@@ -1,0 +1,393 @@
+/* batch.c - grading a folder of submissions (see batch.h).
+ *
+ * One worker process per submission, at most `jobs` at a time: it builds on
+ * the CPU, then waits for a free GPU slot (one submission per GPU at a time,
+ * every visible GPU used), runs the tests and writes its result atomically.
+ * The parent only schedules, shows progress and rewrites the gradebook after
+ * each result.  Results are files named after the student, so a rerun after
+ * a crash or kill -9 skips what is finished and duplicates nothing.
+ */
+#include "batch.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kit/util.h"
+#include "proc.h"
+#include "report.h"
+#include "submission.h"
+
+#define MAX_GPUS 64
+
+typedef struct {
+    char name[256];   /* folder name as found (may hold any bytes) */
+    char safe[800];   /* file-name-safe form for results/feedback */
+    pid_t pid;        /* worker, 0 when not running */
+    int state;        /* 0 queued, 1 running, 2 done, 3 skipped (already graded) */
+} entry;
+
+typedef struct {
+    const char *out_dir;
+    int n_gpus;
+    char uuids[MAX_GPUS][96];
+} slots_ctx;
+
+/* Percent-encodes everything but [A-Za-z0-9._-] (and a leading dot). */
+void batch_safe_name(const char *name, char *out, size_t len)
+{
+    size_t k = 0;
+    for (const unsigned char *p = (const unsigned char *)name; *p && k + 4 < len; p++) {
+        int plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_' ||
+                    *p == '-' || (*p == '.' && p != (const unsigned char *)name);
+        if (plain)
+            out[k++] = (char)*p;
+        else
+            k += (size_t)snprintf(out + k, len - k, "%%%02X", *p);
+    }
+    out[k] = 0;
+}
+
+static int cmp_entry(const void *a, const void *b) { return strcmp(((const entry *)a)->name, ((const entry *)b)->name); }
+
+static int list_submissions(const char *dir, entry **out, char *err, size_t errlen)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        snprintf(err, errlen, "cannot open the submissions folder %s: %s", dir, strerror(errno));
+        return -1;
+    }
+    int n = 0, cap = 0;
+    *out = NULL;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        if (de->d_name[0] == '.')
+            continue;
+        char path[4096];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        /* lstat: a symlinked "student folder" is not followed out of the batch. */
+        if (lstat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+            continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 64;
+            entry *e = realloc(*out, (size_t)cap * sizeof *e);
+            if (!e)
+                break;
+            *out = e;
+        }
+        entry *e = &(*out)[n++];
+        memset(e, 0, sizeof *e);
+        snprintf(e->name, sizeof e->name, "%s", de->d_name);
+        batch_safe_name(e->name, e->safe, sizeof e->safe);
+    }
+    closedir(d);
+    qsort(*out, (size_t)n, sizeof **out, cmp_entry);
+    return n;
+}
+
+static void result_path(const char *out_dir, const entry *en, const char *sub, const char *ext, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s/%s/%s.%s", out_dir, sub, en->safe, ext);
+}
+
+/* Finished = a readable result for the same files, not an internal error. */
+static int already_graded(engine *e, const char *subs_dir, const char *out_dir, const entry *en)
+{
+    char path[4096], src[4096], hash[65];
+    result_path(out_dir, en, "results", "json", path, sizeof path);
+    grade_result g;
+    char err[256];
+    if (report_read_json(path, &g, err, sizeof err) != 0)
+        return 0;
+    snprintf(src, sizeof src, "%s/%s", subs_dir, en->name);
+    strbuf problems;
+    sb_init(&problems);
+    submission_take(&e->man, src, NULL, &problems, hash);
+    sb_free(&problems);
+    int same = !strcmp(hash, g.source_hash) && !strstr(sb_str(&g.notes), "internal grader error");
+    grade_result_free(&g);
+    return same;
+}
+
+/* ---- GPU slots: one submission per GPU at a time within this batch ---- */
+
+static void wait_for_gpu(engine *e, void *arg)
+{
+    slots_ctx *s = arg;
+    if (s->n_gpus <= 0)
+        return;
+    for (;;) {
+        for (int i = 0; i < s->n_gpus; i++) {
+            char path[4096];
+            snprintf(path, sizeof path, "%s/.slots/gpu%d.lock", s->out_dir, i);
+            int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+            if (fd < 0)
+                continue;
+            if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+                /* Held until this worker exits. */
+                char idx[16];
+                snprintf(idx, sizeof idx, "%d", i);
+                setenv("CUDA_VISIBLE_DEVICES", idx, 1);
+                snprintf(e->gpu_uuid, sizeof e->gpu_uuid, "%s", s->uuids[i]);
+                return;
+            }
+            close(fd);
+        }
+        usleep(200000);
+    }
+}
+
+static int count_gpus(engine *e, slots_ctx *s)
+{
+    s->n_gpus = 0;
+    if (!e->gpu)
+        return 0;
+    const char *argv[] = {e->conf.kit_devices, NULL};
+    proc_opts o = {0};
+    o.timeout_s = 60;
+    proc_result r;
+    proc_run(argv, &o, &r);
+    char *save = NULL;
+    for (char *line = strtok_r(r.out.s ? r.out.s : (char *)"", "\n", &save); line && s->n_gpus < MAX_GPUS;
+         line = strtok_r(NULL, "\n", &save)) {
+        char idx[16];
+        if (sscanf(line, "%15[^\t]\t%95[^\t]", idx, s->uuids[s->n_gpus]) == 2)
+            s->n_gpus++;
+    }
+    proc_result_free(&r);
+    return s->n_gpus;
+}
+
+/* ---- worker ---- */
+
+static void worker(engine *e, const char *subs_dir, const char *out_dir, const char *work_root, const entry *en,
+                   slots_ctx *slots)
+{
+    prctl(PR_SET_PDEATHSIG, SIGKILL); /* a killed batch takes its workers along */
+    setpgid(0, 0);
+    proc_become_subreaper();
+    e->log = NULL;
+    e->before_gpu = wait_for_gpu;
+    e->before_gpu_arg = slots;
+    char src[4096], work[4096], path[4096], err[512];
+    snprintf(src, sizeof src, "%s/%s", subs_dir, en->name);
+    fmt_into(work, sizeof work, "%s/%s", work_root, en->safe);
+    grade_result g;
+    engine_grade(e, src, work, en->name, &g);
+    result_path(out_dir, en, "feedback", "txt", path, sizeof path);
+    report_write_feedback(&g, path, err, sizeof err);
+    result_path(out_dir, en, "results", "json", path, sizeof path);
+    int rc = report_write_json(&g, path, err, sizeof err);
+    if (rc != 0)
+        fprintf(stderr, "cannot write %s: %s\n", path, err);
+    grade_result_free(&g);
+    _exit(rc == 0 ? 0 : 1);
+}
+
+/* A worker died without writing its result: record that, so nothing is lost
+ * from the gradebook, and so a rerun regrades it. */
+static void record_worker_failure(engine *e, const char *out_dir, const entry *en, int status)
+{
+    grade_result g;
+    grade_result_init(&g);
+    snprintf(g.student, sizeof g.student, "%s", en->name);
+    snprintf(g.lab, sizeof g.lab, "%s", e->man.name);
+    g.seed = e->seed;
+    sb_printf(&g.notes, "internal grader error: the worker grading this submission %s %d; rerun the batch (or --only) "
+                        "to regrade it\n",
+              WIFSIGNALED(status) ? "was killed by signal" : "exited with status",
+              WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+    for (int i = 0; i < e->rub.n_tests; i++) {
+        test_result *t = grade_result_add(&g);
+        snprintf(t->name, sizeof t->name, "%s", e->rub.tests[i].name);
+        snprintf(t->group, sizeof t->group, "%s", e->rub.tests[i].group);
+        t->vis = e->rub.tests[i].vis;
+        t->max_score = e->rub.tests[i].points;
+        t->status = ST_ERROR;
+        sb_add(&t->output, "not graded: internal grader error\n");
+    }
+    grade_result_total(&g);
+    char path[4096], err[256];
+    result_path(out_dir, en, "results", "json", path, sizeof path);
+    report_write_json(&g, path, err, sizeof err);
+    grade_result_free(&g);
+}
+
+/* Rewrites gradebook.csv from every result on disk (atomic). */
+static void write_gradebook(engine *e, const char *out_dir, entry *ents, int n)
+{
+    grade_result **rs = calloc((size_t)n + 1, sizeof *rs);
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        char path[4096], err[256];
+        result_path(out_dir, &ents[i], "results", "json", path, sizeof path);
+        grade_result *g = malloc(sizeof *g);
+        if (g && report_read_json(path, g, err, sizeof err) == 0)
+            rs[k++] = g;
+        else
+            free(g);
+    }
+    char path[4096], err[256];
+    snprintf(path, sizeof path, "%s/gradebook.csv", out_dir);
+    if (report_write_csv(path, rs, k, &e->rub, err, sizeof err) != 0)
+        fprintf(stderr, "cannot write %s: %s\n", path, err);
+    for (int i = 0; i < k; i++) {
+        grade_result_free(rs[i]);
+        free(rs[i]);
+    }
+    free(rs);
+}
+
+static void progress(const batch_opts *o, int done, int total, int failed, double t0, int finished_now,
+                     const char *who)
+{
+    double el = kit_now() - t0;
+    double left = finished_now > 0 ? el / finished_now * (total - done) : -1;
+    char eta[64] = "";
+    if (left >= 0)
+        snprintf(eta, sizeof eta, ", ~%dm%02ds left", (int)left / 60, (int)left % 60);
+    if (o->tty)
+        fprintf(stderr, "\r\033[K[%d/%d] %d with failures%s%s%s", done, total, failed, eta, who ? ": " : "",
+                who ? who : "");
+    else
+        fprintf(stderr, "[%d/%d] %d with failures%s%s%s\n", done, total, failed, eta, who ? ": graded " : "",
+                who ? who : "");
+    fflush(stderr);
+}
+
+int batch_run(engine *e, const char *subs_dir, const char *out_dir, const batch_opts *o)
+{
+    char path[4096], err[512], work_root[4096];
+    snprintf(path, sizeof path, "%s/results", out_dir);
+    mkdirs(path, 0755);
+    snprintf(path, sizeof path, "%s/feedback", out_dir);
+    mkdirs(path, 0755);
+    snprintf(path, sizeof path, "%s/.slots", out_dir);
+    mkdirs(path, 0755);
+    /* One batch per output folder at a time. */
+    snprintf(path, sizeof path, "%s/.batch.lock", out_dir);
+    int lock = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (lock < 0 || flock(lock, LOCK_EX | LOCK_NB) != 0) {
+        fprintf(stderr, "kitgrade: another batch is writing to %s; wait for it or use another --out\n", out_dir);
+        return 2;
+    }
+    if (o->work_root)
+        snprintf(work_root, sizeof work_root, "%s", o->work_root);
+    else
+        snprintf(work_root, sizeof work_root, "%s/work", out_dir);
+    mkdirs(work_root, 0755);
+    chmod(work_root, 0755);
+    sandbox_hide(&e->sb, subs_dir);
+
+    entry *ents = NULL;
+    int n = list_submissions(subs_dir, &ents, err, sizeof err);
+    if (n < 0) {
+        fprintf(stderr, "kitgrade: %s\n", err);
+        return 2;
+    }
+    int total = 0, skipped = 0;
+    for (int i = 0; i < n; i++) {
+        if (o->only && strcmp(ents[i].name, o->only)) {
+            ents[i].state = 3;
+            continue;
+        }
+        total++;
+        if (!o->force && already_graded(e, subs_dir, out_dir, &ents[i])) {
+            ents[i].state = 3;
+            skipped++;
+        }
+    }
+    if (o->only && total == 0) {
+        fprintf(stderr, "kitgrade: no submission folder named '%s' in %s\n", o->only, subs_dir);
+        free(ents);
+        return 2;
+    }
+    slots_ctx slots = {out_dir, 0, {{0}}};
+    count_gpus(e, &slots);
+    fprintf(stderr, "%s: %d submission%s in %s (%d already graded, kept; --force regrades), seed %#llx, %d GPU%s, %d "
+                    "jobs\n",
+            e->man.name, total, total == 1 ? "" : "s", subs_dir, skipped, (unsigned long long)e->seed, slots.n_gpus,
+            slots.n_gpus == 1 ? "" : "s", o->jobs);
+    const char *warn = sandbox_warning(&e->sb);
+    if (warn)
+        fprintf(stderr, "%s\n", warn);
+    if (!e->gpu)
+        fprintf(stderr, "note: no CUDA device (%s): submissions are built, tests are skipped\n", e->gpu_why);
+    fflush(stderr);
+
+    double t0 = kit_now();
+    int running = 0, done = skipped, failed = 0, finished_now = 0, next = 0;
+    for (;;) {
+        while (running < o->jobs && next < n) {
+            entry *en = &ents[next++];
+            if (en->state != 0)
+                continue;
+            fflush(NULL);
+            pid_t pid = fork();
+            if (pid == 0)
+                worker(e, subs_dir, out_dir, work_root, en, &slots);
+            if (pid < 0) {
+                fprintf(stderr, "kitgrade: fork failed (%s); retrying\n", strerror(errno));
+                next--;
+                sleep(1);
+                break;
+            }
+            en->pid = pid;
+            en->state = 1;
+            running++;
+        }
+        if (running == 0)
+            break;
+        int status = 0;
+        pid_t pid = waitpid(-1, &status, 0);
+        if (pid < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        for (int i = 0; i < n; i++) {
+            if (ents[i].pid != pid || ents[i].state != 1)
+                continue;
+            ents[i].state = 2;
+            running--, done++, finished_now++;
+            if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+                record_worker_failure(e, out_dir, &ents[i], status);
+            grade_result g;
+            char rp[4096], label[600];
+            result_path(out_dir, &ents[i], "results", "json", rp, sizeof rp);
+            if (report_read_json(rp, &g, err, sizeof err) == 0) {
+                int bad = !g.build_ok;
+                for (int t = 0; t < g.n_tests; t++)
+                    bad |= g.tests[t].status == ST_FAIL || g.tests[t].status == ST_ERROR;
+                failed += bad;
+                snprintf(label, sizeof label, "%s (%g/%g)", ents[i].name, g.score, g.max_score);
+                grade_result_free(&g);
+            } else {
+                snprintf(label, sizeof label, "%s (no result: %s)", ents[i].name, err);
+                failed++;
+            }
+            write_gradebook(e, out_dir, ents, n);
+            progress(o, done, total, failed, t0, finished_now, label);
+        }
+    }
+    write_gradebook(e, out_dir, ents, n);
+    if (o->tty)
+        fputc('\n', stderr);
+    fprintf(stderr, "done: %d graded now, %d kept from before; gradebook %s/gradebook.csv, results in %s/results/, "
+                    "feedback in %s/feedback/\n",
+            finished_now, skipped, out_dir, out_dir, out_dir);
+    rmdir(work_root); /* each worker removed its own folder */
+    free(ents);
+    close(lock);
+    return 0;
+}

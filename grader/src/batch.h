@@ -1,0 +1,25 @@
+/* batch.h - grading a folder with one subfolder per student.
+ *
+ * OUT/results/<student>.json (Gradescope format), OUT/feedback/<student>.txt,
+ * OUT/gradebook.csv.  Student folder names are kept as they are inside the
+ * files; file names are percent-encoded where needed.
+ */
+#ifndef GRADER_BATCH_H
+#define GRADER_BATCH_H
+#include <stddef.h>
+#include "engine.h"
+
+typedef struct {
+    int jobs;              /* submissions in flight (builds run in parallel) */
+    int force;             /* regrade finished ones */
+    const char *only;      /* grade just this student folder */
+    int tty;               /* progress line rewritten in place */
+    const char *work_root; /* scratch (NULL: OUT/work) */
+} batch_opts;
+
+/* Returns 0 when the batch ran (whatever the submissions did), 2 on a usage error. */
+int batch_run(engine *e, const char *subs_dir, const char *out_dir, const batch_opts *o);
+/* File-name-safe form of a student folder name. */
+void batch_safe_name(const char *name, char *out, size_t len);
+
+#endif

@@ -1,0 +1,1006 @@
+/* engine.c - grading one submission (see engine.h). */
+#include "engine.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <libgen.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kit/rng.h"
+#include "kit/util.h"
+#include "lock.h"
+#include "proc.h"
+#include "sanitizer.h"
+#include "submission.h"
+
+#define MAX_FAIL_DETAILS 4   /* failing cases described in full per test */
+#define CHECKER_TIMEOUT 300  /* seconds; the checker is kit code on large inputs */
+#define RUNNER_EXIT_CUDA_CHECK 3    /* CUDA_CHECK in the student's code (cuda_check.cuh) */
+#define RUNNER_EXIT_STUDENT_CUDA 4  /* a student call left a CUDA error (runner.h) */
+
+/* ------------------------------------------------------------------ setup */
+
+static int find_lab_dir(const char *kit_root, const char *lab, char *out, size_t len)
+{
+    char pattern[2048];
+    /* "lab03" matches grader/labs/lab03-*; a full name matches itself. */
+    snprintf(pattern, sizeof pattern, "%s/grader/labs/%s", kit_root, lab);
+    struct stat st;
+    if (stat(pattern, &st) == 0 && S_ISDIR(st.st_mode)) {
+        fmt_into(out, len, "%s", pattern);
+        return 0;
+    }
+    snprintf(pattern, sizeof pattern, "%s/grader/labs/%s-*", kit_root, lab);
+    glob_t g;
+    int rc = -1;
+    if (glob(pattern, 0, NULL, &g) == 0) {
+        if (g.gl_pathc == 1) {
+            snprintf(out, len, "%s", g.gl_pathv[0]);
+            rc = 0;
+        }
+        globfree(&g);
+    }
+    return rc;
+}
+
+/* Which CUDA devices are visible (kit-devices, bounded in time). */
+static void detect_gpu(engine *e)
+{
+    e->gpu = 0;
+    snprintf(e->gpu_why, sizeof e->gpu_why, "no CUDA device found");
+    const char *force = getenv("KIT_NO_GPU");
+    if (force && *force && strcmp(force, "0")) {
+        snprintf(e->gpu_why, sizeof e->gpu_why, "KIT_NO_GPU is set");
+        return;
+    }
+    const char *argv[] = {e->conf.kit_devices, NULL, NULL};
+    proc_opts o = {0};
+    o.timeout_s = 60;
+    const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
+    char cvd_env[256];
+    snprintf(cvd_env, sizeof cvd_env, "CUDA_VISIBLE_DEVICES=%s", cvd ? cvd : "");
+    const char *env[] = {"PATH=/usr/bin:/bin", cvd ? cvd_env : NULL, NULL};
+    o.env = env;
+    proc_result r;
+    proc_run(argv, &o, &r);
+    if (proc_ok(&r)) {
+        char idx[16];
+        if (sscanf(sb_str(&r.out), "%15[^\t]\t%95[^\t]\t%159[^\t\n]", idx, e->gpu_uuid, e->gpu_name) == 3) {
+            e->gpu = 1;
+            e->gpu_why[0] = 0;
+        }
+    } else if (r.started && r.out.len) {
+        snprintf(e->gpu_why, sizeof e->gpu_why, "%.*s", (int)strcspn(sb_str(&r.out), "\n"), sb_str(&r.out));
+    } else if (!r.started || r.timed_out) {
+        strbuf d;
+        sb_init(&d);
+        proc_describe(&r, &d);
+        snprintf(e->gpu_why, sizeof e->gpu_why, "device query %s", sb_str(&d));
+        sb_free(&d);
+    }
+    proc_result_free(&r);
+}
+
+int engine_load_conf(kit_conf *conf, const char *argv0, char *err, size_t errlen)
+{
+    char ini[PATH_MAX + 32];
+    const char *b = getenv("KIT_BUILD");
+    if (b && *b) {
+        snprintf(ini, sizeof ini, "%s/kit.ini", b);
+    } else {
+        /* The executable lives in BUILD/bin/. */
+        char exe[PATH_MAX];
+        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+        if (n <= 0)
+            snprintf(exe, sizeof exe, "%s", argv0);
+        else
+            exe[n] = 0;
+        snprintf(ini, sizeof ini, "%s/../kit.ini", dirname(exe));
+    }
+    return kitconf_load(ini, conf, err, errlen);
+}
+
+int engine_init(engine *e, const char *lab, const char *argv0, char *err, size_t errlen)
+{
+    memset(e, 0, sizeof *e);
+    if (engine_load_conf(&e->conf, argv0, err, errlen) != 0)
+        return -1;
+    if (find_lab_dir(e->conf.kit_root, lab, e->lab_dir, sizeof e->lab_dir) != 0) {
+        snprintf(err, errlen, "unknown lab '%s' (see grader/labs/)", lab);
+        return -1;
+    }
+    char path[2048];
+    snprintf(path, sizeof path, "%s/manifest.ini", e->lab_dir);
+    if (manifest_load(path, &e->man, err, errlen) != 0)
+        return -1;
+    snprintf(path, sizeof path, "%s/rubric.ini", e->lab_dir);
+    if (rubric_load(path, &e->rub, err, errlen) != 0)
+        return -1;
+    if (strcmp(e->rub.lab, e->man.name)) {
+        snprintf(err, errlen, "%s: lab = %s, but the folder is %s", path, e->rub.lab, e->man.name);
+        return -1;
+    }
+    snprintf(e->starter_dir, sizeof e->starter_dir, "%s/labs/%s", e->conf.kit_root, e->man.name);
+    fmt_into(e->lab_build, sizeof e->lab_build, "%s/labs/%s", e->conf.build_dir, e->man.name);
+    sandbox_detect(&e->sb);
+    sandbox_hide(&e->sb, e->conf.kit_root);
+    detect_gpu(e);
+    proc_become_subreaper();
+    return 0;
+}
+
+void engine_free(engine *e) { rubric_free(&e->rub); }
+
+void engine_seed(engine *e, const char *given)
+{
+    if (given && *given) {
+        e->seed = strtoull(given, NULL, 0);
+        return;
+    }
+    uint64_t s = 0;
+    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || read(fd, &s, sizeof s) != (ssize_t)sizeof s)
+        s = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+    if (fd >= 0)
+        close(fd);
+    e->seed = s & 0xffffffffffffULL; /* 12 hex digits: short enough to type */
+}
+
+uint64_t engine_case_seed(uint64_t seed, const char *test, int case_index, int rep)
+{
+    return kit_mix64(seed ^ kit_hash_str(test) ^ kit_mix64((uint64_t)case_index * 1000003u + (uint64_t)rep));
+}
+
+static uint64_t random_nonce(void)
+{
+    uint64_t n = 0;
+    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        if (read(fd, &n, sizeof n) != (ssize_t)sizeof n)
+            n = 0;
+        close(fd);
+    }
+    return n ? n : (uint64_t)time(NULL) * 2654435761u;
+}
+
+/* ------------------------------------------------------------- work dirs */
+
+typedef struct {
+    char root[2048], src[2100], lib[2100], bin[2100], run[2100], runner[2200];
+} workdirs;
+
+static int prepare_dirs(engine *e, const char *work_dir, workdirs *w)
+{
+    snprintf(w->root, sizeof w->root, "%s", work_dir);
+    snprintf(w->src, sizeof w->src, "%s/src", work_dir);
+    snprintf(w->lib, sizeof w->lib, "%s/lib", work_dir);
+    snprintf(w->bin, sizeof w->bin, "%s/bin", work_dir);
+    snprintf(w->run, sizeof w->run, "%s/run", work_dir);
+    snprintf(w->runner, sizeof w->runner, "%s/runner", w->bin);
+    rm_rf(work_dir);
+    if (mkdirs(w->src, 0755) || mkdirs(w->lib, 0755) || mkdirs(w->bin, 0755) || mkdirs(w->run, 0755))
+        return -1;
+    chmod(work_dir, 0755);
+    if (e->sb.drop_uid) { /* the unprivileged uid writes the runner and its outputs */
+        if (chown(w->bin, e->sb.uid, e->sb.gid) || chown(w->run, e->sb.uid, e->sb.gid))
+            return -1;
+    }
+    return 0;
+}
+
+static void clean_run_dir(engine *e, const workdirs *w)
+{
+    rm_rf(w->run);
+    mkdirs(w->run, 0755);
+    if (e->sb.drop_uid && chown(w->run, e->sb.uid, e->sb.gid) != 0) {
+    }
+}
+
+/* The kit's part of the build: the interface header, common headers and the
+ * lab's precompiled objects, copied into the work folder so the sandbox needs
+ * nothing of the kit's tree. */
+static int copy_kit_files(engine *e, const workdirs *w, strbuf *why)
+{
+    char from[4096], to[4096];
+    snprintf(from, sizeof from, "%s/%s", e->starter_dir, e->man.interface);
+    snprintf(to, sizeof to, "%s/%s", w->src, e->man.interface);
+    if (copy_file(from, to, 0644) != 0) {
+        sb_printf(why, "kit file missing: %s (%s)\n", from, strerror(errno));
+        return -1;
+    }
+    snprintf(to, sizeof to, "%s/kit", w->src);
+    mkdirs(to, 0755);
+    glob_t g;
+    snprintf(from, sizeof from, "%s/common/include/kit/*", e->conf.kit_root);
+    if (glob(from, 0, NULL, &g) == 0) {
+        for (size_t i = 0; i < g.gl_pathc; i++) {
+            char *dup = strdup(g.gl_pathv[i]);
+            snprintf(to, sizeof to, "%s/kit/%s", w->src, basename(dup));
+            free(dup);
+            copy_file(g.gl_pathv[i], to, 0644);
+        }
+        globfree(&g);
+    }
+    /* Objects: the list make wrote, plus the two common libraries. */
+    snprintf(from, sizeof from, "%s/objects", e->lab_build);
+    FILE *f = fopen(from, "r");
+    if (!f) {
+        sb_printf(why, "kit objects of %s are not built: run 'make' in the kit's folder\n", e->man.name);
+        return -1;
+    }
+    char line[4096];
+    int k = 0;
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        if (!*line)
+            continue;
+        snprintf(to, sizeof to, "%s/kit%02d.o", w->lib, k++);
+        if (copy_file(line, to, 0644) != 0) {
+            sb_printf(why, "kit object missing: %s: run 'make'\n", line);
+            fclose(f);
+            return -1;
+        }
+    }
+    fclose(f);
+    static const char *libs[] = {"libkit-runner.a", "libkit.a"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(from, sizeof from, "%s/common/%s", e->conf.build_dir, libs[i]);
+        snprintf(to, sizeof to, "%s/%s", w->lib, libs[i]);
+        if (copy_file(from, to, 0644) != 0) {
+            sb_printf(why, "kit library missing: %s: run 'make'\n", from);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ processes */
+
+/* The environment of a submission process: minimal, plus the GPU selection. */
+static void submission_env(const char *home, char store[][512], const char **env)
+{
+    int n = 0;
+    snprintf(store[n], 512, "PATH=/usr/local/cuda/bin:/usr/local/bin:/usr/bin:/bin");
+    env[n] = store[n], n++;
+    snprintf(store[n], 512, "HOME=%s", home);
+    env[n] = store[n], n++;
+    snprintf(store[n], 512, "TMPDIR=/tmp");
+    env[n] = store[n], n++;
+    snprintf(store[n], 512, "LANG=C");
+    env[n] = store[n], n++;
+    static const char *pass[] = {"CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH", "CUDA_HOME", NULL};
+    for (int i = 0; pass[i]; i++) {
+        const char *v = getenv(pass[i]);
+        if (v) {
+            snprintf(store[n], 512, "%s=%s", pass[i], v);
+            env[n] = store[n], n++;
+        }
+    }
+    env[n] = NULL;
+}
+
+static void limits_for(const engine *e, proc_opts *o, double timeout)
+{
+    o->timeout_s = timeout;
+    o->mem_mb = e->rub.memory_mb;
+    o->nproc = e->rub.max_processes;
+    o->fsize_mb = e->rub.file_mb;
+    o->out_cap = (size_t)e->rub.output_kb << 10;
+    o->err_cap = (size_t)e->rub.output_kb << 10;
+    o->sb = &e->sb;
+    o->drop_uid = e->sb.drop_uid;
+}
+
+/* The last `lines` lines of a program's stderr, sanitized and indented. */
+static void add_tail(strbuf *b, const strbuf *text, int lines, const char *indent)
+{
+    const char *s = sb_str(text);
+    size_t len = text->len;
+    while (len && (s[len - 1] == '\n' || s[len - 1] == ' '))
+        len--;
+    size_t start = len;
+    for (int k = 0; start > 0; start--)
+        if (s[start - 1] == '\n' && ++k == lines)
+            break;
+    if (len == start)
+        return;
+    strbuf clean;
+    sb_init(&clean);
+    sb_add_sanitized(&clean, s + start, len - start);
+    for (char *line = strtok(clean.s, "\n"); line; line = strtok(NULL, "\n"))
+        sb_printf(b, "%s%s\n", indent, line);
+    sb_free(&clean);
+}
+
+/* ----------------------------------------------------------------- build */
+
+/* Adds a plain explanation for the linker messages students meet most. */
+static void explain_build_log(engine *e, const char *log, strbuf *b)
+{
+    const char *p = log;
+    int shown = 0;
+    while ((p = strstr(p, "undefined reference to `")) && shown < 4) {
+        p += strlen("undefined reference to `");
+        size_t n = strcspn(p, "'");
+        sb_printf(b, "your %s does not define %.*s as %s declares it (check the name, parameter types and "
+                     "return type)\n",
+                  e->man.student_files[0], (int)n, p, e->man.interface);
+        shown++;
+    }
+    if ((p = strstr(log, "multiple definition of `"))) {
+        p += strlen("multiple definition of `");
+        size_t n = strcspn(p, "'");
+        sb_printf(b, "your code defines %.*s, which the kit's harness already defines: remove it\n", (int)n, p);
+    }
+}
+
+static int build_runner(engine *e, const char *sub_dir, const workdirs *w, grade_result *g)
+{
+    double t0 = kit_now();
+    strbuf problems;
+    sb_init(&problems);
+    int taken = submission_take(&e->man, sub_dir, w->src, &problems, g->source_hash);
+    if (taken < e->man.n_student_files) {
+        sb_add(&g->build_log, sb_str(&problems));
+        sb_free(&problems);
+        g->build_seconds = kit_now() - t0;
+        return 0;
+    }
+    sb_free(&problems);
+    strbuf why;
+    sb_init(&why);
+    if (copy_kit_files(e, w, &why) != 0) {
+        sb_printf(&g->build_log, "internal error: %s", sb_str(&why));
+        sb_free(&why);
+        return 0;
+    }
+    sb_free(&why);
+
+    /* nvcc FLAGS ARCH -I. -o ../bin/runner STUDENT_FILES ../lib/(objects and libraries) LINK_FLAGS */
+    char flags[8192];
+    snprintf(flags, sizeof flags, "%s %s %s -I. %s", e->conf.nvcc_flags, e->conf.arch_flags, e->man.nvcc_flags,
+             e->conf.link_flags);
+    const char *argv[256];
+    char *tokens = strdup(flags);
+    int n = 0;
+    argv[n++] = e->conf.nvcc;
+    for (char *t = strtok(tokens, " \t"); t && n < 200; t = strtok(NULL, " \t"))
+        argv[n++] = t;
+    argv[n++] = "-o";
+    argv[n++] = w->runner;
+    for (int i = 0; i < e->man.n_student_files; i++)
+        argv[n++] = e->man.student_files[i];
+    glob_t objs;
+    char pattern[2200];
+    snprintf(pattern, sizeof pattern, "%s/*.o", w->lib);
+    int have_objs = glob(pattern, 0, NULL, &objs) == 0;
+    for (size_t i = 0; have_objs && i < objs.gl_pathc && n < 240; i++)
+        argv[n++] = objs.gl_pathv[i];
+    char lib1[2200], lib2[2200];
+    snprintf(lib1, sizeof lib1, "%s/libkit-runner.a", w->lib);
+    snprintf(lib2, sizeof lib2, "%s/libkit.a", w->lib);
+    argv[n++] = lib1;
+    argv[n++] = lib2;
+    argv[n] = NULL;
+
+    proc_opts o = {0};
+    limits_for(e, &o, e->rub.build_timeout_s);
+    o.mem_mb = o.mem_mb < 8192 ? 8192 : o.mem_mb; /* cicc on a big file */
+    o.cwd = w->src;
+    const char *rw[] = {w->bin, NULL};
+    const char *ro[] = {w->src, w->lib, NULL};
+    o.sb_rw = rw;
+    o.sb_ro = ro;
+    char store[8][512];
+    const char *env[8];
+    submission_env(w->run, store, env);
+    o.env = env;
+    proc_result r;
+    proc_run(argv, &o, &r);
+    free(tokens);
+    if (have_objs)
+        globfree(&objs);
+
+    int ok = proc_ok(&r) && access(w->runner, X_OK) == 0;
+    sb_add_sanitized(&g->build_log, sb_str(&r.out), r.out.len);
+    sb_add_sanitized(&g->build_log, sb_str(&r.err), r.err.len);
+    if (!ok) {
+        strbuf d;
+        sb_init(&d);
+        proc_describe(&r, &d);
+        if (r.timed_out)
+            sb_printf(&g->build_log, "the build was %s\n", sb_str(&d));
+        else if (!r.started)
+            sb_printf(&g->build_log, "nvcc %s\n", sb_str(&d));
+        sb_free(&d);
+        explain_build_log(e, sb_str(&g->build_log), &g->build_log);
+    }
+    proc_result_free(&r);
+    g->build_seconds = kit_now() - t0;
+    return ok;
+}
+
+/* ------------------------------------------------------------------ cases */
+
+typedef struct {
+    int pass;
+    strbuf text;     /* why it failed (several lines), or notes */
+    strbuf kernels;  /* "name (grid x block) ms" lines */
+    double student_ms, baseline_ms;
+    strbuf metrics;  /* "label: value" lines */
+} outcome;
+
+static void outcome_init(outcome *c)
+{
+    memset(c, 0, sizeof *c);
+    sb_init(&c->text);
+    sb_init(&c->kernels);
+    sb_init(&c->metrics);
+}
+
+static void outcome_free(outcome *c)
+{
+    sb_free(&c->text);
+    sb_free(&c->kernels);
+    sb_free(&c->metrics);
+}
+
+/* Runs the kit's checker on a finished run and reads its JSON verdict. */
+static void run_checker(engine *e, const workdirs *w, const char *params, uint64_t seed, uint64_t nonce, outcome *c)
+{
+    char check[2048], seed_s[32], nonce_s[32], out[2200], sout[2200];
+    snprintf(check, sizeof check, "%s/check", e->lab_build);
+    snprintf(seed_s, sizeof seed_s, "%#llx", (unsigned long long)seed);
+    snprintf(nonce_s, sizeof nonce_s, "%llu", (unsigned long long)nonce);
+    snprintf(out, sizeof out, "%s/out.bin", w->run);
+    snprintf(sout, sizeof sout, "%s/stdout.txt", w->run);
+    const char *argv[16] = {check, "--params", params, "--seed", seed_s, "--nonce", nonce_s, "--out", out, "--stdout", sout};
+    int n = 11;
+    if (e->man.require_kernel)
+        argv[n++] = "--require-kernel";
+    if (e->man.forbid_libraries)
+        argv[n++] = "--forbid-libraries";
+    argv[n] = NULL;
+    proc_opts o = {0};
+    o.timeout_s = CHECKER_TIMEOUT;
+    o.out_cap = 4u << 20;
+    proc_result r;
+    proc_run(argv, &o, &r);
+    cJSON *v = proc_ok(&r) ? cJSON_Parse(sb_str(&r.out)) : NULL;
+    if (!v) {
+        strbuf d;
+        sb_init(&d);
+        proc_describe(&r, &d);
+        sb_printf(&c->text, "internal error: the lab's checker %s\n", sb_str(&d));
+        add_tail(&c->text, &r.err, 5, "  ");
+        sb_free(&d);
+        c->pass = 0;
+        proc_result_free(&r);
+        return;
+    }
+    c->pass = cJSON_IsTrue(cJSON_GetObjectItem(v, "pass"));
+    const cJSON *summary = cJSON_GetObjectItem(v, "summary");
+    if (!c->pass && cJSON_IsString(summary))
+        sb_printf(&c->text, "%s\n", summary->valuestring);
+    const cJSON *it;
+    cJSON_ArrayForEach(it, cJSON_GetObjectItem(v, "details"))
+    {
+        if (cJSON_IsString(it) && (!c->pass || strncmp(it->valuestring, "note:", 5) == 0))
+            sb_printf(&c->text, "%s\n", it->valuestring);
+    }
+    cJSON_ArrayForEach(it, cJSON_GetObjectItem(v, "kernels"))
+    {
+        const cJSON *name = cJSON_GetObjectItem(it, "name"), *grid = cJSON_GetObjectItem(it, "grid"),
+                    *block = cJSON_GetObjectItem(it, "block"), *ms = cJSON_GetObjectItem(it, "ms");
+        if (cJSON_IsString(name) && cJSON_IsString(grid) && cJSON_IsString(block) && cJSON_IsNumber(ms))
+            sb_printf(&c->kernels, "%s  grid (%s) block (%s)  %.3f ms\n", name->valuestring, grid->valuestring,
+                      block->valuestring, ms->valuedouble);
+    }
+    cJSON_ArrayForEach(it, cJSON_GetObjectItem(v, "metrics"))
+    {
+        if (!cJSON_IsNumber(it))
+            continue;
+        if (!strcmp(it->string, "student_ms"))
+            c->student_ms = it->valuedouble;
+        else if (!strcmp(it->string, "baseline_ms"))
+            c->baseline_ms = it->valuedouble;
+        else if (!strncmp(it->string, "metric.", 7))
+            sb_printf(&c->metrics, "%s: %.4g\n", it->string + 7, it->valuedouble);
+    }
+    cJSON_Delete(v);
+    proc_result_free(&r);
+}
+
+/* Why a runner process did not finish normally, in the student's terms. */
+static void describe_run_failure(const engine *e, const proc_result *r, const rubric_test *t, strbuf *b)
+{
+    strbuf d;
+    sb_init(&d);
+    proc_describe(r, &d);
+    if (r->timed_out)
+        sb_printf(b, "the run was %s (an endless loop in a kernel or on the host?)\n", sb_str(&d));
+    else if (r->exited && r->exit_code == RUNNER_EXIT_CUDA_CHECK)
+        sb_printf(b, "a CUDA call in your code failed (CUDA_CHECK):\n");
+    else if (r->exited && r->exit_code == RUNNER_EXIT_STUDENT_CUDA)
+        sb_printf(b, "your code left a CUDA error behind:\n");
+    else if (r->signaled)
+        sb_printf(b, "the program %s\n", sb_str(&d));
+    else
+        sb_printf(b, "the program %s\n", sb_str(&d));
+    add_tail(b, &r->err, 6, "  ");
+    if (r->out_total > r->out.len || r->err_total > r->err.len)
+        sb_printf(b, "  (output capped: %zu bytes written, %ld KiB kept)\n", r->out_total + r->err_total,
+                  e->rub.output_kb);
+    (void)t;
+    sb_free(&d);
+}
+
+/* One run of one case: the runner in the sandbox, then the checker. */
+static void run_case(engine *e, const workdirs *w, const rubric_test *t, const char *params, uint64_t seed,
+                     int bench, outcome *c)
+{
+    clean_run_dir(e, w);
+    uint64_t nonce = random_nonce();
+    char seed_s[32], nonce_s[32], out[2200], warm[16], reps[16];
+    snprintf(seed_s, sizeof seed_s, "%#llx", (unsigned long long)seed);
+    snprintf(nonce_s, sizeof nonce_s, "%llu", (unsigned long long)nonce);
+    snprintf(out, sizeof out, "%s/out.bin", w->run);
+    snprintf(warm, sizeof warm, "%d", t->warmup);
+    snprintf(reps, sizeof reps, "%d", t->reps);
+    const char *argv[24] = {w->runner, bench ? "bench" : "run", "--params", params, "--seed", seed_s,
+                            "--nonce", nonce_s, "--out", out};
+    int n = 10;
+    if (bench) {
+        argv[n++] = "--warmup", argv[n++] = warm;
+        argv[n++] = "--reps", argv[n++] = reps;
+    }
+    argv[n] = NULL;
+
+    proc_opts o = {0};
+    limits_for(e, &o, t->timeout_s > 0 ? t->timeout_s : e->rub.timeout_s);
+    o.cwd = w->run;
+    const char *rw[] = {w->run, NULL};
+    const char *ro[] = {w->bin, NULL};
+    o.sb_rw = rw;
+    o.sb_ro = ro;
+    char store[8][512];
+    const char *env[8];
+    submission_env(w->run, store, env);
+    o.env = env;
+
+    gpu_lock lock;
+    int locked = gpu_lock_acquire(&lock, e->gpu_uuid, bench, e->log) == 0;
+    proc_result r;
+    proc_run(argv, &o, &r);
+    if (locked)
+        gpu_lock_release(&lock);
+
+    /* The checker reads stdout from a file (lab01 judges printed lines). */
+    char sout[2200];
+    snprintf(sout, sizeof sout, "%s/stdout.txt", w->run);
+    FILE *f = fopen(sout, "w");
+    if (f) {
+        fwrite(sb_str(&r.out), 1, r.out.len, f);
+        fclose(f);
+    }
+    if (!proc_ok(&r)) {
+        c->pass = 0;
+        describe_run_failure(e, &r, t, &c->text);
+    } else {
+        run_checker(e, w, params, seed, nonce, c);
+    }
+    proc_result_free(&r);
+}
+
+/* Prints the source line a sanitizer finding points at, from the student's copy. */
+static void add_source_line(const workdirs *w, const char *file, int line, strbuf *b)
+{
+    if (line <= 0 || !file[0])
+        return;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", w->src, san_basename(file));
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    char buf[512];
+    for (int k = 1; fgets(buf, sizeof buf, f); k++) {
+        if (k == line) {
+            buf[strcspn(buf, "\n")] = 0;
+            strbuf clean;
+            sb_init(&clean);
+            sb_add_sanitized(&clean, buf, strlen(buf));
+            sb_printf(b, "      %5d | %s\n", k, sb_str(&clean));
+            sb_free(&clean);
+            break;
+        }
+    }
+    fclose(f);
+}
+
+/* One case under compute-sanitizer. */
+static void run_sanitizer_case(engine *e, const workdirs *w, const rubric_test *t, const char *params, uint64_t seed,
+                               outcome *c)
+{
+    clean_run_dir(e, w);
+    uint64_t nonce = random_nonce();
+    char seed_s[32], nonce_s[32], out[2200];
+    snprintf(seed_s, sizeof seed_s, "%#llx", (unsigned long long)seed);
+    snprintf(nonce_s, sizeof nonce_s, "%llu", (unsigned long long)nonce);
+    snprintf(out, sizeof out, "%s/out.bin", w->run);
+    const char *argv[32];
+    int n = 0;
+    argv[n++] = e->conf.compute_sanitizer;
+    argv[n++] = "--tool";
+    argv[n++] = t->tool;
+    argv[n++] = "--error-exitcode";
+    argv[n++] = "99";
+    argv[n++] = "--print-limit";
+    argv[n++] = "200";
+    if (!strcmp(t->tool, "memcheck"))
+        argv[n++] = "--leak-check", argv[n++] = "no";
+    argv[n++] = w->runner;
+    argv[n++] = "run";
+    argv[n++] = "--no-trace";
+    argv[n++] = "--params";
+    argv[n++] = params;
+    argv[n++] = "--seed";
+    argv[n++] = seed_s;
+    argv[n++] = "--nonce";
+    argv[n++] = nonce_s;
+    argv[n++] = "--out";
+    argv[n++] = out;
+    argv[n] = NULL;
+
+    proc_opts o = {0};
+    limits_for(e, &o, t->timeout_s > 0 ? t->timeout_s : e->rub.sanitizer_timeout_s);
+    o.cwd = w->run;
+    o.out_cap = 4u << 20; /* the sanitizer's report, not the program's flood */
+    const char *rw[] = {w->run, NULL};
+    const char *ro[] = {w->bin, w->src, NULL};
+    o.sb_rw = rw;
+    o.sb_ro = ro;
+    char store[8][512];
+    const char *env[8];
+    submission_env(w->run, store, env);
+    o.env = env;
+    gpu_lock lock;
+    int locked = gpu_lock_acquire(&lock, e->gpu_uuid, 0, e->log) == 0;
+    proc_result r;
+    proc_run(argv, &o, &r);
+    if (locked)
+        gpu_lock_release(&lock);
+
+    san_report rep;
+    san_report_init(&rep);
+    sanitizer_parse(sb_str(&r.out), r.out.len, &rep);
+    sanitizer_parse(sb_str(&r.err), r.err.len, &rep);
+    int errors = san_error_count(&rep);
+    c->pass = !r.timed_out && r.exited && r.exit_code == 0 && errors == 0 && !rep.tool_failed;
+    if (rep.tool_failed)
+        sb_printf(&c->text, "compute-sanitizer could not check this run: %s\n", rep.tool_message);
+    for (int i = 0; i < rep.n; i++) {
+        const san_finding *f = &rep.items[i];
+        if (f->warning)
+            continue;
+        if (f->line > 0)
+            sb_printf(&c->text, "%s at %s:%d%s%s (%ld report%s)\n", f->kind, san_basename(f->file), f->line,
+                      f->func[0] ? " in " : "", f->func, f->count, f->count == 1 ? "" : "s");
+        else
+            sb_printf(&c->text, "%s%s%s (%ld report%s; build with -lineinfo to see the line)\n", f->kind,
+                      f->func[0] ? " in " : "", f->func, f->count, f->count == 1 ? "" : "s");
+        add_source_line(w, f->file, f->line, &c->text);
+        if (f->other_line > 0 && (f->other_line != f->line || strcmp(f->other_file, f->file))) {
+            sb_printf(&c->text, "    the other access is at %s:%d\n", san_basename(f->other_file), f->other_line);
+            add_source_line(w, f->other_file, f->other_line, &c->text);
+        }
+    }
+    if (!c->pass && errors == 0 && !rep.tool_failed) {
+        if (r.exited && r.exit_code == 99)
+            sb_printf(&c->text, "compute-sanitizer reported errors (%ld)\n", rep.summary_errors);
+        else
+            describe_run_failure(e, &r, t, &c->text);
+    }
+    san_report_free(&rep);
+    proc_result_free(&r);
+}
+
+/* ------------------------------------------------------------------ tests */
+
+static int wanted(const engine *e, const rubric_test *t)
+{
+    if (e->only_test)
+        return !strcmp(e->only_test, t->name);
+    return !e->student_mode || t->vis == VIS_VISIBLE;
+}
+
+static void case_params(const rubric_test *t, int i, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s%s%s", t->params, t->params[0] ? " " : "", t->cases[i]);
+}
+
+static void add_repro(const engine *e, const rubric_test *t, strbuf *b)
+{
+    if (e->repro[0])
+        sb_printf(b, "rerun just this test: %s TEST=%s SEED=%#llx\n", e->repro, t->name, (unsigned long long)e->seed);
+}
+
+static void run_correctness(engine *e, const workdirs *w, const rubric_test *t, test_result *tr)
+{
+    int total = 0, passed = 0, described = 0;
+    strbuf last_kernels;
+    sb_init(&last_kernels);
+    for (int i = 0; i < t->n_cases; i++) {
+        char params[1024];
+        case_params(t, i, params, sizeof params);
+        for (int rep = 0; rep < t->repeat; rep++) {
+            uint64_t seed = engine_case_seed(e->seed, t->name, i, rep);
+            outcome c;
+            outcome_init(&c);
+            run_case(e, w, t, params, seed, 0, &c);
+            total++;
+            if (c.pass) {
+                passed++;
+                if (c.kernels.len) {
+                    sb_clear(&last_kernels);
+                    sb_add(&last_kernels, sb_str(&c.kernels));
+                }
+                if (c.text.len) /* notes (e.g. trace unavailable), once */
+                    if (!strstr(sb_str(&tr->output), sb_str(&c.text)))
+                        sb_add(&tr->output, sb_str(&c.text));
+            } else if (described < MAX_FAIL_DETAILS) {
+                described++;
+                sb_printf(&tr->output, "case %s (seed %#llx):\n", params, (unsigned long long)seed);
+                if (t->repeat > 1)
+                    sb_printf(&tr->output, "  (run %d of %d)\n", rep + 1, t->repeat);
+                for (char *line = strtok(c.text.s ? c.text.s : (char *)"", "\n"); line; line = strtok(NULL, "\n"))
+                    sb_printf(&tr->output, "  %s\n", line);
+            }
+            outcome_free(&c);
+        }
+    }
+    if (total - passed > described)
+        sb_printf(&tr->output, "... and %d more failing run%s\n", total - passed - described,
+                  total - passed - described == 1 ? "" : "s");
+    if (t->repeat > 1 && passed < total)
+        sb_printf(&tr->output, "%d of %d runs wrong (results that change from run to run point to a race)\n",
+                  total - passed, total);
+    if (last_kernels.len) {
+        sb_add(&tr->output, "kernels of the last passing case:\n");
+        for (char *line = strtok(last_kernels.s, "\n"); line; line = strtok(NULL, "\n"))
+            sb_printf(&tr->output, "  %s\n", line);
+    }
+    sb_free(&last_kernels);
+    tr->status = passed == total ? ST_PASS : ST_FAIL;
+    tr->score = t->partial ? t->points * passed / (total ? total : 1) : (passed == total ? t->points : 0);
+    if (passed < total)
+        add_repro(e, t, &tr->output);
+}
+
+static void run_sanitizer(engine *e, const workdirs *w, const rubric_test *t, test_result *tr)
+{
+    if (!e->conf.compute_sanitizer[0]) {
+        tr->status = ST_ERROR;
+        sb_add(&tr->output, "compute-sanitizer was not found with the CUDA Toolkit; this test cannot run here\n");
+        return;
+    }
+    int passed = 0;
+    for (int i = 0; i < t->n_cases; i++) {
+        char params[1024];
+        case_params(t, i, params, sizeof params);
+        uint64_t seed = engine_case_seed(e->seed, t->name, i, 0);
+        outcome c;
+        outcome_init(&c);
+        run_sanitizer_case(e, w, t, params, seed, &c);
+        if (c.pass)
+            passed++;
+        else {
+            sb_printf(&tr->output, "%s, case %s (seed %#llx):\n", t->tool, params, (unsigned long long)seed);
+            for (char *line = strtok(c.text.s ? c.text.s : (char *)"", "\n"); line; line = strtok(NULL, "\n"))
+                sb_printf(&tr->output, "  %s\n", line);
+        }
+        outcome_free(&c);
+    }
+    tr->status = passed == t->n_cases ? ST_PASS : ST_FAIL;
+    tr->score = t->partial ? t->points * passed / t->n_cases : (passed == t->n_cases ? t->points : 0);
+    if (tr->status != ST_PASS)
+        add_repro(e, t, &tr->output);
+}
+
+static void run_performance(engine *e, const workdirs *w, const rubric_test *t, test_result *tr)
+{
+    double log_sum = 0;
+    int ok = 1;
+    for (int i = 0; i < t->n_cases && ok; i++) {
+        char params[1024];
+        case_params(t, i, params, sizeof params);
+        uint64_t seed = engine_case_seed(e->seed, t->name, i, 0);
+        outcome c;
+        outcome_init(&c);
+        run_case(e, w, t, params, seed, 1, &c);
+        if (!c.pass || c.student_ms <= 0 || c.baseline_ms <= 0) {
+            ok = 0;
+            sb_printf(&tr->output, "case %s (seed %#llx): not timed, the run must first be correct:\n", params,
+                      (unsigned long long)seed);
+            if (!c.text.len)
+                sb_add(&c.text, "no timings were recorded\n");
+            for (char *line = strtok(c.text.s, "\n"); line; line = strtok(NULL, "\n"))
+                sb_printf(&tr->output, "  %s\n", line);
+        } else {
+            double speedup = c.baseline_ms / c.student_ms;
+            log_sum += log(speedup);
+            sb_printf(&tr->output, "case %s: yours %.3f ms, baseline %.3f ms (medians of %d): speedup %.2fx\n", params,
+                      c.student_ms, c.baseline_ms, t->reps, speedup);
+            for (char *line = strtok(c.metrics.s ? c.metrics.s : (char *)"", "\n"); line; line = strtok(NULL, "\n"))
+                sb_printf(&tr->output, "  %s\n", line);
+        }
+        outcome_free(&c);
+    }
+    if (!ok) {
+        tr->status = ST_FAIL;
+        tr->score = 0;
+        add_repro(e, t, &tr->output);
+        return;
+    }
+    double s = exp(log_sum / t->n_cases);
+    double frac = s >= t->threshold ? 1.0 : s <= t->min_speedup ? 0.0 : (s - t->min_speedup) / (t->threshold - t->min_speedup);
+    tr->score = round(t->points * frac * 100) / 100;
+    tr->status = frac >= 1.0 ? ST_PASS : ST_FAIL;
+    sb_printf(&tr->output, "speedup %.2fx: full points from %.2fx, none at or below %.2fx\n", s, t->threshold,
+              t->min_speedup);
+}
+
+/* ------------------------------------------------------------ the whole */
+
+static void fill_test(test_result *tr, const rubric_test *t)
+{
+    snprintf(tr->name, sizeof tr->name, "%s", t->name);
+    snprintf(tr->group, sizeof tr->group, "%s", t->group);
+    snprintf(tr->title, sizeof tr->title, "%s", t->title);
+    tr->vis = t->vis;
+    tr->max_score = t->points;
+}
+
+static void stamp_time(grade_result *g)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(g->graded_at, sizeof g->graded_at, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static void start_result(engine *e, const char *student, grade_result *g)
+{
+    grade_result_init(g);
+    snprintf(g->student, sizeof g->student, "%s", student);
+    snprintf(g->lab, sizeof g->lab, "%s", e->man.name);
+    g->seed = e->seed;
+    stamp_time(g);
+    const char *warn = sandbox_warning(&e->sb);
+    if (warn)
+        sb_printf(&g->notes, "%s\n", warn);
+}
+
+void engine_grade(engine *e, const char *sub_dir, const char *work_dir, const char *student, grade_result *g)
+{
+    double t0 = kit_now();
+    start_result(e, student, g);
+    workdirs w;
+    if (prepare_dirs(e, work_dir, &w) != 0) {
+        sb_printf(&g->notes, "internal error: cannot prepare the work folder %s: %s\n", work_dir, strerror(errno));
+        g->build_ok = 0;
+    } else {
+        g->build_ok = build_runner(e, sub_dir, &w, g);
+    }
+    if (e->log) {
+        test_result bt;
+        memset(&bt, 0, sizeof bt);
+        sb_init(&bt.output);
+        snprintf(bt.name, sizeof bt.name, "build");
+        bt.status = g->build_ok ? ST_PASS : ST_FAIL;
+        bt.seconds = g->build_seconds;
+        bt.max_score = -1; /* no points column */
+        if (!g->build_ok)
+            sb_add(&bt.output, sb_str(&g->build_log));
+        report_test_line(e->log, &bt, &e->ropts);
+        sb_free(&bt.output);
+    }
+    g->gpu_ran = e->gpu && g->build_ok;
+    if (g->gpu_ran && e->before_gpu)
+        e->before_gpu(e, e->before_gpu_arg);
+    for (int i = 0; i < e->rub.n_tests; i++) {
+        const rubric_test *t = &e->rub.tests[i];
+        if (!wanted(e, t))
+            continue;
+        test_result *tr = grade_result_add(g);
+        fill_test(tr, t);
+        double ts = kit_now();
+        if (!g->build_ok) {
+            tr->status = ST_FAIL;
+            sb_add(&tr->output, "not run: the build failed\n");
+        } else if (!e->gpu) {
+            tr->status = ST_SKIP;
+            sb_add(&tr->output, "not run: needs a CUDA device\n");
+        } else if (t->kind == KIND_CORRECTNESS) {
+            run_correctness(e, &w, t, tr);
+        } else if (t->kind == KIND_SANITIZER) {
+            run_sanitizer(e, &w, t, tr);
+        } else {
+            run_performance(e, &w, t, tr);
+        }
+        tr->seconds = kit_now() - ts;
+        if (e->log)
+            report_test_line(e->log, tr, &e->ropts);
+    }
+    grade_result_total(g);
+    g->seconds = kit_now() - t0;
+    /* Outputs of large cases can be hundreds of MB: never leave them behind. */
+    if (e->keep_work)
+        clean_run_dir(e, &w);
+    else
+        rm_rf(work_dir);
+}
+
+int engine_build_only(engine *e, const char *sub_dir, const char *work_dir, grade_result *g)
+{
+    start_result(e, sub_dir, g);
+    workdirs w;
+    if (prepare_dirs(e, work_dir, &w) != 0)
+        return 0;
+    g->build_ok = build_runner(e, sub_dir, &w, g);
+    return g->build_ok;
+}
+
+int engine_show(engine *e, const char *sub_dir, const char *work_dir, const char *params)
+{
+    grade_result g;
+    if (!engine_build_only(e, sub_dir, work_dir, &g)) {
+        fprintf(stderr, "build failed:\n%s", sb_str(&g.build_log));
+        grade_result_free(&g);
+        return 1;
+    }
+    grade_result_free(&g);
+    if (!e->gpu) {
+        fprintf(stderr, "built; running it needs a CUDA device (%s)\n", e->gpu_why);
+        return 1;
+    }
+    workdirs w;
+    snprintf(w.run, sizeof w.run, "%s/run", work_dir);
+    snprintf(w.bin, sizeof w.bin, "%s/bin", work_dir);
+    snprintf(w.runner, sizeof w.runner, "%s/bin/runner", work_dir);
+    char seed_s[32];
+    snprintf(seed_s, sizeof seed_s, "%#llx", (unsigned long long)e->seed);
+    const char *argv[] = {w.runner, "show", "--params", params ? params : "", "--seed", seed_s, NULL};
+    proc_opts o = {0};
+    limits_for(e, &o, e->rub.timeout_s);
+    o.cwd = w.run;
+    const char *rw[] = {w.run, NULL};
+    const char *ro[] = {w.bin, NULL};
+    o.sb_rw = rw;
+    o.sb_ro = ro;
+    char store[8][512];
+    const char *env[8];
+    submission_env(w.run, store, env);
+    o.env = env;
+    proc_result r;
+    proc_run(argv, &o, &r);
+    fwrite(sb_str(&r.out), 1, r.out.len, stdout);
+    fwrite(sb_str(&r.err), 1, r.err.len, stderr);
+    int ok = proc_ok(&r);
+    if (!ok) {
+        strbuf d;
+        sb_init(&d);
+        proc_describe(&r, &d);
+        fprintf(stderr, "the program %s\n", sb_str(&d));
+        sb_free(&d);
+    }
+    proc_result_free(&r);
+    return ok ? 0 : 1;
+}

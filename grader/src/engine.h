@@ -1,0 +1,63 @@
+/* engine.h - grading one submission of one lab.
+ *
+ * The same engine serves `make labNN` (student mode: visible tests, an
+ * estimated score) and the instructor's `kitgrade grade/batch` (all tests).
+ * Pipeline: take the manifest's files -> build the runner in the sandbox ->
+ * correctness cases (runner in the sandbox, then the kit's checker) ->
+ * sanitizer passes -> performance against the baseline under the GPU lock ->
+ * score from the rubric.
+ */
+#ifndef GRADER_ENGINE_H
+#define GRADER_ENGINE_H
+#include <stdint.h>
+#include <stdio.h>
+#include "kitconf.h"
+#include "model.h"
+#include "report.h"
+#include "sandbox.h"
+
+typedef struct engine_s {
+    kit_conf conf;
+    manifest man;
+    rubric rub;
+    char lab_dir[1024];     /* KIT/grader/labs/<name>: manifest, rubric, kit sources */
+    char starter_dir[1024]; /* KIT/labs/<name>: the interface header */
+    char lab_build[1024];   /* BUILD/labs/<name>: kit objects, checker */
+    sandbox sb;
+    int student_mode;       /* visible tests only; "estimated score" */
+    const char *only_test;  /* run just this test */
+    uint64_t seed;          /* top-level seed; per-case seeds derive from it */
+    int gpu;                /* a CUDA device is usable */
+    char gpu_uuid[96], gpu_name[160], gpu_why[256];
+    FILE *log;              /* live test lines and notes; NULL in batch workers */
+    report_opts ropts;
+    char repro[256];        /* "make lab03" or "kitgrade grade lab03 DIR" */
+    /* Called after a successful build, before the first GPU test (batch:
+     * waits for a free GPU and selects it).  May be NULL. */
+    void (*before_gpu)(struct engine_s *e, void *arg);
+    void *before_gpu_arg;
+    int keep_work;          /* keep the work folder (student mode: for inspection) */
+} engine;
+
+/* Loads build/kit.ini (from $KIT_BUILD, else ../ of the executable), the lab's
+ * manifest and rubric (lab = "lab03" or "lab03-dot"), detects the sandbox and
+ * the GPU.  Returns 0, or -1 with a reason. */
+int engine_init(engine *e, const char *lab, const char *argv0, char *err, size_t errlen);
+void engine_free(engine *e);
+/* Just build/kit.ini (commands that work on every lab). */
+int engine_load_conf(kit_conf *conf, const char *argv0, char *err, size_t errlen);
+/* Picks a fresh random seed (from /dev/urandom) unless one was set. */
+void engine_seed(engine *e, const char *given);
+
+/* Grades the submission in sub_dir, working in work_dir (emptied first).
+ * Always fills g, whatever the submission does. */
+void engine_grade(engine *e, const char *sub_dir, const char *work_dir, const char *student, grade_result *g);
+/* Build only (compile check, CI); returns 1 when the runner was built. */
+int engine_build_only(engine *e, const char *sub_dir, const char *work_dir, grade_result *g);
+/* Builds and runs the student's code once with `params` (the `show` mode). */
+int engine_show(engine *e, const char *sub_dir, const char *work_dir, const char *params);
+
+/* The seed of one run of one case (documented: students reproduce with it). */
+uint64_t engine_case_seed(uint64_t seed, const char *test, int case_index, int rep);
+
+#endif

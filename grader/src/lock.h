@@ -1,0 +1,25 @@
+/* lock.h - one lock per GPU, so concurrent grading runs don't time each other.
+ *
+ * Correctness and sanitizer runs share the GPU (shared lock); a timing run
+ * needs it alone (exclusive lock).  A turnstile keeps a waiting timing run
+ * from being starved by a stream of shared holders: everyone passes the
+ * turnstile, a writer holds it while it waits.  Locks are flock(2) on files
+ * in KIT_LOCK_DIR (default /tmp), so a killed holder releases its lock at
+ * once.  Waiting is announced on `log` (once), with the holder's pid when known.
+ */
+#ifndef GRADER_LOCK_H
+#define GRADER_LOCK_H
+#include <stdio.h>
+
+typedef struct {
+    int fd;        /* the GPU's lock file, -1 when not held */
+    int exclusive;
+    double waited_s;
+} gpu_lock;
+
+/* device: a name for the GPU (its UUID).  Returns 0, or -1 (lock files not
+ * usable: the run goes ahead unlocked, with a warning on log). */
+int gpu_lock_acquire(gpu_lock *l, const char *device, int exclusive, FILE *log);
+void gpu_lock_release(gpu_lock *l);
+
+#endif

@@ -1,0 +1,381 @@
+/* main.c - kitgrade, the kit's grader: one engine for students and instructors. */
+#include <errno.h>
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "batch.h"
+#include "engine.h"
+#include "kit/util.h"
+#include "report.h"
+#include "submission.h"
+
+static const char usage_text[] =
+    "usage: kitgrade COMMAND [options]\n"
+    "\n"
+    "students:\n"
+    "  check LAB [DIR]          build and check your lab with the visible tests (what `make labNN` runs);\n"
+    "                           DIR defaults to labs/<lab>\n"
+    "  run LAB [DIR] [k=v ...]  build your lab and run it once with these parameters (e.g. blocks=4 threads=3)\n"
+    "instructors:\n"
+    "  grade LAB DIR [--out FILE]        grade one submission with all tests; writes Gradescope JSON to FILE\n"
+    "                                    (default DIR/results.json) and prints the report\n"
+    "  batch LAB SUBMISSIONS --out DIR   grade every subfolder of SUBMISSIONS; resumable\n"
+    "        [--only NAME] [--force] [--jobs N]\n"
+    "  validate [LAB...]                 check manifests and rubrics (all labs when none given)\n"
+    "  list                              the labs this kit has\n"
+    "  build LAB DIR                     compile only\n"
+    "  build-all [--jobs N]              compile every lab's starter and solution (CI)\n"
+    "options for check/grade/batch/run:\n"
+    "  --test NAME   run one test alone       --seed S   reproduce a run (printed in every report)\n"
+    "  --no-color    plain output             LAB is lab03 or lab03-dot\n";
+
+typedef struct {
+    const char *cmd, *lab, *dir, *dir2, *out, *only, *test, *seed;
+    int force, jobs, no_color;
+    const char *params[32];
+    int n_params;
+} cli;
+
+static int parse(int argc, char **argv, cli *c)
+{
+    memset(c, 0, sizeof *c);
+    if (argc < 2)
+        return -1;
+    c->cmd = argv[1];
+    const char **pos[] = {&c->lab, &c->dir, &c->dir2};
+    int npos = 0;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--out") && v)
+            c->out = v, i++;
+        else if (!strcmp(a, "--only") && v)
+            c->only = v, i++;
+        else if (!strcmp(a, "--test") && v)
+            c->test = v, i++;
+        else if (!strcmp(a, "--seed") && v)
+            c->seed = v, i++;
+        else if (!strcmp(a, "--jobs") && v)
+            c->jobs = atoi(v), i++;
+        else if (!strcmp(a, "--force"))
+            c->force = 1;
+        else if (!strcmp(a, "--no-color"))
+            c->no_color = 1;
+        else if (a[0] == '-') {
+            fprintf(stderr, "kitgrade: unknown option %s\n", a);
+            return -1;
+        } else if (strchr(a, '=') && c->n_params < 32)
+            c->params[c->n_params++] = a;
+        else if (npos < 3)
+            *pos[npos++] = a;
+        else
+            return -1;
+    }
+    return 0;
+}
+
+static int setup(engine *e, const cli *c, const char *argv0)
+{
+    char err[1024];
+    if (engine_init(e, c->lab, argv0, err, sizeof err) != 0) {
+        fprintf(stderr, "kitgrade: %s\n", err);
+        return -1;
+    }
+    if (c->test && !rubric_find(&e->rub, c->test)) {
+        fprintf(stderr, "kitgrade: %s has no test '%s'; its tests:", e->man.name, c->test);
+        for (int i = 0; i < e->rub.n_tests; i++)
+            fprintf(stderr, " %s", e->rub.tests[i].name);
+        fputc('\n', stderr);
+        return -1;
+    }
+    e->only_test = c->test;
+    engine_seed(e, c->seed ? c->seed : getenv("SEED"));
+    e->ropts.color = !c->no_color && isatty(1) && !getenv("NO_COLOR");
+    e->log = stdout;
+    return 0;
+}
+
+/* Scratch for submission processes: must be reachable by the unprivileged
+ * uid when the grader is root (a folder under /root is not). */
+static void scratch_dir(const engine *e, const char *fallback, const char *leaf, char *out, size_t len)
+{
+    const char *env = getenv("KIT_SCRATCH");
+    if (env && *env)
+        snprintf(out, len, "%s/%s", env, leaf);
+    else if (e->sb.drop_uid) {
+        mkdir("/tmp/kit-scratch", 0711);
+        chmod("/tmp/kit-scratch", 0711);
+        snprintf(out, len, "/tmp/kit-scratch/%s-%d", leaf, (int)getpid());
+    } else
+        snprintf(out, len, "%s/%s", fallback, leaf);
+}
+
+static void print_header(const engine *e, const char *what, const char *dir)
+{
+    printf("%s: %s %s (%s) - seed %#llx, %s\n", e->man.name, what, dir, e->man.student_files[0],
+           (unsigned long long)e->seed, e->gpu ? e->gpu_name : "no CUDA device");
+    const char *warn = sandbox_warning(&e->sb);
+    if (warn)
+        printf("%s\n", warn);
+}
+
+static int cmd_check(const cli *c, const char *argv0, int instructor)
+{
+    engine e;
+    if (!c->lab || setup(&e, c, argv0) != 0)
+        return 2;
+    char dir[4096], work[4096];
+    if (c->dir)
+        snprintf(dir, sizeof dir, "%s", c->dir);
+    else
+        snprintf(dir, sizeof dir, "%s/labs/%s", e.conf.kit_root, e.man.name);
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "kitgrade: %s is not a folder\n", dir);
+        return 2;
+    }
+    e.student_mode = !instructor;
+    e.ropts.student_mode = !instructor;
+    if (!instructor) {
+        snprintf(e.repro, sizeof e.repro, "make %s", e.man.id);
+        e.keep_work = 1;
+    } else {
+        fmt_into(e.repro, sizeof e.repro, "kitgrade grade %s %s --test", e.man.id, dir);
+    }
+    char base[4096];
+    snprintf(base, sizeof base, "%s/work", e.conf.build_dir);
+    scratch_dir(&e, base, e.man.name, work, sizeof work);
+    mkdirs(work, 0755);
+    print_header(&e, instructor ? "grading" : "checking", dir);
+    for (int i = 0; i < e.rub.n_tests && !instructor && !c->test; i++)
+        e.ropts.hidden_not_run += e.rub.tests[i].vis != VIS_VISIBLE;
+    grade_result g;
+    engine_grade(&e, dir, work, instructor ? dir : "you", &g);
+    /* Test lines were printed as they finished; now the total. */
+    report_opts o = e.ropts;
+    fflush(stdout);
+    report_summary(stdout, &g, &o);
+    if (!e.gpu)
+        printf("This lab needs a CUDA device to run its tests (%s); your code %s.\n", e.gpu_why,
+               g.build_ok ? "compiled" : "did not compile");
+    int rc = 0;
+    if (instructor) {
+        char out[4096], err[512];
+        if (c->out)
+            snprintf(out, sizeof out, "%s", c->out);
+        else
+            fmt_into(out, sizeof out, "%s/results.json", dir);
+        if (report_write_json(&g, out, err, sizeof err) != 0) {
+            fprintf(stderr, "kitgrade: %s\n", err);
+            rc = 1;
+        } else
+            printf("results: %s\n", out);
+    }
+    if (e.sb.drop_uid && !e.keep_work)
+        rm_rf(work);
+    grade_result_free(&g);
+    engine_free(&e);
+    return rc;
+}
+
+static int cmd_batch(const cli *c, const char *argv0)
+{
+    if (!c->lab || !c->dir || !c->out) {
+        fprintf(stderr, "usage: kitgrade batch LAB SUBMISSIONS --out DIR [--only NAME] [--force] [--jobs N]\n");
+        return 2;
+    }
+    engine e;
+    if (setup(&e, c, argv0) != 0)
+        return 2;
+    mkdirs(c->out, 0755);
+    batch_opts o = {0};
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    o.jobs = c->jobs > 0 ? c->jobs : (cpus > 8 ? 8 : cpus > 1 ? (int)cpus : 2);
+    o.force = c->force;
+    o.only = c->only;
+    o.tty = isatty(2);
+    char work[4096] = "";
+    if (e.sb.drop_uid || getenv("KIT_SCRATCH")) {
+        scratch_dir(&e, c->out, "batch", work, sizeof work);
+        o.work_root = work;
+    }
+    int rc = batch_run(&e, c->dir, c->out, &o);
+    engine_free(&e);
+    return rc;
+}
+
+static int cmd_run(const cli *c, const char *argv0)
+{
+    engine e;
+    if (!c->lab || setup(&e, c, argv0) != 0)
+        return 2;
+    char dir[4096], work[4096], base[4096], params[2048] = "";
+    if (c->dir)
+        snprintf(dir, sizeof dir, "%s", c->dir);
+    else
+        snprintf(dir, sizeof dir, "%s/labs/%s", e.conf.kit_root, e.man.name);
+    for (int i = 0; i < c->n_params; i++)
+        snprintf(params + strlen(params), sizeof params - strlen(params), "%s%s", i ? " " : "", c->params[i]);
+    snprintf(base, sizeof base, "%s/work", e.conf.build_dir);
+    scratch_dir(&e, base, e.man.name, work, sizeof work);
+    mkdirs(work, 0755);
+    int rc = engine_show(&e, dir, work, params);
+    engine_free(&e);
+    return rc;
+}
+
+static int cmd_build(const cli *c, const char *argv0)
+{
+    engine e;
+    if (!c->lab || !c->dir || setup(&e, c, argv0) != 0)
+        return 2;
+    char work[4096], base[4096];
+    snprintf(base, sizeof base, "%s/work", e.conf.build_dir);
+    scratch_dir(&e, base, "build", work, sizeof work);
+    grade_result g;
+    int ok = engine_build_only(&e, c->dir, work, &g);
+    printf("%s %s: %s (%.1fs)\n", e.man.name, c->dir, ok ? "built" : "BUILD FAILED", g.build_seconds);
+    if (!ok || g.build_log.len)
+        fputs(sb_str(&g.build_log), stdout);
+    rm_rf(work);
+    grade_result_free(&g);
+    engine_free(&e);
+    return ok ? 0 : 1;
+}
+
+/* ".../grader/labs/lab03-dot/manifest.ini" -> "lab03-dot" */
+static void lab_of_manifest(const char *path, char *out, size_t len)
+{
+    const char *end = strrchr(path, '/'), *start = end;
+    while (start > path && start[-1] != '/')
+        start--;
+    snprintf(out, len, "%.*s", (int)(end - start), start);
+}
+
+/* Every lab's starter and solution, in parallel processes (CI's compile check). */
+static int cmd_build_all(const cli *c, const char *argv0)
+{
+    char pattern[4096], err[1024];
+    kit_conf conf;
+    if (engine_load_conf(&conf, argv0, err, sizeof err) != 0) {
+        fprintf(stderr, "kitgrade: %s\n", err);
+        return 2;
+    }
+    snprintf(pattern, sizeof pattern, "%s/grader/labs/*/manifest.ini", conf.kit_root);
+    glob_t g;
+    if (glob(pattern, 0, NULL, &g) != 0) {
+        fprintf(stderr, "kitgrade: no labs under %s/grader/labs\n", conf.kit_root);
+        return 2;
+    }
+    int jobs = c->jobs > 0 ? c->jobs : 2, running = 0, failed = 0, total = 0;
+    for (size_t i = 0; i <= g.gl_pathc * 2; i++) {
+        if (i < g.gl_pathc * 2) {
+            char lab[256];
+            lab_of_manifest(g.gl_pathv[i / 2], lab, sizeof lab);
+            const char *which = i % 2 ? "solutions" : "labs";
+            char dir[4096];
+            snprintf(dir, sizeof dir, "%s/%s/%s", conf.kit_root, which, lab);
+            total++;
+            fflush(NULL);
+            pid_t pid = fork();
+            if (pid == 0) {
+                cli sub = *c;
+                sub.lab = lab;
+                sub.dir = dir;
+                _exit(cmd_build(&sub, argv0));
+            }
+            running++;
+        }
+        while (running >= jobs || (i == g.gl_pathc * 2 && running > 0)) {
+            int st;
+            if (wait(&st) < 0)
+                break;
+            running--;
+            if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+                failed++;
+        }
+    }
+    globfree(&g);
+    printf("build-all: %d of %d builds succeeded (CUDA_ARCH: %s)\n", total - failed, total, conf.cuda_arch);
+    return failed ? 1 : 0;
+}
+
+static int cmd_validate(int argc, char **argv, const char *argv0)
+{
+    char err[1024];
+    int bad = 0, n = 0;
+    glob_t g;
+    g.gl_pathc = 0;
+    const char **labs = (const char **)(argv + 2);
+    int nlabs = argc - 2;
+    if (nlabs == 0) { /* every lab of the kit */
+        kit_conf conf;
+        if (engine_load_conf(&conf, argv0, err, sizeof err) != 0) {
+            fprintf(stderr, "kitgrade: %s\n", err);
+            return 2;
+        }
+        char pattern[4200];
+        snprintf(pattern, sizeof pattern, "%s/grader/labs/*/manifest.ini", conf.kit_root);
+        glob(pattern, 0, NULL, &g);
+        nlabs = (int)g.gl_pathc;
+    }
+    for (int i = 0; i < nlabs; i++) {
+        char lab[256];
+        if (g.gl_pathc)
+            lab_of_manifest(g.gl_pathv[i], lab, sizeof lab);
+        else
+            snprintf(lab, sizeof lab, "%s", labs[i]);
+        engine e;
+        n++;
+        if (engine_init(&e, lab, argv0, err, sizeof err) != 0) {
+            printf("FAIL %s: %s\n", lab, err);
+            bad++;
+            continue;
+        }
+        printf("ok   %s: %d tests, %g points (%g visible)\n", e.man.name, e.rub.n_tests, rubric_max_points(&e.rub, 0),
+               rubric_max_points(&e.rub, 1));
+        engine_free(&e);
+    }
+    if (g.gl_pathc)
+        globfree(&g);
+    return bad ? 1 : (n ? 0 : 2);
+}
+
+int main(int argc, char **argv)
+{
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    cli c;
+    if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help"))) {
+        fputs(usage_text, stdout);
+        return 0;
+    }
+    if (argc >= 2 && !strcmp(argv[1], "validate"))
+        return cmd_validate(argc, argv, argv[0]);
+    if (parse(argc, argv, &c) != 0) {
+        fputs(usage_text, stderr);
+        return 2;
+    }
+    if (!strcmp(c.cmd, "check"))
+        return cmd_check(&c, argv[0], 0);
+    if (!strcmp(c.cmd, "grade"))
+        return cmd_check(&c, argv[0], 1);
+    if (!strcmp(c.cmd, "batch"))
+        return cmd_batch(&c, argv[0]);
+    if (!strcmp(c.cmd, "run"))
+        return cmd_run(&c, argv[0]);
+    if (!strcmp(c.cmd, "build"))
+        return cmd_build(&c, argv[0]);
+    if (!strcmp(c.cmd, "build-all"))
+        return cmd_build_all(&c, argv[0]);
+    if (!strcmp(c.cmd, "list")) {
+        char *args[] = {argv[0], (char *)"validate", NULL};
+        return cmd_validate(2, args, argv[0]);
+    }
+    fprintf(stderr, "kitgrade: unknown command '%s'\n", c.cmd);
+    fputs(usage_text, stderr);
+    return 2;
+}

@@ -1,0 +1,421 @@
+/* manifest.c - loading grader/labs/<lab>/manifest.ini (see model.h).
+ *
+ *   [lab]
+ *   title = Dot product (shared-memory reduction)
+ *   student_files = dot.cu          ; the only files taken from a submission
+ *   interface = dot.h               ; header in labs/<name>/
+ *   require_kernel = yes            ; default yes
+ *   forbid_libraries = yes          ; default yes
+ *   nvcc_flags =                    ; optional
+ *   starter_fails = racecheck perf  ; optional lists of test names
+ *   starter_may_fail = float-large
+ *   kit_sources = dataset.c         ; optional; default: every .c/.cu of the
+ *                                   ; lab folder except check.c
+ *
+ * The lab's name and id come from the folder: .../labs/lab03-dot/manifest.ini
+ * is "lab03-dot", id "lab03".  As in rubric.c, our own line reader feeds
+ * inih so that messages carry line numbers.
+ */
+#include "model.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <ini.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    M_TITLE, M_STUDENT_FILES, M_INTERFACE, M_REQUIRE_KERNEL, M_FORBID_LIBRARIES, M_NVCC_FLAGS, M_STARTER_FAILS,
+    M_STARTER_MAY_FAIL, M_KIT_SOURCES, M_NKEYS
+};
+static const char *const mkeys[M_NKEYS] = {
+    "title", "student_files", "interface", "require_kernel", "forbid_libraries", "nvcc_flags",
+    "starter_fails", "starter_may_fail", "kit_sources",
+};
+
+typedef struct {
+    const char *path;
+    FILE *f;
+    manifest *m;
+    char *err;
+    size_t errlen;
+    int failed, fail_line;
+    int lineno;
+    int in_lab;          /* current section is [lab] */
+    char sec_name[256];
+    int lab_line;
+    int key_line[M_NKEYS];
+} mctx;
+
+static void fail(mctx *c, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void fail(mctx *c, int line, const char *fmt, ...)
+{
+    if (c->failed)
+        return;
+    c->failed = 1;
+    c->fail_line = line;
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (line > 0)
+        snprintf(c->err, c->errlen, "%s:%d: %s", c->path, line, msg);
+    else
+        snprintf(c->err, c->errlen, "%s: %s", c->path, msg);
+}
+
+static void begin_section(mctx *c, const char *name, int line)
+{
+    snprintf(c->sec_name, sizeof c->sec_name, "%s", name);
+    c->in_lab = 0;
+    if (strcmp(name, "lab") != 0) {
+        fail(c, line, "unknown section [%s] (the manifest has one section, [lab])", name);
+        return;
+    }
+    if (c->lab_line) {
+        fail(c, line, "duplicate section [lab] (first at line %d)", c->lab_line);
+        return;
+    }
+    c->lab_line = line;
+    c->in_lab = 1;
+}
+
+/* One physical line per call (see rubric.c). */
+static char *reader(char *str, int num, void *stream)
+{
+    mctx *c = stream;
+    if (c->failed || num < 2)
+        return NULL;
+    int ch, any = 0, overflow = 0;
+    size_t n = 0;
+    while ((ch = getc(c->f)) != EOF) {
+        any = 1;
+        if (n + 1 < (size_t)num)
+            str[n++] = (char)ch;
+        else
+            overflow = 1;
+        if (ch == '\n')
+            break;
+    }
+    if (!any)
+        return NULL;
+    str[n] = '\0';
+    c->lineno++;
+    if (overflow) {
+        fail(c, c->lineno, "line too long (at most %d characters)", num - 3);
+        return NULL;
+    }
+    if (memchr(str, '\0', n)) {
+        fail(c, c->lineno, "NUL byte in the line");
+        return NULL;
+    }
+    const char *p = str;
+    if (c->lineno == 1 && !strncmp(p, "\xEF\xBB\xBF", 3))
+        p += 3;
+    if (*p == '[') {
+        const char *e = strchr(p + 1, ']');
+        if (e) {
+            char name[256];
+            size_t k = (size_t)(e - (p + 1));
+            if (k >= sizeof name)
+                k = sizeof name - 1;
+            memcpy(name, p + 1, k);
+            name[k] = '\0';
+            begin_section(c, name, c->lineno);
+        }
+    }
+    return str;
+}
+
+/* A file name taken from a submission or the kit: no folders, no dot files. */
+static int plain_file_name(const char *s)
+{
+    if (!*s || *s == '.' || strlen(s) >= NAME_LEN)
+        return 0;
+    for (; *s; s++)
+        if (*s == '/' || *s == '\\' || (unsigned char)*s < 0x20 || *s == 0x7f)
+            return 0;
+    return 1;
+}
+
+static int test_name_ok(const char *s)
+{
+    if (!*s || strlen(s) >= NAME_LEN)
+        return 0;
+    for (; *s; s++)
+        if (!isalnum((unsigned char)*s) && *s != '_' && *s != '.' && *s != '-')
+            return 0;
+    return 1;
+}
+
+/* Splits a space-separated list into list[MAX_LIST][NAME_LEN]. */
+static int parse_list(mctx *c, const char *key, const char *v, char (*list)[NAME_LEN], int *n,
+                      int (*ok)(const char *), const char *what, const char *hint)
+{
+    *n = 0;
+    const char *p = v;
+    for (;;) {
+        while (isspace((unsigned char)*p))
+            p++;
+        if (!*p)
+            break;
+        const char *e = p;
+        while (*e && !isspace((unsigned char)*e))
+            e++;
+        char word[256];
+        size_t k = (size_t)(e - p);
+        if (k >= sizeof word)
+            k = sizeof word - 1;
+        memcpy(word, p, k);
+        word[k] = '\0';
+        p = e;
+        if (!ok(word)) {
+            fail(c, c->lineno, "'%s': bad %s '%s' (%s)", key, what, word, hint);
+            return -1;
+        }
+        for (int i = 0; i < *n; i++)
+            if (!strcmp(list[i], word)) {
+                fail(c, c->lineno, "'%s': '%s' is listed twice", key, word);
+                return -1;
+            }
+        if (*n == MAX_LIST) {
+            fail(c, c->lineno, "'%s': too many entries (at most %d)", key, MAX_LIST);
+            return -1;
+        }
+        memcpy(list[(*n)++], word, k + 1);
+    }
+    return 0;
+}
+
+static int yes_no(mctx *c, const char *key, const char *v, int *out)
+{
+    if (!strcmp(v, "yes") || !strcmp(v, "true") || !strcmp(v, "1"))
+        *out = 1;
+    else if (!strcmp(v, "no") || !strcmp(v, "false") || !strcmp(v, "0"))
+        *out = 0;
+    else {
+        fail(c, c->lineno, "'%s' must be yes or no: '%s'", key, v);
+        return -1;
+    }
+    return 0;
+}
+
+static int handler(void *user, const char *section, const char *name, const char *v)
+{
+    mctx *c = user;
+    manifest *m = c->m;
+    if (c->failed)
+        return 1;
+    if (!*section) {
+        fail(c, c->lineno, "'%s' outside a section (start with [lab])", name);
+        return 0;
+    }
+    if (strcmp(section, c->sec_name) != 0) {
+        fail(c, c->lineno, "section headers must start at the beginning of the line ([%s])", section);
+        return 0;
+    }
+    if (!c->in_lab)
+        return 0;
+    int k;
+    for (k = 0; k < M_NKEYS; k++)
+        if (!strcmp(mkeys[k], name))
+            break;
+    if (k == M_NKEYS) {
+        fail(c, c->lineno, "unknown key '%s' in [lab]", name);
+        return 0;
+    }
+    if (c->key_line[k]) {
+        fail(c, c->lineno, "'%s' given twice in [lab] (first at line %d)", name, c->key_line[k]);
+        return 0;
+    }
+    c->key_line[k] = c->lineno;
+    switch (k) {
+    case M_TITLE:
+    case M_NVCC_FLAGS: {
+        char *dst = k == M_TITLE ? m->title : m->nvcc_flags;
+        size_t cap = k == M_TITLE ? sizeof m->title : sizeof m->nvcc_flags;
+        if (strlen(v) >= cap)
+            fail(c, c->lineno, "'%s' is too long (at most %zu characters)", name, cap - 1);
+        else
+            strcpy(dst, v);
+        break;
+    }
+    case M_INTERFACE:
+        if (!plain_file_name(v))
+            fail(c, c->lineno, "'interface' must be a plain file name (no '/', not starting with '.'): '%s'", v);
+        else
+            strcpy(m->interface, v);
+        break;
+    case M_STUDENT_FILES:
+        parse_list(c, name, v, m->student_files, &m->n_student_files, plain_file_name, "file name",
+                   "no '/', not starting with '.'");
+        break;
+    case M_KIT_SOURCES:
+        parse_list(c, name, v, m->kit_sources, &m->n_kit_sources, plain_file_name, "file name",
+                   "no '/', not starting with '.'");
+        break;
+    case M_STARTER_FAILS:
+        parse_list(c, name, v, m->starter_fails, &m->n_starter_fails, test_name_ok, "test name",
+                   "letters, digits, '_', '.', '-'");
+        break;
+    case M_STARTER_MAY_FAIL:
+        parse_list(c, name, v, m->starter_may_fail, &m->n_starter_may_fail, test_name_ok, "test name",
+                   "letters, digits, '_', '.', '-'");
+        break;
+    case M_REQUIRE_KERNEL:
+        yes_no(c, name, v, &m->require_kernel);
+        break;
+    case M_FORBID_LIBRARIES:
+        yes_no(c, name, v, &m->forbid_libraries);
+        break;
+    }
+    return !c->failed;
+}
+
+static void copy_trunc(char *dst, size_t cap, const char *s)
+{
+    size_t n = strlen(s);
+    if (n >= cap)
+        n = cap - 1;
+    memcpy(dst, s, n);
+    dst[n] = '\0';
+}
+
+/* The lab folder's name from the manifest's path. */
+static int folder_name(const char *path, char *out, size_t cap)
+{
+    char buf[PATH_MAX];
+    snprintf(buf, sizeof buf, "%s", path);
+    char *slash = strrchr(buf, '/');
+    if (slash)
+        *slash = '\0';
+    else
+        snprintf(buf, sizeof buf, ".");
+    /* strip trailing slashes; resolve ".", ".." and "" */
+    size_t n = strlen(buf);
+    while (n > 1 && buf[n - 1] == '/')
+        buf[--n] = '\0';
+    const char *base = strrchr(buf, '/');
+    base = base ? base + 1 : buf;
+    if (!*base || !strcmp(base, ".") || !strcmp(base, "..")) {
+        char *rp = realpath(*buf ? buf : "/", NULL);
+        if (!rp)
+            return -1;
+        const char *b = strrchr(rp, '/');
+        b = b ? b + 1 : rp;
+        copy_trunc(out, cap, b);
+        free(rp);
+    } else
+        copy_trunc(out, cap, base);
+    return 0;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp((const char *)a, (const char *)b);
+}
+
+/* Default kit_sources: every .c/.cu next to the manifest except check.c
+ * (the same set the Makefile compiles into the lab's runner objects). */
+static void scan_kit_sources(mctx *c)
+{
+    manifest *m = c->m;
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", c->path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    else
+        snprintf(dir, sizeof dir, ".");
+    DIR *d = opendir(*dir ? dir : "/");
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        const char *nm = e->d_name;
+        size_t n = strlen(nm);
+        int src = (n > 2 && !strcmp(nm + n - 2, ".c")) || (n > 3 && !strcmp(nm + n - 3, ".cu"));
+        if (!src || !strcmp(nm, "check.c") || !plain_file_name(nm))
+            continue;
+        if (m->n_kit_sources == MAX_LIST) {
+            fail(c, 0, "more than %d kit sources in %s (list them with kit_sources =)", MAX_LIST, dir);
+            break;
+        }
+        memcpy(m->kit_sources[m->n_kit_sources++], nm, n + 1);
+    }
+    closedir(d);
+    qsort(m->kit_sources, (size_t)m->n_kit_sources, sizeof m->kit_sources[0], cmp_names);
+}
+
+int manifest_load(const char *path, manifest *m, char *err, size_t errlen)
+{
+    static char dummy[1];
+    memset(m, 0, sizeof *m);
+    m->require_kernel = 1;
+    m->forbid_libraries = 1;
+    mctx c;
+    memset(&c, 0, sizeof c);
+    c.path = path;
+    c.m = m;
+    c.err = err && errlen ? err : dummy;
+    c.errlen = err && errlen ? errlen : sizeof dummy;
+    c.err[0] = '\0';
+
+    char folder[256];
+    if (folder_name(path, folder, sizeof folder) != 0) {
+        snprintf(c.err, c.errlen, "%s: cannot find the lab folder's name: %s", path, strerror(errno));
+        return -1;
+    }
+    if (strlen(folder) >= sizeof m->name || !test_name_ok(folder)) {
+        snprintf(c.err, c.errlen, "%s: bad lab folder name '%s' (letters, digits, '_', '.', '-')", path, folder);
+        return -1;
+    }
+    strcpy(m->name, folder);
+    size_t idlen = strcspn(folder, "-");
+    if (idlen == 0 || idlen >= sizeof m->id) {
+        snprintf(c.err, c.errlen, "%s: lab folder name '%s' does not start with an id like 'lab03-'", path,
+                 folder);
+        return -1;
+    }
+    memcpy(m->id, folder, idlen);
+    m->id[idlen] = '\0';
+
+    c.f = fopen(path, "r");
+    if (!c.f) {
+        snprintf(c.err, c.errlen, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    int rc = ini_parse_stream(reader, &c, handler, &c);
+    int read_error = ferror(c.f);
+    fclose(c.f);
+    if (read_error)
+        fail(&c, 0, "read error");
+    if (rc > 0 && (!c.failed || (c.fail_line > 0 && rc < c.fail_line))) {
+        c.failed = 0;
+        fail(&c, rc, "syntax error (expected [section], key = value, or a ; comment)");
+    } else if (rc < 0 && !c.failed)
+        fail(&c, 0, "cannot parse (inih error %d)", rc);
+    if (!c.failed) {
+        if (!c.lab_line)
+            fail(&c, 0, "no [lab] section");
+        else if (!c.key_line[M_TITLE] || !m->title[0])
+            fail(&c, c.lab_line, "[lab] has no 'title'");
+        else if (m->n_student_files == 0)
+            fail(&c, c.key_line[M_STUDENT_FILES] ? c.key_line[M_STUDENT_FILES] : c.lab_line,
+                 "[lab] has no 'student_files'");
+        else if (!c.key_line[M_INTERFACE])
+            fail(&c, c.lab_line, "[lab] has no 'interface'");
+    }
+    if (!c.failed && !c.key_line[M_KIT_SOURCES])
+        scan_kit_sources(&c);
+    if (c.failed) {
+        memset(m, 0, sizeof *m);
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,123 @@
+/* model.h - the grader's data: a lab's manifest, its rubric, and results.
+ *
+ * The engine knows a lab only through grader/labs/<lab>/manifest.ini (what
+ * to take from a submission, how to build it) and rubric.ini (what to run
+ * and what it is worth).  Both are INI files read with inih.
+ */
+#ifndef GRADER_MODEL_H
+#define GRADER_MODEL_H
+#include <stddef.h>
+#include <stdint.h>
+#include "strbuf.h"
+
+#define NAME_LEN 64
+#define MAX_LIST 16
+
+/* ---------- manifest.ini ---------- */
+typedef struct {
+    char id[16];                    /* "lab03" (from the folder name) */
+    char name[NAME_LEN];            /* "lab03-dot" (the folder name) */
+    char title[128];
+    char student_files[MAX_LIST][NAME_LEN]; /* taken from a submission, nothing else */
+    int n_student_files;
+    char interface[NAME_LEN];       /* header in labs/<name>/, copied from the kit */
+    char kit_sources[MAX_LIST][NAME_LEN]; /* kit .cu/.c in grader/labs/<name>/ linked in */
+    int n_kit_sources;
+    int require_kernel;             /* a student call must launch a kernel of its own */
+    int forbid_libraries;           /* CUB/Thrust/cuBLAS/... kernels fail the check */
+    char nvcc_flags[256];           /* extra flags for the student's file */
+    char starter_fails[MAX_LIST][NAME_LEN];    /* tests the starter must fail */
+    int n_starter_fails;
+    char starter_may_fail[MAX_LIST][NAME_LEN]; /* racy: may fail or pass */
+    int n_starter_may_fail;
+} manifest;
+
+/* Returns 0, or -1 with "manifest.ini:LINE: reason" in err. */
+int manifest_load(const char *path, manifest *m, char *err, size_t errlen);
+
+/* ---------- rubric.ini ---------- */
+typedef enum { KIND_CORRECTNESS = 0, KIND_SANITIZER, KIND_PERFORMANCE } test_kind;
+typedef enum { VIS_VISIBLE = 0, VIS_HIDDEN, VIS_AFTER_DUE_DATE, VIS_AFTER_PUBLISHED } visibility;
+
+const char *test_kind_name(test_kind k);
+const char *visibility_name(visibility v); /* Gradescope spelling: visible, hidden, after_due_date, after_published */
+
+typedef struct {
+    char name[NAME_LEN];   /* [test NAME] */
+    char group[NAME_LEN];  /* gradebook column; default: the kind's name */
+    char title[128];       /* one-line description (optional) */
+    test_kind kind;
+    double points;
+    visibility vis;
+    char **cases;          /* case parameter lines, in order */
+    int n_cases;
+    char params[256];      /* words put in front of every case */
+    double timeout_s;      /* per run of a case */
+    int repeat;            /* runs per case, each with its own seed (races) */
+    int partial;           /* 1: points * passed/total cases; 0: all or nothing */
+    char tool[16];         /* sanitizer: memcheck, racecheck, synccheck, initcheck */
+    double threshold;      /* performance: speedup for full points */
+    double min_speedup;    /* performance: speedup where partial credit starts */
+    int warmup, reps;      /* performance */
+    int line;              /* line of the section header, for messages */
+} rubric_test;
+
+typedef struct {
+    char lab[NAME_LEN];        /* must match the manifest's name */
+    double timeout_s;          /* default per-case limit */
+    double build_timeout_s;
+    double sanitizer_timeout_s;
+    long memory_mb;            /* host memory limit of a submission process */
+    long max_processes;
+    long output_kb;            /* stdout+stderr kept per run */
+    long file_mb;              /* largest file a submission process may write */
+    rubric_test *tests;
+    int n_tests;
+} rubric;
+
+/* Loads and validates; on error returns -1 with "FILE:LINE: reason" in err
+ * (unknown section or key, bad number, unknown kind/tool/visibility, a test
+ * without cases, duplicate test names, points < 0, threshold <= min_speedup...). */
+int rubric_load(const char *path, rubric *r, char *err, size_t errlen);
+void rubric_free(rubric *r);
+const rubric_test *rubric_find(const rubric *r, const char *name);
+double rubric_max_points(const rubric *r, int visible_only);
+
+/* ---------- results ---------- */
+typedef enum { ST_PASS = 0, ST_FAIL, ST_SKIP, ST_ERROR } test_status;
+const char *test_status_name(test_status s);
+
+typedef struct {
+    char name[NAME_LEN];
+    char group[NAME_LEN];
+    char title[128];
+    visibility vis;
+    test_status status;
+    double score, max_score;
+    double seconds;
+    strbuf output;         /* plain-text details shown under the test line */
+} test_result;
+
+typedef struct {
+    char student[256];     /* submission folder name (or "you" for make labNN) */
+    char lab[NAME_LEN];
+    char source_hash[65];  /* sha-like digest of the files taken, for resume checks */
+    uint64_t seed;
+    int build_ok;
+    double build_seconds;
+    strbuf build_log;      /* compiler messages (capped, sanitized) */
+    strbuf notes;          /* warnings for the whole submission (no sandbox, ...) */
+    test_result *tests;
+    int n_tests;
+    double score, max_score;
+    double seconds;        /* whole grading wall time */
+    int gpu_ran;           /* 0 when no device was available */
+    char graded_at[32];    /* ISO 8601 UTC */
+} grade_result;
+
+void grade_result_init(grade_result *g);
+void grade_result_free(grade_result *g);
+test_result *grade_result_add(grade_result *g);
+void grade_result_total(grade_result *g); /* recompute score / max_score */
+
+#endif

@@ -1,0 +1,45 @@
+/* report.h - everything the grader writes about a result.
+ *
+ *  - the terminal report (xv6 `make grade` style: one line per test with
+ *    OK/FAIL, seconds and points, details indented under failures, a total);
+ *  - Gradescope results.json (written with cJSON, atomically);
+ *  - the batch gradebook CSV (one row per student, a column per test group,
+ *    the total) and a plain-text feedback file per student.
+ * The kit's own fields go under "extra_data" in results.json, so a result can
+ * be read back (resume, gradebook) without losing anything.
+ */
+#ifndef GRADER_REPORT_H
+#define GRADER_REPORT_H
+#include <stdio.h>
+#include "model.h"
+
+typedef struct {
+    int color;        /* ANSI colour (only when writing to a TTY) */
+    int student_mode; /* "estimated score; hidden tests may differ" */
+    int hidden_not_run; /* number of hidden tests skipped in student mode */
+    const char *repro; /* e.g. "make lab03" - how to rerun one test, shown after failures */
+} report_opts;
+
+void report_terminal(FILE *f, const grade_result *g, const report_opts *o);
+/* Test line on its own (used while grading, as each test finishes).
+ * max_score < 0: no points column (e.g. the build line). */
+void report_test_line(FILE *f, const test_result *t, const report_opts *o);
+/* What report_terminal prints after the test lines: the score line (with
+ * the student-mode caveat) and how to reproduce a failure. */
+void report_summary(FILE *f, const grade_result *g, const report_opts *o);
+
+/* Writes path atomically (temp file in the same folder, fsync, rename).
+ * Returns 0, or -1 with a reason. */
+int report_write_json(const grade_result *g, const char *path, char *err, size_t errlen);
+/* Reads back a results.json written by report_write_json. */
+int report_read_json(const char *path, grade_result *g, char *err, size_t errlen);
+/* Writes the plain (no colour) terminal report into path, atomically. */
+int report_write_feedback(const grade_result *g, const char *path, char *err, size_t errlen);
+/* Gradebook: header "student,<group1>,...,total,max,status"; groups in rubric
+ * order; RFC 4180 quoting; atomic write. */
+int report_write_csv(const char *path, grade_result *const *results, int n, const rubric *r, char *err,
+                     size_t errlen);
+/* Writes `len` bytes to path atomically (helper shared by the writers). */
+int write_file_atomic(const char *path, const char *data, size_t len, char *err, size_t errlen);
+
+#endif

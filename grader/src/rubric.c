@@ -1,0 +1,605 @@
+/* rubric.c - loading and validating grader/labs/<lab>/rubric.ini (see model.h).
+ *
+ * inih does the INI syntax.  The packaged inih is built without line numbers
+ * in the handler, so the file is fed to ini_parse_stream through our own
+ * reader, which counts lines (one call per physical line) and announces each
+ * section header, so that every message can say "rubric.ini:LINE: ..." and
+ * an empty [test x] section is still seen.
+ */
+#include "model.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <ini.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kit/params.h"
+
+/* Where each key of a test was set (0: not set), for messages. */
+enum {
+    K_TITLE, K_KIND, K_GROUP, K_POINTS, K_VIS, K_PARAMS, K_TIMEOUT, K_REPEAT, K_PARTIAL, K_TOOL,
+    K_THRESHOLD, K_MIN_SPEEDUP, K_WARMUP, K_REPS, K_NKEYS
+};
+static const char *const test_keys[K_NKEYS] = {
+    "title", "kind", "group", "points", "visibility", "params", "timeout", "repeat", "partial", "tool",
+    "threshold", "min_speedup", "warmup", "reps",
+};
+
+enum { R_LAB, R_TIMEOUT, R_BUILD_TIMEOUT, R_SAN_TIMEOUT, R_MEMORY, R_PROCS, R_OUTPUT, R_FILE, R_NKEYS };
+static const char *const rubric_keys[R_NKEYS] = {
+    "lab", "timeout", "build_timeout", "sanitizer_timeout", "memory_mb", "max_processes", "output_kb", "file_mb",
+};
+
+typedef struct {
+    int key_line[K_NKEYS];
+    int *case_lines;
+} test_meta;
+
+typedef struct {
+    const char *path;
+    FILE *f;
+    rubric *r;
+    test_meta *meta;
+    int meta_cap;
+    char *err;
+    size_t errlen;
+    int failed;
+    int fail_line;
+    int lineno;
+    enum { SEC_NONE, SEC_RUBRIC, SEC_TEST, SEC_BAD } sec;
+    char sec_name[256];     /* as inih will report it */
+    int cur;                /* current test index */
+    int rubric_line;
+    int rkey_line[R_NKEYS];
+} rctx;
+
+static void fail(rctx *c, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void fail(rctx *c, int line, const char *fmt, ...)
+{
+    if (c->failed)
+        return;
+    c->failed = 1;
+    c->fail_line = line;
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (line > 0)
+        snprintf(c->err, c->errlen, "%s:%d: %s", c->path, line, msg);
+    else
+        snprintf(c->err, c->errlen, "%s: %s", c->path, msg);
+}
+
+static int valid_name(const char *s)
+{
+    if (!*s || strlen(s) >= NAME_LEN)
+        return 0;
+    for (; *s; s++)
+        if (!isalnum((unsigned char)*s) && *s != '_' && *s != '.' && *s != '-')
+            return 0;
+    return 1;
+}
+
+static int parse_double(const char *v, double *out)
+{
+    char *end;
+    errno = 0;
+    double d = strtod(v, &end);
+    if (end == v || *end || errno || !isfinite(d))
+        return -1;
+    *out = d;
+    return 0;
+}
+
+static int parse_long(const char *v, long *out)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    if (end == v || *end || errno)
+        return -1;
+    *out = x;
+    return 0;
+}
+
+static int parse_yesno(const char *v, int *out)
+{
+    if (!strcmp(v, "yes") || !strcmp(v, "true") || !strcmp(v, "1")) {
+        *out = 1;
+        return 0;
+    }
+    if (!strcmp(v, "no") || !strcmp(v, "false") || !strcmp(v, "0")) {
+        *out = 0;
+        return 0;
+    }
+    return -1;
+}
+
+static int copy_str(rctx *c, char *dst, size_t cap, const char *key, const char *v)
+{
+    size_t n = strlen(v);
+    if (n >= cap) {
+        fail(c, c->lineno, "'%s' is too long (%zu characters, at most %zu)", key, n, cap - 1);
+        return -1;
+    }
+    memcpy(dst, v, n + 1);
+    return 0;
+}
+
+/* ---------- sections (called by the reader) ---------- */
+
+static void begin_section(rctx *c, const char *name, int line)
+{
+    snprintf(c->sec_name, sizeof c->sec_name, "%s", name);
+    c->sec = SEC_BAD;
+    if (!strcmp(name, "rubric")) {
+        if (c->rubric_line) {
+            fail(c, line, "duplicate section [rubric] (first at line %d)", c->rubric_line);
+            return;
+        }
+        c->rubric_line = line;
+        c->sec = SEC_RUBRIC;
+        return;
+    }
+    if (strncmp(name, "test", 4) != 0 || (name[4] && name[4] != ' ' && name[4] != '\t')) {
+        fail(c, line, "unknown section [%s] (expected [rubric] or [test NAME])", name);
+        return;
+    }
+    const char *t = name + 4;
+    while (*t == ' ' || *t == '\t')
+        t++;
+    char tname[256];
+    snprintf(tname, sizeof tname, "%s", t);
+    size_t n = strlen(tname);
+    while (n && isspace((unsigned char)tname[n - 1]))
+        tname[--n] = '\0';
+    if (!n) {
+        fail(c, line, "section [test] needs a name: [test NAME]");
+        return;
+    }
+    if (!valid_name(tname)) {
+        fail(c, line, "bad test name '%s' (letters, digits, '_', '.', '-'; at most %d characters)", tname,
+             NAME_LEN - 1);
+        return;
+    }
+    rubric *r = c->r;
+    for (int i = 0; i < r->n_tests; i++)
+        if (!strcmp(r->tests[i].name, tname)) {
+            fail(c, line, "duplicate test '%s' (first at line %d)", tname, r->tests[i].line);
+            return;
+        }
+    if (r->n_tests == c->meta_cap) {
+        int cap = c->meta_cap ? 2 * c->meta_cap : 8;
+        rubric_test *nt = realloc(r->tests, (size_t)cap * sizeof *nt);
+        if (nt)
+            r->tests = nt;
+        test_meta *nm = realloc(c->meta, (size_t)cap * sizeof *nm);
+        if (nm)
+            c->meta = nm;
+        if (!nt || !nm) {
+            fail(c, line, "out of memory");
+            return;
+        }
+        c->meta_cap = cap;
+    }
+    rubric_test *rt = &r->tests[r->n_tests];
+    memset(rt, 0, sizeof *rt);
+    memset(&c->meta[r->n_tests], 0, sizeof c->meta[0]);
+    memcpy(rt->name, tname, n + 1);
+    rt->kind = KIND_CORRECTNESS;
+    rt->vis = VIS_VISIBLE;
+    rt->repeat = 1;
+    rt->min_speedup = 1.0;
+    rt->warmup = 3;
+    rt->reps = 15;
+    rt->line = line;
+    c->cur = r->n_tests++;
+    c->sec = SEC_TEST;
+}
+
+/* fgets-like reader: exactly one physical line per call, counting lines and
+ * spotting section headers before inih sees them. */
+static char *reader(char *str, int num, void *stream)
+{
+    rctx *c = stream;
+    if (c->failed || num < 2)
+        return NULL;
+    int ch, any = 0, overflow = 0;
+    size_t n = 0;
+    while ((ch = getc(c->f)) != EOF) {
+        any = 1;
+        if (n + 1 < (size_t)num)
+            str[n++] = (char)ch;
+        else
+            overflow = 1;
+        if (ch == '\n')
+            break;
+    }
+    if (!any)
+        return NULL;
+    str[n] = '\0';
+    c->lineno++;
+    if (overflow) {
+        fail(c, c->lineno, "line too long (at most %d characters)", num - 3);
+        return NULL;
+    }
+    if (memchr(str, '\0', n)) {
+        fail(c, c->lineno, "NUL byte in the line");
+        return NULL;
+    }
+    const char *p = str;
+    if (c->lineno == 1 && !strncmp(p, "\xEF\xBB\xBF", 3))
+        p += 3;
+    if (*p == '[') {
+        const char *e = strchr(p + 1, ']');
+        if (e) {
+            char name[256];
+            size_t k = (size_t)(e - (p + 1));
+            if (k >= sizeof name)
+                k = sizeof name - 1;
+            memcpy(name, p + 1, k);
+            name[k] = '\0';
+            begin_section(c, name, c->lineno);
+        }
+    }
+    return str;
+}
+
+/* ---------- keys ---------- */
+
+static int find_key(const char *const *keys, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(keys[i], name))
+            return i;
+    return -1;
+}
+
+static void rubric_key(rctx *c, const char *name, const char *v)
+{
+    rubric *r = c->r;
+    int k = find_key(rubric_keys, R_NKEYS, name);
+    if (k < 0) {
+        fail(c, c->lineno, "unknown key '%s' in [rubric]", name);
+        return;
+    }
+    if (c->rkey_line[k]) {
+        fail(c, c->lineno, "'%s' given twice in [rubric] (first at line %d)", name, c->rkey_line[k]);
+        return;
+    }
+    c->rkey_line[k] = c->lineno;
+    double d;
+    long l;
+    switch (k) {
+    case R_LAB:
+        if (!valid_name(v)) {
+            fail(c, c->lineno, "bad lab name '%s'", v);
+            return;
+        }
+        copy_str(c, r->lab, sizeof r->lab, name, v);
+        return;
+    case R_TIMEOUT:
+    case R_BUILD_TIMEOUT:
+    case R_SAN_TIMEOUT:
+        if (parse_double(v, &d)) {
+            fail(c, c->lineno, "'%s' is not a number: '%s'", name, v);
+            return;
+        }
+        if (d <= 0) {
+            fail(c, c->lineno, "'%s' must be > 0 seconds: '%s'", name, v);
+            return;
+        }
+        *(k == R_TIMEOUT ? &r->timeout_s : k == R_BUILD_TIMEOUT ? &r->build_timeout_s : &r->sanitizer_timeout_s) = d;
+        return;
+    default:
+        if (parse_long(v, &l)) {
+            fail(c, c->lineno, "'%s' is not a whole number: '%s'", name, v);
+            return;
+        }
+        if (l <= 0) {
+            fail(c, c->lineno, "'%s' must be > 0: '%s'", name, v);
+            return;
+        }
+        *(k == R_MEMORY ? &r->memory_mb : k == R_PROCS ? &r->max_processes : k == R_OUTPUT ? &r->output_kb
+                                                                                        : &r->file_mb) = l;
+        return;
+    }
+}
+
+static void test_key(rctx *c, const char *name, const char *v)
+{
+    rubric_test *t = &c->r->tests[c->cur];
+    test_meta *m = &c->meta[c->cur];
+    char perr[200];
+    if (!strcmp(name, "case")) {
+        kit_params p;
+        if (!*v) {
+            fail(c, c->lineno, "empty case in [test %s]", t->name);
+            return;
+        }
+        if (kit_params_parse(v, &p, perr, sizeof perr)) {
+            fail(c, c->lineno, "bad case '%s' in [test %s]: %s", v, t->name, perr);
+            return;
+        }
+        char **cs = realloc(t->cases, (size_t)(t->n_cases + 1) * sizeof *cs);
+        int *cl = cs ? realloc(m->case_lines, (size_t)(t->n_cases + 1) * sizeof *cl) : NULL;
+        char *dup = cl ? strdup(v) : NULL;
+        if (cs)
+            t->cases = cs;
+        if (cl)
+            m->case_lines = cl;
+        if (!dup) {
+            fail(c, c->lineno, "out of memory");
+            return;
+        }
+        t->cases[t->n_cases] = dup;
+        m->case_lines[t->n_cases] = c->lineno;
+        t->n_cases++;
+        return;
+    }
+    int k = find_key(test_keys, K_NKEYS, name);
+    if (k < 0) {
+        fail(c, c->lineno, "unknown key '%s' in [test %s]", name, t->name);
+        return;
+    }
+    if (m->key_line[k]) {
+        fail(c, c->lineno, "'%s' given twice in [test %s] (first at line %d)", name, t->name, m->key_line[k]);
+        return;
+    }
+    m->key_line[k] = c->lineno;
+    double d;
+    long l;
+    switch (k) {
+    case K_TITLE:
+        copy_str(c, t->title, sizeof t->title, name, v);
+        return;
+    case K_KIND:
+        if (!strcmp(v, "correctness"))
+            t->kind = KIND_CORRECTNESS;
+        else if (!strcmp(v, "sanitizer"))
+            t->kind = KIND_SANITIZER;
+        else if (!strcmp(v, "performance"))
+            t->kind = KIND_PERFORMANCE;
+        else
+            fail(c, c->lineno, "unknown kind '%s' (correctness, sanitizer or performance)", v);
+        return;
+    case K_GROUP:
+        if (!valid_name(v))
+            fail(c, c->lineno, "bad group name '%s' (letters, digits, '_', '.', '-'; at most %d characters)", v,
+                 NAME_LEN - 1);
+        else
+            copy_str(c, t->group, sizeof t->group, name, v);
+        return;
+    case K_VIS:
+        if (!strcmp(v, "visible"))
+            t->vis = VIS_VISIBLE;
+        else if (!strcmp(v, "hidden"))
+            t->vis = VIS_HIDDEN;
+        else if (!strcmp(v, "after_due_date"))
+            t->vis = VIS_AFTER_DUE_DATE;
+        else if (!strcmp(v, "after_published"))
+            t->vis = VIS_AFTER_PUBLISHED;
+        else
+            fail(c, c->lineno, "unknown visibility '%s' (visible, hidden, after_due_date or after_published)", v);
+        return;
+    case K_PARAMS: {
+        kit_params p;
+        if (kit_params_parse(v, &p, perr, sizeof perr)) {
+            fail(c, c->lineno, "bad params '%s' in [test %s]: %s", v, t->name, perr);
+            return;
+        }
+        copy_str(c, t->params, sizeof t->params, name, v);
+        return;
+    }
+    case K_PARTIAL:
+        if (parse_yesno(v, &t->partial))
+            fail(c, c->lineno, "'%s' must be yes or no: '%s'", name, v);
+        return;
+    case K_TOOL:
+        if (strcmp(v, "memcheck") && strcmp(v, "racecheck") && strcmp(v, "synccheck") && strcmp(v, "initcheck"))
+            fail(c, c->lineno, "unknown tool '%s' (memcheck, racecheck, synccheck or initcheck)", v);
+        else
+            copy_str(c, t->tool, sizeof t->tool, name, v);
+        return;
+    case K_POINTS:
+    case K_TIMEOUT:
+    case K_THRESHOLD:
+    case K_MIN_SPEEDUP:
+        if (parse_double(v, &d)) {
+            fail(c, c->lineno, "'%s' is not a number: '%s'", name, v);
+            return;
+        }
+        if (k == K_POINTS && d < 0) {
+            fail(c, c->lineno, "'points' must be >= 0: '%s'", v);
+            return;
+        }
+        if ((k == K_TIMEOUT || k == K_THRESHOLD) && d <= 0) {
+            fail(c, c->lineno, "'%s' must be > 0: '%s'", name, v);
+            return;
+        }
+        if (k == K_MIN_SPEEDUP && d < 0) {
+            fail(c, c->lineno, "'min_speedup' must be >= 0: '%s'", v);
+            return;
+        }
+        *(k == K_POINTS ? &t->points : k == K_TIMEOUT ? &t->timeout_s : k == K_THRESHOLD ? &t->threshold
+                                                                                         : &t->min_speedup) = d;
+        return;
+    default: /* repeat, warmup, reps */
+        if (parse_long(v, &l)) {
+            fail(c, c->lineno, "'%s' is not a whole number: '%s'", name, v);
+            return;
+        }
+        if (l < (k == K_WARMUP ? 0 : 1) || l > 1000000) {
+            fail(c, c->lineno, "'%s' must be %s: '%s'", name, k == K_WARMUP ? ">= 0" : ">= 1", v);
+            return;
+        }
+        *(k == K_REPEAT ? &t->repeat : k == K_WARMUP ? &t->warmup : &t->reps) = (int)l;
+        return;
+    }
+}
+
+static int handler(void *user, const char *section, const char *name, const char *value)
+{
+    rctx *c = user;
+    if (c->failed)
+        return 1;
+    if (!*section) {
+        fail(c, c->lineno, "'%s' outside a section (start with [rubric])", name);
+        return 0;
+    }
+    if (strcmp(section, c->sec_name) != 0) {
+        /* inih saw a section header our reader did not (an indented one). */
+        fail(c, c->lineno, "section headers must start at the beginning of the line ([%s])", section);
+        return 0;
+    }
+    switch (c->sec) {
+    case SEC_RUBRIC: rubric_key(c, name, value); break;
+    case SEC_TEST: test_key(c, name, value); break;
+    default: break; /* error already reported */
+    }
+    return !c->failed;
+}
+
+/* ---------- checks across keys ---------- */
+
+static void check_tests(rctx *c)
+{
+    rubric *r = c->r;
+    if (!c->rubric_line) {
+        fail(c, 0, "no [rubric] section");
+        return;
+    }
+    if (!c->rkey_line[R_LAB]) {
+        fail(c, c->rubric_line, "[rubric] has no 'lab'");
+        return;
+    }
+    if (r->n_tests == 0) {
+        fail(c, 0, "no tests (add [test NAME] sections)");
+        return;
+    }
+    for (int i = 0; i < r->n_tests && !c->failed; i++) {
+        rubric_test *t = &r->tests[i];
+        test_meta *m = &c->meta[i];
+        const char *kn = test_kind_name(t->kind);
+        if (!m->key_line[K_POINTS]) {
+            fail(c, t->line, "test '%s' has no 'points'", t->name);
+            break;
+        }
+        if (t->n_cases == 0) {
+            fail(c, t->line, "test '%s' has no case", t->name);
+            break;
+        }
+        if (t->kind == KIND_SANITIZER && !t->tool[0]) {
+            fail(c, t->line, "sanitizer test '%s' has no 'tool' (memcheck, racecheck, synccheck or initcheck)",
+                 t->name);
+            break;
+        }
+        if (t->kind != KIND_SANITIZER && m->key_line[K_TOOL]) {
+            fail(c, m->key_line[K_TOOL], "'tool' is only for sanitizer tests (test '%s' is %s)", t->name, kn);
+            break;
+        }
+        static const int perf_keys[] = {K_THRESHOLD, K_MIN_SPEEDUP, K_WARMUP, K_REPS};
+        if (t->kind != KIND_PERFORMANCE)
+            for (int j = 0; j < 4; j++)
+                if (m->key_line[perf_keys[j]]) {
+                    fail(c, m->key_line[perf_keys[j]], "'%s' is only for performance tests (test '%s' is %s)",
+                         test_keys[perf_keys[j]], t->name, kn);
+                    break;
+                }
+        if (c->failed)
+            break;
+        if (t->kind == KIND_PERFORMANCE) {
+            if (!m->key_line[K_THRESHOLD]) {
+                fail(c, t->line, "performance test '%s' has no 'threshold'", t->name);
+                break;
+            }
+            if (t->min_speedup >= t->threshold) {
+                int line = m->key_line[K_MIN_SPEEDUP] ? m->key_line[K_MIN_SPEEDUP] : m->key_line[K_THRESHOLD];
+                fail(c, line, "min_speedup (%g) must be less than threshold (%g) in test '%s'", t->min_speedup,
+                     t->threshold, t->name);
+                break;
+            }
+        }
+        /* params + each case must make one valid parameter list. */
+        char perr[200];
+        for (int j = 0; j < t->n_cases; j++) {
+            kit_params p;
+            if (kit_params_parse(t->params, &p, perr, sizeof perr) ||
+                kit_params_merge(&p, t->cases[j], perr, sizeof perr)) {
+                fail(c, m->case_lines[j], "case '%s' with params '%s' in [test %s]: %s", t->cases[j], t->params,
+                     t->name, perr);
+                break;
+            }
+        }
+        if (c->failed)
+            break;
+        if (!t->group[0])
+            snprintf(t->group, sizeof t->group, "%s", kn);
+        if (!m->key_line[K_TIMEOUT])
+            t->timeout_s = t->kind == KIND_SANITIZER ? r->sanitizer_timeout_s : r->timeout_s;
+    }
+}
+
+int rubric_load(const char *path, rubric *r, char *err, size_t errlen)
+{
+    static char dummy[1];
+    memset(r, 0, sizeof *r);
+    r->timeout_s = 10;
+    r->build_timeout_s = 180;
+    r->sanitizer_timeout_s = 120;
+    r->memory_mb = 8192;
+    r->max_processes = 256;
+    r->output_kb = 256;
+    r->file_mb = 2048;
+    rctx c;
+    memset(&c, 0, sizeof c);
+    c.path = path;
+    c.r = r;
+    c.err = err && errlen ? err : dummy;
+    c.errlen = err && errlen ? errlen : sizeof dummy;
+    c.err[0] = '\0';
+    c.f = fopen(path, "r");
+    if (!c.f) {
+        snprintf(c.err, c.errlen, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    int rc = ini_parse_stream(reader, &c, handler, &c);
+    int read_error = ferror(c.f);
+    fclose(c.f);
+    if (read_error)
+        fail(&c, 0, "read error");
+    if (rc > 0 && (!c.failed || (c.fail_line > 0 && rc < c.fail_line))) {
+        c.failed = 0; /* inih's syntax error came first */
+        fail(&c, rc, "syntax error (expected [section], key = value, or a ; comment)");
+    }
+    else if (rc < 0 && !c.failed)
+        fail(&c, 0, "cannot parse (inih error %d)", rc);
+    if (!c.failed)
+        check_tests(&c);
+    for (int i = 0; i < r->n_tests; i++)
+        free(c.meta[i].case_lines);
+    free(c.meta);
+    if (c.failed) {
+        rubric_free(r);
+        return -1;
+    }
+    return 0;
+}
+
+void rubric_free(rubric *r)
+{
+    if (!r)
+        return;
+    for (int i = 0; i < r->n_tests; i++) {
+        for (int j = 0; j < r->tests[i].n_cases; j++)
+            free(r->tests[i].cases[j]);
+        free(r->tests[i].cases);
+    }
+    free(r->tests);
+    memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,222 @@
+/* test_labs.c - verdicts of the GPU integration run (tests/run-gpu).
+ *
+ * For each lab graded by run-gpu (KIT_GPU_OUT/<lab>/grades/results/):
+ *  - the reference solution: every test passed with full points;
+ *  - the starter: fails every test in its manifest's starter_fails, and every
+ *    test it fails is in starter_fails or starter_may_fail (racy tests);
+ *  - each known-bad submission tests/submissions/<lab>/<name>/: the verdict
+ *    its expect.ini states (see tests/submissions/README.md).
+ * Prints one line per graded submission: scores, failed tests, speedups.
+ */
+#include <dirent.h>
+#include <ini.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_main.h"
+#include "model.h"
+#include "report.h"
+
+#define MAX_ITEMS 64
+
+typedef struct {
+    char name[MAX_ITEMS][NAME_LEN];
+    int n;
+} list;
+
+typedef struct {
+    list must_fail, may_fail;
+    int all_fail;          /* "fails = all" */
+    int build;             /* 1 must build, 0 must not, -1 either */
+    char output[8][256];   /* phrases that must appear in the result's text */
+    int n_output;
+} expectation;
+
+typedef struct {
+    char lab[NAME_LEN];
+    char who[256];
+} graded;
+
+static graded runs[256];
+static int n_runs;
+
+static const char *out_dir(void)
+{
+    const char *o = getenv("KIT_GPU_OUT");
+    return o ? o : "build/gpu-tests";
+}
+
+static void split_into(list *l, const char *text)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", text);
+    for (char *t = strtok(buf, " \t,"); t && l->n < MAX_ITEMS; t = strtok(NULL, " \t,"))
+        snprintf(l->name[l->n++], NAME_LEN, "%s", t);
+}
+
+static int in_list(const list *l, const char *name)
+{
+    for (int i = 0; i < l->n; i++)
+        if (!strcmp(l->name[i], name))
+            return 1;
+    return 0;
+}
+
+static int expect_handler(void *user, const char *section, const char *name, const char *value)
+{
+    expectation *x = user;
+    if (strcmp(section, "expect"))
+        return 0;
+    if (!strcmp(name, "fails")) {
+        if (!strcmp(value, "all"))
+            x->all_fail = 1;
+        else
+            split_into(&x->must_fail, value);
+    } else if (!strcmp(name, "may_fail"))
+        split_into(&x->may_fail, value);
+    else if (!strcmp(name, "build"))
+        x->build = !strcmp(value, "ok") ? 1 : !strcmp(value, "fail") ? 0 : -1;
+    else if (!strcmp(name, "output") && x->n_output < 8)
+        snprintf(x->output[x->n_output++], sizeof x->output[0], "%s", value);
+    else if (strcmp(name, "gpu") && strcmp(name, "why"))
+        return 0;
+    return 1;
+}
+
+/* What the run of `who` in `lab` must look like. */
+static void expectation_for(const char *lab, const char *who, expectation *x)
+{
+    memset(x, 0, sizeof *x);
+    x->build = 1;
+    char path[4096], err[512];
+    if (!strcmp(who, "solution"))
+        return;
+    if (!strcmp(who, "starter")) {
+        manifest m;
+        snprintf(path, sizeof path, "%s/grader/labs/%s/manifest.ini", kit_test_root(), lab);
+        ck_assert_msg(manifest_load(path, &m, err, sizeof err) == 0, "%s", err);
+        for (int i = 0; i < m.n_starter_fails; i++)
+            split_into(&x->must_fail, m.starter_fails[i]);
+        for (int i = 0; i < m.n_starter_may_fail; i++)
+            split_into(&x->may_fail, m.starter_may_fail[i]);
+        return;
+    }
+    snprintf(path, sizeof path, "%s/tests/submissions/%s/%s/expect.ini", kit_test_root(), lab, who);
+    ck_assert_msg(ini_parse(path, expect_handler, x) == 0, "%s: unreadable or invalid", path);
+}
+
+/* The overall speedup line of each performance test ("speedup 2.31x: full points ..."). */
+static void speedups(const grade_result *g, char *buf, size_t len)
+{
+    buf[0] = 0;
+    for (int i = 0; i < g->n_tests; i++) {
+        for (const char *s = strstr(sb_str(&g->tests[i].output), "speedup "); s; s = strstr(s + 1, "speedup ")) {
+            double x;
+            char colon[16];
+            if (sscanf(s, "speedup %lfx%15[:] full points", &x, colon) == 2)
+                snprintf(buf + strlen(buf), len - strlen(buf), ", %s %.2fx", g->tests[i].name, x);
+        }
+    }
+}
+
+static int result_mentions(const grade_result *g, const char *phrase)
+{
+    if (strstr(sb_str(&g->build_log), phrase) || strstr(sb_str(&g->notes), phrase))
+        return 1;
+    for (int i = 0; i < g->n_tests; i++)
+        if (strstr(sb_str(&g->tests[i].output), phrase))
+            return 1;
+    return 0;
+}
+
+START_TEST(verdict)
+{
+    const graded *r = &runs[_i];
+    char path[4096], err[512];
+    snprintf(path, sizeof path, "%s/%s/grades/results/%s.json", out_dir(), r->lab, r->who);
+    grade_result g;
+    ck_assert_msg(report_read_json(path, &g, err, sizeof err) == 0, "%s/%s: no result: %s", r->lab, r->who, err);
+    expectation x;
+    expectation_for(r->lab, r->who, &x);
+
+    char fails[1024] = "", unexpected[1024] = "", missing[1024] = "", racy[1024] = "", absent[1024] = "";
+    for (int i = 0; i < g.n_tests; i++) {
+        const test_result *t = &g.tests[i];
+        int failed = t->status != ST_PASS || t->score < t->max_score;
+        int must = x.all_fail || in_list(&x.must_fail, t->name), may = in_list(&x.may_fail, t->name);
+        if (failed)
+            snprintf(fails + strlen(fails), sizeof fails - strlen(fails), " %s", t->name);
+        if (failed && !must && !may) {
+            snprintf(unexpected + strlen(unexpected), sizeof unexpected - strlen(unexpected), " %s", t->name);
+            printf("%s/%s: %s fails unexpectedly (%g/%g):\n%s", r->lab, r->who, t->name, t->score, t->max_score,
+                   sb_str(&t->output));
+        }
+        if (!failed && must)
+            snprintf(missing + strlen(missing), sizeof missing - strlen(missing), " %s", t->name);
+        if (may)
+            snprintf(racy + strlen(racy), sizeof racy - strlen(racy), " %s:%s", t->name, failed ? "failed" : "passed");
+    }
+    for (int i = 0; i < x.n_output; i++)
+        if (!result_mentions(&g, x.output[i]))
+            snprintf(absent + strlen(absent), sizeof absent - strlen(absent), " \"%s\"", x.output[i]);
+    char sp[512];
+    speedups(&g, sp, sizeof sp);
+    printf("%-18s %-24s %6g/%-4g build %-4s fails:%s%s%s%s\n", r->lab, r->who, g.score, g.max_score,
+           g.build_ok ? "ok" : "FAIL", fails[0] ? fails : " none", racy[0] ? " | racy:" : "", racy, sp);
+    fflush(stdout);
+    if (x.build >= 0)
+        ck_assert_msg(g.build_ok == x.build, "%s/%s: build %s, expected %s:\n%s", r->lab, r->who,
+                      g.build_ok ? "ok" : "failed", x.build ? "ok" : "a failure", sb_str(&g.build_log));
+    ck_assert_msg(!unexpected[0], "%s/%s: fails tests it should pass:%s", r->lab, r->who, unexpected);
+    ck_assert_msg(!missing[0], "%s/%s: passes tests it must fail:%s", r->lab, r->who, missing);
+    ck_assert_msg(!absent[0], "%s/%s: the result does not mention:%s", r->lab, r->who, absent);
+    grade_result_free(&g);
+}
+END_TEST
+
+static int cmp_runs(const void *a, const void *b)
+{
+    const graded *x = a, *y = b;
+    int c = strcmp(x->lab, y->lab);
+    /* solution, starter, then the known-bad ones alphabetically */
+    if (c)
+        return c;
+    int rx = !strcmp(x->who, "solution") ? 0 : !strcmp(x->who, "starter") ? 1 : 2;
+    int ry = !strcmp(y->who, "solution") ? 0 : !strcmp(y->who, "starter") ? 1 : 2;
+    return rx != ry ? rx - ry : strcmp(x->who, y->who);
+}
+
+static Suite *labs_suite(void)
+{
+    DIR *d = opendir(out_dir());
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        if (strncmp(e->d_name, "lab", 3))
+            continue;
+        char sub[4096];
+        snprintf(sub, sizeof sub, "%s/%s/submissions", out_dir(), e->d_name);
+        DIR *s = opendir(sub);
+        struct dirent *f;
+        while (s && (f = readdir(s)) && n_runs < 256) {
+            if (f->d_name[0] == '.')
+                continue;
+            snprintf(runs[n_runs].lab, NAME_LEN, "%s", e->d_name);
+            snprintf(runs[n_runs].who, sizeof runs[0].who, "%s", f->d_name);
+            n_runs++;
+        }
+        if (s)
+            closedir(s);
+    }
+    if (d)
+        closedir(d);
+    qsort(runs, (size_t)n_runs, sizeof runs[0], cmp_runs);
+    Suite *s = suite_create("gpu-labs");
+    TCase *tc = tcase_create("verdicts");
+    tcase_set_timeout(tc, 60);
+    tcase_add_loop_test(tc, verdict, 0, n_runs);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+KIT_CHECK_MAIN(labs_suite)
