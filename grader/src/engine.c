@@ -14,6 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
+extern char **environ;
+
 #include "kit/rng.h"
 #include "kit/util.h"
 #include "lock.h"
@@ -61,14 +63,10 @@ static void detect_gpu(engine *e)
         snprintf(e->gpu_why, sizeof e->gpu_why, "KIT_NO_GPU is set");
         return;
     }
-    const char *argv[] = {e->conf.kit_devices, NULL, NULL};
+    const char *argv[] = {e->conf.kit_devices, NULL};
     proc_opts o = {0};
     o.timeout_s = 60;
-    const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
-    char cvd_env[256];
-    snprintf(cvd_env, sizeof cvd_env, "CUDA_VISIBLE_DEVICES=%s", cvd ? cvd : "");
-    const char *env[] = {"PATH=/usr/bin:/bin", cvd ? cvd_env : NULL, NULL};
-    o.env = env;
+    o.env = (const char *const *)environ; /* driver library paths, CUDA_VISIBLE_DEVICES */
     proc_result r;
     proc_run(argv, &o, &r);
     if (proc_ok(&r)) {
@@ -472,6 +470,7 @@ static void run_checker(engine *e, const workdirs *w, const char *params, uint64
     proc_opts o = {0};
     o.timeout_s = CHECKER_TIMEOUT;
     o.out_cap = 4u << 20;
+    o.env = (const char *const *)environ; /* kit code: the grader's own environment */
     proc_result r;
     proc_run(argv, &o, &r);
     cJSON *v = proc_ok(&r) ? cJSON_Parse(sb_str(&r.out)) : NULL;
@@ -690,12 +689,14 @@ static void run_sanitizer_case(engine *e, const workdirs *w, const rubric_test *
         const san_finding *f = &rep.items[i];
         if (f->warning)
             continue;
+        /* racecheck counts hazards; the other tools count reports */
+        const char *unit = strstr(f->kind, "race") || strstr(f->kind, "hazard") ? "hazard" : "report";
         if (f->line > 0)
-            sb_printf(&c->text, "%s at %s:%d%s%s (%ld report%s)\n", f->kind, san_basename(f->file), f->line,
-                      f->func[0] ? " in " : "", f->func, f->count, f->count == 1 ? "" : "s");
+            sb_printf(&c->text, "%s at %s:%d%s%s (%ld %s%s)\n", f->kind, san_basename(f->file), f->line,
+                      f->func[0] ? " in " : "", f->func, f->count, unit, f->count == 1 ? "" : "s");
         else
-            sb_printf(&c->text, "%s%s%s (%ld report%s; build with -lineinfo to see the line)\n", f->kind,
-                      f->func[0] ? " in " : "", f->func, f->count, f->count == 1 ? "" : "s");
+            sb_printf(&c->text, "%s%s%s (%ld %s%s; build with -lineinfo to see the line)\n", f->kind,
+                      f->func[0] ? " in " : "", f->func, f->count, unit, f->count == 1 ? "" : "s");
         add_source_line(w, f->file, f->line, &c->text);
         if (f->other_line > 0 && (f->other_line != f->line || strcmp(f->other_file, f->file))) {
             sb_printf(&c->text, "    the other access is at %s:%d\n", san_basename(f->other_file), f->other_line);

@@ -201,8 +201,9 @@ static Suite *labs_suite(void)
         while (s && (f = readdir(s)) && n_runs < 256) {
             if (f->d_name[0] == '.')
                 continue;
-            snprintf(runs[n_runs].lab, NAME_LEN, "%s", e->d_name);
-            snprintf(runs[n_runs].who, sizeof runs[0].who, "%s", f->d_name);
+            if (fmt_into(runs[n_runs].lab, NAME_LEN, "%s", e->d_name) ||
+                fmt_into(runs[n_runs].who, sizeof runs[0].who, "%s", f->d_name))
+                continue;
             n_runs++;
         }
         if (s)
