@@ -59,9 +59,11 @@ $(LIBKIT_RUNNER): $(call obj,$(COMMON_CU))
 	@mkdir -p $(@D); rm -f $@; ar rcs $@ $^
 
 # ---- per-lab kit objects and checkers (generic: a lab is a folder) ---------------------
-# grader/labs/<lab>/check.c + dataset.c -> the checker; every other .c/.cu -> runner objects.
+# grader/labs/<lab>/check.c + dataset.c -> the checker; test_*.c -> Check unit tests of the
+# checker (CPU only); every other .c/.cu -> runner objects.
 define LAB_RULES
-$(1)_SRC := $$(wildcard grader/labs/$(1)/*.c grader/labs/$(1)/*.cu)
+$(1)_SRC := $$(filter-out grader/labs/$(1)/test_%,$$(wildcard grader/labs/$(1)/*.c grader/labs/$(1)/*.cu))
+$(1)_TESTS := $$(patsubst %.c,$(BUILD)/%,$$(wildcard grader/labs/$(1)/test_*.c))
 $(1)_RUNNER_OBJ := $$(call obj,$$(filter-out grader/labs/$(1)/check.c,$$($(1)_SRC)))
 $(1)_CHECK_OBJ := $$(call obj,$$(filter grader/labs/$(1)/check.c grader/labs/$(1)/dataset.c,$$($(1)_SRC)))
 $$($(1)_RUNNER_OBJ): KIT_CFLAGS += -Ilabs/$(1)
@@ -72,7 +74,11 @@ $(BUILD)/labs/$(1)/check: $$($(1)_CHECK_OBJ) $(call obj,$(COMMON_CHECKER_C)) $(L
 	$(CC) -o $$@ $$^ $(CJSON_LIBS) $(CUDART_STATIC) -lm
 $(BUILD)/labs/$(1)/objects: $$($(1)_RUNNER_OBJ)
 	@mkdir -p $$(@D); printf '%s\n' $$(abspath $$^) > $$@
+$(BUILD)/grader/labs/$(1)/test_%: grader/labs/$(1)/test_%.c $$($(1)_CHECK_OBJ) $(LIBKIT) $(DEPS_OK)
+	@mkdir -p $$(@D)
+	$(CC) $(KIT_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Icommon/tests -Ilabs/$(1) -Igrader/labs/$(1) -o $$@ $$< $$($(1)_CHECK_OBJ) $(LIBKIT) $(CJSON_LIBS) $(CHECK_LIBS) $(CUDART_STATIC) -lm
 LAB_TARGETS += $(BUILD)/labs/$(1)/check $(BUILD)/labs/$(1)/objects
+LAB_UNIT_TESTS += $$($(1)_TESTS)
 endef
 $(foreach l,$(LAB_NAMES),$(eval $(call LAB_RULES,$(l))))
 
@@ -123,7 +129,7 @@ grade: all ## grade a folder of submissions: make grade LAB=lab03 SUBMISSIONS=di
 
 # ---- tests ---------------------------------------------------------------------------
 UNIT_TEST_SRC := $(wildcard common/tests/test_*.c grader/tests/test_*.c)
-UNIT_TESTS := $(patsubst %.c,$(BUILD)/%,$(UNIT_TEST_SRC))
+UNIT_TESTS := $(patsubst %.c,$(BUILD)/%,$(UNIT_TEST_SRC)) $(LAB_UNIT_TESTS)
 $(BUILD)/common/tests/test_%: common/tests/test_%.c $(LIBKIT) $(DEPS_OK)
 	@mkdir -p $(@D)
 	$(CC) $(KIT_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Icommon/tests -o $@ $< $(LIBKIT) $(CHECK_LIBS) -lm

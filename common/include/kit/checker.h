@@ -49,6 +49,11 @@ void kit_detail(kit_check_ctx *ctx, const char *fmt, ...) __attribute__((format(
  * reason and returns NULL.  want_count > 0 also requires that exact count. */
 const void *kit_expect_array(kit_check_ctx *ctx, const char *name, kit_type t, uint64_t want_count,
                              uint64_t *count);
+/* The device-execution policy on the runner's kernel trace (called by the
+ * checker's main before lab_check; kernels_json, a cJSON array, receives the
+ * kernels for the report and may be NULL). */
+struct cJSON;
+void kit_apply_policy(kit_check_ctx *ctx, int require_kernel, int forbid_libraries, struct cJSON *kernels_json);
 /* Compares and, when not ok, fails with "<what>: <kit_cmp_describe>". Returns 1 when ok. */
 int kit_check_cmp(kit_check_ctx *ctx, const char *what, const kit_cmp *r);
 

@@ -1,0 +1,78 @@
+/* lab_check_test.h - unit-testing a lab's checker on the CPU.
+ *
+ * A lab's test_check.c plays the runner: it writes an output file the way a
+ * runner would (the right answer computed on the CPU, or a deliberately
+ * wrong one), then runs the checker's code path on it (the device-execution
+ * policy, then lab_check) and asserts the verdict and its message.
+ *
+ *   kit_writer *w = lct_open();
+ *   kit_writer_put(w, "result", KIT_T_F32, &r, 1);
+ *   lct_trace(w, "0\tdot_shared\t1\t\n", "0\t4,1,1\t256,1,1\t1000\tdot_kernel(...)\n");
+ *   ck_assert_int_eq(lct_check(w, "n=257 type=float", seed, why), 0);
+ */
+#ifndef KIT_LAB_CHECK_TEST_H
+#define KIT_LAB_CHECK_TEST_H
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kit/blob.h"
+#include "kit/checker.h"
+
+#define LCT_NONCE 0x1234abcdULL
+
+static char lct_path[64];
+
+static inline kit_writer *lct_open(void)
+{
+    snprintf(lct_path, sizeof lct_path, "/tmp/kit-lct-%d.bin", (int)getpid());
+    return kit_writer_open(lct_path, LCT_NONCE);
+}
+
+/* A successful traced call: calls = "index\tname\tkernel_required\terror\n" lines,
+ * kernels = "call\tgx,gy,gz\tbx,by,bz\tns\tname\n" lines. */
+static inline void lct_trace(kit_writer *w, const char *calls, const char *kernels)
+{
+    kit_writer_put_text(w, "trace.status", "ok");
+    kit_writer_put_text(w, "trace.calls", calls);
+    kit_writer_put_text(w, "trace.kernels", kernels);
+}
+
+/* Closes the file and runs the checker's path on it.  Returns 1 when the
+ * check failed (its summary in why), 0 when it passed. */
+static inline int lct_check_policy(kit_writer *w, const char *params, uint64_t seed, int require_kernel,
+                                   int forbid_libraries, char *why, size_t len)
+{
+    kit_writer_put_text(w, "runner.status", "ok");
+    if (kit_writer_close(w) != 0)
+        return -1;
+    char err[256];
+    kit_params p;
+    if (kit_params_parse(params, &p, err, sizeof err) != 0)
+        return -1;
+    kit_blobfile *b = kit_blob_load(lct_path, LCT_NONCE, 0, err, sizeof err);
+    if (!b)
+        return -1;
+    kit_check_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.params = &p;
+    ctx.seed = seed;
+    ctx.out = b;
+    ctx.stdout_text = "";
+    kit_apply_policy(&ctx, require_kernel, forbid_libraries, NULL);
+    if (!ctx.failed)
+        lab_check(&ctx);
+    snprintf(why, len, "%s", ctx.failed ? ctx.summary : "");
+    free(ctx.details);
+    kit_blob_free(b);
+    unlink(lct_path);
+    return ctx.failed;
+}
+
+static inline int lct_check(kit_writer *w, const char *params, uint64_t seed, char *why, size_t len)
+{
+    return lct_check_policy(w, params, seed, 1, 1, why, len);
+}
+
+#endif
