@@ -205,7 +205,7 @@ static unsigned char *load_file(const char *path, uint64_t cap, size_t *len, cha
 static int name_ok(const unsigned char *p, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        if (p[i] < 0x21 || p[i] > 0x7e) /* printable, no spaces: it appears in messages */
+        if (p[i] < 0x20 || p[i] > 0x7e) /* printable ASCII: names appear in messages */
             return 0;
     return 1;
 }

@@ -7,6 +7,7 @@
  *
  * Layout: "KITBLOB1", u64 nonce, then records:
  *   u32 name_len, name bytes, u32 type, u64 count, count*size(type) bytes.
+ * Names: 1..64 bytes of printable ASCII (spaces allowed), unique in a file.
  * All integers little-endian (the kit only targets x86-64 / aarch64 hosts).
  */
 #ifndef KIT_BLOB_H
