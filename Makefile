@@ -31,9 +31,11 @@ KIT_INI := $(BUILD)/kit.ini
 obj = $(patsubst %,$(BUILD)/%.o,$(basename $(1)))
 
 # ---- deps ----------------------------------------------------------------------------
-# One line per missing package, then stop (mk/deps says what to install).
+# Missing distribution packages: installed when make runs as root (a fresh
+# machine), otherwise one line per package saying what to install, then stop.
 DEPS_OK := $(BUILD)/.deps-ok
 $(DEPS_OK): mk/deps
+	@NVCC="$(NVCC)" mk/deps check >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && mk/deps install; } || { NVCC="$(NVCC)" mk/deps check; exit 1; }
 	@NVCC="$(NVCC)" mk/deps check
 	@mkdir -p $(@D) && touch $@
 
@@ -148,7 +150,7 @@ test-unit: $(UNIT_TESTS) all ## Check unit tests of common/ and grader/ (no GPU 
 build-cu: all ## compile every .cu in the tree (starters, solutions, demos) for $(CUDA_ARCH)
 	@$(KITGRADE) build-all --jobs $(or $(JOBS),$(shell nproc))
 
-test: deps-auto ## the kit's tests: unit tests, every .cu built, GPU tests when a device is present
+test: $(DEPS_OK) ## the kit's tests: unit tests, every .cu built, GPU tests when a device is present
 	@$(MAKE) --no-print-directory test-unit build-cu
 	@if $(KIT_DEVICES) --quiet; then $(MAKE) --no-print-directory test-gpu; \
 	 else echo "SKIP: GPU integration tests (no CUDA device: $$($(KIT_DEVICES) --why 2>&1))"; fi
@@ -159,10 +161,6 @@ test-gpu: all $(GPU_TESTS) ## GPU integration tests only (fails without a CUDA d
 
 deps: ## install missing distribution packages (as root)
 	@mk/deps install
-
-deps-auto:
-	@if ! NVCC="$(NVCC)" mk/deps check >/dev/null 2>&1; then \
-	   if [ "$$(id -u)" = 0 ]; then mk/deps install; else NVCC="$(NVCC)" mk/deps check; exit 1; fi; fi
 
 # ---- TAs: race-condition demos ---------------------------------------------------------
 -include resources/demos/demos.mk
@@ -185,7 +183,7 @@ help: ## list the targets
 	@echo "    run-labNN    build your lab and run it once: make run-lab01 P=\"blocks=4 threads=3\""
 	@echo "    demo-NAME    run one race demo (make demo lists them)"
 
-.PHONY: all help clean test test-unit test-gpu build-cu grade deps deps-auto handouts FORCE $(LAB_IDS) $(addprefix run-,$(LAB_IDS))
+.PHONY: all help clean test test-unit test-gpu build-cu grade deps handouts FORCE $(LAB_IDS) $(addprefix run-,$(LAB_IDS))
 FORCE:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
