@@ -144,10 +144,11 @@ $(BUILD)/tests/gpu/test_%: tests/gpu/test_%.c $(call obj,$(GRADER_LIB_C)) $(LIBK
 	@mkdir -p $(@D)
 	$(CC) $(KIT_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Icommon/tests -Igrader/src -o $@ $< $(call obj,$(GRADER_LIB_C)) $(LIBKIT) $(CJSON_LIBS) $(INIH_LIBS) $(CHECK_LIBS) -lm
 
-test-unit: $(UNIT_TESTS) all ## Check unit tests of common/ and grader/ (no GPU needed)
+test-unit: $(UNIT_TESTS) all ## Check unit tests of common/, grader/ and the labs' checkers (no GPU needed)
 	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-unit $(UNIT_TESTS)
+	@$(MAKE) --no-print-directory test-demos-summary
 
-build-cu: all ## compile every .cu in the tree (starters, solutions, demos) for $(CUDA_ARCH)
+build-cu: all demos ## compile every .cu in the tree (starters, solutions, demos) for CUDA_ARCH
 	@$(KITGRADE) build-all --jobs $(or $(JOBS),$(shell nproc))
 
 test: $(DEPS_OK) ## the kit's tests: unit tests, every .cu built, GPU tests when a device is present
@@ -157,7 +158,8 @@ test: $(DEPS_OK) ## the kit's tests: unit tests, every .cu built, GPU tests when
 
 test-gpu: all $(GPU_TESTS) ## GPU integration tests only (fails without a CUDA device)
 	@$(KIT_DEVICES) || { echo "test-gpu: no CUDA device available" >&2; exit 1; }
-	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-gpu
+	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-gpu; rc=$$?; \
+	 $(MAKE) --no-print-directory test-demos NO_COLOR=1 || rc=1; exit $$rc
 
 deps: ## install missing distribution packages (as root)
 	@mk/deps install

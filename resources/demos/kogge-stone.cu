@@ -1,0 +1,105 @@
+/* kogge-stone - an in-place Kogge-Stone scan races; a double buffer does not.
+ * (Course document 003: program 9, exercises 18-21.)
+ *
+ * One block of N threads computes the inclusive prefix sum of N ints in
+ * shared memory.  In the step with distance `stride` (1, 2, 4, ... N/2)
+ * thread i adds the value `stride` places to its left.  After log2(N) steps
+ * slot i holds in[0] + in[1] + ... + in[i].
+ *
+ * The racy kernel updates the array in place.  The __syncthreads() at the end
+ * of each step keeps one step apart from the next - but inside a step thread i
+ * READS s[i - stride] while thread i - stride WRITES that very slot.  If the
+ * writer gets there first, thread i picks up a value that already has this
+ * step's addition in it, and some elements are counted twice.  Which warp
+ * gets there first changes from run to run, and so does the answer.
+ *
+ * The 32 threads of one warp read before they write, so N = 32 (the size
+ * document 003 starts with) looks right; try:  build/demos/kogge-stone racy --n 32
+ *
+ * The fixed kernel reads one buffer and writes the other, then swaps them.
+ */
+// DEMO: in-place Kogge-Stone scan (doc 003, program 9)
+// RACE: shared
+// WHY: The barrier between steps is not enough: inside one step thread i reads s[i-stride]
+// WHY: while thread i-stride overwrites it. Read into a register, __syncthreads(), then write -
+// WHY: or write into a second buffer, as the fixed kernel does.
+#include "demo_common.h"
+
+#define MAX_N 1024 /* one thread per element, one block */
+
+__global__ void scan_racy(const int *in, int *out, int n)
+{
+    __shared__ int s[MAX_N];
+    int i = threadIdx.x;
+    s[i] = in[i];
+    __syncthreads();
+    for (int stride = 1; stride < n; stride *= 2) {
+        if (i >= stride)
+            s[i] += s[i - stride]; /* RACE: thread i-stride may already have rewritten s[i-stride] */
+        __syncthreads();           /* keeps the steps apart, not the read from the write */
+    }
+    out[i] = s[i];
+}
+
+__global__ void scan_fixed(const int *in, int *out, int n)
+{
+    __shared__ int buf[2][MAX_N]; /* each step reads one buffer and writes the other */
+    int i = threadIdx.x, from = 0;
+    buf[from][i] = in[i];
+    __syncthreads();
+    for (int stride = 1; stride < n; stride *= 2) {
+        int to = 1 - from;
+        buf[to][i] = i >= stride ? buf[from][i] + buf[from][i - stride] : buf[from][i];
+        __syncthreads(); /* the new buffer is complete before anyone reads it */
+        from = to;
+    }
+    out[i] = buf[from][i];
+}
+
+int main(int argc, char **argv)
+{
+    demo_args a = demo_start(argc, argv, 10);
+    int n = a.n ? (int)a.n : MAX_N; /* --once: 1024 threads is already small */
+    if (n > MAX_N) {
+        fprintf(stderr, "%s: --n is at most %d (one block)\n", a.prog, MAX_N);
+        return 2;
+    }
+
+    /* the input: small random numbers, the same every run; the CPU's answer */
+    int *in = (int *)demo_alloc(n * sizeof(int)), *ref = (int *)demo_alloc(n * sizeof(int));
+    int *out = (int *)demo_alloc(n * sizeof(int));
+    unsigned long long seed = 2024;
+    for (int i = 0; i < n; i++) {
+        in[i] = (int)(demo_rand(&seed) % 10);
+        ref[i] = (i ? ref[i - 1] : 0) + in[i];
+    }
+
+    int *d_in, *d_out;
+    CUDA_CHECK(cudaMalloc(&d_in, n * sizeof(int)));
+    CUDA_CHECK(cudaMalloc(&d_out, n * sizeof(int)));
+    CUDA_CHECK(cudaMemcpy(d_in, in, n * sizeof(int), cudaMemcpyHostToDevice));
+
+    for (int run = 0; run < a.runs; run++) {
+        CUDA_CHECK(cudaMemset(d_out, 0, n * sizeof(int)));
+        if (a.racy)
+            scan_racy<<<1, n>>>(d_in, d_out, n);
+        else
+            scan_fixed<<<1, n>>>(d_in, d_out, n);
+        CUDA_CHECK_LAUNCH();
+        CUDA_CHECK(cudaMemcpy(out, d_out, n * sizeof(int), cudaMemcpyDeviceToHost));
+        int wrong = 0;
+        for (int i = 0; i < n; i++)
+            wrong += out[i] != ref[i];
+        if (wrong)
+            demo_run(&a, 1, "%5s of %s outputs wrong", demo_num(wrong), demo_num(n));
+        else
+            demo_run(&a, 0, "all %s outputs right", demo_num(n));
+    }
+
+    CUDA_CHECK(cudaFree(d_in));
+    CUDA_CHECK(cudaFree(d_out));
+    free(in);
+    free(ref);
+    free(out);
+    return demo_end(&a);
+}
