@@ -1,0 +1,160 @@
+/* check.c - lab02 checker: c = a + b against the exact sums.
+ *
+ * Each element is one rounded float addition, so |c_i - (a_i + b_i)| <=
+ * u |a_i + b_i| with u = 2^-24 (the exact sum, in double, is the reference).
+ * The harness filled c with NaN (all bits set) before the call, so elements
+ * the student never wrote - a result never copied back, a grid too small -
+ * are recognised and explained as such.  With per_thread=k the kernel trace
+ * must show at most n/k threads launched (exercise 2).
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dataset.h"
+#include "kit/checker.h"
+#include "kit/ref.h"
+
+/* The harness's fill value, bit for bit (a NaN the student's code would not produce). */
+static int is_fill(float x)
+{
+    uint32_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    return bits == 0xFFFFFFFFu;
+}
+
+/* Says which elements were never written, in the terms of the mistake that
+ * usually causes it.  Returns 1 when it reported a failure. */
+static int explain_unwritten(kit_check_ctx *ctx, const char *call, int on_device, const float *c, int n)
+{
+    int unwritten = 0, first = -1, last = -1;
+    for (int i = 0; i < n; i++)
+        if (is_fill(c[i])) {
+            unwritten++;
+            last = i;
+            if (first < 0)
+                first = i;
+        }
+    if (unwritten == 0)
+        return 0;
+    if (unwritten == n) {
+        if (on_device)
+            kit_fail(ctx, "%s: no element of c was written (all %d still hold the NaN the kit filled c with)", call, n);
+        else
+            kit_fail(ctx,
+                     "%s: h_c was never written (all %d elements still hold the NaN the kit filled it with): the "
+                     "sum must be copied back from the device into h_c",
+                     call, n);
+    } else if (last == n - 1 && unwritten == n - first) {
+        char which[64];
+        if (first == n - 1)
+            snprintf(which, sizeof which, "element %d of c was", first);
+        else
+            snprintf(which, sizeof which, "elements %d..%d of c were", first, n - 1);
+        kit_fail(ctx,
+                 "%s: %s never written (still the kit's NaN fill), the first %d were: do your blocks cover all %d "
+                 "elements?",
+                 call, which, first, n);
+    } else {
+        kit_fail(ctx, "%s: %d of %d elements of c were never written (still the kit's NaN fill), the first at index %d",
+                 call, unwritten, n, first);
+    }
+    return 1;
+}
+
+static void check_sums(kit_check_ctx *ctx, const lab02_data *d, const char *call)
+{
+    uint64_t count = 0;
+    const float *c = kit_expect_array(ctx, "c", KIT_T_F32, 0, &count);
+    if (!c)
+        return;
+    if (count != (uint64_t)d->n) {
+        kit_fail(ctx, "output 'c' has %llu elements, expected %d", (unsigned long long)count, d->n);
+        return;
+    }
+    if (d->n == 0)
+        return;
+    size_t n = (size_t)d->n;
+    double *exact = malloc(n * sizeof *exact), *bound = malloc(n * sizeof *bound);
+    if (!exact || !bound) {
+        kit_fail(ctx, "checker: out of memory for n=%d", d->n);
+    } else {
+        kit_ref_vadd_f32(d->a, d->b, exact, n);
+        for (size_t i = 0; i < n; i++)
+            bound[i] = KIT_U_F32 * fabs(exact[i]); /* one rounding of the exact sum */
+        kit_cmp r;
+        kit_cmp_f32(&r, c, count, exact, bound, n);
+        if (!kit_cmp_ok(&r)) {
+            explain_unwritten(ctx, call, d->on_device, c, d->n);
+            kit_check_cmp(ctx, call, &r);
+        }
+    }
+    free(exact);
+    free(bound);
+}
+
+/* Threads launched in all by the kernels of the call named `call`.  Returns
+ * the number of its kernels, or -1 when the trace is not available (the
+ * device-execution policy has already noted why). */
+static int call_threads(const kit_blobfile *out, const char *call, long long *threads)
+{
+    char *status = kit_blob_text(out, "trace.status");
+    char *calls = kit_blob_text(out, "trace.calls");
+    char *kernels = kit_blob_text(out, "trace.kernels");
+    int n_kernels = -1, idx = -1;
+    *threads = 0;
+    if (status && !strcmp(status, "ok")) {
+        n_kernels = 0;
+        for (char *line = calls ? strtok(calls, "\n") : NULL; line; line = strtok(NULL, "\n")) {
+            int i;
+            char name[128];
+            if (sscanf(line, "%d\t%127[^\t]", &i, name) == 2 && !strcmp(name, call))
+                idx = i;
+        }
+        for (char *line = kernels ? strtok(kernels, "\n") : NULL; line; line = strtok(NULL, "\n")) {
+            int k, g[3], b[3];
+            if (sscanf(line, "%d\t%d,%d,%d\t%d,%d,%d", &k, &g[0], &g[1], &g[2], &b[0], &b[1], &b[2]) != 7 || k != idx)
+                continue;
+            *threads += (long long)g[0] * g[1] * g[2] * b[0] * b[1] * b[2];
+            n_kernels++;
+        }
+    }
+    free(status);
+    free(calls);
+    free(kernels);
+    return n_kernels;
+}
+
+/* Exercise 2: each thread adds per_thread elements on average, at least. */
+static void check_threads_per_element(kit_check_ctx *ctx, const lab02_data *d, const char *call)
+{
+    if (d->per_thread <= 1 || d->n == 0)
+        return;
+    long long threads, allowed = d->n / d->per_thread;
+    int n_kernels = call_threads(ctx->out, call, &threads);
+    if (n_kernels <= 0) /* no trace, or no kernel (the policy has said so) */
+        return;
+    if (threads > allowed)
+        kit_fail(ctx,
+                 "%s launched %lld threads for n = %d elements: exercise 2 asks each thread to add several "
+                 "elements (here at least %d on average, so at most %lld threads), with a grid that does not "
+                 "have to grow with n",
+                 call, threads, d->n, d->per_thread, allowed);
+}
+
+int lab_check(kit_check_ctx *ctx)
+{
+    lab02_data d;
+    char err[256];
+    if (lab02_generate(ctx->params, ctx->seed, &d, err, sizeof err) != 0) {
+        kit_fail(ctx, "bad test parameters: %s", err);
+        return 1;
+    }
+    const char *call = d.on_device ? "vector_add_device" : "vector_add";
+    check_sums(ctx, &d, call);
+    check_threads_per_element(ctx, &d, call);
+    lab02_free(&d);
+    return ctx->failed;
+}
