@@ -1,0 +1,72 @@
+/* check.c - lab04 checker: every bin against the exact CPU histogram.
+ *
+ * Counts are integers: every bin must match exactly (a total that adds up to
+ * n proves nothing - document 002's kernel passed that check).  When bins
+ * are wrong, the pattern is named: all bins equal (one count added to every
+ * bin), counts that add up to less than n (lost updates: a non-atomic
+ * increment), counts larger than n (a counter that was never cleared).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "dataset.h"
+#include "kit/checker.h"
+#include "kit/ref.h"
+
+/* Explains what kind of wrong the histogram is. */
+static void diagnose(kit_check_ctx *ctx, const lab04_data *d, const uint32_t *got, const uint64_t *want)
+{
+    unsigned long long total = 0;
+    int all_equal = 1, garbage_bin = -1;
+    for (int b = 0; b < d->bins; b++) {
+        total += got[b];
+        if (got[b] != got[0])
+            all_equal = 0;
+        if (garbage_bin < 0 && got[b] > (uint32_t)d->n)
+            garbage_bin = b;
+    }
+    kit_detail(ctx, "your counts add up to %llu; there are %d values", total, d->n);
+    if (garbage_bin >= 0)
+        kit_detail(ctx, "bin %d holds %u, more than there are values: a counter that was never set to zero "
+                        "(shared memory starts with whatever the last block left there; the global histogram "
+                        "starts as garbage)",
+                   garbage_bin, got[garbage_bin]);
+    else if (all_equal && d->bins > 1)
+        kit_detail(ctx, "every bin holds the same count (%u): does each global bin receive the count of its own "
+                        "bin?",
+                   got[0]);
+    else if (total < (unsigned long long)d->n)
+        kit_detail(ctx, "%llu increments are missing: two threads that read, add 1 and write the same counter "
+                        "at the same time lose one increment - use atomicAdd",
+                   (unsigned long long)d->n - total);
+    else if (total == (unsigned long long)d->n)
+        kit_detail(ctx, "the total is right but counts are in the wrong bins");
+    if (d->n > 0 && got[d->hot] != want[d->hot])
+        kit_detail(ctx, "bin %d (the most frequent value in skewed/equal data): expected %llu, got %u", d->hot,
+                   (unsigned long long)want[d->hot], got[d->hot]);
+}
+
+int lab_check(kit_check_ctx *ctx)
+{
+    lab04_data d;
+    char err[256];
+    if (lab04_generate(ctx->params, ctx->seed, &d, err, sizeof err) != 0) {
+        kit_fail(ctx, "bad test parameters: %s", err);
+        return 1;
+    }
+    uint64_t got_count = 0;
+    const uint32_t *got = kit_expect_array(ctx, "bins", KIT_T_U32, 0, &got_count);
+    uint64_t *want = malloc((size_t)d.bins * sizeof *want);
+    if (!want) {
+        kit_fail(ctx, "checker: out of memory");
+    } else if (got) {
+        kit_ref_histogram(d.in, (size_t)d.n, d.bins, want);
+        kit_cmp r;
+        kit_cmp_u32(&r, got, (size_t)got_count, want, (size_t)d.bins);
+        if (!kit_check_cmp(ctx, "histogram", &r) && !r.length_mismatch)
+            diagnose(ctx, &d, got, want);
+    }
+    free(want);
+    lab04_free(&d);
+    return ctx->failed;
+}

@@ -1,0 +1,127 @@
+/* check.c - lab06 checker: every prefix against the CPU reference.
+ *
+ * Floats: out[i] is a sum of i+1 inputs, added in whatever order the scan
+ * uses, so |got - exact| <= kit_sum_bound(i + 1, |in_0| + ... + |in_i|, u_float)
+ * element by element.  Ints: exact.  A failure also says whether the output
+ * is a scan of each block on its own (the block totals never added), whether
+ * nothing was written, and, for Part 1, that results changing from run to
+ * run point to a race.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "dataset.h"
+#include "kit/checker.h"
+#include "kit/ref.h"
+
+/* Does got[0..lim) look like an inclusive scan restarted every `block`
+ * elements?  (What Part 2's first step alone produces.) */
+static int is_blockwise_scan(const lab06_data *d, const void *got, size_t lim, size_t block)
+{
+    double s = 0, s_abs = 0;
+    for (size_t i = 0; i < lim; i++) {
+        if (i % block == 0)
+            s = 0, s_abs = 0;
+        double x = d->is_int ? (double)d->iin[i] : (double)d->fin[i];
+        s += x;
+        s_abs += fabs(x);
+        if (d->is_int) {
+            if ((double)((const int32_t *)got)[i] != s)
+                return 0;
+        } else {
+            double g = (double)((const float *)got)[i];
+            /* double sums of up to 2048 floats: far inside the float bound */
+            if (!(fabs(g - s) <= kit_sum_bound((double)(i % block) + 1, s_abs, KIT_U_F32)))
+                return 0;
+        }
+    }
+    return 1;
+}
+
+static void explain(kit_check_ctx *ctx, const lab06_data *d, const void *got)
+{
+    size_t n = (size_t)d->n, poisoned = 0;
+    for (size_t i = 0; i < n; i++)
+        poisoned += d->is_int ? ((const int32_t *)got)[i] == -1 : isnan(((const float *)got)[i]);
+    if (n > 0 && poisoned == n) {
+        kit_detail(ctx, "no output element was written: they all still hold the value the harness filled d_out "
+                        "with (%s)",
+                   d->is_int ? "-1" : "NaN");
+        return;
+    }
+    for (size_t block = 32; block <= 2048; block *= 2) {
+        if (n <= block)
+            break;
+        size_t lim = n < 8 * block ? n : 8 * block;
+        if (is_blockwise_scan(d, got, lim, block)) {
+            kit_detail(ctx, "out[i] is the scan of i's own block of %zu elements: the totals of the earlier blocks "
+                            "were never added (Part 2, steps 2 and 3)",
+                       block);
+            return;
+        }
+    }
+    if (d->part == 1)
+        kit_detail(ctx, "if the wrong elements change from run to run, threads race on shared memory: run "
+                        "compute-sanitizer --tool racecheck (make lab06 TEST=racecheck)");
+}
+
+static void check_int(kit_check_ctx *ctx, const lab06_data *d)
+{
+    uint64_t count = 0;
+    const int32_t *got = kit_expect_array(ctx, "out", KIT_T_I32, 0, &count);
+    if (!got)
+        return;
+    size_t n = (size_t)d->n;
+    int64_t *want = malloc((n ? n : 1) * sizeof *want);
+    if (!want) {
+        kit_fail(ctx, "checker: out of memory");
+        return;
+    }
+    kit_ref_scan_i32(d->iin, n, want);
+    kit_cmp r;
+    kit_cmp_i32(&r, got, (size_t)count, want, n);
+    if (!kit_check_cmp(ctx, lab06_function(d), &r) && !r.length_mismatch)
+        explain(ctx, d, got);
+    free(want);
+}
+
+static void check_float(kit_check_ctx *ctx, const lab06_data *d)
+{
+    uint64_t count = 0;
+    const float *got = kit_expect_array(ctx, "out", KIT_T_F32, 0, &count);
+    if (!got)
+        return;
+    size_t n = (size_t)d->n, cnt = n ? n : 1;
+    double *want = malloc(cnt * sizeof *want), *mag = malloc(cnt * sizeof *mag);
+    if (!want || !mag) {
+        kit_fail(ctx, "checker: out of memory");
+    } else {
+        kit_ref_scan_f32(d->fin, n, want, mag);
+        /* mag becomes the bound in place: element i sums i + 1 inputs */
+        for (size_t i = 0; i < n; i++)
+            mag[i] = kit_sum_bound((double)i + 1, mag[i], KIT_U_F32);
+        kit_cmp r;
+        kit_cmp_f32(&r, got, (size_t)count, want, mag, n);
+        if (!kit_check_cmp(ctx, lab06_function(d), &r) && !r.length_mismatch)
+            explain(ctx, d, got);
+    }
+    free(want);
+    free(mag);
+}
+
+int lab_check(kit_check_ctx *ctx)
+{
+    lab06_data d;
+    char err[256];
+    if (lab06_generate(ctx->params, ctx->seed, &d, err, sizeof err) != 0) {
+        kit_fail(ctx, "bad test parameters: %s", err);
+        return 1;
+    }
+    if (d.is_int)
+        check_int(ctx, &d);
+    else
+        check_float(ctx, &d);
+    lab06_free(&d);
+    return ctx->failed;
+}

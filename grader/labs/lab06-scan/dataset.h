@@ -1,0 +1,36 @@
+/* dataset.h - lab06 inputs, generated identically by the runner and the checker.
+ *
+ * Parameters:  part   1: scan_block / scan_block_int (one block, n <= SCAN_BLOCK_MAX)
+ *                     2: scan / scan_int (any n; default)
+ *              n      number of elements (>= 0)
+ *              type   float (default) | int
+ *              dist   uniform: floats in [-1, 1) (default)
+ *                     positive: floats in [0, 1) (prefixes grow with i: a
+ *                               lost or doubled block shows clearly)
+ *              ints are always uniform in [-8, 8], so |prefix| <= 8n fits in
+ *              an int for n < 2^28.
+ */
+#ifndef LAB06_DATASET_H
+#define LAB06_DATASET_H
+#include <stddef.h>
+#include <stdint.h>
+#include "kit/params.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    int part, is_int, n;
+    float *fin;
+    int32_t *iin;
+} lab06_data;
+
+int lab06_generate(const kit_params *p, uint64_t seed, lab06_data *d, char *err, size_t errlen);
+void lab06_free(lab06_data *d);
+/* The name of the function a case calls ("scan_block", "scan_int", ...). */
+const char *lab06_function(const lab06_data *d);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

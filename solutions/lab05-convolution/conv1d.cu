@@ -1,0 +1,103 @@
+/* lab05 reference solution - 1D convolution, mask in constant memory.
+ *
+ * conv1d_tiled / conv1d_tiled_int (exercise 15): every block copies its
+ * THREADS elements plus `radius` neighbours on each side into shared
+ * memory, all threads taking part (positions outside the array become 0, so
+ * the sum needs no bounds test), then each thread sums mask_size products
+ * from shared memory.
+ *
+ * conv1d_halo_global (exercise 16): the tile holds only the block's own
+ * elements; a term whose input lies outside the tile is read from global
+ * memory (where the L1/L2 caches usually hold it, as the neighbouring block
+ * loaded it into its own tile) and terms outside the array are skipped.
+ */
+#include <cuda_runtime.h>
+
+#include "conv1d.h"
+#include "kit/cuda_check.cuh"
+
+#define THREADS 256
+
+__constant__ float c_mask_float[CONV_MAX_MASK];
+__constant__ int c_mask_int[CONV_MAX_MASK];
+
+template <typename T> __device__ T mask_at(int j);
+template <> __device__ float mask_at<float>(int j) { return c_mask_float[j]; }
+template <> __device__ int mask_at<int>(int j) { return c_mask_int[j]; }
+
+template <typename T> __global__ void conv_tiled(const T *in, T *out, int n, int mask_size)
+{
+    __shared__ T tile[THREADS + CONV_MAX_MASK - 1];
+    int radius = mask_size / 2;
+    int block_start = blockIdx.x * blockDim.x;
+    /* tile[t] holds in[block_start - radius + t], or 0 outside [0, n) */
+    for (int t = threadIdx.x; t < (int)blockDim.x + 2 * radius; t += blockDim.x) {
+        int g = block_start - radius + t;
+        tile[t] = g >= 0 && g < n ? in[g] : T(0);
+    }
+    __syncthreads();
+
+    int i = block_start + threadIdx.x;
+    if (i < n) {
+        T sum = 0;
+        for (int j = 0; j < mask_size; j++)
+            sum += mask_at<T>(j) * tile[threadIdx.x + j];
+        out[i] = sum;
+    }
+}
+
+__global__ void conv_halo_global(const float *in, float *out, int n, int mask_size)
+{
+    __shared__ float tile[THREADS];
+    int radius = mask_size / 2;
+    int block_start = blockIdx.x * blockDim.x;
+    int i = block_start + threadIdx.x;
+    tile[threadIdx.x] = i < n ? in[i] : 0.0f;
+    __syncthreads(); /* every thread reaches it, also those past the end */
+
+    if (i < n) {
+        float sum = 0.0f;
+        for (int j = 0; j < mask_size; j++) {
+            int t = (int)threadIdx.x + j - radius; /* position in the tile */
+            int g = i + j - radius;                /* position in the array */
+            float v;
+            if (t >= 0 && t < (int)blockDim.x)
+                v = tile[t]; /* 0 when g >= n: the tile holds 0 there */
+            else if (g >= 0 && g < n)
+                v = in[g];   /* halo: from global memory (cached) */
+            else
+                v = 0.0f;    /* outside the array: the term is left out */
+            sum += mask_at<float>(j) * v;
+        }
+        out[i] = sum;
+    }
+}
+
+static int blocks_for(int n) { return (n + THREADS - 1) / THREADS; }
+
+void conv1d_tiled(const float *d_in, float *d_out, int n, const float *h_mask, int mask_size)
+{
+    if (n <= 0)
+        return;
+    CUDA_CHECK(cudaMemcpyToSymbol(c_mask_float, h_mask, (size_t)mask_size * sizeof(float)));
+    conv_tiled<float><<<blocks_for(n), THREADS>>>(d_in, d_out, n, mask_size);
+    CUDA_CHECK_LAUNCH();
+}
+
+void conv1d_tiled_int(const int *d_in, int *d_out, int n, const int *h_mask, int mask_size)
+{
+    if (n <= 0)
+        return;
+    CUDA_CHECK(cudaMemcpyToSymbol(c_mask_int, h_mask, (size_t)mask_size * sizeof(int)));
+    conv_tiled<int><<<blocks_for(n), THREADS>>>(d_in, d_out, n, mask_size);
+    CUDA_CHECK_LAUNCH();
+}
+
+void conv1d_halo_global(const float *d_in, float *d_out, int n, const float *h_mask, int mask_size)
+{
+    if (n <= 0)
+        return;
+    CUDA_CHECK(cudaMemcpyToSymbol(c_mask_float, h_mask, (size_t)mask_size * sizeof(float)));
+    conv_halo_global<<<blocks_for(n), THREADS>>>(d_in, d_out, n, mask_size);
+    CUDA_CHECK_LAUNCH();
+}
