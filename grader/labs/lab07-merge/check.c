@@ -1,0 +1,173 @@
+/* check.c - lab07 checker: merges and co-ranks against the CPU's stable merge.
+ *
+ * Everything here is exact (integers).  The reference is kit_ref_merge_i32,
+ * whose `src` says where each output element came from (i for A[i], m + j
+ * for B[j]):
+ *  - ints:     C must equal the reference, element by element;
+ *  - records:  the keys must equal the reference and every tag must equal
+ *              src (the harness tagged A[i] with i and B[j] with m + j), so
+ *              a merge that puts B's element first on a tie fails;
+ *  - co-rank:  co_rank(k) must be the number of A's elements among the
+ *              first k outputs of the stable merge.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "dataset.h"
+#include "kit/checker.h"
+#include "kit/ref.h"
+#include "kit/util.h"
+
+typedef struct {
+    const lab07_data *d;
+    size_t total;
+    int32_t *c;    /* the stable merge */
+    uint32_t *src; /* where c[k] came from */
+} reference;
+
+static void describe_origin(const lab07_data *d, uint32_t tag, char *buf, size_t len)
+{
+    if (tag < (uint32_t)d->m)
+        snprintf(buf, len, "A[%u]", tag);
+    else if (tag < (uint32_t)d->m + (uint32_t)d->n)
+        snprintf(buf, len, "B[%u]", tag - (uint32_t)d->m);
+    else
+        snprintf(buf, len, "nowhere (tag %d)", (int32_t)tag);
+}
+
+/* A hint when the end of C still holds the harness's poison (-1). */
+static void tail_hint(kit_check_ctx *ctx, const reference *ref, const int32_t *got)
+{
+    size_t t = ref->total;
+    while (t > 0 && got[t - 1] == -1 && ref->c[t - 1] != -1)
+        t--;
+    if (t < ref->total)
+        kit_detail(ctx, "the last %zu outputs (C[%zu] to C[%zu]) still hold -1, the value the harness filled C "
+                        "with before your call: were they ever written?",
+                   ref->total - t, t, ref->total - 1);
+}
+
+static int check_keys(kit_check_ctx *ctx, const reference *ref, const int32_t *got, const char *what)
+{
+    int64_t *exp = kit_xmalloc((ref->total ? ref->total : 1) * sizeof *exp, "the expected merge");
+    for (size_t k = 0; k < ref->total; k++)
+        exp[k] = ref->c[k];
+    kit_cmp r;
+    kit_cmp_i32(&r, got, ref->total, exp, ref->total);
+    free(exp);
+    if (kit_check_cmp(ctx, what, &r))
+        return 1;
+    tail_hint(ctx, ref, got);
+    return 0;
+}
+
+/* Keys are right; every tag must say the element came from where the
+ * stable merge takes it. */
+static void check_tags(kit_check_ctx *ctx, const reference *ref, const int32_t *tag)
+{
+    size_t bad = 0, first = 0;
+    for (size_t k = 0; k < ref->total; k++)
+        if ((uint32_t)tag[k] != ref->src[k] && !bad++)
+            first = k;
+    if (!bad)
+        return;
+    char got_s[48], exp_s[48];
+    describe_origin(ref->d, (uint32_t)tag[first], got_s, sizeof got_s);
+    describe_origin(ref->d, ref->src[first], exp_s, sizeof exp_s);
+    kit_fail(ctx, "the merge is not stable: %zu of %zu outputs hold the right key from the wrong element; first "
+                  "C[%zu] (key %d) came from %s, the stable merge takes %s there (on a tie A's element comes first)",
+             bad, ref->total, first, ref->c[first], got_s, exp_s);
+}
+
+static void check_merge(kit_check_ctx *ctx, const reference *ref)
+{
+    const lab07_data *d = ref->d;
+    const char *what = d->is_rec ? (d->tiled ? "merge_tiled_rec keys" : "merge_basic_rec keys")
+                                 : (d->tiled ? "merge_tiled" : "merge_basic");
+    uint64_t count = 0;
+    const int32_t *c = kit_expect_array(ctx, "c", KIT_T_I32, 0, &count);
+    if (!c)
+        return;
+    if (count != ref->total) {
+        kit_fail(ctx, "%s: C has %llu elements, expected m + n = %zu", what, (unsigned long long)count, ref->total);
+        return;
+    }
+    if (!check_keys(ctx, ref, c, what) || !d->is_rec)
+        return;
+    const int32_t *tag = kit_expect_array(ctx, "tag", KIT_T_I32, 0, &count);
+    if (!tag)
+        return;
+    if (count != ref->total) {
+        kit_fail(ctx, "tags: %llu elements, expected m + n = %zu", (unsigned long long)count, ref->total);
+        return;
+    }
+    check_tags(ctx, ref, tag);
+}
+
+/* Is i a split of k that is valid but unstable (it cuts a run of equal keys
+ * at the wrong place)?  i.e. i + j = k within range, a[i-1] <= b[j] and
+ * b[j-1] <= a[i] with at least one tie. */
+static int unstable_split(const lab07_data *d, int k, int i)
+{
+    int j = k - i;
+    if (i < 0 || i > d->m || j < 0 || j > d->n)
+        return 0;
+    int a_ok = i == 0 || j == d->n || d->a[i - 1] <= d->b[j];
+    int b_ok = j == 0 || i == d->m || d->b[j - 1] <= d->a[i];
+    return a_ok && b_ok;
+}
+
+static void check_corank(kit_check_ctx *ctx, const reference *ref)
+{
+    const lab07_data *d = ref->d;
+    uint64_t count = 0;
+    const int32_t *got = kit_expect_array(ctx, "corank", KIT_T_I32, 0, &count);
+    if (!got)
+        return;
+    if (count != (uint64_t)d->nk) {
+        kit_fail(ctx, "corank: %llu results, expected %d", (unsigned long long)count, d->nk);
+        return;
+    }
+    /* from_a[k] = how many of the first k outputs come from A */
+    int32_t *from_a = kit_xmalloc((ref->total + 1) * sizeof *from_a, "co-ranks");
+    from_a[0] = 0;
+    for (size_t k = 0; k < ref->total; k++)
+        from_a[k + 1] = from_a[k] + (ref->src[k] < (uint32_t)d->m);
+    int bad = 0, first = 0;
+    for (int t = 0; t < d->nk; t++)
+        if (got[t] != from_a[d->ks[t]] && !bad++)
+            first = t;
+    if (bad) {
+        int k = d->ks[first], want = from_a[k];
+        kit_fail(ctx, "co_rank_host is wrong for %d of %d values of k; first k=%d (m=%d, n=%d): returned i=%d, "
+                      "expected i=%d, j=%d",
+                 bad, d->nk, k, d->m, d->n, got[first], want, k - want);
+        if (unstable_split(d, k, got[first]))
+            kit_detail(ctx, "i=%d is a valid split, but not the stable one: it cuts a run of equal keys so that "
+                            "B's element would come before an equal element of A",
+                       got[first]);
+    }
+    free(from_a);
+}
+
+int lab_check(kit_check_ctx *ctx)
+{
+    lab07_data d;
+    char err[256];
+    if (lab07_generate(ctx->params, ctx->seed, &d, err, sizeof err) != 0) {
+        kit_fail(ctx, "bad test parameters: %s", err);
+        return 1;
+    }
+    reference ref = {&d, (size_t)d.m + (size_t)d.n, NULL, NULL};
+    ref.c = kit_xmalloc((ref.total ? ref.total : 1) * sizeof *ref.c, "the reference merge");
+    ref.src = kit_xmalloc((ref.total ? ref.total : 1) * sizeof *ref.src, "the reference merge");
+    kit_ref_merge_i32(d.a, (size_t)d.m, d.b, (size_t)d.n, ref.c, ref.src);
+    if (d.op == LAB07_CORANK)
+        check_corank(ctx, &ref);
+    else
+        check_merge(ctx, &ref);
+    free(ref.c);
+    free(ref.src);
+    lab07_free(&d);
+    return ctx->failed;
+}

@@ -1,0 +1,50 @@
+/* dataset.h - lab09 inputs, generated identically by the runner and the checker.
+ *
+ * Parameters:  n        matrix size (0 <= n <= 4096)
+ *              matrix   dd (default): strictly diagonally dominant, off-diagonal
+ *                                     entries uniform in [-1, 1)
+ *                       poisson:      5-point 2D Laplacian on a g x g grid, n = g^2
+ *                       zerodiag:     A = L U with random well-conditioned factors,
+ *                                     a_ii = 0 exactly for i = every, 2*every, ...
+ *                                     but every leading minor nonsingular
+ *                       singular:     dd except that the leading k x k minor is
+ *                                     singular: Crout must stop at column k - 1
+ *              every    zerodiag: spacing of the zero diagonal entries (default 3)
+ *              k        singular: size of the singular leading minor
+ *                       (2 <= k <= n, default n/2 + 1)
+ *              type     float (default) | double
+ *              impl     step (default): lu_crout / lu_crout_double
+ *                       blocked:        lu_crout_blocked (float only)
+ * The matrix is generated in double (common/'s kit_gen_*) and rounded to the
+ * type once: `a` holds exactly what the student's function receives.
+ */
+#ifndef LAB09_DATASET_H
+#define LAB09_DATASET_H
+#include <stddef.h>
+#include <stdint.h>
+#include "kit/params.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define LAB09_MAX_N 4096
+
+typedef enum { LAB09_DD, LAB09_POISSON, LAB09_ZERODIAG, LAB09_SINGULAR } lab09_class;
+
+typedef struct {
+    int n;
+    lab09_class cls;
+    int is_double;
+    int blocked;
+    int k;      /* singular: size of the singular leading minor (Crout fails at column k-1) */
+    double *a;  /* n x n row-major, already rounded to the type */
+    double u;   /* unit roundoff of the type */
+} lab09_data;
+
+int lab09_generate(const kit_params *p, uint64_t seed, lab09_data *d, char *err, size_t errlen);
+void lab09_free(lab09_data *d);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
