@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,19 +43,31 @@ typedef struct {
     char uuids[MAX_GPUS][96];
 } slots_ctx;
 
-/* Percent-encodes everything but [A-Za-z0-9._-] (and a leading dot). */
+/* Percent-encodes everything but [A-Za-z0-9._-] (and a leading dot).  A
+ * file name has at most 255 bytes: an encoded name longer than
+ * SAFE_NAME_MAX (a long name in a non-Latin script triples in size) is cut
+ * and ends with "~" and a digest of the whole name, so it stays unique. */
+#define SAFE_NAME_MAX 200
 void batch_safe_name(const char *name, char *out, size_t len)
 {
-    size_t k = 0;
+    size_t k = 0, cut = 0;
     for (const unsigned char *p = (const unsigned char *)name; *p && k + 4 < len; p++) {
         int plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_' ||
                     *p == '-' || (*p == '.' && p != (const unsigned char *)name);
+        if (k <= SAFE_NAME_MAX - 17)
+            cut = k;
         if (plain)
             out[k++] = (char)*p;
         else
             k += (size_t)snprintf(out + k, len - k, "%%%02X", *p);
     }
     out[k] = 0;
+    if (k > SAFE_NAME_MAX && len > SAFE_NAME_MAX) {
+        uint64_t h = 1469598103934665603ULL;
+        for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+            h = (h ^ *p) * 1099511628211ULL;
+        snprintf(out + cut, len - cut, "~%016llx", (unsigned long long)h);
+    }
 }
 
 static int cmp_entry(const void *a, const void *b) { return strcmp(((const entry *)a)->name, ((const entry *)b)->name); }
@@ -76,8 +89,18 @@ static int list_submissions(const char *dir, entry **out, char *err, size_t errl
         struct stat st;
         snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
         /* lstat: a symlinked "student folder" is not followed out of the batch. */
-        if (lstat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+        if (lstat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
+            if (S_ISLNK(st.st_mode)) {
+                strbuf nm;
+                sb_init(&nm);
+                sb_add_sanitized(&nm, de->d_name, strlen(de->d_name));
+                fprintf(stderr, "kitgrade: skipping %s: a symbolic link, not a submission folder (copy the folder "
+                                "itself into %s to grade it)\n",
+                        sb_str(&nm), dir);
+                sb_free(&nm);
+            }
             continue;
+        }
         if (n == cap) {
             cap = cap ? cap * 2 : 64;
             entry *e = realloc(*out, (size_t)cap * sizeof *e);
@@ -158,10 +181,12 @@ static int count_gpus(engine *e, slots_ctx *s)
     proc_result r;
     proc_run(argv, &o, &r);
     char *save = NULL;
-    for (char *line = strtok_r(r.out.s ? r.out.s : (char *)"", "\n", &save); line && s->n_gpus < MAX_GPUS;
-         line = strtok_r(NULL, "\n", &save)) {
-        char idx[16];
-        if (sscanf(line, "%15[^\t]\t%95[^\t]", idx, s->uuids[s->n_gpus]) == 2)
+    /* "index<TAB>uuid<TAB>name" lines; an error message is not a GPU (and a
+     * tab in a scanf format matches no space at all, hence strchr). */
+    for (char *line = strtok_r(proc_ok(&r) && r.out.s ? r.out.s : (char *)"", "\n", &save);
+         line && s->n_gpus < MAX_GPUS; line = strtok_r(NULL, "\n", &save)) {
+        char *tab = strchr(line, '\t');
+        if (tab && sscanf(tab + 1, "%95[^\t]", s->uuids[s->n_gpus]) == 1)
             s->n_gpus++;
     }
     proc_result_free(&r);
@@ -171,9 +196,11 @@ static int count_gpus(engine *e, slots_ctx *s)
 /* ---- worker ---- */
 
 static void worker(engine *e, const char *subs_dir, const char *out_dir, const char *work_root, const entry *en,
-                   slots_ctx *slots)
+                   slots_ctx *slots, pid_t parent)
 {
     prctl(PR_SET_PDEATHSIG, SIGKILL); /* a killed batch takes its workers along */
+    if (getppid() != parent)          /* ... also when it died before the line above */
+        _exit(1);
     setpgid(0, 0);
     proc_become_subreaper();
     e->log = NULL;
@@ -218,6 +245,8 @@ static void record_worker_failure(engine *e, const char *out_dir, const entry *e
     }
     grade_result_total(&g);
     char path[4096], err[256];
+    result_path(out_dir, en, "feedback", "txt", path, sizeof path); /* not an older run's feedback */
+    report_write_feedback(&g, path, err, sizeof err);
     result_path(out_dir, en, "results", "json", path, sizeof path);
     report_write_json(&g, path, err, sizeof err);
     grade_result_free(&g);
@@ -281,6 +310,22 @@ int batch_run(engine *e, const char *subs_dir, const char *out_dir, const batch_
         fprintf(stderr, "kitgrade: another batch is writing to %s; wait for it or use another --out\n", out_dir);
         return 2;
     }
+    /* Temporary files of results a killed batch was writing (".NAME.XXXXXX");
+     * safe names never start with a dot. */
+    static const char *subs_of_out[] = {"results", "feedback"};
+    for (int k = 0; k < 2; k++) {
+        snprintf(path, sizeof path, "%s/%s", out_dir, subs_of_out[k]);
+        DIR *d = opendir(path);
+        struct dirent *de;
+        while (d && (de = readdir(d)))
+            if (de->d_name[0] == '.' && strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+                char stale[4400];
+                snprintf(stale, sizeof stale, "%s/%s", path, de->d_name);
+                unlink(stale);
+            }
+        if (d)
+            closedir(d);
+    }
     if (o->work_root)
         snprintf(work_root, sizeof work_root, "%s", o->work_root);
     else
@@ -333,9 +378,10 @@ int batch_run(engine *e, const char *subs_dir, const char *out_dir, const batch_
             if (en->state != 0)
                 continue;
             fflush(NULL);
+            pid_t parent = getpid();
             pid_t pid = fork();
             if (pid == 0)
-                worker(e, subs_dir, out_dir, work_root, en, &slots);
+                worker(e, subs_dir, out_dir, work_root, en, &slots, parent);
             if (pid < 0) {
                 fprintf(stderr, "kitgrade: fork failed (%s); retrying\n", strerror(errno));
                 next--;
@@ -360,22 +406,30 @@ int batch_run(engine *e, const char *subs_dir, const char *out_dir, const batch_
                 continue;
             ents[i].state = 2;
             running--, done++, finished_now++;
-            if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+            if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
                 record_worker_failure(e, out_dir, &ents[i], status);
+                char work[4400];
+                fmt_into(work, sizeof work, "%s/%s", work_root, ents[i].safe);
+                rm_rf(work); /* what the dead worker left */
+            }
             grade_result g;
-            char rp[4096], label[600];
+            char rp[4096], label[1800];
+            strbuf who; /* a folder name may hold escape sequences or newlines */
+            sb_init(&who);
+            sb_add_sanitized(&who, ents[i].name, strlen(ents[i].name));
             result_path(out_dir, &ents[i], "results", "json", rp, sizeof rp);
             if (report_read_json(rp, &g, err, sizeof err) == 0) {
                 int bad = !g.build_ok;
                 for (int t = 0; t < g.n_tests; t++)
                     bad |= g.tests[t].status == ST_FAIL || g.tests[t].status == ST_ERROR;
                 failed += bad;
-                snprintf(label, sizeof label, "%s (%g/%g)", ents[i].name, g.score, g.max_score);
+                snprintf(label, sizeof label, "%s (%g/%g)", sb_str(&who), g.score, g.max_score);
                 grade_result_free(&g);
             } else {
-                snprintf(label, sizeof label, "%s (no result: %s)", ents[i].name, err);
+                snprintf(label, sizeof label, "%s (no result: %s)", sb_str(&who), err);
                 failed++;
             }
+            sb_free(&who);
             write_gradebook(e, out_dir, ents, n);
             progress(o, done, total, failed, t0, finished_now, label);
         }

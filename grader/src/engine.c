@@ -8,6 +8,7 @@
 #include <libgen.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -16,6 +17,7 @@
 
 extern char **environ;
 
+#include "kit/blob.h"
 #include "kit/rng.h"
 #include "kit/util.h"
 #include "lock.h"
@@ -27,6 +29,7 @@ extern char **environ;
 #define CHECKER_TIMEOUT 300  /* seconds; the checker is kit code on large inputs */
 #define RUNNER_EXIT_CUDA_CHECK 3    /* CUDA_CHECK in the student's code (cuda_check.cuh) */
 #define RUNNER_EXIT_STUDENT_CUDA 4  /* a student call left a CUDA error (runner.h) */
+#define TAIL_LINE_MAX 300           /* bytes of one stderr line shown under a failure */
 
 /* ------------------------------------------------------------------ setup */
 
@@ -130,6 +133,7 @@ int engine_init(engine *e, const char *lab, const char *argv0, char *err, size_t
     fmt_into(e->lab_build, sizeof e->lab_build, "%s/labs/%s", e->conf.build_dir, e->man.name);
     sandbox_detect(&e->sb);
     sandbox_hide(&e->sb, e->conf.kit_root);
+    e->sb.tmpfs_mb = e->rub.file_mb; /* the sandbox's /tmp and /dev/shm */
     detect_gpu(e);
     /* The kit's own CI runs its hostile CPU-side submissions (fork bombs,
      * floods, endless host loops in static constructors) through the whole
@@ -197,6 +201,7 @@ static int prepare_dirs(engine *e, const char *work_dir, workdirs *w)
         return -1;
     chmod(work_dir, 0755);
     if (e->sb.drop_uid) { /* the unprivileged uid writes the runner and its outputs */
+        sandbox_claim_uid(&e->sb, e->log ? e->log : stderr);
         if (chown(w->bin, e->sb.uid, e->sb.gid) || chown(w->run, e->sb.uid, e->sb.gid))
             return -1;
     }
@@ -294,9 +299,13 @@ static void submission_env(const char *home, char store[][512], const char **env
     env[n] = NULL;
 }
 
-static void limits_for(const engine *e, proc_opts *o, double timeout)
+/* Limits of a submission process; `writable` is the one folder it may write
+ * (on disk: watched, a flood of files is killed like a flood of output). */
+static void limits_for(const engine *e, proc_opts *o, double timeout, const char *writable)
 {
     o->timeout_s = timeout;
+    o->watch_dir = writable;
+    o->watch_max_bytes = (long long)(e->rub.file_mb + 64) << 20;
     o->mem_mb = e->rub.memory_mb;
     o->nproc = e->rub.max_processes;
     o->fsize_mb = e->rub.file_mb;
@@ -322,8 +331,14 @@ static void add_tail(strbuf *b, const strbuf *text, int lines, const char *inden
     strbuf clean;
     sb_init(&clean);
     sb_add_sanitized(&clean, s + start, len - start);
-    for (char *line = strtok(clean.s, "\n"); line; line = strtok(NULL, "\n"))
-        sb_printf(b, "%s%s\n", indent, line);
+    /* A flood without newlines would make one enormous "line". */
+    for (char *line = strtok(clean.s, "\n"); line; line = strtok(NULL, "\n")) {
+        size_t n = strlen(line);
+        if (n > TAIL_LINE_MAX)
+            sb_printf(b, "%s%.*s [... %zu more bytes]\n", indent, TAIL_LINE_MAX, line, n - TAIL_LINE_MAX);
+        else
+            sb_printf(b, "%s%s\n", indent, line);
+    }
     sb_free(&clean);
 }
 
@@ -337,10 +352,14 @@ static void explain_build_log(engine *e, const char *log, strbuf *b)
     while ((p = strstr(p, "undefined reference to `")) && shown < 4) {
         p += strlen("undefined reference to `");
         size_t n = strcspn(p, "'");
-        sb_printf(b, "your %s does not define %.*s as %s declares it (check the name, parameter types and "
-                     "return type)\n",
-                  e->man.student_files[0], (int)n, p, e->man.interface);
-        shown++;
+        char line[1024];
+        snprintf(line, sizeof line,
+                 "your %s does not define %.*s as %s declares it (check the name, parameter types and return type)\n",
+                 e->man.student_files[0], (int)n, p, e->man.interface);
+        if (!strstr(sb_str(b), line)) { /* the linker names it once per call site */
+            sb_add(b, line);
+            shown++;
+        }
     }
     if ((p = strstr(log, "multiple definition of `"))) {
         p += strlen("multiple definition of `");
@@ -399,7 +418,7 @@ static int build_runner(engine *e, const char *sub_dir, const workdirs *w, grade
     argv[n] = NULL;
 
     proc_opts o = {0};
-    limits_for(e, &o, e->rub.build_timeout_s);
+    limits_for(e, &o, e->rub.build_timeout_s, w->bin);
     o.mem_mb = o.mem_mb < 8192 ? 8192 : o.mem_mb; /* cicc on a big file */
     o.cwd = w->src;
     const char *rw[] = {w->bin, NULL};
@@ -428,7 +447,10 @@ static int build_runner(engine *e, const char *sub_dir, const workdirs *w, grade
         else if (!r.started)
             sb_printf(&g->build_log, "nvcc %s\n", sb_str(&d));
         sb_free(&d);
-        explain_build_log(e, sb_str(&g->build_log), &g->build_log);
+        char *log = strdup(sb_str(&g->build_log)); /* the explanations go into the same buffer */
+        if (log)
+            explain_build_log(e, log, &g->build_log);
+        free(log);
     }
     proc_result_free(&r);
     g->build_seconds = kit_now() - t0;
@@ -439,6 +461,7 @@ static int build_runner(engine *e, const char *sub_dir, const workdirs *w, grade
 
 typedef struct {
     int pass;
+    int timed_out;   /* killed at the time limit */
     strbuf text;     /* why it failed (several lines), or notes */
     strbuf kernels;  /* "name (grid x block) ms" lines */
     double student_ms, baseline_ms;
@@ -468,7 +491,7 @@ static void run_checker(engine *e, const workdirs *w, const char *params, uint64
     snprintf(seed_s, sizeof seed_s, "%#llx", (unsigned long long)seed);
     snprintf(nonce_s, sizeof nonce_s, "%llu", (unsigned long long)nonce);
     snprintf(out, sizeof out, "%s/out.bin", w->run);
-    snprintf(sout, sizeof sout, "%s/stdout.txt", w->run);
+    snprintf(sout, sizeof sout, "%s/stdout.txt", w->root);
     const char *argv[16] = {check, "--params", params, "--seed", seed_s, "--nonce", nonce_s, "--out", out, "--stdout", sout};
     int n = 11;
     if (e->man.require_kernel)
@@ -535,20 +558,59 @@ static void describe_run_failure(const engine *e, const proc_result *r, const ru
     proc_describe(r, &d);
     if (r->timed_out)
         sb_printf(b, "the run was %s (an endless loop in a kernel or on the host?)\n", sb_str(&d));
+    else if (r->disk_exceeded)
+        sb_printf(b, "the run was %s\n", sb_str(&d));
     else if (r->exited && r->exit_code == RUNNER_EXIT_CUDA_CHECK)
         sb_printf(b, "a CUDA call in your code failed (CUDA_CHECK):\n");
     else if (r->exited && r->exit_code == RUNNER_EXIT_STUDENT_CUDA)
         sb_printf(b, "your code left a CUDA error behind:\n");
-    else if (r->signaled)
-        sb_printf(b, "the program %s\n", sb_str(&d));
     else
         sb_printf(b, "the program %s\n", sb_str(&d));
+    if (r->signaled && r->signal == SIGXFSZ)
+        sb_printf(b, "  (a file may have at most %ld MB)\n", e->rub.file_mb);
     add_tail(b, &r->err, 6, "  ");
-    if (r->out_total > r->out.len || r->err_total > r->err.len)
-        sb_printf(b, "  (output capped: %zu bytes written, %ld KiB kept)\n", r->out_total + r->err_total,
-                  e->rub.output_kb);
+    if (r->out_capped || r->err_capped)
+        sb_printf(b, "  (output capped: %zu bytes written; the first %ld KiB of stdout and the first and last %ld KiB "
+                     "of stderr kept)\n",
+                  r->out_total + r->err_total, e->rub.output_kb, e->rub.output_kb / 2);
     (void)t;
     sb_free(&d);
+}
+
+/* The runner's result file, as the checker will open it: a regular file,
+ * not a link or a FIFO the submission put in its place (every process of
+ * the run is gone by now, so it cannot change any more). */
+static int result_file_ok(const workdirs *w, strbuf *why)
+{
+    char out[2200];
+    snprintf(out, sizeof out, "%s/out.bin", w->run);
+    struct stat st;
+    if (lstat(out, &st) != 0)
+        return 1; /* missing: the checker says so in its own words */
+    if (S_ISREG(st.st_mode))
+        return 1;
+    sb_printf(why, "the result file out.bin was replaced by %s: only the kit's runner writes it (the run does not "
+                   "count)\n",
+              S_ISLNK(st.st_mode) ? "a symbolic link" : S_ISFIFO(st.st_mode) ? "a FIFO" : "something not a regular file");
+    return 0;
+}
+
+/* Did the runner finish its work (its own result file, complete)? */
+static int run_finished(const engine *e, const workdirs *w, uint64_t nonce, strbuf *why)
+{
+    if (!result_file_ok(w, why))
+        return 0;
+    char out[2200], err[256];
+    snprintf(out, sizeof out, "%s/out.bin", w->run);
+    kit_blobfile *b = kit_blob_load(out, nonce, (uint64_t)(e->rub.file_mb + 1) << 20, err, sizeof err);
+    char *status = b ? kit_blob_text(b, "runner.status") : NULL;
+    int ok = status && !strcmp(status, "ok");
+    if (!ok)
+        sb_printf(why, "the program exited without finishing its work (%s): the test counts only a complete run\n",
+                  b ? "its result file is incomplete" : err);
+    free(status);
+    kit_blob_free(b);
+    return ok;
 }
 
 /* One run of one case: the runner in the sandbox, then the checker. */
@@ -573,7 +635,7 @@ static void run_case(engine *e, const workdirs *w, const rubric_test *t, const c
     argv[n] = NULL;
 
     proc_opts o = {0};
-    limits_for(e, &o, t->timeout_s > 0 ? t->timeout_s : e->rub.timeout_s);
+    limits_for(e, &o, t->timeout_s > 0 ? t->timeout_s : e->rub.timeout_s, w->run);
     o.cwd = w->run;
     const char *rw[] = {w->run, NULL};
     const char *ro[] = {w->bin, NULL};
@@ -591,17 +653,25 @@ static void run_case(engine *e, const workdirs *w, const rubric_test *t, const c
     if (locked)
         gpu_lock_release(&lock);
 
-    /* The checker reads stdout from a file (lab01 judges printed lines). */
+    /* The checker reads stdout from a file (lab01 judges printed lines),
+     * written where the submission cannot reach: the run folder is the
+     * submission's, and a symbolic link planted there (stdout.txt ->
+     * /etc/passwd) must not make the grader write through it. */
     char sout[2200];
-    snprintf(sout, sizeof sout, "%s/stdout.txt", w->run);
-    FILE *f = fopen(sout, "w");
-    if (f) {
-        fwrite(sb_str(&r.out), 1, r.out.len, f);
-        fclose(f);
+    snprintf(sout, sizeof sout, "%s/stdout.txt", w->root);
+    unlink(sout);
+    int fd = open(sout, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+        if (write(fd, sb_str(&r.out), r.out.len) != (ssize_t)r.out.len) {
+        }
+        close(fd);
     }
+    c->timed_out = r.timed_out;
     if (!proc_ok(&r)) {
         c->pass = 0;
         describe_run_failure(e, &r, t, &c->text);
+    } else if (!result_file_ok(w, &c->text)) {
+        c->pass = 0;
     } else {
         run_checker(e, w, params, seed, nonce, c);
     }
@@ -668,7 +738,7 @@ static void run_sanitizer_case(engine *e, const workdirs *w, const rubric_test *
     argv[n] = NULL;
 
     proc_opts o = {0};
-    limits_for(e, &o, t->timeout_s > 0 ? t->timeout_s : e->rub.sanitizer_timeout_s);
+    limits_for(e, &o, t->timeout_s > 0 ? t->timeout_s : e->rub.sanitizer_timeout_s, w->run);
     o.cwd = w->run;
     o.out_cap = 4u << 20; /* the sanitizer's report, not the program's flood */
     const char *rw[] = {w->run, NULL};
@@ -691,7 +761,12 @@ static void run_sanitizer_case(engine *e, const workdirs *w, const rubric_test *
     sanitizer_parse(sb_str(&r.out), r.out.len, &rep);
     sanitizer_parse(sb_str(&r.err), r.err.len, &rep);
     int errors = san_error_count(&rep);
+    c->timed_out = r.timed_out;
     c->pass = !r.timed_out && r.exited && r.exit_code == 0 && errors == 0 && !rep.tool_failed;
+    /* A clean report counts only for a run that did its work: a program
+     * that exits 0 before the student's code ran has nothing to check. */
+    if (c->pass && !run_finished(e, w, nonce, &c->text))
+        c->pass = 0;
     if (rep.tool_failed)
         sb_printf(&c->text, "compute-sanitizer could not check this run: %s\n", rep.tool_message);
     for (int i = 0; i < rep.n; i++) {
@@ -712,7 +787,7 @@ static void run_sanitizer_case(engine *e, const workdirs *w, const rubric_test *
             add_source_line(w, f->other_file, f->other_line, &c->text);
         }
     }
-    if (!c->pass && errors == 0 && !rep.tool_failed) {
+    if (!c->pass && errors == 0 && !rep.tool_failed && !proc_ok(&r)) {
         if (r.exited && r.exit_code == 99)
             sb_printf(&c->text, "compute-sanitizer reported errors (%ld)\n", rep.summary_errors);
         else
@@ -742,20 +817,40 @@ static void add_repro(const engine *e, const rubric_test *t, strbuf *b)
         sb_printf(b, "rerun just this test: %s TEST=%s SEED=%#llx\n", e->repro, t->name, (unsigned long long)e->seed);
 }
 
+/* An endless loop costs the whole time limit on every run.  When a run of
+ * an all-or-nothing test hit the limit, the test has failed whatever the
+ * other runs do: they are not run (1 = start skipping; the count of skipped
+ * runs is then skipped - 1). */
+static int skip_after_timeout(const rubric_test *t, const outcome *c) { return !t->partial && c->timed_out ? 1 : 0; }
+
+static int skipped_runs(int skipped) { return skipped ? skipped - 1 : 0; }
+
+static void note_skipped(strbuf *b, int n)
+{
+    sb_printf(b, "%d more run%s not run: a run hit the time limit, and this test needs every run to pass\n", n,
+              n == 1 ? "" : "s");
+}
+
 static void run_correctness(engine *e, const workdirs *w, const rubric_test *t, test_result *tr)
 {
     int total = 0, passed = 0, described = 0;
     strbuf last_kernels;
     sb_init(&last_kernels);
+    int skipped = 0;
     for (int i = 0; i < t->n_cases; i++) {
         char params[1024];
         case_params(t, i, params, sizeof params);
         for (int rep = 0; rep < t->repeat; rep++) {
+            if (skipped) {
+                total++, skipped++;
+                continue;
+            }
             uint64_t seed = engine_case_seed(e->seed, t->name, i, rep);
             outcome c;
             outcome_init(&c);
             run_case(e, w, t, params, seed, 0, &c);
             total++;
+            skipped = skip_after_timeout(t, &c);
             if (c.pass) {
                 passed++;
                 if (c.kernels.len) {
@@ -776,12 +871,14 @@ static void run_correctness(engine *e, const workdirs *w, const rubric_test *t, 
             outcome_free(&c);
         }
     }
-    if (total - passed > described)
-        sb_printf(&tr->output, "... and %d more failing run%s\n", total - passed - described,
-                  total - passed - described == 1 ? "" : "s");
-    if (t->repeat > 1 && passed < total)
-        sb_printf(&tr->output, "%d of %d runs wrong (results that change from run to run point to a race)\n",
-                  total - passed, total);
+    int not_run = skipped_runs(skipped), failed = total - passed - not_run;
+    if (failed > described)
+        sb_printf(&tr->output, "... and %d more failing run%s\n", failed - described, failed - described == 1 ? "" : "s");
+    if (not_run)
+        note_skipped(&tr->output, not_run);
+    if (t->repeat > 1 && failed > 0 && !not_run)
+        sb_printf(&tr->output, "%d of %d runs wrong (results that change from run to run point to a race)\n", failed,
+                  total);
     if (last_kernels.len) {
         sb_add(&tr->output, "kernels of the last passing case:\n");
         for (char *line = strtok(last_kernels.s, "\n"); line; line = strtok(NULL, "\n"))
@@ -801,14 +898,19 @@ static void run_sanitizer(engine *e, const workdirs *w, const rubric_test *t, te
         sb_add(&tr->output, "compute-sanitizer was not found with the CUDA Toolkit; this test cannot run here\n");
         return;
     }
-    int passed = 0;
+    int passed = 0, skipped = 0;
     for (int i = 0; i < t->n_cases; i++) {
         char params[1024];
         case_params(t, i, params, sizeof params);
         uint64_t seed = engine_case_seed(e->seed, t->name, i, 0);
+        if (skipped) {
+            skipped++;
+            continue;
+        }
         outcome c;
         outcome_init(&c);
         run_sanitizer_case(e, w, t, params, seed, &c);
+        skipped = skip_after_timeout(t, &c);
         if (c.pass)
             passed++;
         else {
@@ -818,6 +920,8 @@ static void run_sanitizer(engine *e, const workdirs *w, const rubric_test *t, te
         }
         outcome_free(&c);
     }
+    if (skipped_runs(skipped))
+        note_skipped(&tr->output, skipped_runs(skipped));
     tr->status = passed == t->n_cases ? ST_PASS : ST_FAIL;
     tr->score = t->partial ? t->points * passed / t->n_cases : (passed == t->n_cases ? t->points : 0);
     if (tr->status != ST_PASS)
@@ -956,6 +1060,7 @@ void engine_grade(engine *e, const char *sub_dir, const char *work_dir, const ch
         clean_run_dir(e, &w);
     else
         rm_rf(work_dir);
+    sandbox_release_uid(&e->sb);
 }
 
 int engine_build_only(engine *e, const char *sub_dir, const char *work_dir, grade_result *g)
@@ -989,7 +1094,7 @@ int engine_show(engine *e, const char *sub_dir, const char *work_dir, const char
     snprintf(seed_s, sizeof seed_s, "%#llx", (unsigned long long)e->seed);
     const char *argv[] = {w.runner, "show", "--params", params ? params : "", "--seed", seed_s, NULL};
     proc_opts o = {0};
-    limits_for(e, &o, e->rub.timeout_s);
+    limits_for(e, &o, e->rub.timeout_s, w.run);
     o.cwd = w.run;
     const char *rw[] = {w.run, NULL};
     const char *ro[] = {w.bin, NULL};

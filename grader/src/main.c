@@ -1,11 +1,16 @@
 /* main.c - kitgrade, the kit's grader: one engine for students and instructors. */
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
+#include <fcntl.h>
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "batch.h"
@@ -99,19 +104,72 @@ static int setup(engine *e, const cli *c, const char *argv0)
     return 0;
 }
 
+/* Per-process folders (<leaf>-<pid>) of graders that were killed (kill -9
+ * skips every cleanup): removed when their process is gone. */
+static void remove_stale_scratch(const char *base)
+{
+    DIR *d = opendir(base);
+    struct dirent *de;
+    time_t now = time(NULL);
+    while (d && (de = readdir(d))) {
+        const char *dash = strrchr(de->d_name, '-');
+        char *end;
+        long pid = dash ? strtol(dash + 1, &end, 10) : 0;
+        if (!dash || pid <= 0 || *end || pid == getpid())
+            continue;
+        char path[4400];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", base, de->d_name);
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH || lstat(path, &st) != 0 || !S_ISDIR(st.st_mode) ||
+            now - st.st_mtime < 60)
+            continue;
+        rm_rf(path);
+    }
+    if (d)
+        closedir(d);
+}
+
 /* Scratch for submission processes: must be reachable by the unprivileged
- * uid when the grader is root (a folder under /root is not). */
-static void scratch_dir(const engine *e, const char *fallback, const char *leaf, char *out, size_t len)
+ * uid when the grader is root (a folder under /root is not).  The base is
+ * $KIT_SCRATCH, else /tmp/kit-scratch for root, else `fallback`.  Returns 1
+ * when the folder is private to this process (<leaf>-<pid>: remove it at
+ * the end), 0 when it is the shared <base>/<leaf> (kept for inspection, and
+ * locked while in use: a second `make lab03` at the same time gets a private
+ * folder instead), -1 when no safe place exists (the reason is printed). */
+static int scratch_dir(const engine *e, const char *fallback, const char *leaf, int per_process, char *out, size_t len)
 {
     const char *env = getenv("KIT_SCRATCH");
-    if (env && *env)
-        snprintf(out, len, "%s/%s", env, leaf);
-    else if (e->sb.drop_uid) {
+    const char *base = fallback;
+    if (env && *env) {
+        base = env;
+    } else if (e->sb.drop_uid) {
+        /* Root works in a shared /tmp: the folder must be root's alone, or a
+         * local user could swap paths under the grader's feet. */
         mkdir("/tmp/kit-scratch", 0711);
+        struct stat st;
+        if (lstat("/tmp/kit-scratch", &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != 0 || (st.st_mode & 022)) {
+            fprintf(stderr, "kitgrade: /tmp/kit-scratch is not a folder only root can write: remove it, or set "
+                            "KIT_SCRATCH to a safe folder\n");
+            return -1;
+        }
         chmod("/tmp/kit-scratch", 0711);
-        snprintf(out, len, "/tmp/kit-scratch/%s-%d", leaf, (int)getpid());
-    } else
-        snprintf(out, len, "%s/%s", fallback, leaf);
+        base = "/tmp/kit-scratch";
+        remove_stale_scratch(base);
+        per_process = 1;
+    }
+    mkdirs(base, 0711);
+    if (!per_process) {
+        char lock[4200];
+        snprintf(out, len, "%s/%s", base, leaf);
+        snprintf(lock, sizeof lock, "%s.lock", out);
+        int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644); /* held until exit */
+        if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0)
+            return 0;
+        if (fd >= 0)
+            close(fd);
+    }
+    snprintf(out, len, "%s/%s-%d", base, leaf, (int)getpid());
+    return 1;
 }
 
 static void print_header(const engine *e, const char *what, const char *dir)
@@ -148,7 +206,11 @@ static int cmd_check(const cli *c, const char *argv0, int instructor)
     }
     char base[4096];
     snprintf(base, sizeof base, "%s/work", e.conf.build_dir);
-    scratch_dir(&e, base, e.man.name, work, sizeof work);
+    int private_work = scratch_dir(&e, base, e.man.name, 0, work, sizeof work);
+    if (private_work < 0)
+        return 2;
+    if (private_work)
+        e.keep_work = 0;
     mkdirs(work, 0755);
     print_header(&e, instructor ? "grading" : "checking", dir);
     for (int i = 0; i < e.rub.n_tests && !instructor && !c->test; i++)
@@ -175,7 +237,7 @@ static int cmd_check(const cli *c, const char *argv0, int instructor)
         } else
             printf("results: %s\n", out);
     }
-    if (e.sb.drop_uid && !e.keep_work)
+    if (private_work)
         rm_rf(work);
     grade_result_free(&g);
     engine_free(&e);
@@ -200,7 +262,8 @@ static int cmd_batch(const cli *c, const char *argv0)
     o.tty = isatty(2);
     char work[4096] = "";
     if (e.sb.drop_uid || getenv("KIT_SCRATCH")) {
-        scratch_dir(&e, c->out, "batch", work, sizeof work);
+        if (scratch_dir(&e, c->out, "batch", 1, work, sizeof work) < 0)
+            return 2;
         o.work_root = work;
     }
     int rc = batch_run(&e, c->dir, c->out, &o);
@@ -221,9 +284,13 @@ static int cmd_run(const cli *c, const char *argv0)
     for (int i = 0; i < c->n_params; i++)
         snprintf(params + strlen(params), sizeof params - strlen(params), "%s%s", i ? " " : "", c->params[i]);
     snprintf(base, sizeof base, "%s/work", e.conf.build_dir);
-    scratch_dir(&e, base, e.man.name, work, sizeof work);
+    int private_work = scratch_dir(&e, base, e.man.name, 0, work, sizeof work);
+    if (private_work < 0)
+        return 2;
     mkdirs(work, 0755);
     int rc = engine_show(&e, dir, work, params);
+    if (private_work)
+        rm_rf(work);
     engine_free(&e);
     return rc;
 }
@@ -235,7 +302,8 @@ static int cmd_build(const cli *c, const char *argv0)
         return 2;
     char work[4096], base[4096];
     snprintf(base, sizeof base, "%s/work", e.conf.build_dir);
-    scratch_dir(&e, base, "build", work, sizeof work);
+    if (scratch_dir(&e, base, "build", 0, work, sizeof work) < 0)
+        return 2;
     grade_result g;
     int ok = engine_build_only(&e, c->dir, work, &g);
     printf("%s %s: %s (%.1fs)\n", e.man.name, c->dir, ok ? "built" : "BUILD FAILED", g.build_seconds);
@@ -348,6 +416,9 @@ static int cmd_validate(int argc, char **argv, const char *argv0)
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
+    /* The unprivileged uid must read the work folders and the copied files:
+     * under a umask of 077 every build would fail without a word. */
+    umask(022);
     cli c;
     if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help"))) {
         fputs(usage_text, stdout);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -50,7 +51,7 @@ static void set_limit(int res, rlim_t v)
 }
 
 /* In the child: limits, uid, descriptors, then exec.  Only async-signal-safe calls. */
-static void child(const char *const argv[], const proc_opts *o, int out_w, int err_w)
+static void child(const char *const argv[], const proc_opts *o, int out_w, int err_w, pid_t parent)
 {
     setpgid(0, 0);
     int devnull = open("/dev/null", O_RDONLY);
@@ -78,8 +79,14 @@ static void child(const char *const argv[], const proc_opts *o, int out_w, int e
     /* Die with the grader (a kill -9 of a batch must not leave runs behind);
      * set after the uid change, which clears it. */
     prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (o->cwd && chdir(o->cwd) != 0)
+    if (getppid() != parent) /* the grader died before that */
         _exit(126);
+    if (o->cwd && chdir(o->cwd) != 0) {
+        static const char msg[] = "sandbox: cannot enter the working folder (is it readable by the sandbox uid?)\n";
+        if (write(2, msg, sizeof msg - 1) < 0) {
+        }
+        _exit(126);
+    }
     static const char *const default_env[] = {"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C", "LC_ALL=C", NULL};
     execve(argv[0], (char *const *)argv, (char *const *)(o->env ? o->env : default_env));
     static const char msg[] = "cannot execute the program\n";
@@ -88,8 +95,53 @@ static void child(const char *const argv[], const proc_opts *o, int out_w, int e
     _exit(127);
 }
 
-/* Reads what is available from fd into b (up to cap kept); returns 0 at EOF. */
-static int drain(int fd, strbuf *b, size_t cap, size_t *total)
+/* What is kept of one output stream: the first `head` bytes in b, and, when
+ * ring_cap > 0, the last ring_cap bytes of the rest in a ring buffer. */
+typedef struct {
+    strbuf *b;
+    size_t head, *total;
+    char *ring;
+    size_t ring_cap, ring_len, ring_pos;
+} capture;
+
+static void capture_add(capture *c, const char *p, size_t n)
+{
+    *c->total += n;
+    if (c->b->len < c->head) {
+        size_t k = n < c->head - c->b->len ? n : c->head - c->b->len;
+        sb_addn(c->b, p, k);
+        p += k, n -= k;
+    }
+    if (!c->ring_cap || !n)
+        return;
+    if (n > c->ring_cap) /* only the last ring_cap bytes can survive */
+        p += n - c->ring_cap, n = c->ring_cap;
+    size_t first = c->ring_cap - c->ring_pos < n ? c->ring_cap - c->ring_pos : n;
+    memcpy(c->ring + c->ring_pos, p, first);
+    memcpy(c->ring, p + first, n - first);
+    c->ring_pos = (c->ring_pos + n) % c->ring_cap;
+    c->ring_len = c->ring_len + n < c->ring_cap ? c->ring_len + n : c->ring_cap;
+}
+
+/* Appends the kept tail after the head; returns 1 when bytes were dropped. */
+static int capture_finish(capture *c)
+{
+    size_t dropped = *c->total - c->b->len - c->ring_len;
+    if (c->ring_len) {
+        if (dropped)
+            sb_printf(c->b, "\n[... %zu bytes not kept ...]\n", dropped);
+        size_t start = (c->ring_pos + c->ring_cap - c->ring_len) % c->ring_cap;
+        size_t first = c->ring_cap - start < c->ring_len ? c->ring_cap - start : c->ring_len;
+        sb_addn(c->b, c->ring + start, first);
+        sb_addn(c->b, c->ring, c->ring_len - first);
+    }
+    free(c->ring);
+    c->ring = NULL;
+    return dropped > 0;
+}
+
+/* Reads what is available from fd; returns 0 at EOF. */
+static int drain(int fd, capture *c)
 {
     char buf[65536];
     ssize_t n = read(fd, buf, sizeof buf);
@@ -97,25 +149,65 @@ static int drain(int fd, strbuf *b, size_t cap, size_t *total)
         return errno == EINTR || errno == EAGAIN ? 1 : 0;
     if (n == 0)
         return 0;
-    *total += (size_t)n;
-    if (b->len < cap)
-        sb_addn(b, buf, (size_t)n < cap - b->len ? (size_t)n : cap - b->len);
+    capture_add(c, buf, (size_t)n);
     return 1;
 }
 
 /* After the process ended: what is still in the pipe, without blocking (a
  * descendant that escaped could otherwise keep the pipe open forever). */
-static void drain_rest(int fd, strbuf *b, size_t cap, size_t *total)
+static void drain_rest(int fd, capture *c)
 {
     char buf[65536];
     for (int i = 0; i < 4096; i++) {
         ssize_t n = read(fd, buf, sizeof buf);
         if (n <= 0)
             return;
-        *total += (size_t)n;
-        if (b->len < cap)
-            sb_addn(b, buf, (size_t)n < cap - b->len ? (size_t)n : cap - b->len);
+        capture_add(c, buf, (size_t)n);
     }
+}
+
+/* Bytes used by the files under dir (not following links), counting at most
+ * max_entries entries; returns -1 when there are more (a flood of files). */
+static long long dir_usage(int dirfd, int depth, long *entries, long max_entries)
+{
+    DIR *d = fdopendir(dirfd);
+    if (!d) {
+        close(dirfd);
+        return 0;
+    }
+    long long sum = 0;
+    struct dirent *e;
+    while (sum >= 0 && (e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        if (++*entries > max_entries)
+            return closedir(d), -1;
+        struct stat st;
+        if (fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+            continue;
+        sum += (long long)st.st_blocks * 512;
+        if (S_ISDIR(st.st_mode) && depth < 16) {
+            int sub = openat(dirfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (sub >= 0) {
+                long long s2 = dir_usage(sub, depth + 1, entries, max_entries);
+                sum = s2 < 0 ? -1 : sum + s2;
+            }
+        }
+    }
+    closedir(d);
+    return sum;
+}
+
+#define WATCH_MAX_ENTRIES 10000
+
+static int over_disk_limit(const proc_opts *o)
+{
+    int fd = open(o->watch_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    long entries = 0;
+    long long used = dir_usage(fd, 0, &entries, WATCH_MAX_ENTRIES);
+    return used < 0 || used > o->watch_max_bytes;
 }
 
 /* Kills and reaps descendants that escaped the process group: as subreaper we
@@ -181,6 +273,7 @@ int proc_run(const char *const argv[], const proc_opts *o, proc_result *r)
         return -1;
     }
     double t0 = now();
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         snprintf(r->spawn_error, sizeof r->spawn_error, "fork: %s", strerror(errno));
@@ -188,7 +281,7 @@ int proc_run(const char *const argv[], const proc_opts *o, proc_result *r)
         return -1;
     }
     if (pid == 0)
-        child(full, o, out_p[1], err_p[1]);
+        child(full, o, out_p[1], err_p[1], parent);
     setpgid(pid, pid); /* also in the parent: no race with the kill below */
     r->started = 1;
     close(out_p[1]);
@@ -197,7 +290,12 @@ int proc_run(const char *const argv[], const proc_opts *o, proc_result *r)
     fcntl(err_p[0], F_SETFL, O_NONBLOCK);
 
     size_t out_cap = o->out_cap ? o->out_cap : DEFAULT_CAP, err_cap = o->err_cap ? o->err_cap : DEFAULT_CAP;
+    capture out = {&r->out, out_cap, &r->out_total, NULL, 0, 0, 0};
+    capture err = {&r->err, err_cap / 2, &r->err_total, malloc(err_cap - err_cap / 2), err_cap - err_cap / 2, 0, 0};
+    if (!err.ring)
+        err.head = err_cap, err.ring_cap = 0;
     int out_open = 1, err_open = 1, status = 0, done = 0;
+    double next_watch = t0 + 0.25;
     while (!done) {
         double left = o->timeout_s > 0 ? o->timeout_s - (now() - t0) : 1.0;
         if (left <= 0) {
@@ -205,6 +303,16 @@ int proc_run(const char *const argv[], const proc_opts *o, proc_result *r)
             kill(-pid, SIGKILL);
             kill(pid, SIGKILL);
             break;
+        }
+        if (o->watch_dir && now() >= next_watch) {
+            if (over_disk_limit(o)) {
+                r->disk_exceeded = 1;
+                r->watch_limit_mb = o->watch_max_bytes >> 20;
+                kill(-pid, SIGKILL);
+                kill(pid, SIGKILL);
+                break;
+            }
+            next_watch = now() + 0.25;
         }
         struct pollfd fds[2];
         int nf = 0;
@@ -221,9 +329,9 @@ int proc_run(const char *const argv[], const proc_opts *o, proc_result *r)
             if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
                 continue;
             if (fds[i].fd == out_p[0])
-                out_open = drain(out_p[0], &r->out, out_cap, &r->out_total);
+                out_open = drain(out_p[0], &out);
             else
-                err_open = drain(err_p[0], &r->err, err_cap, &r->err_total);
+                err_open = drain(err_p[0], &err);
         }
         pid_t w = waitpid(pid, &status, WNOHANG);
         if (w == pid)
@@ -237,13 +345,21 @@ int proc_run(const char *const argv[], const proc_opts *o, proc_result *r)
     kill(-pid, SIGKILL);
     reap_orphans(0);
     if (out_open)
-        drain_rest(out_p[0], &r->out, out_cap, &r->out_total);
+        drain_rest(out_p[0], &out);
     if (err_open)
-        drain_rest(err_p[0], &r->err, err_cap, &r->err_total);
+        drain_rest(err_p[0], &err);
+    r->out_capped = capture_finish(&out);
+    r->err_capped = capture_finish(&err);
     close(out_p[0]);
     close(err_p[0]);
     r->seconds = now() - t0;
-    if (WIFEXITED(status)) {
+    if (WIFEXITED(status) && o->sb && o->sb->use_bwrap && WEXITSTATUS(status) > 128 &&
+        WEXITSTATUS(status) < 128 + 32) {
+        /* bubblewrap exits with 128 + N when its child was killed by signal N
+         * (as a shell does): report the signal, not a status. */
+        r->signaled = 1;
+        r->signal = WEXITSTATUS(status) - 128;
+    } else if (WIFEXITED(status)) {
         r->exited = 1;
         r->exit_code = WEXITSTATUS(status);
     } else if (WIFSIGNALED(status)) {
@@ -253,7 +369,10 @@ int proc_run(const char *const argv[], const proc_opts *o, proc_result *r)
     return 0;
 }
 
-int proc_ok(const proc_result *r) { return r->started && !r->timed_out && r->exited && r->exit_code == 0; }
+int proc_ok(const proc_result *r)
+{
+    return r->started && !r->timed_out && !r->disk_exceeded && r->exited && r->exit_code == 0;
+}
 
 void proc_describe(const proc_result *r, strbuf *b)
 {
@@ -261,6 +380,9 @@ void proc_describe(const proc_result *r, strbuf *b)
         sb_printf(b, "could not start: %s", r->spawn_error);
     else if (r->timed_out)
         sb_printf(b, "killed after the %.0f s time limit", r->seconds);
+    else if (r->disk_exceeded)
+        sb_printf(b, "killed: it wrote more files than allowed (over %lld MB, or more than %d files)",
+                  r->watch_limit_mb, WATCH_MAX_ENTRIES);
     else if (r->signaled) {
         const char *what = r->signal == SIGSEGV   ? ": segmentation fault"
                            : r->signal == SIGABRT ? ": abort"

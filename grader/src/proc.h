@@ -3,10 +3,13 @@
  * The child gets its own process group, stdin from /dev/null, a minimal
  * environment, resource limits (memory, processes, file size, CPU time) and,
  * when configured, a bubblewrap sandbox and an unprivileged uid.  stdout and
- * stderr are read through pipes: the first `cap` bytes are kept, the rest is
- * counted and thrown away (a flood cannot fill the disk or the memory).  At
- * the wall-clock limit the whole process group is killed; orphans that
- * escaped the group are reaped too (the grader is their subreaper).
+ * stderr are read through pipes: the first `cap` bytes of stdout are kept;
+ * of stderr the first and the last half of `cap` (the error that ends a
+ * flood is what a student needs to see); the rest is counted and thrown
+ * away (a flood cannot fill the disk or the memory).  At the wall-clock
+ * limit the whole process group is killed; orphans that escaped the group
+ * are reaped too (the grader is their subreaper).  Optionally the size of a
+ * folder the program may write is watched: past the limit it is killed.
  */
 #ifndef GRADER_PROC_H
 #define GRADER_PROC_H
@@ -28,6 +31,8 @@ typedef struct {
     const char *const *sb_rw; /* extra paths bound read-write in the sandbox (NULL-terminated) */
     const char *const *sb_ro; /* extra paths bound read-only */
     int drop_uid;           /* run as the sandbox uid (root only) */
+    const char *watch_dir;  /* killed when the files under it exceed watch_max_bytes */
+    long long watch_max_bytes;
 } proc_opts;
 
 typedef struct {
@@ -38,6 +43,9 @@ typedef struct {
     double seconds;
     strbuf out, err;        /* kept output (raw bytes, NUL-terminated) */
     size_t out_total, err_total; /* bytes produced, kept or not */
+    int out_capped, err_capped;  /* some of it was not kept */
+    int disk_exceeded;      /* killed: watch_dir grew past watch_max_bytes (or too many files) */
+    long long watch_limit_mb;
     char spawn_error[256];
 } proc_result;
 
@@ -45,7 +53,8 @@ int proc_run(const char *const argv[], const proc_opts *o, proc_result *r);
 void proc_result_init(proc_result *r);
 void proc_result_free(proc_result *r);
 /* One phrase: "exited with status 3", "crashed: SIGSEGV (segmentation fault)",
- * "killed after the 10 s time limit", "could not start: ...". */
+ * "killed after the 10 s time limit", "killed: it wrote more than 2048 MB
+ * of files", "could not start: ...". */
 void proc_describe(const proc_result *r, strbuf *b);
 /* 1 when it exited with status 0. */
 int proc_ok(const proc_result *r);

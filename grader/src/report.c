@@ -623,7 +623,14 @@ int report_write_csv(const char *path, grade_result *const *results, int n, cons
                 if (!strcmp(groups[k], gname))
                     sums[k] += t->score;
         }
-        csv_field(&b, g->student);
+        /* A folder name is untrusted: "=HYPERLINK(...)" must stay text in a
+         * spreadsheet (OWASP's CSV injection advice: a leading quote). */
+        if (g->student[0] && strchr("=+-@\t\r", g->student[0])) {
+            char quoted[sizeof g->student + 1];
+            snprintf(quoted, sizeof quoted, "'%s", g->student);
+            csv_field(&b, quoted);
+        } else
+            csv_field(&b, g->student);
         for (int k = 0; k < ng; k++)
             sb_printf(&b, ",%g", sums[k]);
         sb_printf(&b, ",%g,%g,%s\n", g->score, g->max_score,

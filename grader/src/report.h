@@ -36,7 +36,8 @@ int report_read_json(const char *path, grade_result *g, char *err, size_t errlen
 /* Writes the plain (no colour) terminal report into path, atomically. */
 int report_write_feedback(const grade_result *g, const char *path, char *err, size_t errlen);
 /* Gradebook: header "student,<group1>,...,total,max,status"; groups in rubric
- * order; RFC 4180 quoting; atomic write. */
+ * order; RFC 4180 quoting; a student name starting with = + - @ gets a
+ * leading ' (no spreadsheet formulas from folder names); atomic write. */
 int report_write_csv(const char *path, grade_result *const *results, int n, const rubric *r, char *err,
                      size_t errlen);
 /* Writes `len` bytes to path atomically (helper shared by the writers). */

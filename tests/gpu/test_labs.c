@@ -5,7 +5,11 @@
  *  - the starter: fails every test in its manifest's starter_fails, and every
  *    test it fails is in starter_fails or starter_may_fail (racy tests);
  *  - each known-bad submission tests/submissions/<lab>/<name>/: the verdict
- *    its expect.ini states (see tests/submissions/README.md).
+ *    its expect.ini states (keys: tests/submissions/lab03-dot/README.md).
+ * With KIT_RUN_WITHOUT_GPU=1 (tests/run-cpu-submissions: the `gpu = no`
+ * cases graded on a machine without a GPU, where every run's CUDA calls
+ * fail) only what holds without a device is checked: the build, the
+ * `output` phrases and the `absent` phrases.
  * Prints one line per graded submission: scores, failed tests, speedups.
  */
 #include <dirent.h>
@@ -31,6 +35,9 @@ typedef struct {
     int build;             /* 1 must build, 0 must not, -1 either */
     char output[8][256];   /* phrases that must appear in the result's text */
     int n_output;
+    char absent[8][256];   /* phrases that must not appear (e.g. "SANDBOX ESCAPE") */
+    int n_absent;
+    int needs_gpu;         /* gpu = yes (the default) */
 } expectation;
 
 typedef struct {
@@ -79,7 +86,11 @@ static int expect_handler(void *user, const char *section, const char *name, con
         x->build = !strcmp(value, "ok") ? 1 : !strcmp(value, "fail") ? 0 : -1;
     else if (!strcmp(name, "output") && x->n_output < 8)
         snprintf(x->output[x->n_output++], sizeof x->output[0], "%s", value);
-    else if (strcmp(name, "gpu") && strcmp(name, "why"))
+    else if (!strcmp(name, "absent") && x->n_absent < 8)
+        snprintf(x->absent[x->n_absent++], sizeof x->absent[0], "%s", value);
+    else if (!strcmp(name, "gpu"))
+        x->needs_gpu = strcmp(value, "no") != 0;
+    else if (strcmp(name, "why") && strcmp(name, "needs_memory_gb") && strcmp(name, "needs_sandbox"))
         return 0;
     return 1;
 }
@@ -89,6 +100,7 @@ static void expectation_for(const char *lab, const char *who, expectation *x)
 {
     memset(x, 0, sizeof *x);
     x->build = 1;
+    x->needs_gpu = 1;
     char path[4096], err[512];
     if (!strcmp(who, "solution"))
         return;
@@ -120,6 +132,13 @@ static void speedups(const grade_result *g, char *buf, size_t len)
     }
 }
 
+/* KIT_RUN_WITHOUT_GPU=1: the runs' CUDA calls failed (see the header). */
+static int without_gpu(void)
+{
+    const char *v = getenv("KIT_RUN_WITHOUT_GPU");
+    return v && !strcmp(v, "1");
+}
+
 static int result_mentions(const grade_result *g, const char *phrase)
 {
     if (strstr(sb_str(&g->build_log), phrase) || strstr(sb_str(&g->notes), phrase))
@@ -147,7 +166,7 @@ START_TEST(verdict)
         int must = x.all_fail || in_list(&x.must_fail, t->name), may = in_list(&x.may_fail, t->name);
         if (failed)
             snprintf(fails + strlen(fails), sizeof fails - strlen(fails), " %s", t->name);
-        if (failed && !must && !may) {
+        if (failed && !must && !may && !without_gpu()) {
             snprintf(unexpected + strlen(unexpected), sizeof unexpected - strlen(unexpected), " %s", t->name);
             printf("%s/%s: %s fails unexpectedly (%g/%g):\n%s", r->lab, r->who, t->name, t->score, t->max_score,
                    sb_str(&t->output));
@@ -160,10 +179,29 @@ START_TEST(verdict)
     for (int i = 0; i < x.n_output; i++)
         if (!result_mentions(&g, x.output[i]))
             snprintf(absent + strlen(absent), sizeof absent - strlen(absent), " \"%s\"", x.output[i]);
+    char present[1024] = "";
+    for (int i = 0; i < x.n_absent; i++)
+        if (result_mentions(&g, x.absent[i]))
+            snprintf(present + strlen(present), sizeof present - strlen(present), " \"%s\"", x.absent[i]);
+    if (without_gpu()) { /* only the build and the phrases mean something */
+        unexpected[0] = missing[0] = 0;
+        ck_assert_msg(!x.needs_gpu, "%s/%s: graded without a GPU, but its expect.ini does not say gpu = no", r->lab,
+                      r->who);
+    }
     char sp[512];
     speedups(&g, sp, sizeof sp);
-    printf("%-18s %-24s %6g/%-4g build %-4s fails:%s%s%s%s\n", r->lab, r->who, g.score, g.max_score,
-           g.build_ok ? "ok" : "FAIL", fails[0] ? fails : " none", racy[0] ? " | racy:" : "", racy, sp);
+    char seen[1024] = ""; /* the expected phrases found: the verdict in words */
+    for (int i = 0; i < x.n_output; i++)
+        if (result_mentions(&g, x.output[i]))
+            snprintf(seen + strlen(seen), sizeof seen - strlen(seen), "%s\"%s\"", seen[0] ? ", " : " | says ",
+                     x.output[i]);
+    for (int i = 0; i < x.n_absent; i++)
+        if (!result_mentions(&g, x.absent[i]))
+            snprintf(seen + strlen(seen), sizeof seen - strlen(seen), " | never \"%s\"", x.absent[i]);
+    if (without_gpu()) /* every run failed for want of a device: the list says nothing */
+        snprintf(fails, sizeof fails, " (no GPU)");
+    printf("%-18s %-24s %6g/%-4g build %-4s fails:%s%s%s%s%s\n", r->lab, r->who, g.score, g.max_score,
+           g.build_ok ? "ok" : "FAIL", fails[0] ? fails : " none", racy[0] ? " | racy:" : "", racy, sp, seen);
     fflush(stdout);
     if (x.build >= 0)
         ck_assert_msg(g.build_ok == x.build, "%s/%s: build %s, expected %s:\n%s", r->lab, r->who,
@@ -171,6 +209,7 @@ START_TEST(verdict)
     ck_assert_msg(!unexpected[0], "%s/%s: fails tests it should pass:%s", r->lab, r->who, unexpected);
     ck_assert_msg(!missing[0], "%s/%s: passes tests it must fail:%s", r->lab, r->who, missing);
     ck_assert_msg(!absent[0], "%s/%s: the result does not mention:%s", r->lab, r->who, absent);
+    ck_assert_msg(!present[0], "%s/%s: the result mentions what it must not:%s", r->lab, r->who, present);
     grade_result_free(&g);
 }
 END_TEST

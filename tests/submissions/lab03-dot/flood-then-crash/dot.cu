@@ -1,0 +1,103 @@
+/* lab03 - known-bad test submission: floods stderr, then crashes.
+ * Correct solution, plus a twist in the run of the float n = 1 case (static
+ * constructor): about 1 GiB of debug lines on stderr, one last line, then a
+ * write through a NULL pointer.  The report must name the signal, say the
+ * output was capped, and still show the last line (the end of stderr is
+ * what explains a crash). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cuda_runtime.h>
+
+#include "dot.h"
+#include "kit/cuda_check.cuh"
+
+/* The twist runs only in the run of the first case of float-small (the
+ * runner's command line holds "--params type=float n=1"), so the cases
+ * after it show that the next run is unaffected. */
+static int in_first_case(void)
+{
+    char args[8192];
+    FILE *f = fopen("/proc/self/cmdline", "rb");
+    if (!f)
+        return 0;
+    size_t len = fread(args, 1, sizeof args - 1, f);
+    fclose(f);
+    for (size_t i = 0; i < len; i++) /* NUL-separated arguments -> one line of words */
+        if (args[i] == '\0')
+            args[i] = ' ';
+    args[len] = '\0';
+    int n1 = 0, is_float = 0;
+    for (char *w = strtok(args, " "); w; w = strtok(NULL, " ")) {
+        n1 |= !strcmp(w, "n=1");
+        is_float |= !strcmp(w, "type=float");
+    }
+    return n1 && is_float;
+}
+
+__attribute__((constructor)) static void flood_and_crash_in_first_case(void)
+{
+    if (!in_first_case())
+        return;
+    static char lines[1 << 16];
+    size_t used = 0;
+    for (long i = 0; used + 64 < sizeof lines; i++)
+        used += (size_t)snprintf(lines + used, sizeof lines - used, "debug: i = %ld, partial = %ld\n", i, i * 7);
+    for (int i = 0; i < 16384; i++) /* about 1 GiB */
+        if (write(2, lines, used) < 0)
+            break;
+    fprintf(stderr, "last line before the crash\n");
+    volatile int *nowhere = NULL;
+    *nowhere = 1;
+}
+
+#define THREADS 256
+#define MAX_BLOCKS 1024
+
+/* Tree reduction of s[0..THREADS) into s[0]; all threads of the block call it. */
+template <typename T> __device__ void block_reduce(T *s)
+{
+    for (int stride = THREADS / 2; stride > 0; stride /= 2) {
+        if (threadIdx.x < stride)
+            s[threadIdx.x] += s[threadIdx.x + stride];
+        __syncthreads();
+    }
+}
+
+/* out[blockIdx.x] = sum over this block's share of a[i]*b[i] (b == NULL: sum of a[i]). */
+template <typename T> __global__ void dot_partial(const T *a, const T *b, T *out, int n)
+{
+    __shared__ T partial[THREADS];
+    T sum = 0;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        sum += b ? a[i] * b[i] : a[i];
+    partial[threadIdx.x] = sum;
+    __syncthreads();
+    block_reduce(partial);
+    if (threadIdx.x == 0)
+        out[blockIdx.x] = partial[0];
+}
+
+template <typename T> static T dot(const T *d_a, const T *d_b, int n)
+{
+    if (n <= 0)
+        return 0;
+    int blocks = (n + THREADS - 1) / THREADS;
+    if (blocks > MAX_BLOCKS)
+        blocks = MAX_BLOCKS;
+    T *d_part, result;
+    CUDA_CHECK(cudaMalloc(&d_part, (blocks + 1) * sizeof(T)));
+    dot_partial<T><<<blocks, THREADS>>>(d_a, d_b, d_part, n);
+    CUDA_CHECK_LAUNCH();
+    dot_partial<T><<<1, THREADS>>>(d_part, (const T *)nullptr, d_part + blocks, blocks);
+    CUDA_CHECK_LAUNCH();
+    CUDA_CHECK(cudaMemcpy(&result, d_part + blocks, sizeof(T), cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaFree(d_part));
+    return result;
+}
+
+float dot_shared(const float *d_a, const float *d_b, int n) { return dot(d_a, d_b, n); }
+
+int dot_shared_int(const int *d_a, const int *d_b, int n) { return dot(d_a, d_b, n); }
