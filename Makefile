@@ -144,9 +144,10 @@ $(BUILD)/tests/gpu/test_%: tests/gpu/test_%.c $(call obj,$(GRADER_LIB_C)) $(LIBK
 	@mkdir -p $(@D)
 	$(CC) $(KIT_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Icommon/tests -Igrader/src -o $@ $< $(call obj,$(GRADER_LIB_C)) $(LIBKIT) $(CJSON_LIBS) $(INIH_LIBS) $(CHECK_LIBS) -lm
 
-test-unit: $(UNIT_TESTS) all ## Check unit tests of common/, grader/ and the labs' checkers (no GPU needed)
+test-unit: $(UNIT_TESTS) $(GPU_TESTS) all ## unit tests of common/, grader/, the labs' checkers; CPU-side hostile submissions
 	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-unit $(UNIT_TESTS)
 	@$(MAKE) --no-print-directory test-demos-summary
+	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-cpu-submissions
 
 build-cu: all demos ## compile every .cu in the tree (starters, solutions, demos) for CUDA_ARCH
 	@$(KITGRADE) build-all --jobs $(or $(JOBS),$(shell nproc))

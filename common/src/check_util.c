@@ -36,6 +36,7 @@ void kit_fail(kit_check_ctx *ctx, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
+    ctx->fail_count++;
     if (!ctx->failed)
         snprintf(ctx->summary, sizeof ctx->summary, "%.*s", (int)sizeof ctx->summary - 1, line);
     else

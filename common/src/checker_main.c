@@ -69,6 +69,7 @@ int main(int argc, char **argv)
     ctx.stdout_len = stext ? slen : 0;
 
     cJSON *verdict = cJSON_CreateObject(), *kernels = cJSON_CreateArray();
+    int device_ok = 0, result_ok = 0;
     kit_blobfile *blob = kit_blob_load(out_path, nonce, 0, err, sizeof err);
     if (!blob) {
         kit_fail(&ctx, "no usable result file: %s", err);
@@ -80,12 +81,18 @@ int main(int argc, char **argv)
         free(rs);
         if (!ctx.failed) {
             kit_apply_policy(&ctx, require_kernel, forbid, kernels);
-            if (lab_check(&ctx) != 0 && !ctx.failed)
+            device_ok = !ctx.failed;
+            int before = ctx.fail_count;
+            if (lab_check(&ctx) != 0 && ctx.fail_count == before)
                 kit_fail(&ctx, "wrong result");
+            result_ok = ctx.fail_count == before;
         }
     }
 
     cJSON_AddBoolToObject(verdict, "pass", !ctx.failed);
+    /* Right values without the student's own kernels: computed elsewhere. */
+    cJSON_AddBoolToObject(verdict, "device_ok", device_ok);
+    cJSON_AddBoolToObject(verdict, "result_ok", result_ok);
     cJSON_AddStringToObject(verdict, "summary", ctx.failed ? ctx.summary : (ctx.summary[0] ? ctx.summary : "ok"));
     cJSON *details = cJSON_CreateArray();
     for (char *line = ctx.details ? strtok(ctx.details, "\n") : NULL; line; line = strtok(NULL, "\n"))

@@ -40,6 +40,7 @@ typedef struct {
 typedef struct {
     const char *out_dir;
     int n_gpus;
+    int per_gpu;
     char uuids[MAX_GPUS][96];
 } slots_ctx;
 
@@ -142,7 +143,7 @@ static int already_graded(engine *e, const char *subs_dir, const char *out_dir, 
     return same;
 }
 
-/* ---- GPU slots: one submission per GPU at a time within this batch ---- */
+/* ---- GPU slots: per_gpu submissions per GPU at a time within this batch ---- */
 
 static void wait_for_gpu(engine *e, void *arg)
 {
@@ -150,9 +151,10 @@ static void wait_for_gpu(engine *e, void *arg)
     if (s->n_gpus <= 0)
         return;
     for (;;) {
-        for (int i = 0; i < s->n_gpus; i++) {
+        for (int slot = 0; slot < s->n_gpus * s->per_gpu; slot++) {
+            int i = slot % s->n_gpus; /* fill the GPUs evenly */
             char path[4096];
-            snprintf(path, sizeof path, "%s/.slots/gpu%d.lock", s->out_dir, i);
+            snprintf(path, sizeof path, "%s/.slots/gpu%d-%d.lock", s->out_dir, i, slot / s->n_gpus);
             int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
             if (fd < 0)
                 continue;
@@ -357,7 +359,7 @@ int batch_run(engine *e, const char *subs_dir, const char *out_dir, const batch_
         free(ents);
         return 2;
     }
-    slots_ctx slots = {out_dir, 0, {{0}}};
+    slots_ctx slots = {out_dir, 0, o->per_gpu > 0 ? o->per_gpu : 1, {{0}}};
     count_gpus(e, &slots);
     fprintf(stderr, "%s: %d submission%s in %s (%d already graded, kept; --force regrades), seed %#llx, %d GPU%s, %d "
                     "jobs\n",

@@ -109,7 +109,7 @@ int engine_load_conf(kit_conf *conf, const char *argv0, char *err, size_t errlen
     return kitconf_load(ini, conf, err, errlen);
 }
 
-int engine_init(engine *e, const char *lab, const char *argv0, char *err, size_t errlen)
+int engine_init(engine *e, const char *lab, const char *argv0, const char *rubric_path, char *err, size_t errlen)
 {
     memset(e, 0, sizeof *e);
     if (engine_load_conf(&e->conf, argv0, err, errlen) != 0)
@@ -122,7 +122,10 @@ int engine_init(engine *e, const char *lab, const char *argv0, char *err, size_t
     snprintf(path, sizeof path, "%s/manifest.ini", e->lab_dir);
     if (manifest_load(path, &e->man, err, errlen) != 0)
         return -1;
-    snprintf(path, sizeof path, "%s/rubric.ini", e->lab_dir);
+    if (rubric_path)
+        snprintf(path, sizeof path, "%s", rubric_path);
+    else
+        snprintf(path, sizeof path, "%s/rubric.ini", e->lab_dir);
     if (rubric_load(path, &e->rub, err, errlen) != 0)
         return -1;
     if (strcmp(e->rub.lab, e->man.name)) {
@@ -466,6 +469,7 @@ typedef struct {
     strbuf kernels;  /* "name (grid x block) ms" lines */
     double student_ms, baseline_ms;
     strbuf metrics;  /* "label: value" lines */
+    int elsewhere;   /* right values, but no kernel of the student's own ran */
 } outcome;
 
 static void outcome_init(outcome *c)
@@ -518,6 +522,7 @@ static void run_checker(engine *e, const workdirs *w, const char *params, uint64
         return;
     }
     c->pass = cJSON_IsTrue(cJSON_GetObjectItem(v, "pass"));
+    c->elsewhere = cJSON_IsFalse(cJSON_GetObjectItem(v, "device_ok")) && cJSON_IsTrue(cJSON_GetObjectItem(v, "result_ok"));
     const cJSON *summary = cJSON_GetObjectItem(v, "summary");
     if (!c->pass && cJSON_IsString(summary))
         sb_printf(&c->text, "%s\n", summary->valuestring);
@@ -760,7 +765,12 @@ static void run_sanitizer_case(engine *e, const workdirs *w, const rubric_test *
     san_report_init(&rep);
     sanitizer_parse(sb_str(&r.out), r.out.len, &rep);
     sanitizer_parse(sb_str(&r.err), r.err.len, &rep);
+    /* racecheck's warnings are hazards that only warp-synchronous execution
+     * would hide - which Volta's independent thread scheduling ended: bugs. */
     int errors = san_error_count(&rep);
+    int count_warnings = !strcmp(t->tool, "racecheck");
+    for (int i = 0; count_warnings && i < rep.n; i++)
+        errors += rep.items[i].warning;
     c->timed_out = r.timed_out;
     c->pass = !r.timed_out && r.exited && r.exit_code == 0 && errors == 0 && !rep.tool_failed;
     /* A clean report counts only for a run that did its work: a program
@@ -771,7 +781,7 @@ static void run_sanitizer_case(engine *e, const workdirs *w, const rubric_test *
         sb_printf(&c->text, "compute-sanitizer could not check this run: %s\n", rep.tool_message);
     for (int i = 0; i < rep.n; i++) {
         const san_finding *f = &rep.items[i];
-        if (f->warning)
+        if (f->warning && !count_warnings)
             continue;
         /* racecheck counts hazards; the other tools count reports */
         const char *unit = strstr(f->kind, "race") || strstr(f->kind, "hazard") ? "hazard" : "report";
@@ -781,6 +791,9 @@ static void run_sanitizer_case(engine *e, const workdirs *w, const rubric_test *
         else
             sb_printf(&c->text, "%s%s%s (%ld %s%s; build with -lineinfo to see the line)\n", f->kind,
                       f->func[0] ? " in " : "", f->func, f->count, unit, f->count == 1 ? "" : "s");
+        if (f->warning)
+            sb_add(&c->text, "    (a warp-level hazard: threads of one warp are not in lockstep since Volta; "
+                             "use __syncwarp() or __syncthreads())\n");
         add_source_line(w, f->file, f->line, &c->text);
         if (f->other_line > 0 && (f->other_line != f->line || strcmp(f->other_file, f->file))) {
             sb_printf(&c->text, "    the other access is at %s:%d\n", san_basename(f->other_file), f->other_line);
@@ -851,6 +864,8 @@ static void run_correctness(engine *e, const workdirs *w, const rubric_test *t, 
             run_case(e, w, t, params, seed, 0, &c);
             total++;
             skipped = skip_after_timeout(t, &c);
+            if (c.elsewhere)
+                e->computed_elsewhere = 1;
             if (c.pass) {
                 passed++;
                 if (c.kernels.len) {
@@ -889,6 +904,20 @@ static void run_correctness(engine *e, const workdirs *w, const rubric_test *t, 
     tr->score = t->partial ? t->points * passed / (total ? total : 1) : (passed == total ? t->points : 0);
     if (passed < total)
         add_repro(e, t, &tr->output);
+}
+
+/* Sanitizer points need the student's kernels to have been what the
+ * correctness runs checked: a clean report of code that computed its
+ * results elsewhere (host, library) checks nothing of the lab. */
+static int deny_sanitizer_credit(const engine *e, test_result *tr)
+{
+    if (!e->computed_elsewhere || tr->status != ST_PASS)
+        return 0;
+    tr->status = ST_FAIL;
+    tr->score = 0;
+    sb_add(&tr->output, "not credited: the correctness runs got right values without any kernel of your own "
+                        "(computed on the host or by a library), so a clean sanitizer report checks nothing of yours\n");
+    return 1;
 }
 
 static void run_sanitizer(engine *e, const workdirs *w, const rubric_test *t, test_result *tr)
@@ -1006,6 +1035,7 @@ void engine_grade(engine *e, const char *sub_dir, const char *work_dir, const ch
 {
     double t0 = kit_now();
     start_result(e, student, g);
+    e->computed_elsewhere = 0;
     workdirs w;
     if (prepare_dirs(e, work_dir, &w) != 0) {
         sb_printf(&g->notes, "internal error: cannot prepare the work folder %s: %s\n", work_dir, strerror(errno));
@@ -1050,8 +1080,16 @@ void engine_grade(engine *e, const char *sub_dir, const char *work_dir, const ch
             run_performance(e, &w, t, tr);
         }
         tr->seconds = kit_now() - ts;
+        if (t->kind == KIND_SANITIZER)
+            deny_sanitizer_credit(e, tr);
         if (e->log)
             report_test_line(e->log, tr, &e->ropts);
+    }
+    /* A correctness test after a sanitizer test in the rubric may have found it only now. */
+    for (int i = 0; i < g->n_tests; i++) {
+        const rubric_test *t = rubric_find(&e->rub, g->tests[i].name);
+        if (t && t->kind == KIND_SANITIZER)
+            deny_sanitizer_credit(e, &g->tests[i]);
     }
     grade_result_total(g);
     g->seconds = kit_now() - t0;

@@ -37,12 +37,15 @@ typedef struct engine_s {
     void (*before_gpu)(struct engine_s *e, void *arg);
     void *before_gpu_arg;
     int keep_work;          /* keep the work folder (student mode: for inspection) */
+    int computed_elsewhere; /* this grading: right values without the student's kernels */
 } engine;
 
 /* Loads build/kit.ini (from $KIT_BUILD, else ../ of the executable), the lab's
- * manifest and rubric (lab = "lab03" or "lab03-dot"), detects the sandbox and
- * the GPU.  Returns 0, or -1 with a reason. */
-int engine_init(engine *e, const char *lab, const char *argv0, char *err, size_t errlen);
+ * manifest and rubric (lab = "lab03" or "lab03-dot"; rubric_path, if not
+ * NULL, replaces the lab's rubric.ini - an instructor's private rubric with
+ * hidden tests, say), detects the sandbox and the GPU.  Returns 0, or -1
+ * with a reason. */
+int engine_init(engine *e, const char *lab, const char *argv0, const char *rubric_path, char *err, size_t errlen);
 void engine_free(engine *e);
 /* Just build/kit.ini (commands that work on every lab). */
 int engine_load_conf(kit_conf *conf, const char *argv0, char *err, size_t errlen);

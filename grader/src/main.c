@@ -30,18 +30,21 @@ static const char usage_text[] =
     "  grade LAB DIR [--out FILE]        grade one submission with all tests; writes Gradescope JSON to FILE\n"
     "                                    (default DIR/results.json) and prints the report\n"
     "  batch LAB SUBMISSIONS --out DIR   grade every subfolder of SUBMISSIONS; resumable\n"
-    "        [--only NAME] [--force] [--jobs N]\n"
+    "        [--only NAME] [--force] [--jobs N] [--per-gpu N]\n"
     "  validate [LAB...]                 check manifests and rubrics (all labs when none given)\n"
     "  list                              the labs this kit has\n"
     "  build LAB DIR                     compile only\n"
     "  build-all [--jobs N]              compile every lab's starter and solution (CI)\n"
     "options for check/grade/batch/run:\n"
     "  --test NAME   run one test alone       --seed S   reproduce a run (printed in every report)\n"
-    "  --no-color    plain output             LAB is lab03 or lab03-dot\n";
+    "  --no-color    plain output             LAB is lab03 or lab03-dot\n"
+    "  --rubric FILE use this rubric instead of the lab's (e.g. a private one with hidden tests)\n"
+    "  --per-gpu N   batch: submissions sharing one GPU at a time (default 1; timing runs still\n"
+    "                take the GPU alone)\n";
 
 typedef struct {
-    const char *cmd, *lab, *dir, *dir2, *out, *only, *test, *seed;
-    int force, jobs, no_color;
+    const char *cmd, *lab, *dir, *dir2, *out, *only, *test, *seed, *rubric;
+    int force, jobs, per_gpu, no_color;
     const char *params[32];
     int n_params;
 } cli;
@@ -66,6 +69,10 @@ static int parse(int argc, char **argv, cli *c)
             c->seed = v, i++;
         else if (!strcmp(a, "--jobs") && v)
             c->jobs = atoi(v), i++;
+        else if (!strcmp(a, "--per-gpu") && v)
+            c->per_gpu = atoi(v), i++;
+        else if (!strcmp(a, "--rubric") && v)
+            c->rubric = v, i++;
         else if (!strcmp(a, "--force"))
             c->force = 1;
         else if (!strcmp(a, "--no-color"))
@@ -86,7 +93,7 @@ static int parse(int argc, char **argv, cli *c)
 static int setup(engine *e, const cli *c, const char *argv0)
 {
     char err[1024];
-    if (engine_init(e, c->lab, argv0, err, sizeof err) != 0) {
+    if (engine_init(e, c->lab, argv0, c->rubric, err, sizeof err) != 0) {
         fprintf(stderr, "kitgrade: %s\n", err);
         return -1;
     }
@@ -258,6 +265,7 @@ static int cmd_batch(const cli *c, const char *argv0)
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     o.jobs = c->jobs > 0 ? c->jobs : (cpus > 8 ? 8 : cpus > 1 ? (int)cpus : 2);
     o.force = c->force;
+    o.per_gpu = c->per_gpu > 0 ? c->per_gpu : 1;
     o.only = c->only;
     o.tty = isatty(2);
     char work[4096] = "";
@@ -399,7 +407,7 @@ static int cmd_validate(int argc, char **argv, const char *argv0)
             snprintf(lab, sizeof lab, "%s", labs[i]);
         engine e;
         n++;
-        if (engine_init(&e, lab, argv0, err, sizeof err) != 0) {
+        if (engine_init(&e, lab, argv0, NULL, err, sizeof err) != 0) {
             printf("FAIL %s: %s\n", lab, err);
             bad++;
             continue;

@@ -41,7 +41,8 @@ typedef struct {
 } expectation;
 
 typedef struct {
-    char lab[NAME_LEN];
+    char lab[NAME_LEN];   /* the kit's lab */
+    char batch[NAME_LEN]; /* the batch folder under KIT_GPU_OUT */
     char who[256];
 } graded;
 
@@ -153,7 +154,7 @@ START_TEST(verdict)
 {
     const graded *r = &runs[_i];
     char path[4096], err[512];
-    snprintf(path, sizeof path, "%s/%s/grades/results/%s.json", out_dir(), r->lab, r->who);
+    snprintf(path, sizeof path, "%s/%s/grades/results/%s.json", out_dir(), r->batch, r->who);
     grade_result g;
     ck_assert_msg(report_read_json(path, &g, err, sizeof err) == 0, "%s/%s: no result: %s", r->lab, r->who, err);
     expectation x;
@@ -217,7 +218,7 @@ END_TEST
 static int cmp_runs(const void *a, const void *b)
 {
     const graded *x = a, *y = b;
-    int c = strcmp(x->lab, y->lab);
+    int c = strcmp(x->batch, y->batch);
     /* solution, starter, then the known-bad ones alphabetically */
     if (c)
         return c;
@@ -240,7 +241,9 @@ static Suite *labs_suite(void)
         while (s && (f = readdir(s)) && n_runs < 256) {
             if (f->d_name[0] == '.')
                 continue;
-            if (fmt_into(runs[n_runs].lab, NAME_LEN, "%s", e->d_name) ||
+            /* batch folders: "<lab>" (solution, starter) and "<lab>+bad" (known-bad) */
+            snprintf(runs[n_runs].lab, NAME_LEN, "%.*s", (int)strcspn(e->d_name, "+"), e->d_name);
+            if (fmt_into(runs[n_runs].batch, sizeof runs[0].batch, "%s", e->d_name) ||
                 fmt_into(runs[n_runs].who, sizeof runs[0].who, "%s", f->d_name))
                 continue;
             n_runs++;

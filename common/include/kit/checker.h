@@ -30,6 +30,7 @@ typedef struct kit_check_ctx {
     const char *stdout_text;   /* the runner's stdout (capped), "" when none */
     size_t stdout_len;
     int failed;                /* set by kit_fail */
+    int fail_count;            /* kit_fail calls so far */
     char summary[512];         /* first failure (or a pass note) */
     char *details;             /* further lines, '\n' separated */
     size_t details_len, details_cap;
