@@ -144,10 +144,9 @@ $(BUILD)/tests/gpu/test_%: tests/gpu/test_%.c $(call obj,$(GRADER_LIB_C)) $(LIBK
 	@mkdir -p $(@D)
 	$(CC) $(KIT_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Icommon/tests -Igrader/src -o $@ $< $(call obj,$(GRADER_LIB_C)) $(LIBKIT) $(CJSON_LIBS) $(INIH_LIBS) $(CHECK_LIBS) -lm
 
-test-unit: $(UNIT_TESTS) $(GPU_TESTS) all ## unit tests of common/, grader/, the labs' checkers; CPU-side hostile submissions
+test-unit: $(UNIT_TESTS) $(GPU_TESTS) all ## unit tests of common/, grader/ and the labs' checkers (no GPU needed)
 	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-unit $(UNIT_TESTS)
 	@$(MAKE) --no-print-directory test-demos-summary
-	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-cpu-submissions
 
 build-cu: all demos ## compile every .cu in the tree (starters, solutions, demos) for CUDA_ARCH
 	@$(KITGRADE) build-all --jobs $(or $(JOBS),$(shell nproc))
@@ -155,7 +154,11 @@ build-cu: all demos ## compile every .cu in the tree (starters, solutions, demos
 test: $(DEPS_OK) ## the kit's tests: unit tests, every .cu built, GPU tests when a device is present
 	@$(MAKE) --no-print-directory test-unit build-cu
 	@if $(KIT_DEVICES) --quiet; then $(MAKE) --no-print-directory test-gpu; \
-	 else echo "SKIP: GPU integration tests (no CUDA device: $$($(KIT_DEVICES) --why 2>&1))"; fi
+	 else echo "SKIP: GPU integration tests (no CUDA device: $$($(KIT_DEVICES) --why 2>&1))"; \
+	      $(MAKE) --no-print-directory test-cpu-submissions; fi
+
+test-cpu-submissions: all $(GPU_TESTS) ## the known-bad submissions that need no GPU (compile errors, floods, fork bombs...)
+	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-cpu-submissions
 
 test-gpu: all $(GPU_TESTS) ## GPU integration tests only (fails without a CUDA device)
 	@$(KIT_DEVICES) || { echo "test-gpu: no CUDA device available" >&2; exit 1; }

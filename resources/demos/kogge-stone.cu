@@ -2,7 +2,9 @@
  * (Course document 003: program 9, exercises 18-21.)
  *
  * One block of N threads computes the inclusive prefix sum of N ints in
- * shared memory.  In the step with distance `stride` (1, 2, 4, ... N/2)
+ * shared memory; the demo scans COPIES such arrays at once (one block each,
+ * as a batched scan would), which packs several blocks on every SM and gives
+ * the race more chances to show.  In the step with distance `stride` (1, 2, 4, ... N/2)
  * thread i adds the value `stride` places to its left.  After log2(N) steps
  * slot i holds in[0] + in[1] + ... + in[i].
  *
@@ -25,12 +27,14 @@
 // WHY: or write into a second buffer, as the fixed kernel does.
 #include "demo_common.h"
 
-#define MAX_N 1024 /* one thread per element, one block */
+#define MAX_N 1024 /* one thread per element, one block per array */
+#define COPIES 4096 /* arrays scanned at once */
 
 __global__ void scan_racy(const int *in, int *out, int n)
 {
     __shared__ int s[MAX_N];
     int i = threadIdx.x;
+    in += (size_t)blockIdx.x * n, out += (size_t)blockIdx.x * n; /* this block's array */
     s[i] = in[i];
     __syncthreads();
     for (int stride = 1; stride < n; stride *= 2) {
@@ -45,6 +49,7 @@ __global__ void scan_fixed(const int *in, int *out, int n)
 {
     __shared__ int buf[2][MAX_N]; /* each step reads one buffer and writes the other */
     int i = threadIdx.x, from = 0;
+    in += (size_t)blockIdx.x * n, out += (size_t)blockIdx.x * n;
     buf[from][i] = in[i];
     __syncthreads();
     for (int stride = 1; stride < n; stride *= 2) {
@@ -65,35 +70,47 @@ int main(int argc, char **argv)
         return 2;
     }
 
+    /* COPIES arrays of n at once (one for compute-sanitizer: --once) */
+    int copies = a.once ? 1 : COPIES;
+    size_t total = (size_t)copies * n;
+
     /* the input: small random numbers, the same every run; the CPU's answer */
-    int *in = (int *)demo_alloc(n * sizeof(int)), *ref = (int *)demo_alloc(n * sizeof(int));
-    int *out = (int *)demo_alloc(n * sizeof(int));
+    int *in = (int *)demo_alloc(total * sizeof(int)), *ref = (int *)demo_alloc(total * sizeof(int));
+    int *out = (int *)demo_alloc(total * sizeof(int));
     unsigned long long seed = 2024;
-    for (int i = 0; i < n; i++) {
+    for (size_t i = 0; i < total; i++) {
         in[i] = (int)(demo_rand(&seed) % 10);
-        ref[i] = (i ? ref[i - 1] : 0) + in[i];
+        ref[i] = (i % n ? ref[i - 1] : 0) + in[i];
     }
 
     int *d_in, *d_out;
-    CUDA_CHECK(cudaMalloc(&d_in, n * sizeof(int)));
-    CUDA_CHECK(cudaMalloc(&d_out, n * sizeof(int)));
-    CUDA_CHECK(cudaMemcpy(d_in, in, n * sizeof(int), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMalloc(&d_in, total * sizeof(int)));
+    CUDA_CHECK(cudaMalloc(&d_out, total * sizeof(int)));
+    CUDA_CHECK(cudaMemcpy(d_in, in, total * sizeof(int), cudaMemcpyHostToDevice));
+    if (copies > 1)
+        demo_note(&a, "%s arrays of %s ints, one block each", demo_num(copies), demo_num(n));
 
     for (int run = 0; run < a.runs; run++) {
-        CUDA_CHECK(cudaMemset(d_out, 0, n * sizeof(int)));
+        CUDA_CHECK(cudaMemset(d_out, 0, total * sizeof(int)));
         if (a.racy)
-            scan_racy<<<1, n>>>(d_in, d_out, n);
+            scan_racy<<<copies, n>>>(d_in, d_out, n);
         else
-            scan_fixed<<<1, n>>>(d_in, d_out, n);
+            scan_fixed<<<copies, n>>>(d_in, d_out, n);
         CUDA_CHECK_LAUNCH();
-        CUDA_CHECK(cudaMemcpy(out, d_out, n * sizeof(int), cudaMemcpyDeviceToHost));
-        int wrong = 0;
-        for (int i = 0; i < n; i++)
-            wrong += out[i] != ref[i];
+        CUDA_CHECK(cudaMemcpy(out, d_out, total * sizeof(int), cudaMemcpyDeviceToHost));
+        long wrong = 0;
+        int bad_arrays = 0;
+        for (int c = 0; c < copies; c++) {
+            long w = 0;
+            for (int i = 0; i < n; i++)
+                w += out[(size_t)c * n + i] != ref[(size_t)c * n + i];
+            wrong += w, bad_arrays += w > 0;
+        }
         if (wrong)
-            demo_run(&a, 1, "%5s of %s outputs wrong", demo_num(wrong), demo_num(n));
+            demo_run(&a, 1, "%s of %s outputs wrong (in %s of %s arrays)", demo_num(wrong), demo_num((long)total),
+                     demo_num(bad_arrays), demo_num(copies));
         else
-            demo_run(&a, 0, "all %s outputs right", demo_num(n));
+            demo_run(&a, 0, "all %s outputs right", demo_num((long)total));
     }
 
     CUDA_CHECK(cudaFree(d_in));
