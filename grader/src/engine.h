@@ -25,7 +25,7 @@ typedef struct engine_s {
     char lab_build[1024];   /* BUILD/labs/<name>: kit objects, checker */
     sandbox sb;
     int student_mode;       /* visible tests only; "estimated score" */
-    const char *only_test;  /* run just this test */
+    const char *only_test;  /* run just this test ("a,b,c": these tests) */
     uint64_t seed;          /* top-level seed; per-case seeds derive from it */
     int gpu;                /* a CUDA device is usable */
     char gpu_uuid[96], gpu_name[160], gpu_why[256];
@@ -59,6 +59,9 @@ void engine_grade(engine *e, const char *sub_dir, const char *work_dir, const ch
 int engine_build_only(engine *e, const char *sub_dir, const char *work_dir, grade_result *g);
 /* Builds and runs the student's code once with `params` (the `show` mode). */
 int engine_show(engine *e, const char *sub_dir, const char *work_dir, const char *params);
+
+/* 1 when `name` is one of the comma-separated names in `list`. */
+int name_in_list(const char *list, const char *name);
 
 /* The seed of one run of one case (documented: students reproduce with it). */
 uint64_t engine_case_seed(uint64_t seed, const char *test, int case_index, int rep);

@@ -36,7 +36,7 @@ static const char usage_text[] =
     "  build LAB DIR                     compile only\n"
     "  build-all [--jobs N]              compile every lab's starter and solution (CI)\n"
     "options for check/grade/batch/run:\n"
-    "  --test NAME   run one test alone       --seed S   reproduce a run (printed in every report)\n"
+    "  --test NAME   run one test alone (a,b,c: these tests)   --seed S   reproduce a run\n"
     "  --no-color    plain output             LAB is lab03 or lab03-dot\n"
     "  --rubric FILE use this rubric instead of the lab's (e.g. a private one with hidden tests)\n"
     "  --per-gpu N   batch: submissions sharing one GPU at a time (default 1; timing runs still\n"
@@ -97,8 +97,13 @@ static int setup(engine *e, const cli *c, const char *argv0)
         fprintf(stderr, "kitgrade: %s\n", err);
         return -1;
     }
-    if (c->test && !rubric_find(&e->rub, c->test)) {
-        fprintf(stderr, "kitgrade: %s has no test '%s'; its tests:", e->man.name, c->test);
+    /* --test NAME or --test a,b,c: every name must be a test of the rubric */
+    for (const char *p = c->test; p && *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ',')) {
+        char name[NAME_LEN];
+        snprintf(name, sizeof name, "%.*s", (int)strcspn(p, ","), p);
+        if (rubric_find(&e->rub, name))
+            continue;
+        fprintf(stderr, "kitgrade: %s has no test '%s'; its tests:", e->man.name, name);
         for (int i = 0; i < e->rub.n_tests; i++)
             fprintf(stderr, " %s", e->rub.tests[i].name);
         fputc('\n', stderr);

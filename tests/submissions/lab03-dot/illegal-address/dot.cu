@@ -1,7 +1,8 @@
 /* lab03 - known-bad test submission: an illegal address in a kernel.
- * The buffer of partial sums is never allocated (d_part stays nullptr), so
- * the kernel writes through a null pointer.  The CUDA error string must be
- * reported, and memcheck must name the line of the write. */
+ * The buffer of partial sums is one element long instead of one per block,
+ * and its "last" slot is computed with a wrong stride: the kernel writes far
+ * past the allocation.  The CUDA error string must be reported (at the next
+ * synchronising call), and memcheck must name the line of the write. */
 #include <cuda_runtime.h>
 
 #include "dot.h"
@@ -31,7 +32,7 @@ template <typename T> __global__ void dot_partial(const T *a, const T *b, T *out
     __syncthreads();
     block_reduce(partial);
     if (threadIdx.x == 0)
-        out[blockIdx.x] = partial[0];
+        out[blockIdx.x * (1 << 26)] = partial[0];
 }
 
 template <typename T> static T dot(const T *d_a, const T *d_b, int n)
@@ -41,12 +42,13 @@ template <typename T> static T dot(const T *d_a, const T *d_b, int n)
     int blocks = (n + THREADS - 1) / THREADS;
     if (blocks > MAX_BLOCKS)
         blocks = MAX_BLOCKS;
-    T *d_part = nullptr, result; /* TODO: cudaMalloc the partial sums */
+    T *d_part, result;
+    CUDA_CHECK(cudaMalloc(&d_part, 2 * sizeof(T))); /* BUG: one slot per block is needed */
     dot_partial<T><<<blocks, THREADS>>>(d_a, d_b, d_part, n);
     CUDA_CHECK_LAUNCH();
-    dot_partial<T><<<1, THREADS>>>(d_part, (const T *)nullptr, d_part + blocks, blocks);
+    dot_partial<T><<<1, THREADS>>>(d_part, (const T *)nullptr, d_part + 1, blocks);
     CUDA_CHECK_LAUNCH();
-    CUDA_CHECK(cudaMemcpy(&result, d_part + blocks, sizeof(T), cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(&result, d_part + 1, sizeof(T), cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaFree(d_part));
     return result;
 }
