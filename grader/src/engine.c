@@ -469,7 +469,8 @@ typedef struct {
     strbuf kernels;  /* "name (grid x block) ms" lines */
     double student_ms, baseline_ms;
     strbuf metrics;  /* "label: value" lines */
-    int elsewhere;   /* right values, but no kernel of the student's own ran */
+    int not_own;     /* the device-execution check failed (no own kernel, library kernels) */
+    int elsewhere;   /* ... and the values were right */
 } outcome;
 
 static void outcome_init(outcome *c)
@@ -522,7 +523,8 @@ static void run_checker(engine *e, const workdirs *w, const char *params, uint64
         return;
     }
     c->pass = cJSON_IsTrue(cJSON_GetObjectItem(v, "pass"));
-    c->elsewhere = cJSON_IsFalse(cJSON_GetObjectItem(v, "device_ok")) && cJSON_IsTrue(cJSON_GetObjectItem(v, "result_ok"));
+    c->not_own = cJSON_IsFalse(cJSON_GetObjectItem(v, "device_ok"));
+    c->elsewhere = c->not_own && cJSON_IsTrue(cJSON_GetObjectItem(v, "result_ok"));
     const cJSON *summary = cJSON_GetObjectItem(v, "summary");
     if (!c->pass && cJSON_IsString(summary))
         sb_printf(&c->text, "%s\n", summary->valuestring);
@@ -876,8 +878,8 @@ static void run_correctness(engine *e, const workdirs *w, const rubric_test *t, 
             run_case(e, w, t, params, seed, 0, &c);
             total++;
             skipped = skip_after_timeout(t, &c);
-            if (c.elsewhere)
-                e->computed_elsewhere = 1;
+            if (c.not_own)
+                c.elsewhere ? e->not_own_right++ : e->not_own_wrong++;
             if (c.pass) {
                 passed++;
                 if (c.kernels.len) {
@@ -920,10 +922,13 @@ static void run_correctness(engine *e, const workdirs *w, const rubric_test *t, 
 
 /* Sanitizer points need the student's kernels to have been what the
  * correctness runs checked: a clean report of code that computed its
- * results elsewhere (host, library) checks nothing of the lab. */
+ * results elsewhere (host, library) checks nothing of the lab.  "Elsewhere"
+ * = every run that failed the device-execution check still had right values
+ * (a stub that launches nothing and returns 0 is right only by chance, when
+ * the answer is 0, and wrong otherwise: incomplete, not elsewhere). */
 static int deny_sanitizer_credit(const engine *e, test_result *tr)
 {
-    if (!e->computed_elsewhere || tr->status != ST_PASS)
+    if (!(e->not_own_right > 0 && e->not_own_wrong == 0) || tr->status != ST_PASS)
         return 0;
     tr->status = ST_FAIL;
     tr->score = 0;
@@ -1047,7 +1052,7 @@ void engine_grade(engine *e, const char *sub_dir, const char *work_dir, const ch
 {
     double t0 = kit_now();
     start_result(e, student, g);
-    e->computed_elsewhere = 0;
+    e->not_own_right = e->not_own_wrong = 0;
     workdirs w;
     if (prepare_dirs(e, work_dir, &w) != 0) {
         sb_printf(&g->notes, "internal error: cannot prepare the work folder %s: %s\n", work_dir, strerror(errno));

@@ -37,7 +37,8 @@ typedef struct engine_s {
     void (*before_gpu)(struct engine_s *e, void *arg);
     void *before_gpu_arg;
     int keep_work;          /* keep the work folder (student mode: for inspection) */
-    int computed_elsewhere; /* this grading: right values without the student's kernels */
+    int not_own_right, not_own_wrong; /* this grading: runs without the student's own kernels, with
+                                         right / wrong values (sanitizer credit, engine.c) */
 } engine;
 
 /* Loads build/kit.ini (from $KIT_BUILD, else ../ of the executable), the lab's

@@ -91,7 +91,8 @@ static int expect_handler(void *user, const char *section, const char *name, con
         snprintf(x->absent[x->n_absent++], sizeof x->absent[0], "%s", value);
     else if (!strcmp(name, "gpu"))
         x->needs_gpu = strcmp(value, "no") != 0;
-    else if (strcmp(name, "why") && strcmp(name, "needs_memory_gb") && strcmp(name, "needs_sandbox"))
+    else if (strcmp(name, "why") && strcmp(name, "needs_memory_gb") && strcmp(name, "needs_sandbox") &&
+             strcmp(name, "alone")) /* alone: tests/run-gpu grades it with nothing else on the GPU */
         return 0;
     return 1;
 }
