@@ -13,9 +13,10 @@
  *                                   ; lab folder except check.c
  *
  * The lab's name and id come from the folder: .../labs/lab03-dot/manifest.ini
- * is "lab03-dot", id "lab03".  As in rubric.c, our own line reader feeds
+ *  is "lab03-dot", id "lab03".  As in rubric.c, our own line reader (ini_lines.c) feeds
  * inih so that messages carry line numbers.
  */
+#include "ini_lines.h"
 #include "model.h"
 
 #include <ctype.h>
@@ -39,12 +40,11 @@ static const char *const mkeys[M_NKEYS] = {
 
 typedef struct {
     const char *path;
-    FILE *f;
+    ini_lines in; /* the file, line by line */
     manifest *m;
     char *err;
     size_t errlen;
     int failed, fail_line;
-    int lineno;
     int in_lab;          /* current section is [lab] */
     char sec_name[256];
     int lab_line;
@@ -83,53 +83,6 @@ static void begin_section(mctx *c, const char *name, int line)
     }
     c->lab_line = line;
     c->in_lab = 1;
-}
-
-/* One physical line per call (see rubric.c). */
-static char *reader(char *str, int num, void *stream)
-{
-    mctx *c = stream;
-    if (c->failed || num < 2)
-        return NULL;
-    int ch, any = 0, overflow = 0;
-    size_t n = 0;
-    while ((ch = getc(c->f)) != EOF) {
-        any = 1;
-        if (n + 1 < (size_t)num)
-            str[n++] = (char)ch;
-        else
-            overflow = 1;
-        if (ch == '\n')
-            break;
-    }
-    if (!any)
-        return NULL;
-    str[n] = '\0';
-    c->lineno++;
-    if (overflow) {
-        fail(c, c->lineno, "line too long (at most %d characters)", num - 3);
-        return NULL;
-    }
-    if (memchr(str, '\0', n)) {
-        fail(c, c->lineno, "NUL byte in the line");
-        return NULL;
-    }
-    const char *p = str;
-    if (c->lineno == 1 && !strncmp(p, "\xEF\xBB\xBF", 3))
-        p += 3;
-    if (*p == '[') {
-        const char *e = strchr(p + 1, ']');
-        if (e) {
-            char name[256];
-            size_t k = (size_t)(e - (p + 1));
-            if (k >= sizeof name)
-                k = sizeof name - 1;
-            memcpy(name, p + 1, k);
-            name[k] = '\0';
-            begin_section(c, name, c->lineno);
-        }
-    }
-    return str;
 }
 
 /* A file name taken from a submission or the kit: no folders, no dot files. */
@@ -175,16 +128,16 @@ static int parse_list(mctx *c, const char *key, const char *v, char (*list)[NAME
         word[k] = '\0';
         p = e;
         if (!ok(word)) {
-            fail(c, c->lineno, "'%s': bad %s '%s' (%s)", key, what, word, hint);
+            fail(c, c->in.lineno, "'%s': bad %s '%s' (%s)", key, what, word, hint);
             return -1;
         }
         for (int i = 0; i < *n; i++)
             if (!strcmp(list[i], word)) {
-                fail(c, c->lineno, "'%s': '%s' is listed twice", key, word);
+                fail(c, c->in.lineno, "'%s': '%s' is listed twice", key, word);
                 return -1;
             }
         if (*n == MAX_LIST) {
-            fail(c, c->lineno, "'%s': too many entries (at most %d)", key, MAX_LIST);
+            fail(c, c->in.lineno, "'%s': too many entries (at most %d)", key, MAX_LIST);
             return -1;
         }
         memcpy(list[(*n)++], word, k + 1);
@@ -199,11 +152,15 @@ static int yes_no(mctx *c, const char *key, const char *v, int *out)
     else if (!strcmp(v, "no") || !strcmp(v, "false") || !strcmp(v, "0"))
         *out = 0;
     else {
-        fail(c, c->lineno, "'%s' must be yes or no: '%s'", key, v);
+        fail(c, c->in.lineno, "'%s' must be yes or no: '%s'", key, v);
         return -1;
     }
     return 0;
 }
+
+/* ini_lines callbacks */
+static void section_seen(void *owner, const char *name, int line) { begin_section((mctx *)owner, name, line); }
+static void line_error(void *owner, int line, const char *msg) { fail((mctx *)owner, line, "%s", msg); }
 
 static int handler(void *user, const char *section, const char *name, const char *v)
 {
@@ -212,11 +169,11 @@ static int handler(void *user, const char *section, const char *name, const char
     if (c->failed)
         return 1;
     if (!*section) {
-        fail(c, c->lineno, "'%s' outside a section (start with [lab])", name);
+        fail(c, c->in.lineno, "'%s' outside a section (start with [lab])", name);
         return 0;
     }
     if (strcmp(section, c->sec_name) != 0) {
-        fail(c, c->lineno, "section headers must start at the beginning of the line ([%s])", section);
+        fail(c, c->in.lineno, "section headers must start at the beginning of the line ([%s])", section);
         return 0;
     }
     if (!c->in_lab)
@@ -226,28 +183,28 @@ static int handler(void *user, const char *section, const char *name, const char
         if (!strcmp(mkeys[k], name))
             break;
     if (k == M_NKEYS) {
-        fail(c, c->lineno, "unknown key '%s' in [lab]", name);
+        fail(c, c->in.lineno, "unknown key '%s' in [lab]", name);
         return 0;
     }
     if (c->key_line[k]) {
-        fail(c, c->lineno, "'%s' given twice in [lab] (first at line %d)", name, c->key_line[k]);
+        fail(c, c->in.lineno, "'%s' given twice in [lab] (first at line %d)", name, c->key_line[k]);
         return 0;
     }
-    c->key_line[k] = c->lineno;
+    c->key_line[k] = c->in.lineno;
     switch (k) {
     case M_TITLE:
     case M_NVCC_FLAGS: {
         char *dst = k == M_TITLE ? m->title : m->nvcc_flags;
         size_t cap = k == M_TITLE ? sizeof m->title : sizeof m->nvcc_flags;
         if (strlen(v) >= cap)
-            fail(c, c->lineno, "'%s' is too long (at most %zu characters)", name, cap - 1);
+            fail(c, c->in.lineno, "'%s' is too long (at most %zu characters)", name, cap - 1);
         else
             strcpy(dst, v);
         break;
     }
     case M_INTERFACE:
         if (!plain_file_name(v))
-            fail(c, c->lineno, "'interface' must be a plain file name (no '/', not starting with '.'): '%s'", v);
+            fail(c, c->in.lineno, "'interface' must be a plain file name (no '/', not starting with '.'): '%s'", v);
         else
             strcpy(m->interface, v);
         break;
@@ -385,14 +342,18 @@ int manifest_load(const char *path, manifest *m, char *err, size_t errlen)
     memcpy(m->id, folder, idlen);
     m->id[idlen] = '\0';
 
-    c.f = fopen(path, "r");
-    if (!c.f) {
+    c.in.f = fopen(path, "r");
+    if (!c.in.f) {
         snprintf(c.err, c.errlen, "%s: cannot open: %s", path, strerror(errno));
         return -1;
     }
-    int rc = ini_parse_stream(reader, &c, handler, &c);
-    int read_error = ferror(c.f);
-    fclose(c.f);
+    c.in.stop = &c.failed;
+    c.in.owner = &c;
+    c.in.on_section = section_seen;
+    c.in.on_error = line_error;
+    int rc = ini_parse_stream(ini_lines_read, &c.in, handler, &c);
+    int read_error = ferror(c.in.f);
+    fclose(c.in.f);
     if (read_error)
         fail(&c, 0, "read error");
     if (rc > 0 && (!c.failed || (c.fail_line > 0 && rc < c.fail_line))) {

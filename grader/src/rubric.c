@@ -2,10 +2,11 @@
  *
  * inih does the INI syntax.  The packaged inih is built without line numbers
  * in the handler, so the file is fed to ini_parse_stream through our own
- * reader, which counts lines (one call per physical line) and announces each
+ * reader (ini_lines.c), which counts lines (one call per physical line) and announces each
  * section header, so that every message can say "rubric.ini:LINE: ..." and
  * an empty [test x] section is still seen.
  */
+#include "ini_lines.h"
 #include "model.h"
 
 #include <ctype.h>
@@ -41,7 +42,7 @@ typedef struct {
 
 typedef struct {
     const char *path;
-    FILE *f;
+    ini_lines in; /* the file, line by line */
     rubric *r;
     test_meta *meta;
     int meta_cap;
@@ -49,7 +50,6 @@ typedef struct {
     size_t errlen;
     int failed;
     int fail_line;
-    int lineno;
     enum { SEC_NONE, SEC_RUBRIC, SEC_TEST, SEC_BAD } sec;
     char sec_name[256];     /* as inih will report it */
     int cur;                /* current test index */
@@ -124,7 +124,7 @@ static int copy_str(rctx *c, char *dst, size_t cap, const char *key, const char 
 {
     size_t n = strlen(v);
     if (n >= cap) {
-        fail(c, c->lineno, "'%s' is too long (%zu characters, at most %zu)", key, n, cap - 1);
+        fail(c, c->in.lineno, "'%s' is too long (%zu characters, at most %zu)", key, n, cap - 1);
         return -1;
     }
     memcpy(dst, v, n + 1);
@@ -202,54 +202,6 @@ static void begin_section(rctx *c, const char *name, int line)
     c->sec = SEC_TEST;
 }
 
-/* fgets-like reader: exactly one physical line per call, counting lines and
- * spotting section headers before inih sees them. */
-static char *reader(char *str, int num, void *stream)
-{
-    rctx *c = stream;
-    if (c->failed || num < 2)
-        return NULL;
-    int ch, any = 0, overflow = 0;
-    size_t n = 0;
-    while ((ch = getc(c->f)) != EOF) {
-        any = 1;
-        if (n + 1 < (size_t)num)
-            str[n++] = (char)ch;
-        else
-            overflow = 1;
-        if (ch == '\n')
-            break;
-    }
-    if (!any)
-        return NULL;
-    str[n] = '\0';
-    c->lineno++;
-    if (overflow) {
-        fail(c, c->lineno, "line too long (at most %d characters)", num - 3);
-        return NULL;
-    }
-    if (memchr(str, '\0', n)) {
-        fail(c, c->lineno, "NUL byte in the line");
-        return NULL;
-    }
-    const char *p = str;
-    if (c->lineno == 1 && !strncmp(p, "\xEF\xBB\xBF", 3))
-        p += 3;
-    if (*p == '[') {
-        const char *e = strchr(p + 1, ']');
-        if (e) {
-            char name[256];
-            size_t k = (size_t)(e - (p + 1));
-            if (k >= sizeof name)
-                k = sizeof name - 1;
-            memcpy(name, p + 1, k);
-            name[k] = '\0';
-            begin_section(c, name, c->lineno);
-        }
-    }
-    return str;
-}
-
 /* ---------- keys ---------- */
 
 static int find_key(const char *const *keys, int n, const char *name)
@@ -265,20 +217,20 @@ static void rubric_key(rctx *c, const char *name, const char *v)
     rubric *r = c->r;
     int k = find_key(rubric_keys, R_NKEYS, name);
     if (k < 0) {
-        fail(c, c->lineno, "unknown key '%s' in [rubric]", name);
+        fail(c, c->in.lineno, "unknown key '%s' in [rubric]", name);
         return;
     }
     if (c->rkey_line[k]) {
-        fail(c, c->lineno, "'%s' given twice in [rubric] (first at line %d)", name, c->rkey_line[k]);
+        fail(c, c->in.lineno, "'%s' given twice in [rubric] (first at line %d)", name, c->rkey_line[k]);
         return;
     }
-    c->rkey_line[k] = c->lineno;
+    c->rkey_line[k] = c->in.lineno;
     double d;
     long l;
     switch (k) {
     case R_LAB:
         if (!valid_name(v)) {
-            fail(c, c->lineno, "bad lab name '%s'", v);
+            fail(c, c->in.lineno, "bad lab name '%s'", v);
             return;
         }
         copy_str(c, r->lab, sizeof r->lab, name, v);
@@ -287,22 +239,22 @@ static void rubric_key(rctx *c, const char *name, const char *v)
     case R_BUILD_TIMEOUT:
     case R_SAN_TIMEOUT:
         if (parse_double(v, &d)) {
-            fail(c, c->lineno, "'%s' is not a number: '%s'", name, v);
+            fail(c, c->in.lineno, "'%s' is not a number: '%s'", name, v);
             return;
         }
         if (d <= 0) {
-            fail(c, c->lineno, "'%s' must be > 0 seconds: '%s'", name, v);
+            fail(c, c->in.lineno, "'%s' must be > 0 seconds: '%s'", name, v);
             return;
         }
         *(k == R_TIMEOUT ? &r->timeout_s : k == R_BUILD_TIMEOUT ? &r->build_timeout_s : &r->sanitizer_timeout_s) = d;
         return;
     default:
         if (parse_long(v, &l)) {
-            fail(c, c->lineno, "'%s' is not a whole number: '%s'", name, v);
+            fail(c, c->in.lineno, "'%s' is not a whole number: '%s'", name, v);
             return;
         }
         if (l <= 0) {
-            fail(c, c->lineno, "'%s' must be > 0: '%s'", name, v);
+            fail(c, c->in.lineno, "'%s' must be > 0: '%s'", name, v);
             return;
         }
         *(k == R_MEMORY ? &r->memory_mb : k == R_PROCS ? &r->max_processes : k == R_OUTPUT ? &r->output_kb
@@ -319,11 +271,11 @@ static void test_key(rctx *c, const char *name, const char *v)
     if (!strcmp(name, "case")) {
         kit_params p;
         if (!*v) {
-            fail(c, c->lineno, "empty case in [test %s]", t->name);
+            fail(c, c->in.lineno, "empty case in [test %s]", t->name);
             return;
         }
         if (kit_params_parse(v, &p, perr, sizeof perr)) {
-            fail(c, c->lineno, "bad case '%s' in [test %s]: %s", v, t->name, perr);
+            fail(c, c->in.lineno, "bad case '%s' in [test %s]: %s", v, t->name, perr);
             return;
         }
         char **cs = realloc(t->cases, (size_t)(t->n_cases + 1) * sizeof *cs);
@@ -334,24 +286,24 @@ static void test_key(rctx *c, const char *name, const char *v)
         if (cl)
             m->case_lines = cl;
         if (!dup) {
-            fail(c, c->lineno, "out of memory");
+            fail(c, c->in.lineno, "out of memory");
             return;
         }
         t->cases[t->n_cases] = dup;
-        m->case_lines[t->n_cases] = c->lineno;
+        m->case_lines[t->n_cases] = c->in.lineno;
         t->n_cases++;
         return;
     }
     int k = find_key(test_keys, K_NKEYS, name);
     if (k < 0) {
-        fail(c, c->lineno, "unknown key '%s' in [test %s]", name, t->name);
+        fail(c, c->in.lineno, "unknown key '%s' in [test %s]", name, t->name);
         return;
     }
     if (m->key_line[k]) {
-        fail(c, c->lineno, "'%s' given twice in [test %s] (first at line %d)", name, t->name, m->key_line[k]);
+        fail(c, c->in.lineno, "'%s' given twice in [test %s] (first at line %d)", name, t->name, m->key_line[k]);
         return;
     }
-    m->key_line[k] = c->lineno;
+    m->key_line[k] = c->in.lineno;
     double d;
     long l;
     switch (k) {
@@ -366,11 +318,11 @@ static void test_key(rctx *c, const char *name, const char *v)
         else if (!strcmp(v, "performance"))
             t->kind = KIND_PERFORMANCE;
         else
-            fail(c, c->lineno, "unknown kind '%s' (correctness, sanitizer or performance)", v);
+            fail(c, c->in.lineno, "unknown kind '%s' (correctness, sanitizer or performance)", v);
         return;
     case K_GROUP:
         if (!valid_name(v))
-            fail(c, c->lineno, "bad group name '%s' (letters, digits, '_', '.', '-'; at most %d characters)", v,
+            fail(c, c->in.lineno, "bad group name '%s' (letters, digits, '_', '.', '-'; at most %d characters)", v,
                  NAME_LEN - 1);
         else
             copy_str(c, t->group, sizeof t->group, name, v);
@@ -385,12 +337,12 @@ static void test_key(rctx *c, const char *name, const char *v)
         else if (!strcmp(v, "after_published"))
             t->vis = VIS_AFTER_PUBLISHED;
         else
-            fail(c, c->lineno, "unknown visibility '%s' (visible, hidden, after_due_date or after_published)", v);
+            fail(c, c->in.lineno, "unknown visibility '%s' (visible, hidden, after_due_date or after_published)", v);
         return;
     case K_PARAMS: {
         kit_params p;
         if (kit_params_parse(v, &p, perr, sizeof perr)) {
-            fail(c, c->lineno, "bad params '%s' in [test %s]: %s", v, t->name, perr);
+            fail(c, c->in.lineno, "bad params '%s' in [test %s]: %s", v, t->name, perr);
             return;
         }
         copy_str(c, t->params, sizeof t->params, name, v);
@@ -398,11 +350,11 @@ static void test_key(rctx *c, const char *name, const char *v)
     }
     case K_PARTIAL:
         if (parse_yesno(v, &t->partial))
-            fail(c, c->lineno, "'%s' must be yes or no: '%s'", name, v);
+            fail(c, c->in.lineno, "'%s' must be yes or no: '%s'", name, v);
         return;
     case K_TOOL:
         if (strcmp(v, "memcheck") && strcmp(v, "racecheck") && strcmp(v, "synccheck") && strcmp(v, "initcheck"))
-            fail(c, c->lineno, "unknown tool '%s' (memcheck, racecheck, synccheck or initcheck)", v);
+            fail(c, c->in.lineno, "unknown tool '%s' (memcheck, racecheck, synccheck or initcheck)", v);
         else
             copy_str(c, t->tool, sizeof t->tool, name, v);
         return;
@@ -411,19 +363,19 @@ static void test_key(rctx *c, const char *name, const char *v)
     case K_THRESHOLD:
     case K_MIN_SPEEDUP:
         if (parse_double(v, &d)) {
-            fail(c, c->lineno, "'%s' is not a number: '%s'", name, v);
+            fail(c, c->in.lineno, "'%s' is not a number: '%s'", name, v);
             return;
         }
         if (k == K_POINTS && d < 0) {
-            fail(c, c->lineno, "'points' must be >= 0: '%s'", v);
+            fail(c, c->in.lineno, "'points' must be >= 0: '%s'", v);
             return;
         }
         if ((k == K_TIMEOUT || k == K_THRESHOLD) && d <= 0) {
-            fail(c, c->lineno, "'%s' must be > 0: '%s'", name, v);
+            fail(c, c->in.lineno, "'%s' must be > 0: '%s'", name, v);
             return;
         }
         if (k == K_MIN_SPEEDUP && d < 0) {
-            fail(c, c->lineno, "'min_speedup' must be >= 0: '%s'", v);
+            fail(c, c->in.lineno, "'min_speedup' must be >= 0: '%s'", v);
             return;
         }
         *(k == K_POINTS ? &t->points : k == K_TIMEOUT ? &t->timeout_s : k == K_THRESHOLD ? &t->threshold
@@ -431,11 +383,11 @@ static void test_key(rctx *c, const char *name, const char *v)
         return;
     default: /* repeat, warmup, reps */
         if (parse_long(v, &l)) {
-            fail(c, c->lineno, "'%s' is not a whole number: '%s'", name, v);
+            fail(c, c->in.lineno, "'%s' is not a whole number: '%s'", name, v);
             return;
         }
         if (l < (k == K_WARMUP ? 0 : 1) || l > 1000000) {
-            fail(c, c->lineno, "'%s' must be %s: '%s'", name, k == K_WARMUP ? ">= 0" : ">= 1", v);
+            fail(c, c->in.lineno, "'%s' must be %s: '%s'", name, k == K_WARMUP ? ">= 0" : ">= 1", v);
             return;
         }
         *(k == K_REPEAT ? &t->repeat : k == K_WARMUP ? &t->warmup : &t->reps) = (int)l;
@@ -443,18 +395,22 @@ static void test_key(rctx *c, const char *name, const char *v)
     }
 }
 
+/* ini_lines callbacks */
+static void section_seen(void *owner, const char *name, int line) { begin_section((rctx *)owner, name, line); }
+static void line_error(void *owner, int line, const char *msg) { fail((rctx *)owner, line, "%s", msg); }
+
 static int handler(void *user, const char *section, const char *name, const char *value)
 {
     rctx *c = user;
     if (c->failed)
         return 1;
     if (!*section) {
-        fail(c, c->lineno, "'%s' outside a section (start with [rubric])", name);
+        fail(c, c->in.lineno, "'%s' outside a section (start with [rubric])", name);
         return 0;
     }
     if (strcmp(section, c->sec_name) != 0) {
         /* inih saw a section header our reader did not (an indented one). */
-        fail(c, c->lineno, "section headers must start at the beginning of the line ([%s])", section);
+        fail(c, c->in.lineno, "section headers must start at the beginning of the line ([%s])", section);
         return 0;
     }
     switch (c->sec) {
@@ -563,14 +519,18 @@ int rubric_load(const char *path, rubric *r, char *err, size_t errlen)
     c.err = err && errlen ? err : dummy;
     c.errlen = err && errlen ? errlen : sizeof dummy;
     c.err[0] = '\0';
-    c.f = fopen(path, "r");
-    if (!c.f) {
+    c.in.f = fopen(path, "r");
+    if (!c.in.f) {
         snprintf(c.err, c.errlen, "%s: cannot open: %s", path, strerror(errno));
         return -1;
     }
-    int rc = ini_parse_stream(reader, &c, handler, &c);
-    int read_error = ferror(c.f);
-    fclose(c.f);
+    c.in.stop = &c.failed;
+    c.in.owner = &c;
+    c.in.on_section = section_seen;
+    c.in.on_error = line_error;
+    int rc = ini_parse_stream(ini_lines_read, &c.in, handler, &c);
+    int read_error = ferror(c.in.f);
+    fclose(c.in.f);
     if (read_error)
         fail(&c, 0, "read error");
     if (rc > 0 && (!c.failed || (c.fail_line > 0 && rc < c.fail_line))) {
