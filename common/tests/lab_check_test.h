@@ -39,10 +39,12 @@ static inline void lct_trace(kit_writer *w, const char *calls, const char *kerne
     kit_writer_put_text(w, "trace.kernels", kernels);
 }
 
-/* Closes the file and runs the checker's path on it.  Returns 1 when the
- * check failed (its summary in why), 0 when it passed. */
-static inline int lct_check_policy(kit_writer *w, const char *params, uint64_t seed, int require_kernel,
-                                   int forbid_libraries, char *why, size_t len)
+/* Closes the file and runs the checker's path on it (the device-execution
+ * policy, then lab_check), with `out_text` as the runner's stdout.  Returns 1
+ * when the check failed, 0 when it passed, -1 on a broken test setup.  text
+ * gets the summary (and, with details, the detail lines after a newline). */
+static inline int lct_run(kit_writer *w, const char *params, uint64_t seed, const char *out_text, size_t out_len,
+                          int require_kernel, int forbid_libraries, int details, char *text, size_t len)
 {
     kit_writer_put_text(w, "runner.status", "ok");
     if (kit_writer_close(w) != 0)
@@ -59,15 +61,26 @@ static inline int lct_check_policy(kit_writer *w, const char *params, uint64_t s
     ctx.params = &p;
     ctx.seed = seed;
     ctx.out = b;
-    ctx.stdout_text = "";
+    ctx.stdout_text = out_text;
+    ctx.stdout_len = out_len;
     kit_apply_policy(&ctx, require_kernel, forbid_libraries, NULL);
     if (!ctx.failed)
         lab_check(&ctx);
-    snprintf(why, len, "%s", ctx.failed ? ctx.summary : "");
+    if (details)
+        snprintf(text, len, "%s\n%s", ctx.summary, ctx.details ? ctx.details : "");
+    else
+        snprintf(text, len, "%s", ctx.failed ? ctx.summary : "");
     free(ctx.details);
     kit_blob_free(b);
     unlink(lct_path);
     return ctx.failed;
+}
+
+/* The summary only, no stdout. */
+static inline int lct_check_policy(kit_writer *w, const char *params, uint64_t seed, int require_kernel,
+                                   int forbid_libraries, char *why, size_t len)
+{
+    return lct_run(w, params, seed, "", 0, require_kernel, forbid_libraries, 0, why, len);
 }
 
 static inline int lct_check(kit_writer *w, const char *params, uint64_t seed, char *why, size_t len)

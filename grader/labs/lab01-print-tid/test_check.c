@@ -14,32 +14,11 @@
 static const char *CALL_TIDS = "0\tprint_tids\t1\t\n";
 static const char *CALL_QUERY = "0\tquery_device\t0\t\n";
 
-/* lct_check with the runner's stdout as well (lab_check_test.h passes none). */
+/* lct_check with the runner's stdout as well (lct_run, summary only). */
 static int check_with_stdout_len(kit_writer *w, const char *params, const char *out_text, size_t out_len, char *why,
                                  size_t len)
 {
-    kit_writer_put_text(w, "runner.status", "ok");
-    ck_assert_int_eq(kit_writer_close(w), 0);
-    char err[256];
-    kit_params p;
-    ck_assert_int_eq(kit_params_parse(params, &p, err, sizeof err), 0);
-    kit_blobfile *b = kit_blob_load(lct_path, LCT_NONCE, 0, err, sizeof err);
-    ck_assert_msg(b != NULL, "%s", err);
-    kit_check_ctx ctx;
-    memset(&ctx, 0, sizeof ctx);
-    ctx.params = &p;
-    ctx.seed = 1;
-    ctx.out = b;
-    ctx.stdout_text = out_text;
-    ctx.stdout_len = out_len;
-    kit_apply_policy(&ctx, 1, 1, NULL);
-    if (!ctx.failed)
-        lab_check(&ctx);
-    snprintf(why, len, "%s", ctx.failed ? ctx.summary : "");
-    free(ctx.details);
-    kit_blob_free(b);
-    unlink(lct_path);
-    return ctx.failed;
+    return lct_run(w, params, 1, out_text, out_len, 1, 1, 0, why, len);
 }
 
 static int check_with_stdout(kit_writer *w, const char *params, const char *out_text, char *why, size_t len)

@@ -133,27 +133,7 @@ static int verdict(const char *params, uint64_t seed, const char *call, int stat
     kit_writer_put(w, "status", KIT_T_I32, &st, 1);
     kit_writer_put(w, "a", is_double ? KIT_T_F64 : KIT_T_F32, a, count);
     lct_trace(w, call, KERNEL);
-    kit_writer_put_text(w, "runner.status", "ok");
-    ck_assert_int_eq(kit_writer_close(w), 0);
-    char err[256];
-    kit_params p;
-    ck_assert_int_eq(kit_params_parse(params, &p, err, sizeof err), 0);
-    kit_blobfile *b = kit_blob_load(lct_path, LCT_NONCE, 0, err, sizeof err);
-    ck_assert_ptr_nonnull(b);
-    kit_check_ctx ctx;
-    memset(&ctx, 0, sizeof ctx);
-    ctx.params = &p;
-    ctx.seed = seed;
-    ctx.out = b;
-    ctx.stdout_text = "";
-    kit_apply_policy(&ctx, 1, 1, NULL);
-    if (!ctx.failed)
-        lab_check(&ctx);
-    snprintf(text, len, "%s\n%s", ctx.summary, ctx.details ? ctx.details : "");
-    free(ctx.details);
-    kit_blob_free(b);
-    unlink(lct_path);
-    return ctx.failed;
+    return lct_run(w, params, seed, "", 0, 1, 1, 1, text, len);
 }
 
 /* Factors `params` on the CPU (per-step or blocked order, with variant v)
