@@ -139,6 +139,50 @@ static int parse_kernels(const char *text, trace_kernel **out)
     return n;
 }
 
+/* The index of the last student call named `name` in trace.calls, or -1. */
+static int call_index(const char *calls, const char *name)
+{
+    int idx = -1;
+    for (const char *p = calls; p && *p;) {
+        int i;
+        char n[128];
+        if (sscanf(p, "%d\t%127[^\t\n]", &i, n) == 2 && !strcmp(n, name))
+            idx = i;
+        p = strchr(p, '\n');
+        p = p ? p + 1 : NULL;
+    }
+    return idx;
+}
+
+int kit_call_launches(const kit_blobfile *out, const char *call, kit_launch *ks, int max)
+{
+    char *status = kit_blob_text(out, "trace.status");
+    char *calls = kit_blob_text(out, "trace.calls");
+    char *ktext = kit_blob_text(out, "trace.kernels");
+    int n = -1;
+    if (status && !strcmp(status, "ok")) {
+        trace_kernel *all = NULL;
+        int nk = parse_kernels(ktext, &all), idx = call_index(calls, call);
+        n = 0;
+        for (int i = 0; i < nk; i++) {
+            kit_launch l;
+            if (all[i].call != idx ||
+                sscanf(all[i].grid, "%d,%d,%d", &l.grid[0], &l.grid[1], &l.grid[2]) != 3 ||
+                sscanf(all[i].block, "%d,%d,%d", &l.block[0], &l.block[1], &l.block[2]) != 3)
+                continue;
+            l.ms = all[i].ms;
+            if (n < max)
+                ks[n] = l;
+            n++;
+        }
+        free(all);
+    }
+    free(status);
+    free(calls);
+    free(ktext);
+    return n;
+}
+
 void kit_apply_policy(kit_check_ctx *ctx, int require_kernel, int forbid_libraries, cJSON *kernels_json)
 {
     char *status = kit_blob_text(ctx->out, "trace.status");

@@ -55,6 +55,16 @@ const void *kit_expect_array(kit_check_ctx *ctx, const char *name, kit_type t, u
  * kernels for the report and may be NULL). */
 struct cJSON;
 void kit_apply_policy(kit_check_ctx *ctx, int require_kernel, int forbid_libraries, struct cJSON *kernels_json);
+/* One kernel launch the trace attributes to a student call. */
+typedef struct {
+    int grid[3], block[3];
+    double ms; /* device time */
+} kit_launch;
+/* The kernels of the (last) student call named `call`: stores up to `max`
+ * in ks and returns how many there were, or -1 when the trace is not
+ * available (the policy has already noted why). */
+int kit_call_launches(const kit_blobfile *out, const char *call, kit_launch *ks, int max);
+
 /* Compares and, when not ok, fails with "<what>: <kit_cmp_describe>". Returns 1 when ok. */
 int kit_check_cmp(kit_check_ctx *ctx, const char *what, const kit_cmp *r);
 

@@ -206,36 +206,25 @@ static void judge_lines(kit_check_ctx *ctx, const lab01_case *c, const parsed_li
 static int launched_threads(const kit_blobfile *out, const char *call, long long want, int *n_kernels, char *seen,
                             size_t cap)
 {
-    char *status = kit_blob_text(out, "trace.status");
-    char *calls = kit_blob_text(out, "trace.calls");
-    char *kernels = kit_blob_text(out, "trace.kernels");
-    int found = -1, idx = -1;
-    *n_kernels = 0;
+    int n = kit_call_launches(out, call, NULL, 0); /* how many, then all of them */
+    *n_kernels = n < 0 ? 0 : n;
     seen[0] = '\0';
-    if (status && !strcmp(status, "ok")) {
-        found = 0;
-        for (char *line = calls ? strtok(calls, "\n") : NULL; line; line = strtok(NULL, "\n")) {
-            int i;
-            char name[128];
-            if (sscanf(line, "%d\t%127[^\t]", &i, name) == 2 && !strcmp(name, call))
-                idx = i;
-        }
-        for (char *line = kernels ? strtok(kernels, "\n") : NULL; line; line = strtok(NULL, "\n")) {
-            int k, g[3], b[3];
-            if (sscanf(line, "%d\t%d,%d,%d\t%d,%d,%d", &k, &g[0], &g[1], &g[2], &b[0], &b[1], &b[2]) != 7 || k != idx)
-                continue;
-            long long threads = (long long)g[0] * g[1] * g[2] * b[0] * b[1] * b[2];
-            found |= threads == want;
-            if ((*n_kernels)++ < EXAMPLES) {
-                size_t len = strlen(seen);
-                snprintf(seen + len, cap - len, "%s<<<(%d,%d,%d), (%d,%d,%d)>>>", len ? ", " : "", g[0], g[1], g[2],
-                         b[0], b[1], b[2]);
-            }
-        }
+    if (n < 0)
+        return -1;
+    kit_launch *ks = calloc((size_t)n + 1, sizeof *ks);
+    if (!ks)
+        return -1;
+    kit_call_launches(out, call, ks, n);
+    int found = 0;
+    for (int i = 0; i < n; i++) {
+        const int *g = ks[i].grid, *b = ks[i].block;
+        found |= (long long)g[0] * g[1] * g[2] * b[0] * b[1] * b[2] == want;
+        size_t len = strlen(seen);
+        if (i < EXAMPLES)
+            snprintf(seen + len, cap - len, "%s<<<(%d,%d,%d), (%d,%d,%d)>>>", len ? ", " : "", g[0], g[1], g[2],
+                     b[0], b[1], b[2]);
     }
-    free(status);
-    free(calls);
-    free(kernels);
+    free(ks);
     return found;
 }
 

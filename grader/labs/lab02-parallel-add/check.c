@@ -100,31 +100,19 @@ static void check_sums(kit_check_ctx *ctx, const lab02_data *d, const char *call
  * device-execution policy has already noted why). */
 static int call_threads(const kit_blobfile *out, const char *call, long long *threads)
 {
-    char *status = kit_blob_text(out, "trace.status");
-    char *calls = kit_blob_text(out, "trace.calls");
-    char *kernels = kit_blob_text(out, "trace.kernels");
-    int n_kernels = -1, idx = -1;
     *threads = 0;
-    if (status && !strcmp(status, "ok")) {
-        n_kernels = 0;
-        for (char *line = calls ? strtok(calls, "\n") : NULL; line; line = strtok(NULL, "\n")) {
-            int i;
-            char name[128];
-            if (sscanf(line, "%d\t%127[^\t]", &i, name) == 2 && !strcmp(name, call))
-                idx = i;
-        }
-        for (char *line = kernels ? strtok(kernels, "\n") : NULL; line; line = strtok(NULL, "\n")) {
-            int k, g[3], b[3];
-            if (sscanf(line, "%d\t%d,%d,%d\t%d,%d,%d", &k, &g[0], &g[1], &g[2], &b[0], &b[1], &b[2]) != 7 || k != idx)
-                continue;
-            *threads += (long long)g[0] * g[1] * g[2] * b[0] * b[1] * b[2];
-            n_kernels++;
-        }
-    }
-    free(status);
-    free(calls);
-    free(kernels);
-    return n_kernels;
+    int n = kit_call_launches(out, call, NULL, 0); /* how many, then all of them */
+    if (n <= 0)
+        return n;
+    kit_launch *ks = calloc((size_t)n, sizeof *ks);
+    if (!ks)
+        return -1;
+    kit_call_launches(out, call, ks, n);
+    for (int i = 0; i < n; i++)
+        *threads += (long long)ks[i].grid[0] * ks[i].grid[1] * ks[i].grid[2] * ks[i].block[0] * ks[i].block[1] *
+                    ks[i].block[2];
+    free(ks);
+    return n;
 }
 
 /* Exercise 2: each thread adds per_thread elements on average, at least. */
