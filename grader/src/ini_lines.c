@@ -3,6 +3,16 @@
 
 #include <string.h>
 
+void ini_lines_message(char *err, size_t errlen, const char *path, int line, const char *fmt, va_list ap)
+{
+    char msg[512];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    if (line > 0)
+        snprintf(err, errlen, "%s:%d: %s", path, line, msg);
+    else
+        snprintf(err, errlen, "%s: %s", path, msg);
+}
+
 char *ini_lines_read(char *str, int num, void *stream)
 {
     ini_lines *in = stream;

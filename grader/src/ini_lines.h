@@ -9,6 +9,8 @@
  */
 #ifndef GRADER_INI_LINES_H
 #define GRADER_INI_LINES_H
+#include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 
 typedef struct {
@@ -22,5 +24,8 @@ typedef struct {
 
 /* For ini_parse_stream(ini_lines_read, &lines, handler, owner). */
 char *ini_lines_read(char *str, int num, void *stream);
+
+/* "PATH:LINE: message" (or "PATH: message" when line <= 0) into err. */
+void ini_lines_message(char *err, size_t errlen, const char *path, int line, const char *fmt, va_list ap);
 
 #endif

@@ -64,15 +64,10 @@ static void fail(rctx *c, int line, const char *fmt, ...)
         return;
     c->failed = 1;
     c->fail_line = line;
-    char msg[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    ini_lines_message(c->err, c->errlen, c->path, line, fmt, ap);
     va_end(ap);
-    if (line > 0)
-        snprintf(c->err, c->errlen, "%s:%d: %s", c->path, line, msg);
-    else
-        snprintf(c->err, c->errlen, "%s: %s", c->path, msg);
 }
 
 static int valid_name(const char *s)
