@@ -9,7 +9,31 @@
  */
 #include <cuda_runtime.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+/* Why no device is usable, in the user's terms: on a machine without the
+ * NVIDIA driver the runtime says "CUDA driver version is insufficient",
+ * which reads as "update your driver" to someone who has no GPU at all. */
+static void print_why(cudaError_t e, int n)
+{
+    struct stat st;
+    int driver = stat("/proc/driver/nvidia/version", &st) == 0;
+    if (e == cudaSuccess && n == 0)
+        printf("no NVIDIA GPU found (the driver is loaded but lists no device%s)\n",
+               getenv("CUDA_VISIBLE_DEVICES") ? "; CUDA_VISIBLE_DEVICES is set" : "");
+    else if (!driver && (e == cudaErrorInsufficientDriver || e == cudaErrorNoDevice || e == cudaErrorInitializationError))
+        printf("no NVIDIA driver/GPU found on this machine (no /proc/driver/nvidia); run on a machine with an NVIDIA "
+               "GPU\n");
+    else if (e == cudaErrorInsufficientDriver)
+        printf("the NVIDIA driver is older than this CUDA Toolkit needs (%s)\n", cudaGetErrorString(e));
+    else if (e == cudaErrorNoDevice)
+        printf("no NVIDIA GPU found (%s%s)\n", cudaGetErrorString(e),
+               getenv("CUDA_VISIBLE_DEVICES") ? "; CUDA_VISIBLE_DEVICES is set" : "");
+    else
+        printf("no usable CUDA device: %s\n", cudaGetErrorString(e));
+}
 
 int main(int argc, char **argv)
 {
@@ -19,8 +43,7 @@ int main(int argc, char **argv)
     cudaError_t e = cudaGetDeviceCount(&n);
     if (e != cudaSuccess || n == 0) {
         if (why || !quiet)
-            printf("%s%s\n", e != cudaSuccess ? "no usable CUDA driver/device: " : "",
-                   e != cudaSuccess ? cudaGetErrorString(e) : "no CUDA device found");
+            print_why(e, n);
         return 1;
     }
     if (why) {

@@ -7,6 +7,9 @@
 #include "kit/rng.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define SPLITMIX_GAMMA 0x9e3779b97f4a7c15ULL
 
@@ -118,4 +121,18 @@ uint64_t kit_hash_str(const char *s)
         h *= 0x100000001b3ULL; /* FNV 64 prime */
     }
     return h;
+}
+
+int kit_parse_seed(const char *s, uint64_t *out, char *err, size_t errlen)
+{
+    const char *hex = s && (s[0] == '0') && (s[1] == 'x' || s[1] == 'X') ? s + 2 : NULL;
+    size_t n = hex ? strspn(hex, "0123456789abcdefABCDEF") : 0;
+    if (!hex || n == 0 || n > 16 || hex[n] != '\0') {
+        if (err && errlen)
+            snprintf(err, errlen, "bad seed '%.40s%s': a seed is 0x followed by 1 to 16 hex digits, as reports print it "
+                     "(e.g. SEED=0x5eed1234abcd)", s ? s : "", s && strlen(s) > 40 ? "..." : "");
+        return -1;
+    }
+    *out = strtoull(hex, NULL, 16);
+    return 0;
 }

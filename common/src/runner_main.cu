@@ -121,7 +121,7 @@ int main(int argc, char **argv)
     ctx.reps = reps < 1 ? 1 : reps;
     ctx.show = show;
     if (show)
-        printf("seed %#" PRIx64 ", parameters:%s\n", seed, words[0] ? words : " (defaults)");
+        printf("seed 0x%" PRIx64 ", parameters:%s\n", seed, words[0] ? words : " (defaults)");
 
     /* Created before the student's code runs but filled only by kit_out_*
      * after each call returns; the checker rejects a file whose nonce is not

@@ -171,6 +171,33 @@ START_TEST(hash_str_fnv1a)
 }
 END_TEST
 
+/* Seeds are hex as reports print them (0x...); anything else is refused,
+ * never read as a guessed value (zzz was seed 0, 12abc was 0xc, -1 all ones). */
+START_TEST(seed_parse_hex_only)
+{
+    uint64_t v = 1;
+    char err[256];
+    ck_assert_int_eq(kit_parse_seed("0x5eed1234abcd", &v, err, sizeof err), 0);
+    ck_assert_uint_eq(v, 0x5eed1234abcdULL);
+    ck_assert_int_eq(kit_parse_seed("0X0", &v, err, sizeof err), 0);
+    ck_assert_uint_eq(v, 0);
+    ck_assert_int_eq(kit_parse_seed("0xffffffffffffffff", &v, err, sizeof err), 0);
+    ck_assert_uint_eq(v, UINT64_MAX);
+    static const char *bad[] = {"zzz", "12abc", "-1", "1234", "0755", "0x", "0x12g", "0x1ffffffffffffffff",
+                                " 0x12", "0x12 ", "+0x1", "", "0x-1", "0x 1"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        err[0] = 0;
+        v = 7;
+        ck_assert_msg(kit_parse_seed(bad[i], &v, err, sizeof err) == -1, "accepted '%s'", bad[i]);
+        ck_assert_uint_eq(v, 7);
+        ck_assert_msg(strstr(err, "0x") && strchr(err, '\n') == NULL, "message for '%s': %s", bad[i], err);
+    }
+    ck_assert_int_eq(kit_parse_seed(NULL, &v, err, sizeof err), -1);
+    kit_parse_seed("zzz", &v, err, sizeof err);
+    ck_assert_ptr_nonnull(strstr(err, "'zzz'"));
+}
+END_TEST
+
 static Suite *rng_suite(void)
 {
     Suite *s = suite_create("rng");
@@ -184,6 +211,7 @@ static Suite *rng_suite(void)
     tcase_add_test(tc, range_edge_cases);
     tcase_add_test(tc, unit_and_f32);
     tcase_add_test(tc, hash_str_fnv1a);
+    tcase_add_test(tc, seed_parse_hex_only);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -361,7 +361,7 @@ int batch_run(engine *e, const char *subs_dir, const char *out_dir, const batch_
     }
     slots_ctx slots = {out_dir, 0, o->per_gpu > 0 ? o->per_gpu : 1, {{0}}};
     count_gpus(e, &slots);
-    fprintf(stderr, "%s: %d submission%s in %s (%d already graded, kept; --force regrades), seed %#llx, %d GPU%s, %d "
+    fprintf(stderr, "%s: %d submission%s in %s (%d already graded, kept; --force regrades), seed 0x%llx, %d GPU%s, %d "
                     "jobs\n",
             e->man.name, total, total == 1 ? "" : "s", subs_dir, skipped, (unsigned long long)e->seed, slots.n_gpus,
             slots.n_gpus == 1 ? "" : "s", o->jobs);

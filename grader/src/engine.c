@@ -153,12 +153,10 @@ int engine_init(engine *e, const char *lab, const char *argv0, const char *rubri
 
 void engine_free(engine *e) { rubric_free(&e->rub); }
 
-void engine_seed(engine *e, const char *given)
+int engine_seed(engine *e, const char *given, char *err, size_t errlen)
 {
-    if (given && *given) {
-        e->seed = strtoull(given, NULL, 0);
-        return;
-    }
+    if (given && *given)
+        return kit_parse_seed(given, &e->seed, err, errlen);
     uint64_t s = 0;
     int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
     if (fd < 0 || read(fd, &s, sizeof s) != (ssize_t)sizeof s)
@@ -166,6 +164,7 @@ void engine_seed(engine *e, const char *given)
     if (fd >= 0)
         close(fd);
     e->seed = s & 0xffffffffffffULL; /* 12 hex digits: short enough to type */
+    return 0;
 }
 
 uint64_t engine_case_seed(uint64_t seed, const char *test, int case_index, int rep)
@@ -493,7 +492,7 @@ static void run_checker(engine *e, const workdirs *w, const char *params, uint64
 {
     char check[2048], seed_s[32], nonce_s[32], out[2200], sout[2200];
     snprintf(check, sizeof check, "%s/check", e->lab_build);
-    snprintf(seed_s, sizeof seed_s, "%#llx", (unsigned long long)seed);
+    snprintf(seed_s, sizeof seed_s, "0x%llx", (unsigned long long)seed);
     snprintf(nonce_s, sizeof nonce_s, "%llu", (unsigned long long)nonce);
     snprintf(out, sizeof out, "%s/out.bin", w->run);
     snprintf(sout, sizeof sout, "%s/stdout.txt", w->root);
@@ -627,7 +626,7 @@ static void run_case(engine *e, const workdirs *w, const rubric_test *t, const c
     clean_run_dir(e, w);
     uint64_t nonce = random_nonce();
     char seed_s[32], nonce_s[32], out[2200], warm[16], reps[16];
-    snprintf(seed_s, sizeof seed_s, "%#llx", (unsigned long long)seed);
+    snprintf(seed_s, sizeof seed_s, "0x%llx", (unsigned long long)seed);
     snprintf(nonce_s, sizeof nonce_s, "%llu", (unsigned long long)nonce);
     snprintf(out, sizeof out, "%s/out.bin", w->run);
     snprintf(warm, sizeof warm, "%d", t->warmup);
@@ -717,7 +716,7 @@ static void run_sanitizer_case(engine *e, const workdirs *w, const rubric_test *
     clean_run_dir(e, w);
     uint64_t nonce = random_nonce();
     char seed_s[32], nonce_s[32], out[2200];
-    snprintf(seed_s, sizeof seed_s, "%#llx", (unsigned long long)seed);
+    snprintf(seed_s, sizeof seed_s, "0x%llx", (unsigned long long)seed);
     snprintf(nonce_s, sizeof nonce_s, "%llu", (unsigned long long)nonce);
     snprintf(out, sizeof out, "%s/out.bin", w->run);
     const char *argv[32];
@@ -841,7 +840,7 @@ static void case_params(const rubric_test *t, int i, char *buf, size_t len)
 static void add_repro(const engine *e, const rubric_test *t, strbuf *b)
 {
     if (e->repro[0])
-        sb_printf(b, "rerun just this test: %s TEST=%s SEED=%#llx\n", e->repro, t->name, (unsigned long long)e->seed);
+        sb_printf(b, "rerun just this test: %s TEST=%s SEED=0x%llx\n", e->repro, t->name, (unsigned long long)e->seed);
 }
 
 /* An endless loop costs the whole time limit on every run.  When a run of
@@ -891,7 +890,7 @@ static void run_correctness(engine *e, const workdirs *w, const rubric_test *t, 
                         sb_add(&tr->output, sb_str(&c.text));
             } else if (described < MAX_FAIL_DETAILS) {
                 described++;
-                sb_printf(&tr->output, "case %s (seed %#llx):\n", params, (unsigned long long)seed);
+                sb_printf(&tr->output, "case %s (seed 0x%llx):\n", params, (unsigned long long)seed);
                 if (t->repeat > 1)
                     sb_printf(&tr->output, "  (run %d of %d)\n", rep + 1, t->repeat);
                 for (char *line = strtok(c.text.s ? c.text.s : (char *)"", "\n"); line; line = strtok(NULL, "\n"))
@@ -960,7 +959,7 @@ static void run_sanitizer(engine *e, const workdirs *w, const rubric_test *t, te
         if (c.pass)
             passed++;
         else {
-            sb_printf(&tr->output, "%s, case %s (seed %#llx):\n", t->tool, params, (unsigned long long)seed);
+            sb_printf(&tr->output, "%s, case %s (seed 0x%llx):\n", t->tool, params, (unsigned long long)seed);
             for (char *line = strtok(c.text.s ? c.text.s : (char *)"", "\n"); line; line = strtok(NULL, "\n"))
                 sb_printf(&tr->output, "  %s\n", line);
         }
@@ -987,7 +986,7 @@ static void run_performance(engine *e, const workdirs *w, const rubric_test *t, 
         run_case(e, w, t, params, seed, 1, &c);
         if (!c.pass || c.student_ms <= 0 || c.baseline_ms <= 0) {
             ok = 0;
-            sb_printf(&tr->output, "case %s (seed %#llx): not timed, the run must first be correct:\n", params,
+            sb_printf(&tr->output, "case %s (seed 0x%llx): not timed, the run must first be correct:\n", params,
                       (unsigned long long)seed);
             if (!c.text.len)
                 sb_add(&c.text, "no timings were recorded\n");
@@ -1146,7 +1145,7 @@ int engine_show(engine *e, const char *sub_dir, const char *work_dir, const char
     snprintf(w.bin, sizeof w.bin, "%s/bin", work_dir);
     snprintf(w.runner, sizeof w.runner, "%s/bin/runner", work_dir);
     char seed_s[32];
-    snprintf(seed_s, sizeof seed_s, "%#llx", (unsigned long long)e->seed);
+    snprintf(seed_s, sizeof seed_s, "0x%llx", (unsigned long long)e->seed);
     const char *argv[] = {w.runner, "show", "--params", params ? params : "", "--seed", seed_s, NULL};
     proc_opts o = {0};
     limits_for(e, &o, e->rub.timeout_s, w.run);

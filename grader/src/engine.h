@@ -50,8 +50,10 @@ int engine_init(engine *e, const char *lab, const char *argv0, const char *rubri
 void engine_free(engine *e);
 /* Just build/kit.ini (commands that work on every lab). */
 int engine_load_conf(kit_conf *conf, const char *argv0, char *err, size_t errlen);
-/* Picks a fresh random seed (from /dev/urandom) unless one was set. */
-void engine_seed(engine *e, const char *given);
+/* Picks a fresh random seed (from /dev/urandom) unless one was given; a
+ * given seed must be hex as reports print it (0x...): otherwise -1 and a
+ * one-line reason in err. */
+int engine_seed(engine *e, const char *given, char *err, size_t errlen);
 
 /* Grades the submission in sub_dir, working in work_dir (emptied first).
  * Always fills g, whatever the submission does. */

@@ -15,6 +15,7 @@
 
 #include "batch.h"
 #include "engine.h"
+#include "exit_codes.h"
 #include "kit/util.h"
 #include "report.h"
 #include "submission.h"
@@ -110,7 +111,11 @@ static int setup(engine *e, const cli *c, const char *argv0)
         return -1;
     }
     e->only_test = c->test;
-    engine_seed(e, c->seed ? c->seed : getenv("SEED"));
+    if (engine_seed(e, c->seed ? c->seed : getenv("SEED"), err, sizeof err) != 0) {
+        fprintf(stderr, "kitgrade: %s\n", err);
+        engine_free(e);
+        return -1;
+    }
     e->ropts.color = !c->no_color && isatty(1) && !getenv("NO_COLOR");
     e->log = stdout;
     return 0;
@@ -186,18 +191,30 @@ static int scratch_dir(const engine *e, const char *fallback, const char *leaf, 
 
 static void print_header(const engine *e, const char *what, const char *dir)
 {
-    printf("%s: %s %s (%s) - seed %#llx, %s\n", e->man.name, what, dir, e->man.student_files[0],
-           (unsigned long long)e->seed, e->gpu ? e->gpu_name : "no CUDA device");
+    printf("%s: %s %s (%s) - seed 0x%llx, %s\n", e->man.name, what, dir, e->man.student_files[0],
+           (unsigned long long)e->seed, e->gpu ? e->gpu_name : "no GPU");
     const char *warn = sandbox_warning(&e->sb);
     if (warn)
         printf("%s\n", warn);
+}
+
+/* xv6 `make grade`: 0 only when the build and every test that ran passed;
+ * a build that worked with no GPU to run the tests has its own code. */
+static int check_exit_code(const engine *e, const grade_result *g)
+{
+    if (!g->build_ok)
+        return KIT_EXIT_FAILED;
+    for (int i = 0; i < g->n_tests; i++)
+        if (g->tests[i].status == ST_FAIL || g->tests[i].status == ST_ERROR)
+            return KIT_EXIT_FAILED;
+    return e->gpu ? KIT_EXIT_OK : KIT_EXIT_NO_GPU;
 }
 
 static int cmd_check(const cli *c, const char *argv0, int instructor)
 {
     engine e;
     if (!c->lab || setup(&e, c, argv0) != 0)
-        return 2;
+        return KIT_EXIT_USAGE;
     char dir[4096], work[4096];
     if (c->dir)
         snprintf(dir, sizeof dir, "%s", c->dir);
@@ -206,7 +223,7 @@ static int cmd_check(const cli *c, const char *argv0, int instructor)
     struct stat st;
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
         fprintf(stderr, "kitgrade: %s is not a folder\n", dir);
-        return 2;
+        return KIT_EXIT_USAGE;
     }
     e.student_mode = !instructor;
     e.ropts.student_mode = !instructor;
@@ -220,7 +237,7 @@ static int cmd_check(const cli *c, const char *argv0, int instructor)
     snprintf(base, sizeof base, "%s/work", e.conf.build_dir);
     int private_work = scratch_dir(&e, base, e.man.name, 0, work, sizeof work);
     if (private_work < 0)
-        return 2;
+        return KIT_EXIT_USAGE;
     if (private_work)
         e.keep_work = 0;
     mkdirs(work, 0755);
@@ -234,9 +251,9 @@ static int cmd_check(const cli *c, const char *argv0, int instructor)
     fflush(stdout);
     report_summary(stdout, &g, &o);
     if (!e.gpu)
-        printf("This lab needs a CUDA device to run its tests (%s); your code %s.\n", e.gpu_why,
+        printf("Tests not run: %s. Your code %s; the tests need a machine with an NVIDIA GPU.\n", e.gpu_why,
                g.build_ok ? "compiled" : "did not compile");
-    int rc = 0;
+    int rc = check_exit_code(&e, &g);
     if (instructor) {
         char out[4096], err[512];
         if (c->out)
@@ -245,7 +262,7 @@ static int cmd_check(const cli *c, const char *argv0, int instructor)
             fmt_into(out, sizeof out, "%s/results.json", dir);
         if (report_write_json(&g, out, err, sizeof err) != 0) {
             fprintf(stderr, "kitgrade: %s\n", err);
-            rc = 1;
+            rc = KIT_EXIT_INTERNAL;
         } else
             printf("results: %s\n", out);
     }
@@ -260,11 +277,11 @@ static int cmd_batch(const cli *c, const char *argv0)
 {
     if (!c->lab || !c->dir || !c->out) {
         fprintf(stderr, "usage: kitgrade batch LAB SUBMISSIONS --out DIR [--only NAME] [--force] [--jobs N]\n");
-        return 2;
+        return KIT_EXIT_USAGE;
     }
     engine e;
     if (setup(&e, c, argv0) != 0)
-        return 2;
+        return KIT_EXIT_USAGE;
     mkdirs(c->out, 0755);
     batch_opts o = {0};
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -276,7 +293,7 @@ static int cmd_batch(const cli *c, const char *argv0)
     char work[4096] = "";
     if (e.sb.drop_uid || getenv("KIT_SCRATCH")) {
         if (scratch_dir(&e, c->out, "batch", 1, work, sizeof work) < 0)
-            return 2;
+            return KIT_EXIT_USAGE;
         o.work_root = work;
     }
     int rc = batch_run(&e, c->dir, c->out, &o);
@@ -288,7 +305,7 @@ static int cmd_run(const cli *c, const char *argv0)
 {
     engine e;
     if (!c->lab || setup(&e, c, argv0) != 0)
-        return 2;
+        return KIT_EXIT_USAGE;
     char dir[4096], work[4096], base[4096], params[2048] = "";
     if (c->dir)
         snprintf(dir, sizeof dir, "%s", c->dir);
@@ -299,7 +316,7 @@ static int cmd_run(const cli *c, const char *argv0)
     snprintf(base, sizeof base, "%s/work", e.conf.build_dir);
     int private_work = scratch_dir(&e, base, e.man.name, 0, work, sizeof work);
     if (private_work < 0)
-        return 2;
+        return KIT_EXIT_USAGE;
     mkdirs(work, 0755);
     int rc = engine_show(&e, dir, work, params);
     if (private_work)
@@ -312,11 +329,11 @@ static int cmd_build(const cli *c, const char *argv0)
 {
     engine e;
     if (!c->lab || !c->dir || setup(&e, c, argv0) != 0)
-        return 2;
+        return KIT_EXIT_USAGE;
     char work[4096], base[4096];
     snprintf(base, sizeof base, "%s/work", e.conf.build_dir);
     if (scratch_dir(&e, base, "build", 0, work, sizeof work) < 0)
-        return 2;
+        return KIT_EXIT_USAGE;
     grade_result g;
     int ok = engine_build_only(&e, c->dir, work, &g);
     printf("%s %s: %s (%.1fs)\n", e.man.name, c->dir, ok ? "built" : "BUILD FAILED", g.build_seconds);
@@ -344,13 +361,13 @@ static int cmd_build_all(const cli *c, const char *argv0)
     kit_conf conf;
     if (engine_load_conf(&conf, argv0, err, sizeof err) != 0) {
         fprintf(stderr, "kitgrade: %s\n", err);
-        return 2;
+        return KIT_EXIT_USAGE;
     }
     snprintf(pattern, sizeof pattern, "%s/grader/labs/*/manifest.ini", conf.kit_root);
     glob_t g;
     if (glob(pattern, 0, NULL, &g) != 0) {
         fprintf(stderr, "kitgrade: no labs under %s/grader/labs\n", conf.kit_root);
-        return 2;
+        return KIT_EXIT_USAGE;
     }
     int jobs = c->jobs > 0 ? c->jobs : 2, running = 0, failed = 0, total = 0;
     for (size_t i = 0; i <= g.gl_pathc * 2; i++) {
@@ -397,7 +414,7 @@ static int cmd_validate(int argc, char **argv, const char *argv0)
         kit_conf conf;
         if (engine_load_conf(&conf, argv0, err, sizeof err) != 0) {
             fprintf(stderr, "kitgrade: %s\n", err);
-            return 2;
+            return KIT_EXIT_USAGE;
         }
         char pattern[4200];
         snprintf(pattern, sizeof pattern, "%s/grader/labs/*/manifest.ini", conf.kit_root);
@@ -441,7 +458,7 @@ int main(int argc, char **argv)
         return cmd_validate(argc, argv, argv[0]);
     if (parse(argc, argv, &c) != 0) {
         fputs(usage_text, stderr);
-        return 2;
+        return KIT_EXIT_USAGE;
     }
     if (!strcmp(c.cmd, "check"))
         return cmd_check(&c, argv[0], 0);
@@ -461,5 +478,5 @@ int main(int argc, char **argv)
     }
     fprintf(stderr, "kitgrade: unknown command '%s'\n", c.cmd);
     fputs(usage_text, stderr);
-    return 2;
+    return KIT_EXIT_USAGE;
 }

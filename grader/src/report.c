@@ -117,6 +117,8 @@ void report_test_line(FILE *f, const test_result *t, const report_opts *o)
     char sc[32], mx[32], pts[80];
     fmt_points(sc, sizeof sc, t->score);
     fmt_points(mx, sizeof mx, t->max_score);
+    if (t->status == ST_SKIP) /* not run: no score, not a zero */
+        snprintf(sc, sizeof sc, "-");
     snprintf(pts, sizeof pts, "%*s/%s", (int)strlen(mx), sc, mx);
     put_status_line(f, t->name, status_word(t->status), status_color(t->status), t->seconds,
                     t->max_score < 0 ? NULL : pts, o);
@@ -161,6 +163,11 @@ void report_terminal(FILE *f, const grade_result *g, const report_opts *o)
 void report_summary(FILE *f, const grade_result *g, const report_opts *o)
 {
     char sc[32], mx[32];
+    if (g->build_ok && !g->gpu_ran) { /* nothing ran: a score of 0 would be a guess */
+        fprintf(f, "No score: none of the tests ran (no GPU)\n");
+        fflush(f);
+        return;
+    }
     fmt_points(sc, sizeof sc, g->score);
     fmt_points(mx, sizeof mx, g->max_score);
     if (o && o->color)
@@ -174,8 +181,6 @@ void report_summary(FILE *f, const grade_result *g, const report_opts *o)
         else
             fputs("  (estimated)", f);
     }
-    if (g->build_ok && !g->gpu_ran)
-        fputs("  (no GPU: tests were not run)", f);
     fputc('\n', f);
     if (o && o->repro) {
         for (int i = 0; i < g->n_tests; i++)

@@ -194,7 +194,7 @@ START_TEST(terminal_build_failed)
                               "    dot.cu(12): error: identifier \"x\" is undefined\n"
                               "    1 error detected\n"),
                   "%s", out);
-    ck_assert_msg(strstr(out, "SKIP ( 0.0s)    0/7.5\n"), "%s", out);
+    ck_assert_msg(strstr(out, "SKIP ( 0.0s)    -/7.5\n"), "%s", out);
     ck_assert_msg(strstr(out, "Score: 0/7.5\n"), "%s", out);
     free(out);
     grade_result_free(&g);
@@ -220,6 +220,30 @@ START_TEST(test_line_without_points)
     ck_assert_str_eq(buf, "build .................................................. FAIL ( 2.0s)\n    a.cu(1): error\n");
     free(buf);
     sb_free(&t.output);
+}
+END_TEST
+
+/* Built, but no GPU: the tests were skipped, so there is no score to
+ * estimate ("Score: 0/80 (estimated)" read as a grade of zero). */
+START_TEST(terminal_no_gpu_no_score)
+{
+    grade_result g;
+    sample(&g);
+    g.gpu_ran = 0;
+    for (int i = 0; i < g.n_tests; i++) {
+        g.tests[i].status = ST_SKIP;
+        g.tests[i].score = 0;
+    }
+    grade_result_total(&g);
+    report_opts o = {.color = 0, .student_mode = 1, .repro = "make lab03"};
+    char *out = render(&g, &o);
+    ck_assert_msg(strstr(out, "Score") == NULL, "%s", out);
+    ck_assert_msg(strstr(out, "estimated") == NULL, "%s", out);
+    ck_assert_msg(strstr(out, "No score: none of the tests ran (no GPU)\n"), "%s", out);
+    ck_assert_msg(strstr(out, "SKIP ( 0.8s)   -/10\n"), "%s", out);
+    ck_assert_msg(strstr(out, "Reproduce") == NULL, "%s", out);
+    free(out);
+    grade_result_free(&g);
 }
 END_TEST
 
@@ -646,6 +670,7 @@ static Suite *report_suite(void)
     tcase_add_test(tc, terminal_color);
     tcase_add_test(tc, terminal_build_failed);
     tcase_add_test(tc, terminal_untrusted_output);
+    tcase_add_test(tc, terminal_no_gpu_no_score);
     tcase_add_test(tc, test_line_without_points);
     suite_add_tcase(s, tc);
     tc = tcase_create("files");

@@ -34,6 +34,11 @@ uint64_t kit_mix64(uint64_t x);
 /* FNV-1a of a string, for deriving seeds from test names. */
 uint64_t kit_hash_str(const char *s);
 
+/* A seed as the kit prints it: "0x" and 1 to 16 hex digits, nothing else
+ * (no sign, no spaces, no decimal or octal).  Returns 0 and *out, or -1 with
+ * one line naming the value and what is allowed in err. */
+int kit_parse_seed(const char *s, uint64_t *out, char *err, size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,121 @@
+/* test_cli.c - kitgrade as users run it: exit codes, bad input refused with
+ * one line, printed commands that work when pasted.  Runs the built
+ * $KIT_BUILD/bin/kitgrade (make test-unit sets KIT_BUILD and KIT_ROOT); the
+ * GPU is hidden (KIT_NO_GPU=1) so the results are the same on every machine. */
+#include <check.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check_main.h"
+#include "exit_codes.h"
+#include "strbuf.h"
+
+static char tmpdir[256];
+
+static void setup(void)
+{
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/kit-test-cli-XXXXXX");
+    ck_assert(mkdtemp(tmpdir) != NULL);
+    chmod(tmpdir, 0755); /* the sandbox uid reads submissions copied here */
+}
+
+static void teardown(void)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "cannot remove %s\n", tmpdir);
+}
+
+static const char *build_dir(void)
+{
+    const char *b = getenv("KIT_BUILD");
+    return b && *b ? b : "build";
+}
+
+/* Runs `sh -c CMD` with KG set to the kitgrade binary, ROOT to the kit and
+ * T to the test's scratch folder; stdout+stderr into out.  Returns the exit
+ * status (-1 when it did not exit). */
+static int run(strbuf *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int run(strbuf *out, const char *fmt, ...)
+{
+    char body[4096], cmd[6000];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(body, sizeof body, fmt, ap);
+    va_end(ap);
+    snprintf(cmd, sizeof cmd, "cd '%s' && KIT_NO_GPU=1 KG='%s/bin/kitgrade' ROOT='%s' T='%s' NO_COLOR=1; export KIT_NO_GPU KG ROOT T; { %s ; } 2>&1",
+             kit_test_root(), build_dir(), kit_test_root(), tmpdir, body);
+    sb_clear(out);
+    FILE *p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    char chunk[4096];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, p)) > 0)
+        sb_addn(out, chunk, n);
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int lines(const strbuf *b)
+{
+    int n = 0;
+    for (size_t i = 0; i < b->len; i++)
+        n += b->s[i] == '\n';
+    return n;
+}
+
+/* SEED=zzz was graded as seed 0, 12abc as 0xc, -1 as all ones, 1234 as
+ * decimal, 0755 as octal: every one is refused in one line, nothing built. */
+START_TEST(bad_seeds_refused)
+{
+    static const char *bad[] = {"zzz", "12abc", "-1", "1234", "0755", "0x", "0x12345678901234567"};
+    strbuf out;
+    sb_init(&out);
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        int rc = run(&out, "\"$KG\" check lab03 solutions/lab03-dot --seed '%s'", bad[i]);
+        ck_assert_msg(rc == KIT_EXIT_USAGE, "--seed %s: rc %d: %s", bad[i], rc, sb_str(&out));
+        ck_assert_msg(lines(&out) == 1 && strstr(sb_str(&out), bad[i]) && strstr(sb_str(&out), "0x"),
+                      "--seed %s: %s", bad[i], sb_str(&out));
+        ck_assert_msg(!strstr(sb_str(&out), "build"), "--seed %s built: %s", bad[i], sb_str(&out));
+        rc = run(&out, "SEED='%s' \"$KG\" check lab03 solutions/lab03-dot", bad[i]);
+        ck_assert_msg(rc == KIT_EXIT_USAGE && lines(&out) == 1, "SEED=%s: rc %d: %s", bad[i], rc, sb_str(&out));
+    }
+    sb_free(&out);
+}
+END_TEST
+
+/* Like xv6's make grade: 0 only when everything ran and passed.  A build
+ * error was exit 0; no GPU has a code of its own and shows no score. */
+START_TEST(check_exit_codes)
+{
+    strbuf out;
+    sb_init(&out);
+    int rc = run(&out, "\"$KG\" check lab03 tests/submissions/lab03-dot/build-error");
+    ck_assert_msg(rc == KIT_EXIT_FAILED, "build error: rc %d: %s", rc, sb_str(&out));
+    rc = run(&out, "\"$KG\" check lab03 solutions/lab03-dot --seed 0x1");
+    ck_assert_msg(rc == KIT_EXIT_NO_GPU, "no GPU: rc %d: %s", rc, sb_str(&out));
+    ck_assert_msg(!strstr(sb_str(&out), "Score:") && strstr(sb_str(&out), "No score"), "%s", sb_str(&out));
+    ck_assert_msg(strstr(sb_str(&out), "seed 0x1,"), "%s", sb_str(&out));
+    sb_free(&out);
+}
+END_TEST
+
+static Suite *cli_suite(void)
+{
+    Suite *s = suite_create("cli");
+    TCase *tc = tcase_create("kitgrade");
+    tcase_set_timeout(tc, 600);
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, bad_seeds_refused);
+    tcase_add_test(tc, check_exit_codes);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+KIT_CHECK_MAIN(cli_suite)
