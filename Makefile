@@ -126,8 +126,8 @@ $(foreach l,$(LAB_NAMES),$(eval $(call STUDENT_TARGET,$(firstword $(subst -, ,$(
 
 # ---- instructors ------------------------------------------------------------------------
 grade: all ## grade a folder of submissions: make grade LAB=lab03 SUBMISSIONS=dir [OUT=dir] [ONLY=name] [FORCE=1]
-	@test -n "$(LAB)" -a -n "$(SUBMISSIONS)" || { echo "usage: make grade LAB=lab03 SUBMISSIONS=folder [OUT=folder] [ONLY=name] [FORCE=1]"; exit 2; }
-	@$(KITGRADE) batch $(LAB) $(SUBMISSIONS) --out $(or $(OUT),grades/$(LAB)) $(if $(ONLY),--only $(ONLY)) $(if $(FORCE),--force) $(KITGRADE_OPTS)
+	@test -n "$(LAB)" -a -n "$(SUBMISSIONS)" || { echo "usage: make grade LAB=lab03 SUBMISSIONS=folder [OUT=folder] [ONLY=name] [FORCE=1] [ALLOW_NO_GPU=1]"; exit 2; }
+	@$(KITGRADE) batch $(LAB) $(SUBMISSIONS) --out $(or $(OUT),grades/$(LAB)) $(if $(ONLY),--only $(ONLY)) $(if $(FORCE),--force) $(if $(ALLOW_NO_GPU),--allow-no-gpu) $(KITGRADE_OPTS)
 
 # ---- tests ---------------------------------------------------------------------------
 UNIT_TEST_SRC := $(wildcard common/tests/test_*.c grader/tests/test_*.c)

@@ -23,6 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "gradekey.h"
 #include "kit/util.h"
 #include "proc.h"
 #include "report.h"
@@ -124,7 +125,8 @@ static void result_path(const char *out_dir, const entry *en, const char *sub, c
     snprintf(buf, len, "%s/%s/%s.%s", out_dir, sub, en->safe, ext);
 }
 
-/* Finished = a readable result for the same files, not an internal error. */
+/* Finished = a readable result for the same files, made by the same rubric,
+ * kit code and conditions (gradekey.h), not an internal error. */
 static int already_graded(engine *e, const char *subs_dir, const char *out_dir, const entry *en)
 {
     char path[4096], src[4096], hash[65];
@@ -138,7 +140,7 @@ static int already_graded(engine *e, const char *subs_dir, const char *out_dir, 
     sb_init(&problems);
     submission_take(&e->man, src, NULL, &problems, hash);
     sb_free(&problems);
-    int same = !strcmp(hash, g.source_hash) && !strstr(sb_str(&g.notes), "internal grader error");
+    int same = result_reusable(&g, hash, e->grading_key, e->gpu);
     grade_result_free(&g);
     return same;
 }
@@ -361,15 +363,17 @@ int batch_run(engine *e, const char *subs_dir, const char *out_dir, const batch_
     }
     slots_ctx slots = {out_dir, 0, o->per_gpu > 0 ? o->per_gpu : 1, {{0}}};
     count_gpus(e, &slots);
-    fprintf(stderr, "%s: %d submission%s in %s (%d already graded, kept; --force regrades), seed 0x%llx, %d GPU%s, %d "
-                    "jobs\n",
+    fprintf(stderr, "%s: %d submission%s in %s (%d already graded with the same files, rubric, kit and conditions, "
+                    "kept; --force regrades), seed 0x%llx, %d GPU%s, %d jobs\n",
             e->man.name, total, total == 1 ? "" : "s", subs_dir, skipped, (unsigned long long)e->seed, slots.n_gpus,
             slots.n_gpus == 1 ? "" : "s", o->jobs);
     const char *warn = sandbox_warning(&e->sb);
     if (warn)
         fprintf(stderr, "%s\n", warn);
     if (!e->gpu)
-        fprintf(stderr, "note: no CUDA device (%s): submissions are built, tests are skipped\n", e->gpu_why);
+        fprintf(stderr, "note: NO GPU (%s), --allow-no-gpu: submissions are only built, no test runs; every result "
+                        "says so and is regraded on a GPU\n",
+                e->gpu_why);
     fflush(stderr);
 
     double t0 = kit_now();

@@ -126,6 +126,7 @@ int engine_init(engine *e, const char *lab, const char *argv0, const char *rubri
         snprintf(path, sizeof path, "%s", rubric_path);
     else
         snprintf(path, sizeof path, "%s/rubric.ini", e->lab_dir);
+    fmt_into(e->rubric_path, sizeof e->rubric_path, "%s", path);
     if (rubric_load(path, &e->rub, err, errlen) != 0)
         return -1;
     if (strcmp(e->rub.lab, e->man.name)) {
@@ -1041,6 +1042,12 @@ static void start_result(engine *e, const char *student, grade_result *g)
     snprintf(g->student, sizeof g->student, "%s", student);
     snprintf(g->lab, sizeof g->lab, "%s", e->man.name);
     g->seed = e->seed;
+    snprintf(g->grading_key, sizeof g->grading_key, "%s", e->grading_key);
+    snprintf(g->conditions, sizeof g->conditions, "%s", e->conditions);
+    g->no_gpu_allowed = !e->gpu && e->allow_no_gpu;
+    if (g->no_gpu_allowed)
+        sb_add(&g->notes, "graded WITHOUT a GPU (--allow-no-gpu): only the build was checked, no test ran; regrade "
+                          "on a GPU node\n");
     stamp_time(g);
     const char *warn = sandbox_warning(&e->sb);
     if (warn)

@@ -37,6 +37,10 @@ typedef struct engine_s {
     void (*before_gpu)(struct engine_s *e, void *arg);
     void *before_gpu_arg;
     int keep_work;          /* keep the work folder (student mode: for inspection) */
+    char rubric_path[1024]; /* the effective rubric (the lab's or --rubric) */
+    int allow_no_gpu;       /* batch: write build-only results without a GPU (--allow-no-gpu) */
+    char grading_key[65];   /* digest of rubric, kit code and conditions (gradekey.h); "" = not computed */
+    char conditions[256];   /* the conditions in words, stored with each result */
     int not_own_right, not_own_wrong; /* this grading: runs without the student's own kernels, with
                                          right / wrong values (sanitizer credit, engine.c) */
 } engine;

@@ -15,6 +15,7 @@
 
 #include "batch.h"
 #include "engine.h"
+#include "gradekey.h"
 #include "exit_codes.h"
 #include "kit/util.h"
 #include "report.h"
@@ -31,7 +32,7 @@ static const char usage_text[] =
     "  grade LAB DIR [--out FILE]        grade one submission with all tests; writes Gradescope JSON to FILE\n"
     "                                    (default DIR/results.json) and prints the report\n"
     "  batch LAB SUBMISSIONS --out DIR   grade every subfolder of SUBMISSIONS; resumable\n"
-    "        [--only NAME] [--force] [--jobs N] [--per-gpu N]\n"
+    "        [--only NAME] [--force] [--jobs N] [--per-gpu N] [--allow-no-gpu]\n"
     "  validate [LAB...]                 check manifests and rubrics (all labs when none given)\n"
     "  list                              the labs this kit has\n"
     "  build LAB DIR                     compile only\n"
@@ -41,11 +42,13 @@ static const char usage_text[] =
     "  --no-color    plain output             LAB is lab03 or lab03-dot\n"
     "  --rubric FILE use this rubric instead of the lab's (e.g. a private one with hidden tests)\n"
     "  --per-gpu N   batch: submissions sharing one GPU at a time (default 1; timing runs still\n"
-    "                take the GPU alone)\n";
+    "                take the GPU alone)\n"
+    "  --allow-no-gpu  batch without a GPU: write build-only results, marked as such (refused otherwise)\n"
+    "exit status: 0 all passed, 1 build or test failed, 2 bad input, 3 no GPU, 4 internal error\n";
 
 typedef struct {
     const char *cmd, *lab, *dir, *dir2, *out, *only, *test, *seed, *rubric;
-    int force, jobs, per_gpu, no_color;
+    int force, jobs, per_gpu, no_color, allow_no_gpu;
     const char *params[32];
     int n_params;
 } cli;
@@ -78,6 +81,8 @@ static int parse(int argc, char **argv, cli *c)
             c->force = 1;
         else if (!strcmp(a, "--no-color"))
             c->no_color = 1;
+        else if (!strcmp(a, "--allow-no-gpu"))
+            c->allow_no_gpu = 1;
         else if (a[0] == '-') {
             fprintf(stderr, "kitgrade: unknown option %s\n", a);
             return -1;
@@ -232,6 +237,7 @@ static int cmd_check(const cli *c, const char *argv0, int instructor)
         e.keep_work = 1;
     } else {
         fmt_into(e.repro, sizeof e.repro, "kitgrade grade %s %s --test", e.man.id, dir);
+        engine_grading_key(&e); /* stored in the result: what made it */
     }
     char base[4096];
     snprintf(base, sizeof base, "%s/work", e.conf.build_dir);
@@ -282,6 +288,18 @@ static int cmd_batch(const cli *c, const char *argv0)
     engine e;
     if (setup(&e, c, argv0) != 0)
         return KIT_EXIT_USAGE;
+    /* Grades of zero written because the tests could not run would stick:
+     * refuse, unless asked for build-only results (marked in every output). */
+    if (!e.gpu && !c->allow_no_gpu) {
+        fprintf(stderr, "kitgrade: no GPU here (%s): a batch would write grades without running any test; run it on "
+                        "a GPU node (or pass --allow-no-gpu, make grade ALLOW_NO_GPU=1, for build-only results marked "
+                        "as such)\n",
+                e.gpu_why);
+        engine_free(&e);
+        return KIT_EXIT_NO_GPU;
+    }
+    e.allow_no_gpu = c->allow_no_gpu;
+    engine_grading_key(&e);
     mkdirs(c->out, 0755);
     batch_opts o = {0};
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);

@@ -113,6 +113,9 @@ typedef struct {
     double seconds;        /* whole grading wall time */
     int gpu_ran;           /* 0 when no device was available */
     char graded_at[32];    /* ISO 8601 UTC */
+    char grading_key[65];  /* rubric + kit code + conditions (gradekey.h): reuse needs the same key */
+    char conditions[256];  /* the conditions in words (GPU, sanitizer, tests) */
+    int no_gpu_allowed;    /* graded without a GPU under --allow-no-gpu: build only */
 } grade_result;
 
 void grade_result_init(grade_result *g);

@@ -349,6 +349,9 @@ int report_write_json(const grade_result *g, const char *path, char *err, size_t
         add_text(x, "notes", sb_str(&g->notes), g->notes.len);
         cJSON_AddBoolToObject(x, "gpu_ran", g->gpu_ran != 0);
         add_cstr(x, "graded_at", g->graded_at);
+        add_cstr(x, "grading_key", g->grading_key);
+        add_cstr(x, "conditions", g->conditions);
+        cJSON_AddBoolToObject(x, "graded_without_gpu", g->no_gpu_allowed != 0);
         cJSON_AddNumberToObject(x, "max_score", g->max_score);
         cJSON_AddNumberToObject(x, "kit_version", 1);
     }
@@ -469,6 +472,9 @@ int report_read_json(const char *path, grade_result *g, char *err, size_t errlen
     get_sb(x, "notes", &g->notes);
     g->gpu_ran = get_bool(x, "gpu_ran");
     get_str(x, "graded_at", g->graded_at, sizeof g->graded_at);
+    get_str(x, "grading_key", g->grading_key, sizeof g->grading_key);
+    get_str(x, "conditions", g->conditions, sizeof g->conditions);
+    g->no_gpu_allowed = get_bool(x, "graded_without_gpu");
 
     const cJSON *jt;
     double max_sum = 0;
@@ -639,7 +645,10 @@ int report_write_csv(const char *path, grade_result *const *results, int n, cons
         for (int k = 0; k < ng; k++)
             sb_printf(&b, ",%g", sums[k]);
         sb_printf(&b, ",%g,%g,%s\n", g->score, g->max_score,
-                  !g->build_ok ? "build failed" : !g->gpu_ran ? "no GPU" : "ok");
+                  !g->build_ok           ? "build failed"
+                  : g->no_gpu_allowed    ? "no GPU (--allow-no-gpu): build only"
+                  : !g->gpu_ran          ? "no GPU"
+                                         : "ok");
     }
     free(sorted);
     free(sums);

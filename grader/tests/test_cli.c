@@ -106,6 +106,44 @@ START_TEST(check_exit_codes)
 }
 END_TEST
 
+/* A batch without a GPU wrote zeros that stuck (resume compared only the
+ * source), and a rubric edit was ignored on rerun. */
+START_TEST(batch_no_gpu_and_reuse)
+{
+    strbuf out;
+    sb_init(&out);
+    const char *prep = "mkdir -p \"$T/subs/alice\" && cp solutions/lab03-dot/dot.cu \"$T/subs/alice/\" && "
+                       "cp grader/labs/lab03-dot/rubric.ini \"$T/r.ini\" && chmod -R a+rX \"$T\"";
+    ck_assert_int_eq(run(&out, "%s", prep), 0);
+    const char *batch = "\"$KG\" batch lab03 \"$T/subs\" --out \"$T/out\" --rubric \"$T/r.ini\" --jobs 1";
+    int rc = run(&out, "%s", batch);
+    ck_assert_msg(rc == KIT_EXIT_NO_GPU && lines(&out) == 1 && strstr(sb_str(&out), "--allow-no-gpu"), "rc %d: %s",
+                  rc, sb_str(&out));
+    ck_assert_int_eq(run(&out, "test -e \"$T/out\""), 1); /* nothing written */
+
+    rc = run(&out, "%s --allow-no-gpu && grep -c WITHOUT \"$T/out/feedback/alice.txt\" && "
+                   "grep -c 'graded_without_gpu\":.*true' \"$T/out/results/alice.json\" && "
+                   "grep -c 'no GPU (--allow-no-gpu)' \"$T/out/gradebook.csv\"", batch);
+    ck_assert_msg(rc == 0 && strstr(sb_str(&out), "1 graded now"), "rc %d: %s", rc, sb_str(&out));
+    /* same everything: kept */
+    rc = run(&out, "%s --allow-no-gpu", batch);
+    ck_assert_msg(rc == 0 && strstr(sb_str(&out), "0 graded now, 1 kept"), "rc %d: %s", rc, sb_str(&out));
+    /* a rubric edit (points 10 -> 12): regraded, and the new maximum shows */
+    rc = run(&out, "sed -i '0,/^points = 10/s//points = 12/' \"$T/r.ini\" && %s --allow-no-gpu && "
+                   "cat \"$T/out/gradebook.csv\"", batch);
+    ck_assert_msg(rc == 0 && strstr(sb_str(&out), "1 graded now") && strstr(sb_str(&out), ",92,"), "rc %d: %s", rc,
+                  sb_str(&out));
+    /* another --test selection: regraded */
+    rc = run(&out, "%s --allow-no-gpu --test float-small", batch);
+    ck_assert_msg(rc == 0 && strstr(sb_str(&out), "1 graded now"), "rc %d: %s", rc, sb_str(&out));
+    /* on a "GPU" (KIT_RUN_WITHOUT_GPU makes the engine run every test): never the build-only result */
+    rc = run(&out, "KIT_RUN_WITHOUT_GPU=1 %s --test float-small && "
+                   "grep -c 'graded_without_gpu\":.*false' \"$T/out/results/alice.json\"", batch);
+    ck_assert_msg(rc == 0 && strstr(sb_str(&out), "1 graded now"), "rc %d: %s", rc, sb_str(&out));
+    sb_free(&out);
+}
+END_TEST
+
 static Suite *cli_suite(void)
 {
     Suite *s = suite_create("cli");
@@ -114,6 +152,7 @@ static Suite *cli_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, bad_seeds_refused);
     tcase_add_test(tc, check_exit_codes);
+    tcase_add_test(tc, batch_no_gpu_and_reuse);
     suite_add_tcase(s, tc);
     return s;
 }
