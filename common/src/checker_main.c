@@ -3,7 +3,13 @@
  *   check --params P --seed S --nonce N --out FILE [--stdout FILE]
  *         [--require-kernel] [--forbid-libraries]
  *
- * Loads the runner's output file (untrusted), applies the device-execution
+ *   check --validate --params P [--params P ...]
+ *
+ * checks case parameters with the lab's own rules (lab_params_validate)
+ * without generating data: one line "INDEX<TAB>reason" per bad one (INDEX
+ * counts the --params from 0), exit 0 when all are valid, 1 when not.
+ *
+ * Otherwise: loads the runner's output file (untrusted), applies the device-execution
  * policy to the kernel trace, then calls the lab's lab_check(), which
  * regenerates the inputs and compares with the CPU reference.  Prints one
  * JSON verdict on stdout and exits 0; exits 2 on a usage/internal error.
@@ -18,10 +24,28 @@
 
 #define STDOUT_CAP (16u << 20)
 
+#define VALIDATE_MAX 512
+
+static int validate(const char *const *texts, int n)
+{
+    int bad = 0;
+    for (int i = 0; i < n; i++) {
+        kit_params params;
+        char err[512];
+        if (kit_params_parse(texts[i], &params, err, sizeof err) != 0 ||
+            lab_params_validate(&params, err, sizeof err) != 0) {
+            err[strcspn(err, "\n")] = 0;
+            printf("%d\t%s\n", i, err);
+            bad++;
+        }
+    }
+    return bad ? 1 : 0;
+}
+
 static int usage(void)
 {
     fprintf(stderr, "usage: check --params P --seed S --nonce N --out FILE [--stdout FILE] [--require-kernel] "
-                    "[--forbid-libraries]\n");
+                    "[--forbid-libraries]\n       check --validate --params P [--params P ...]\n");
     return 2;
 }
 
@@ -29,11 +53,14 @@ int main(int argc, char **argv)
 {
     const char *params_text = "", *out_path = NULL, *stdout_path = NULL;
     unsigned long long seed = 0, nonce = 0;
-    int require_kernel = 0, forbid = 0;
+    int require_kernel = 0, forbid = 0, validate_only = 0, n_texts = 0;
+    static const char *texts[VALIDATE_MAX];
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--params") && v)
-            params_text = v, i++;
+        if (!strcmp(a, "--params") && v && n_texts < VALIDATE_MAX)
+            params_text = texts[n_texts++] = v, i++;
+        else if (!strcmp(a, "--validate"))
+            validate_only = 1;
         else if (!strcmp(a, "--seed") && v)
             seed = strtoull(v, NULL, 0), i++;
         else if (!strcmp(a, "--nonce") && v)
@@ -49,6 +76,8 @@ int main(int argc, char **argv)
         else
             return usage();
     }
+    if (validate_only)
+        return validate(texts, n_texts);
     if (!out_path)
         return usage();
 

@@ -153,6 +153,43 @@ double kit_params_f64(const kit_params *p, const char *key, double def, int *ok)
     return def;
 }
 
+/* 1 when `word` is one of the space-separated words of `list`. */
+static int in_words(const char *list, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = list; *p;) {
+        p += strspn(p, " ");
+        size_t len = strcspn(p, " ");
+        if (len == n && len && !strncmp(p, word, n))
+            return 1;
+        p += len;
+    }
+    return 0;
+}
+
+int kit_params_only(const kit_params *p, const char *allowed, char *err, size_t errlen)
+{
+    for (int i = 0; i < p->count; i++)
+        if (!in_words(allowed, p->items[i].key)) {
+            set_err(err, errlen, "unknown parameter '%s' (this lab takes: %s)", p->items[i].key, allowed);
+            return -1;
+        }
+    return 0;
+}
+
+int kit_params_choice(const kit_params *p, const char *key, const char *choices, const char *def, const char **out,
+                      char *err, size_t errlen)
+{
+    const char *v = kit_params_get(p, key, def);
+    if (!in_words(choices, v)) {
+        set_err(err, errlen, "%s must be one of: %s (got '%s')", key, choices, v);
+        return -1;
+    }
+    if (out)
+        *out = v;
+    return 0;
+}
+
 int kit_params_format(const kit_params *p, char *buf, size_t len)
 {
     size_t n = 0;

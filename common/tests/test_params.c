@@ -162,6 +162,31 @@ START_TEST(typed_getters)
 }
 END_TEST
 
+START_TEST(only_and_choice)
+{
+    kit_params p;
+    char err[256];
+    const char *v = NULL;
+    ck_assert_int_eq(kit_params_parse("n=31 type=int", &p, err, sizeof err), 0);
+    ck_assert_int_eq(kit_params_only(&p, "n type dist", err, sizeof err), 0);
+    ck_assert_int_eq(kit_params_choice(&p, "type", "float int", "float", &v, err, sizeof err), 0);
+    ck_assert_str_eq(v, "int");
+    ck_assert_int_eq(kit_params_choice(&p, "dist", "uniform positive", "uniform", &v, err, sizeof err), 0);
+    ck_assert_str_eq(v, "uniform");
+    ck_assert_int_eq(kit_params_parse("m=31 n=1", &p, err, sizeof err), 0);
+    ck_assert_int_eq(kit_params_only(&p, "n type dist", err, sizeof err), -1);
+    ck_assert_str_eq(err, "unknown parameter 'm' (this lab takes: n type dist)");
+    /* a key that is a prefix or part of an allowed one is still unknown */
+    ck_assert_int_eq(kit_params_parse("ty=int", &p, err, sizeof err), 0);
+    ck_assert_int_eq(kit_params_only(&p, "n type", err, sizeof err), -1);
+    ck_assert_int_eq(kit_params_parse("type=double", &p, err, sizeof err), 0);
+    ck_assert_int_eq(kit_params_choice(&p, "type", "float int", "float", &v, err, sizeof err), -1);
+    ck_assert_str_eq(err, "type must be one of: float int (got 'double')");
+    ck_assert_int_eq(kit_params_parse("type=floa", &p, err, sizeof err), 0);
+    ck_assert_int_eq(kit_params_choice(&p, "type", "float int", "float", &v, err, sizeof err), -1);
+}
+END_TEST
+
 static Suite *params_suite(void)
 {
     Suite *s = suite_create("params");
@@ -172,6 +197,7 @@ static Suite *params_suite(void)
     tcase_add_test(tc, eval_forms);
     tcase_add_test(tc, eval_malformed_and_overflow);
     tcase_add_test(tc, typed_getters);
+    tcase_add_test(tc, only_and_choice);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -20,6 +20,7 @@ extern char **environ;
 #include "kit/blob.h"
 #include "kit/rng.h"
 #include "kit/util.h"
+#include "exit_codes.h"
 #include "lock.h"
 #include "proc.h"
 #include "sanitizer.h"
@@ -1144,8 +1145,8 @@ int engine_show(engine *e, const char *sub_dir, const char *work_dir, const char
     }
     grade_result_free(&g);
     if (!e->gpu) {
-        fprintf(stderr, "built; running it needs a CUDA device (%s)\n", e->gpu_why);
-        return 1;
+        fprintf(stderr, "built; not run: %s\n", e->gpu_why);
+        return KIT_EXIT_NO_GPU;
     }
     workdirs w;
     snprintf(w.run, sizeof w.run, "%s/run", work_dir);

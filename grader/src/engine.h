@@ -64,7 +64,8 @@ int engine_seed(engine *e, const char *given, char *err, size_t errlen);
 void engine_grade(engine *e, const char *sub_dir, const char *work_dir, const char *student, grade_result *g);
 /* Build only (compile check, CI); returns 1 when the runner was built. */
 int engine_build_only(engine *e, const char *sub_dir, const char *work_dir, grade_result *g);
-/* Builds and runs the student's code once with `params` (the `show` mode). */
+/* Builds and runs the student's code once with `params` (the `show` mode).
+ * Returns an exit code (exit_codes.h): 0, FAILED (build or run), NO_GPU. */
 int engine_show(engine *e, const char *sub_dir, const char *work_dir, const char *params);
 
 /* 1 when `name` is one of the comma-separated names in `list`. */

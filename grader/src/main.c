@@ -16,6 +16,7 @@
 #include "batch.h"
 #include "engine.h"
 #include "gradekey.h"
+#include "labparams.h"
 #include "exit_codes.h"
 #include "kit/util.h"
 #include "report.h"
@@ -33,7 +34,8 @@ static const char usage_text[] =
     "                                    (default DIR/results.json) and prints the report\n"
     "  batch LAB SUBMISSIONS --out DIR   grade every subfolder of SUBMISSIONS; resumable\n"
     "        [--only NAME] [--force] [--jobs N] [--per-gpu N] [--allow-no-gpu]\n"
-    "  validate [LAB...]                 check manifests and rubrics (all labs when none given)\n"
+    "  validate [LAB...] [--rubric FILE] check manifests and rubrics, every case by the lab's own rules\n"
+    "                                    (all labs when none given)\n"
     "  list                              the labs this kit has\n"
     "  build LAB DIR                     compile only\n"
     "  build-all [--jobs N]              compile every lab's starter and solution (CI)\n"
@@ -113,6 +115,13 @@ static int setup(engine *e, const cli *c, const char *argv0)
         for (int i = 0; i < e->rub.n_tests; i++)
             fprintf(stderr, " %s", e->rub.tests[i].name);
         fputc('\n', stderr);
+        return -1;
+    }
+    /* Every case of the rubric by the lab's own rules: a bad case fails
+     * here, with its line, not at grading time under every student. */
+    if (lab_rubric_cases_check(e, err, sizeof err) != 0) {
+        fprintf(stderr, "kitgrade: %s\n", err);
+        engine_free(e);
         return -1;
     }
     e->only_test = c->test;
@@ -331,6 +340,13 @@ static int cmd_run(const cli *c, const char *argv0)
         snprintf(dir, sizeof dir, "%s/labs/%s", e.conf.kit_root, e.man.name);
     for (int i = 0; i < c->n_params; i++)
         snprintf(params + strlen(params), sizeof params - strlen(params), "%s%s", i ? " " : "", c->params[i]);
+    char err[1024];
+    int bad = lab_params_check(&e, params, err, sizeof err);
+    if (bad != 0) { /* before building: P="n=abc" is not run with a guessed n */
+        fprintf(stderr, "kitgrade: %s\n", err);
+        engine_free(&e);
+        return bad > 0 ? KIT_EXIT_USAGE : KIT_EXIT_INTERNAL;
+    }
     snprintf(base, sizeof base, "%s/work", e.conf.build_dir);
     int private_work = scratch_dir(&e, base, e.man.name, 0, work, sizeof work);
     if (private_work < 0)
@@ -426,8 +442,22 @@ static int cmd_validate(int argc, char **argv, const char *argv0)
     int bad = 0, n = 0;
     glob_t g;
     g.gl_pathc = 0;
-    const char **labs = (const char **)(argv + 2);
-    int nlabs = argc - 2;
+    const char *rubric = NULL; /* validate LAB --rubric FILE: an instructor's private rubric */
+    const char *labs[64];
+    int nlabs = 0;
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "--rubric") && i + 1 < argc)
+            rubric = argv[++i];
+        else if (argv[i][0] == '-' || nlabs == 64) {
+            fprintf(stderr, "usage: kitgrade validate [LAB...] [--rubric FILE]\n");
+            return KIT_EXIT_USAGE;
+        } else
+            labs[nlabs++] = argv[i];
+    }
+    if (rubric && nlabs != 1) {
+        fprintf(stderr, "kitgrade: validate --rubric FILE needs exactly one LAB (the rubric's lab)\n");
+        return KIT_EXIT_USAGE;
+    }
     if (nlabs == 0) { /* every lab of the kit */
         kit_conf conf;
         if (engine_load_conf(&conf, argv0, err, sizeof err) != 0) {
@@ -447,9 +477,15 @@ static int cmd_validate(int argc, char **argv, const char *argv0)
             snprintf(lab, sizeof lab, "%s", labs[i]);
         engine e;
         n++;
-        if (engine_init(&e, lab, argv0, NULL, err, sizeof err) != 0) {
+        if (engine_init(&e, lab, argv0, rubric, err, sizeof err) != 0) {
             printf("FAIL %s: %s\n", lab, err);
             bad++;
+            continue;
+        }
+        if (lab_rubric_cases_check(&e, err, sizeof err) != 0) {
+            printf("FAIL %s: %s\n", lab, err);
+            bad++;
+            engine_free(&e);
             continue;
         }
         printf("ok   %s: %d tests, %g points (%g visible)\n", e.man.name, e.rub.n_tests, rubric_max_points(&e.rub, 0),

@@ -144,6 +144,49 @@ START_TEST(batch_no_gpu_and_reuse)
 }
 END_TEST
 
+/* The lab's own rules for case parameters: validate accepted `case = m=31`,
+ * n=abc, n=2^40 and type=double in lab03's rubric (students then failed at
+ * grading time), and `make run-lab03 P="n=abc"` ran with a guessed n. */
+START_TEST(case_parameters_by_the_labs_rules)
+{
+    strbuf out;
+    sb_init(&out);
+    int rc = run(&out, "\"$KG\" validate");
+    ck_assert_msg(rc == 0 && !strstr(sb_str(&out), "FAIL"), "every lab's own rubric is valid: rc %d: %s", rc,
+                  sb_str(&out));
+    static const struct {
+        const char *bad_case, *says;
+    } cases[] = {{"m=31", "unknown parameter 'm' (this lab takes: n type dist)"},
+                 {"n=abc", "n must be given, 0 <= n <= 2^27 (got 'abc')"},
+                 {"n=2^40", "(got '2^40')"},
+                 {"n=5 type=double", "type must be one of: float int (got 'double')"}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        /* the lab's rubric with one more case in float-small (line 8: [test float-small]) */
+        rc = run(&out, "sed 's/^case = n=0$/case = n=0\\ncase = %s/' grader/labs/lab03-dot/rubric.ini > \"$T/r.ini\" "
+                       "&& grep -c 'case = %s' \"$T/r.ini\"", cases[i].bad_case, cases[i].bad_case);
+        ck_assert_msg(rc == 0, "%s", sb_str(&out));
+        rc = run(&out, "\"$KG\" validate lab03 --rubric \"$T/r.ini\"");
+        ck_assert_msg(rc == KIT_EXIT_FAILED && strstr(sb_str(&out), "FAIL lab03") &&
+                          strstr(sb_str(&out), "r.ini:8: [test float-small] case") && strstr(sb_str(&out), cases[i].says),
+                      "validate, case %s: rc %d: %s", cases[i].bad_case, rc, sb_str(&out));
+        /* checked at grading start too: one line, nothing built */
+        rc = run(&out, "\"$KG\" check lab03 solutions/lab03-dot --rubric \"$T/r.ini\"");
+        ck_assert_msg(rc == KIT_EXIT_USAGE && lines(&out) == 1 && strstr(sb_str(&out), cases[i].says),
+                      "check, case %s: rc %d: %s", cases[i].bad_case, rc, sb_str(&out));
+    }
+    /* run P="...": refused before building */
+    rc = run(&out, "\"$KG\" run lab03 solutions/lab03-dot n=abc");
+    ck_assert_msg(rc == KIT_EXIT_USAGE && lines(&out) == 1 && strstr(sb_str(&out), "(got 'abc')"), "rc %d: %s", rc,
+                  sb_str(&out));
+    rc = run(&out, "\"$KG\" run lab01 solutions/lab01-print-tid blocks=4 threads=3 n=3");
+    ck_assert_msg(rc == KIT_EXIT_USAGE && strstr(sb_str(&out), "unknown parameter 'n'"), "rc %d: %s", rc,
+                  sb_str(&out));
+    rc = run(&out, "\"$KG\" run lab03 solutions/lab03-dot n=1000 type=int");
+    ck_assert_msg(rc == KIT_EXIT_NO_GPU && strstr(sb_str(&out), "built; not run"), "rc %d: %s", rc, sb_str(&out));
+    sb_free(&out);
+}
+END_TEST
+
 static Suite *cli_suite(void)
 {
     Suite *s = suite_create("cli");
@@ -153,6 +196,7 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, bad_seeds_refused);
     tcase_add_test(tc, check_exit_codes);
     tcase_add_test(tc, batch_no_gpu_and_reuse);
+    tcase_add_test(tc, case_parameters_by_the_labs_rules);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -38,6 +38,22 @@ double kit_params_f64(const kit_params *p, const char *key, double def, int *ok)
 /* Writes the parameters back as "k=v k=v" (canonical order: as stored). */
 int kit_params_format(const kit_params *p, char *buf, size_t len);
 
+/* Every key of p must be one of the space-separated words of `allowed`;
+ * otherwise -1 with "unknown parameter 'm' (this lab takes: n type dist)". */
+int kit_params_only(const kit_params *p, const char *allowed, char *err, size_t errlen);
+/* The value of key (def when absent) must be one of the space-separated
+ * words of `choices`: 0 and *out, or -1 with "type must be one of: float int
+ * (got 'double')". */
+int kit_params_choice(const kit_params *p, const char *key, const char *choices, const char *def, const char **out,
+                      char *err, size_t errlen);
+
+/* ---- provided by each lab's dataset.c ----
+ * Checks a case's parameters with the lab's own rules (known keys, values,
+ * ranges) without generating any data: the lab's generator calls it first,
+ * and `check --validate` (kitgrade validate, the rubric at grading start,
+ * `make run-labNN P=...`) calls it alone.  0, or -1 with one line in err. */
+int lab_params_validate(const kit_params *p, char *err, size_t errlen);
+
 /* Evaluates an integer expression: digits, '^' (power), 'e' (decimal
  * exponent), '*', '+', '-'.  Returns 0 and *out, or -1 when malformed/overflowing. */
 int kit_eval_int(const char *s, long long *out);

@@ -7,6 +7,8 @@
 int lab01_parse(const kit_params *p, lab01_case *c, char *err, size_t errlen)
 {
     memset(c, 0, sizeof *c);
+    if (kit_params_only(p, "blocks threads part", err, errlen) != 0)
+        return -1;
     int ok = 1;
     long long blocks = kit_params_ll(p, "blocks", 2, &ok);
     long long threads = kit_params_ll(p, "threads", 3, &ok);
@@ -35,4 +37,10 @@ int lab01_parse(const kit_params *p, lab01_case *c, char *err, size_t errlen)
         return -1;
     }
     return 0;
+}
+
+int lab_params_validate(const kit_params *p, char *err, size_t errlen)
+{
+    lab01_case c;
+    return lab01_parse(p, &c, err, errlen);
 }

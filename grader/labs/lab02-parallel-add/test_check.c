@@ -214,7 +214,7 @@ START_TEST(bad_parameters)
     char why[1024];
     float none = 0;
     ck_assert_int_eq(lct_check(run_with(&none, 0, CALL_HOST, STRIDE_KERNEL), "entry=gpu n=10", 1, why, sizeof why), 1);
-    ck_assert_ptr_nonnull(strstr(why, "entry must be host or device"));
+    ck_assert_ptr_nonnull(strstr(why, "entry must be one of: host device"));
     ck_assert_int_eq(lct_check(run_with(&none, 0, CALL_HOST, STRIDE_KERNEL), "entry=host", 1, why, sizeof why), 1);
     ck_assert_ptr_nonnull(strstr(why, "n must be given"));
 }

@@ -10,27 +10,44 @@
 
 #define LAB03_MAX_N (1LL << 27)
 
-int lab03_generate(const kit_params *p, uint64_t seed, lab03_data *d, char *err, size_t errlen)
+/* Reads and checks the parameters into d; allocates nothing. */
+static int parse(const kit_params *p, lab03_data *d, float *lo, char *err, size_t errlen)
 {
-    memset(d, 0, sizeof *d);
     int ok = 1;
+    const char *type, *dist;
+    if (kit_params_only(p, "n type dist", err, errlen) ||
+        kit_params_choice(p, "type", "float int", "float", &type, err, errlen) ||
+        kit_params_choice(p, "dist", "uniform positive", "uniform", &dist, err, errlen))
+        return -1;
     long long n = kit_params_ll(p, "n", -1, &ok);
-    const char *type = kit_params_get(p, "type", "float");
-    const char *dist = kit_params_get(p, "dist", "uniform");
     if (!ok || n < 0 || n > LAB03_MAX_N) {
         snprintf(err, errlen, "n must be given, 0 <= n <= 2^27 (got '%s')", kit_params_get(p, "n", ""));
         return -1;
     }
     d->n = (int)n;
     d->is_int = !strcmp(type, "int");
-    if (!d->is_int && strcmp(type, "float")) {
-        snprintf(err, errlen, "type must be float or int (got '%s')", type);
+    *lo = !strcmp(dist, "positive") ? 0.0f : -1.0f; /* ints are always uniform in [-3, 3] */
+    return 0;
+}
+
+int lab_params_validate(const kit_params *p, char *err, size_t errlen)
+{
+    lab03_data d;
+    float lo;
+    return parse(p, &d, &lo, err, errlen);
+}
+
+int lab03_generate(const kit_params *p, uint64_t seed, lab03_data *d, char *err, size_t errlen)
+{
+    memset(d, 0, sizeof *d);
+    float lo;
+    if (parse(p, d, &lo, err, errlen) != 0)
         return -1;
-    }
+    size_t n = (size_t)d->n;
     kit_rng ra, rb;
     kit_rng_seed(&ra, seed, 0);
     kit_rng_seed(&rb, seed, 1);
-    size_t cnt = (size_t)n ? (size_t)n : 1;
+    size_t cnt = n ? n : 1;
     if (d->is_int) {
         d->ia = malloc(cnt * sizeof *d->ia);
         d->ib = malloc(cnt * sizeof *d->ib);
@@ -39,15 +56,6 @@ int lab03_generate(const kit_params *p, uint64_t seed, lab03_data *d, char *err,
         kit_gen_uniform_i32(&ra, d->ia, (size_t)n, -3, 3);
         kit_gen_uniform_i32(&rb, d->ib, (size_t)n, -3, 3);
     } else {
-        float lo;
-        if (!strcmp(dist, "uniform"))
-            lo = -1.0f;
-        else if (!strcmp(dist, "positive"))
-            lo = 0.0f;
-        else {
-            snprintf(err, errlen, "dist must be uniform or positive (got '%s')", dist);
-            return -1;
-        }
         d->fa = malloc(cnt * sizeof *d->fa);
         d->fb = malloc(cnt * sizeof *d->fb);
         if (!d->fa || !d->fb)
@@ -58,7 +66,7 @@ int lab03_generate(const kit_params *p, uint64_t seed, lab03_data *d, char *err,
     return 0;
 oom:
     lab03_free(d);
-    snprintf(err, errlen, "out of host memory for n=%lld", n);
+    snprintf(err, errlen, "out of host memory for n=%zu", n);
     return -1;
 }
 

@@ -11,28 +11,43 @@
 
 #define LAB04_MAX_N (1LL << 27)
 
-int lab04_generate(const kit_params *p, uint64_t seed, lab04_data *d, char *err, size_t errlen)
+/* Reads and checks the parameters into d (dist into *dist); allocates nothing. */
+static int parse(const kit_params *p, lab04_data *d, const char **dist, char *err, size_t errlen)
 {
-    memset(d, 0, sizeof *d);
     int ok = 1;
+    if (kit_params_only(p, "n bins dist time", err, errlen) ||
+        kit_params_choice(p, "dist", "uniform skewed equal modulo", "uniform", dist, err, errlen))
+        return -1;
     long long n = kit_params_ll(p, "n", -1, &ok);
-    long long bins = kit_params_ll(p, "bins", 256, &ok);
-    const char *dist = kit_params_get(p, "dist", "uniform");
     if (!ok || n < 0 || n > LAB04_MAX_N) {
         snprintf(err, errlen, "n must be given, 0 <= n <= 2^27 (got '%s')", kit_params_get(p, "n", ""));
         return -1;
     }
-    if (bins < 1 || bins > HISTO_MAX_BINS) {
+    long long bins = kit_params_ll(p, "bins", 256, &ok);
+    if (!ok || bins < 1 || bins > HISTO_MAX_BINS) {
         snprintf(err, errlen, "bins must be in [1, %d] (got '%s')", HISTO_MAX_BINS, kit_params_get(p, "bins", ""));
-        return -1;
-    }
-    int skewed = !strcmp(dist, "skewed"), equal = !strcmp(dist, "equal"), modulo = !strcmp(dist, "modulo");
-    if (!skewed && !equal && !modulo && strcmp(dist, "uniform")) {
-        snprintf(err, errlen, "dist must be uniform, skewed, equal or modulo (got '%s')", dist);
         return -1;
     }
     d->n = (int)n;
     d->bins = (int)bins;
+    return 0;
+}
+
+int lab_params_validate(const kit_params *p, char *err, size_t errlen)
+{
+    lab04_data d;
+    const char *dist;
+    return parse(p, &d, &dist, err, errlen);
+}
+
+int lab04_generate(const kit_params *p, uint64_t seed, lab04_data *d, char *err, size_t errlen)
+{
+    memset(d, 0, sizeof *d);
+    const char *dist;
+    if (parse(p, d, &dist, err, errlen) != 0)
+        return -1;
+    long long n = d->n;
+    int skewed = !strcmp(dist, "skewed"), equal = !strcmp(dist, "equal"), modulo = !strcmp(dist, "modulo");
     kit_rng r_hot, r_values;
     kit_rng_seed(&r_hot, seed, 1);
     kit_rng_seed(&r_values, seed, 0);

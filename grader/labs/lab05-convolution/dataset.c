@@ -28,6 +28,8 @@ static void nonzero_i32(kit_rng *r, int32_t *out, size_t n, int32_t hi)
 static int parse(const kit_params *p, lab05_data *d, char *err, size_t errlen)
 {
     int ok = 1;
+    if (kit_params_only(p, "n mask type variant data time", err, errlen) != 0)
+        return -1;
     const char *type = kit_params_get(p, "type", "float");
     const char *variant = kit_params_get(p, "variant", "tiled");
     const char *data = kit_params_get(p, "data", "random");
@@ -69,6 +71,12 @@ static int parse(const kit_params *p, lab05_data *d, char *err, size_t errlen)
     d->n = (int)n;
     d->mask_size = (int)m;
     return 0;
+}
+
+int lab_params_validate(const kit_params *p, char *err, size_t errlen)
+{
+    lab05_data d;
+    return parse(p, &d, err, errlen);
 }
 
 int lab05_generate(const kit_params *p, uint64_t seed, lab05_data *d, char *err, size_t errlen)

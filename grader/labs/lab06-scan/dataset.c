@@ -11,20 +11,24 @@
 
 #define LAB06_MAX_N (1LL << 27)
 
-int lab06_generate(const kit_params *p, uint64_t seed, lab06_data *d, char *err, size_t errlen)
+/* Reads and checks the parameters into d (the low end of floats into *lo);
+ * allocates nothing. */
+static int parse(const kit_params *p, lab06_data *d, float *lo, char *err, size_t errlen)
 {
-    memset(d, 0, sizeof *d);
     int ok = 1;
+    const char *type, *dist;
+    if (kit_params_only(p, "n part type dist time", err, errlen) ||
+        kit_params_choice(p, "type", "float int", "float", &type, err, errlen) ||
+        kit_params_choice(p, "dist", "uniform positive", "uniform", &dist, err, errlen))
+        return -1;
     long long part = kit_params_ll(p, "part", 2, &ok);
-    long long n = kit_params_ll(p, "n", -1, &ok);
-    const char *type = kit_params_get(p, "type", "float");
-    const char *dist = kit_params_get(p, "dist", "uniform");
     if (!ok || (part != 1 && part != 2)) {
         snprintf(err, errlen, "part must be 1 or 2 (got '%s')", kit_params_get(p, "part", ""));
         return -1;
     }
     long long max_n = part == 1 ? SCAN_BLOCK_MAX : LAB06_MAX_N;
-    if (n < 0 || n > max_n) {
+    long long n = kit_params_ll(p, "n", -1, &ok);
+    if (!ok || n < 0 || n > max_n) {
         snprintf(err, errlen, "n must be given, 0 <= n <= %lld for part %lld (got '%s')", max_n, part,
                  kit_params_get(p, "n", ""));
         return -1;
@@ -32,19 +36,24 @@ int lab06_generate(const kit_params *p, uint64_t seed, lab06_data *d, char *err,
     d->part = (int)part;
     d->n = (int)n;
     d->is_int = !strcmp(type, "int");
-    if (!d->is_int && strcmp(type, "float")) {
-        snprintf(err, errlen, "type must be float or int (got '%s')", type);
-        return -1;
-    }
+    *lo = !strcmp(dist, "positive") ? 0.0f : -1.0f;
+    return 0;
+}
+
+int lab_params_validate(const kit_params *p, char *err, size_t errlen)
+{
+    lab06_data d;
     float lo;
-    if (!strcmp(dist, "uniform"))
-        lo = -1.0f;
-    else if (!strcmp(dist, "positive"))
-        lo = 0.0f;
-    else {
-        snprintf(err, errlen, "dist must be uniform or positive (got '%s')", dist);
+    return parse(p, &d, &lo, err, errlen);
+}
+
+int lab06_generate(const kit_params *p, uint64_t seed, lab06_data *d, char *err, size_t errlen)
+{
+    memset(d, 0, sizeof *d);
+    float lo;
+    if (parse(p, d, &lo, err, errlen) != 0)
         return -1;
-    }
+    long long n = d->n;
     kit_rng r;
     kit_rng_seed(&r, seed, 0);
     size_t cnt = n ? (size_t)n : 1;

@@ -83,30 +83,21 @@ static int choose_ks(lab07_data *d, uint64_t seed)
     return 0;
 }
 
-int lab07_generate(const kit_params *p, uint64_t seed, lab07_data *d, char *err, size_t errlen)
+/* Reads and checks the parameters into d (the distribution into *dist);
+ * allocates nothing. */
+static int parse(const kit_params *p, lab07_data *d, const char **dist, char *err, size_t errlen)
 {
-    memset(d, 0, sizeof *d);
     long long m, n;
-    if (size_param(p, "m", &m, err, errlen) || size_param(p, "n", &n, err, errlen))
+    const char *op, *impl, *type;
+    if (kit_params_only(p, "m n op impl type dist", err, errlen) ||
+        kit_params_choice(p, "op", "merge corank", "merge", &op, err, errlen) ||
+        kit_params_choice(p, "impl", "basic tiled", "basic", &impl, err, errlen) ||
+        kit_params_choice(p, "type", "int rec", "int", &type, err, errlen) ||
+        kit_params_choice(p, "dist", "uniform ties equal disjoint disjoint-rev", "uniform", dist, err, errlen) ||
+        size_param(p, "m", &m, err, errlen) || size_param(p, "n", &n, err, errlen))
         return -1;
     if (m + n > LAB07_MAX_TOTAL) {
         snprintf(err, errlen, "m + n must be <= 2^28 (got %lld)", m + n);
-        return -1;
-    }
-    const char *op = kit_params_get(p, "op", "merge");
-    const char *impl = kit_params_get(p, "impl", "basic");
-    const char *type = kit_params_get(p, "type", "int");
-    const char *dist = kit_params_get(p, "dist", "uniform");
-    if (strcmp(op, "merge") && strcmp(op, "corank")) {
-        snprintf(err, errlen, "op must be merge or corank (got '%s')", op);
-        return -1;
-    }
-    if (strcmp(impl, "basic") && strcmp(impl, "tiled")) {
-        snprintf(err, errlen, "impl must be basic or tiled (got '%s')", impl);
-        return -1;
-    }
-    if (strcmp(type, "int") && strcmp(type, "rec")) {
-        snprintf(err, errlen, "type must be int or rec (got '%s')", type);
         return -1;
     }
     d->op = strcmp(op, "corank") ? LAB07_MERGE : LAB07_CORANK;
@@ -114,6 +105,23 @@ int lab07_generate(const kit_params *p, uint64_t seed, lab07_data *d, char *err,
     d->is_rec = !strcmp(type, "rec");
     d->m = (int)m;
     d->n = (int)n;
+    return 0;
+}
+
+int lab_params_validate(const kit_params *p, char *err, size_t errlen)
+{
+    lab07_data d;
+    const char *dist;
+    return parse(p, &d, &dist, err, errlen);
+}
+
+int lab07_generate(const kit_params *p, uint64_t seed, lab07_data *d, char *err, size_t errlen)
+{
+    memset(d, 0, sizeof *d);
+    const char *dist;
+    if (parse(p, d, &dist, err, errlen) != 0)
+        return -1;
+    long long m = d->m, n = d->n;
     d->a = malloc((size_t)(m ? m : 1) * sizeof *d->a);
     d->b = malloc((size_t)(n ? n : 1) * sizeof *d->b);
     if (!d->a || !d->b)

@@ -99,53 +99,78 @@ static int dim_param(const kit_params *p, const char *key, long long def, long l
     return 0;
 }
 
+/* The matrix's parameters, checked without building it. */
+static int check_matrix(const kit_params *p, char *err, size_t errlen)
+{
+    if (kit_params_only(p, "matrix rows cols per_row max_per_row alpha empty", err, errlen) != 0)
+        return -1;
+    const char *kind = kit_params_get(p, "matrix", "fixed");
+    if (!strcmp(kind, "example"))
+        return 0;
+    if (!strncmp(kind, "mtx:", 4)) {
+        for (const char *const *name = lab08_named_list; *name; name++)
+            if (!strcmp(*name, kind + 4))
+                return 0;
+        snprintf(err, errlen, "no matrix '%s' (known: example-4x4, poisson2d-32, powerlaw-2k)", kind + 4);
+        return -1;
+    }
+    int fixed = !strcmp(kind, "fixed");
+    if (!fixed && strcmp(kind, "powerlaw")) {
+        snprintf(err, errlen, "matrix must be example, fixed, powerlaw or mtx:NAME (got '%s')", kind);
+        return -1;
+    }
+    int rows, cols, per_row, ok = 1;
+    if (dim_param(p, "rows", -1, 0, &rows, err, errlen) || dim_param(p, "cols", rows, 0, &cols, err, errlen) ||
+        dim_param(p, fixed ? "per_row" : "max_per_row", fixed ? -1 : 1000, 0, &per_row, err, errlen))
+        return -1;
+    long long nnz = (long long)rows * (per_row < cols ? per_row : cols);
+    if (fixed && nnz > LAB08_MAX_NNZ) {
+        snprintf(err, errlen, "too many nonzeros (rows * per_row > 2^27)");
+        return -1;
+    }
+    if (fixed)
+        return 0;
+    double alpha = kit_params_f64(p, "alpha", 3.0, &ok), empty = kit_params_f64(p, "empty", 0.0, &ok);
+    if (!ok || !(alpha > 0) || !(empty >= 0 && empty <= 1)) {
+        snprintf(err, errlen, "alpha must be > 0 and 0 <= empty <= 1");
+        return -1;
+    }
+    if (nnz > 4 * LAB08_MAX_NNZ) {
+        snprintf(err, errlen, "too many nonzeros possible (rows * max_per_row > 2^29)");
+        return -1;
+    }
+    return 0;
+}
+
+int lab_params_validate(const kit_params *p, char *err, size_t errlen) { return check_matrix(p, err, errlen); }
+
 static int make_matrix(const kit_params *p, uint64_t seed, kit_csr *A, char *err, size_t errlen)
 {
+    if (check_matrix(p, err, errlen) != 0)
+        return -1;
     const char *kind = kit_params_get(p, "matrix", "fixed");
     if (!strcmp(kind, "example"))
         return example_4x4(A, err, errlen);
     if (!strncmp(kind, "mtx:", 4))
         return lab08_named_matrix(kind + 4, A, NULL, err, errlen);
-    int rows, cols;
-    if (dim_param(p, "rows", -1, 0, &rows, err, errlen) || dim_param(p, "cols", rows, 0, &cols, err, errlen))
-        return -1;
+    int rows = (int)kit_params_ll(p, "rows", -1, NULL), cols = (int)kit_params_ll(p, "cols", rows, NULL);
     kit_rng r;
     kit_rng_seed(&r, seed, 0);
     if (!strcmp(kind, "fixed")) {
-        int per_row;
-        if (dim_param(p, "per_row", -1, 0, &per_row, err, errlen))
-            return -1;
-        if ((long long)rows * (per_row < cols ? per_row : cols) > LAB08_MAX_NNZ) {
-            snprintf(err, errlen, "too many nonzeros (rows * per_row > 2^27)");
-            return -1;
-        }
+        int per_row = (int)kit_params_ll(p, "per_row", -1, NULL);
         if (kit_gen_csr_fixed(&r, A, rows, cols, per_row) != 0) {
             snprintf(err, errlen, "out of memory for %d rows of %d", rows, per_row);
             return -1;
         }
         return 0;
     }
-    if (!strcmp(kind, "powerlaw")) {
-        int max_per_row, ok = 1;
-        if (dim_param(p, "max_per_row", 1000, 0, &max_per_row, err, errlen))
-            return -1;
-        double alpha = kit_params_f64(p, "alpha", 3.0, &ok), empty = kit_params_f64(p, "empty", 0.0, &ok);
-        if (!ok || !(alpha > 0) || !(empty >= 0 && empty <= 1)) {
-            snprintf(err, errlen, "alpha must be > 0 and 0 <= empty <= 1");
-            return -1;
-        }
-        if ((long long)rows * (max_per_row < cols ? max_per_row : cols) > 4 * LAB08_MAX_NNZ) {
-            snprintf(err, errlen, "too many nonzeros possible (rows * max_per_row > 2^29)");
-            return -1;
-        }
-        if (kit_gen_csr_powerlaw(&r, A, rows, cols, max_per_row, alpha, empty) != 0) {
-            snprintf(err, errlen, "out of memory for the power-law matrix");
-            return -1;
-        }
-        return 0;
+    int max_per_row = (int)kit_params_ll(p, "max_per_row", 1000, NULL);
+    double alpha = kit_params_f64(p, "alpha", 3.0, NULL), empty = kit_params_f64(p, "empty", 0.0, NULL);
+    if (kit_gen_csr_powerlaw(&r, A, rows, cols, max_per_row, alpha, empty) != 0) {
+        snprintf(err, errlen, "out of memory for the power-law matrix");
+        return -1;
     }
-    snprintf(err, errlen, "matrix must be example, fixed, powerlaw or mtx:NAME (got '%s')", kind);
-    return -1;
+    return 0;
 }
 
 int lab08_generate(const kit_params *p, uint64_t seed, lab08_data *d, char *err, size_t errlen)

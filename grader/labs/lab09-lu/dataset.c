@@ -34,6 +34,8 @@ static int grid_side(int n)
 static int read_params(const kit_params *p, lab09_data *d, int *every, char *err, size_t errlen)
 {
     int ok = 1;
+    if (kit_params_only(p, "n matrix type impl every k", err, errlen) != 0)
+        return -1;
     long long n = kit_params_ll(p, "n", -1, &ok);
     if (!ok || n < 0 || n > LAB09_MAX_N) {
         snprintf(err, errlen, "n must be given, 0 <= n <= %d (got '%s')", LAB09_MAX_N, kit_params_get(p, "n", ""));
@@ -76,6 +78,13 @@ static int read_params(const kit_params *p, lab09_data *d, int *every, char *err
         return -1;
     }
     return 0;
+}
+
+int lab_params_validate(const kit_params *p, char *err, size_t errlen)
+{
+    lab09_data d;
+    int every;
+    return read_params(p, &d, &every, err, errlen);
 }
 
 int lab09_generate(const kit_params *p, uint64_t seed, lab09_data *d, char *err, size_t errlen)
