@@ -24,7 +24,9 @@
 #include <unistd.h>
 
 #include "gradekey.h"
+#include "layout.h"
 #include "kit/util.h"
+#include "exit_codes.h"
 #include "proc.h"
 #include "report.h"
 #include "submission.h"
@@ -78,7 +80,7 @@ static int list_submissions(const char *dir, entry **out, char *err, size_t errl
 {
     DIR *d = opendir(dir);
     if (!d) {
-        snprintf(err, errlen, "cannot open the submissions folder %s: %s", dir, strerror(errno));
+        fmt_into(err, errlen, "cannot open the submissions folder %s: %s", dir, strerror(errno));
         return -1;
     }
     int n = 0, cap = 0;
@@ -89,7 +91,7 @@ static int list_submissions(const char *dir, entry **out, char *err, size_t errl
             continue;
         char path[4096];
         struct stat st;
-        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        fmt_into(path, sizeof path, "%s/%s", dir, de->d_name);
         /* lstat: a symlinked "student folder" is not followed out of the batch. */
         if (lstat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
             if (S_ISLNK(st.st_mode)) {
@@ -135,7 +137,7 @@ static int already_graded(engine *e, const char *subs_dir, const char *out_dir, 
     char err[256];
     if (report_read_json(path, &g, err, sizeof err) != 0)
         return 0;
-    snprintf(src, sizeof src, "%s/%s", subs_dir, en->name);
+    fmt_into(src, sizeof src, "%s/%s", subs_dir, en->name);
     strbuf problems;
     sb_init(&problems);
     submission_take(&e->man, src, NULL, &problems, hash);
@@ -211,7 +213,7 @@ static void worker(engine *e, const char *subs_dir, const char *out_dir, const c
     e->before_gpu = wait_for_gpu;
     e->before_gpu_arg = slots;
     char src[4096], work[4096], path[4096], err[512];
-    snprintf(src, sizeof src, "%s/%s", subs_dir, en->name);
+    fmt_into(src, sizeof src, "%s/%s", subs_dir, en->name);
     fmt_into(work, sizeof work, "%s/%s", work_root, en->safe);
     grade_result g;
     engine_grade(e, src, work, en->name, &g);
@@ -298,9 +300,11 @@ static void progress(const batch_opts *o, int done, int total, int failed, doubl
     fflush(stderr);
 }
 
-int batch_run(engine *e, const char *subs_dir, const char *out_dir, const batch_opts *o)
+int batch_run(engine *e, const char *given_dir, const char *out_dir, const batch_opts *o)
 {
-    char path[4096], err[512], work_root[4096];
+    char path[4096], err[512], lerr[4096], work_root[4096], graded_dir[4096], stage[4096];
+    const char *subs_dir = graded_dir; /* where the per-student folders are */
+    const char *layout = "folders";
     snprintf(path, sizeof path, "%s/results", out_dir);
     mkdirs(path, 0755);
     snprintf(path, sizeof path, "%s/feedback", out_dir);
@@ -312,7 +316,7 @@ int batch_run(engine *e, const char *subs_dir, const char *out_dir, const batch_
     int lock = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (lock < 0 || flock(lock, LOCK_EX | LOCK_NB) != 0) {
         fprintf(stderr, "kitgrade: another batch is writing to %s; wait for it or use another --out\n", out_dir);
-        return 2;
+        return KIT_EXIT_USAGE;
     }
     /* Temporary files of results a killed batch was writing (".NAME.XXXXXX");
      * safe names never start with a dot. */
@@ -330,6 +334,13 @@ int batch_run(engine *e, const char *subs_dir, const char *out_dir, const batch_
         if (d)
             closedir(d);
     }
+    /* Where the per-student folders are (archives are unpacked first). */
+    fmt_into(stage, sizeof stage, "%s/unpacked", out_dir);
+    if (layout_prepare(e, given_dir, stage, graded_dir, sizeof graded_dir, &layout, lerr, sizeof lerr) != 0) {
+        fprintf(stderr, "kitgrade: %s\n", lerr);
+        close(lock);
+        return KIT_EXIT_USAGE;
+    }
     if (o->work_root)
         snprintf(work_root, sizeof work_root, "%s", o->work_root);
     else
@@ -342,7 +353,7 @@ int batch_run(engine *e, const char *subs_dir, const char *out_dir, const batch_
     int n = list_submissions(subs_dir, &ents, err, sizeof err);
     if (n < 0) {
         fprintf(stderr, "kitgrade: %s\n", err);
-        return 2;
+        return KIT_EXIT_USAGE;
     }
     int total = 0, skipped = 0;
     for (int i = 0; i < n; i++) {
@@ -359,13 +370,14 @@ int batch_run(engine *e, const char *subs_dir, const char *out_dir, const batch_
     if (o->only && total == 0) {
         fprintf(stderr, "kitgrade: no submission folder named '%s' in %s\n", o->only, subs_dir);
         free(ents);
-        return 2;
+        return KIT_EXIT_USAGE;
     }
     slots_ctx slots = {out_dir, 0, o->per_gpu > 0 ? o->per_gpu : 1, {{0}}};
     count_gpus(e, &slots);
-    fprintf(stderr, "%s: %d submission%s in %s (%d already graded with the same files, rubric, kit and conditions, "
-                    "kept; --force regrades), seed 0x%llx, %d GPU%s, %d jobs\n",
-            e->man.name, total, total == 1 ? "" : "s", subs_dir, skipped, (unsigned long long)e->seed, slots.n_gpus,
+    fprintf(stderr, "%s: %d submission%s in %s (%s%s) (%d already graded with the same files, rubric, kit and "
+                    "conditions, kept; --force regrades), seed 0x%llx, %d GPU%s, %d jobs\n",
+            e->man.name, total, total == 1 ? "" : "s", given_dir, layout,
+            strcmp(subs_dir, given_dir) ? ", unpacked into OUT/unpacked" : "", skipped, (unsigned long long)e->seed, slots.n_gpus,
             slots.n_gpus == 1 ? "" : "s", o->jobs);
     const char *warn = sandbox_warning(&e->sb);
     if (warn)

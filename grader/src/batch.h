@@ -1,4 +1,5 @@
-/* batch.h - grading a folder with one subfolder per student.
+/* batch.h - grading a folder of submissions: one subfolder per student, or
+ * one archive per student (layout.h says which layouts are known).
  *
  * OUT/results/<student>.json (Gradescope format), OUT/feedback/<student>.txt,
  * OUT/gradebook.csv.  Student folder names are kept as they are inside the
@@ -18,7 +19,8 @@ typedef struct {
     const char *work_root; /* scratch (NULL: OUT/work) */
 } batch_opts;
 
-/* Returns 0 when the batch ran (whatever the submissions did), 2 on a usage error. */
+/* Returns 0 when the batch ran (whatever the submissions did), KIT_EXIT_USAGE
+ * (exit_codes.h) when the folder is in no known layout or an archive was refused. */
 int batch_run(engine *e, const char *subs_dir, const char *out_dir, const batch_opts *o);
 /* File-name-safe form of a student folder name. */
 void batch_safe_name(const char *name, char *out, size_t len);

@@ -181,3 +181,20 @@ int fmt_into(char *buf, size_t len, const char *fmt, ...)
     va_end(ap);
     return n < 0 || (size_t)n >= len ? -1 : 0;
 }
+
+void sb_add_shell_word(strbuf *b, const char *word)
+{
+    static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./=:,+@%-";
+    if (*word && word[strspn(word, plain)] == '\0' && word[0] != '-') {
+        sb_add(b, word);
+        return;
+    }
+    sb_add(b, "'");
+    for (const char *p = word; *p; p++) {
+        if (*p == '\'')
+            sb_add(b, "'\\''");
+        else
+            sb_addn(b, p, 1);
+    }
+    sb_add(b, "'");
+}

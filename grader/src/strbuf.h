@@ -21,6 +21,11 @@ const char *sb_str(const strbuf *b); /* "" for an empty buffer */
  * sequences and control characters other than \n and \t become "\xNN". */
 void sb_add_sanitized(strbuf *b, const char *s, size_t n);
 
+/* Appends `word` as one shell word, so a printed command works when pasted:
+ * as is when it holds only [A-Za-z0-9_./=:,+@%-], else in single quotes
+ * (a ' inside written as '\''). */
+void sb_add_shell_word(strbuf *b, const char *word);
+
 /* snprintf into a fixed buffer that says when the text did not fit: returns
  * 0, or -1 when truncated (paths that are too long must not silently change). */
 int fmt_into(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -187,6 +187,80 @@ START_TEST(case_parameters_by_the_labs_rules)
 }
 END_TEST
 
+/* `make grade` over a folder with no student folders said "0 submissions"
+ * and exited 0.  Now: what was found and the layouts expected, exit 2. */
+START_TEST(batch_layouts_refused)
+{
+    strbuf out;
+    sb_init(&out);
+    static const struct {
+        const char *prep, *says;
+    } cases[] = {{"mkdir -p \"$T/s\"", "is empty; expected one folder per student"},
+                 {"mkdir -p \"$T/s\" && cp solutions/lab03-dot/dot.cu \"$T/s/\"",
+                  "holds dot.cu itself: it looks like one student's own folder (grade it alone with: "},
+                 {"mkdir -p \"$T/s\" && echo x > \"$T/s/notes.txt\"", "found 1 file (e.g. notes.txt); expected"},
+                 {"mkdir -p \"$T/s/bob\" && echo x > \"$T/s/alice.zip\"", "mixes 1 folder and 1 archive"}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        ck_assert_int_eq(run(&out, "rm -rf \"$T/s\" \"$T/out\" && %s", cases[i].prep), 0);
+        int rc = run(&out, "KIT_RUN_WITHOUT_GPU=1 \"$KG\" batch lab03 \"$T/s\" --out \"$T/out\"");
+        ck_assert_msg(rc == KIT_EXIT_USAGE && lines(&out) == 1 && strstr(sb_str(&out), cases[i].says) &&
+                          strstr(sb_str(&out), "/alice/dot.cu) or one .zip/.tar/.tar.gz per student"),
+                      "case %zu: rc %d: %s", i, rc, sb_str(&out));
+        ck_assert_int_eq(run(&out, "ls \"$T/out/results\" | wc -l | grep -qx 0"), 0);
+    }
+    /* the grade command it prints for one student's folder works when pasted */
+    int rc = run(&out, "rm -rf \"$T/s\" && mkdir -p \"$T/s\" && cp tests/submissions/lab03-dot/build-error/dot.cu "
+                       "\"$T/s/\" && KIT_RUN_WITHOUT_GPU=1 \"$KG\" batch lab03 \"$T/s\" --out \"$T/out\" 2>&1 | "
+                       "sed -n 's/.*grade it alone with: \\(.*\\)); expected.*/\\1/p' > \"$T/cmd\" && cat \"$T/cmd\" && "
+                       "sh \"$T/cmd\"");
+    ck_assert_msg(rc == KIT_EXIT_FAILED && strstr(sb_str(&out), "build ..") && strstr(sb_str(&out), "results:"),
+                  "rc %d: %s", rc, sb_str(&out));
+    sb_free(&out);
+}
+END_TEST
+
+/* Per-student archives (LMS exports): unpacked safely and graded, or the
+ * batch refused with the archive and the reason; nothing lands outside. */
+START_TEST(batch_archives)
+{
+    strbuf out;
+    sb_init(&out);
+    if (run(&out, "command -v bsdtar") != 0) {
+        int rc = run(&out, "mkdir -p \"$T/s\" && echo x > \"$T/s/a.zip\" && \"$KG\" batch lab03 \"$T/s\" --out "
+                           "\"$T/out\" --allow-no-gpu");
+        ck_assert_msg(rc == KIT_EXIT_USAGE && strstr(sb_str(&out), "libarchive-tools"), "rc %d: %s", rc, sb_str(&out));
+        sb_free(&out);
+        return;
+    }
+    int rc = run(&out, "mkdir -p \"$T/src/alice/lab03-dot\" \"$T/src/bob\" \"$T/s\" && "
+                       "cp solutions/lab03-dot/dot.cu \"$T/src/alice/lab03-dot/\" && cp labs/lab03-dot/dot.cu \"$T/src/bob/\" && "
+                       "(cd \"$T/src/alice\" && bsdtar -a -cf \"$T/s/alice.zip\" lab03-dot) && "
+                       "(cd \"$T/src/bob\" && bsdtar -czf \"$T/s/bob.tar.gz\" dot.cu) && chmod -R a+rX \"$T\" && "
+                       "KIT_RUN_WITHOUT_GPU=1 \"$KG\" batch lab03 \"$T/s\" --out \"$T/out\" --test float-small && "
+                       "cmp \"$T/out/unpacked/alice/dot.cu\" solutions/lab03-dot/dot.cu && ls \"$T/out/results\"");
+    ck_assert_msg(rc == 0 && strstr(sb_str(&out), "2 graded now") && strstr(sb_str(&out), "alice.json") &&
+                      strstr(sb_str(&out), "bob.json") && strstr(sb_str(&out), "(archives, unpacked"),
+                  "rc %d: %s", rc, sb_str(&out));
+    static const struct {
+        const char *make, *says;
+    } bad[] = {{"ln -s /etc/passwd link && bsdtar -cf \"$T/s/eve.tar\" dot.cu link", "eve.tar: it holds a symbolic link"},
+               {"bsdtar -cf \"$T/s/eve.tar\" -s ',^,../escape/,' dot.cu", "Path contains '..'"},
+               {"head -c 80000000 /dev/zero > big && bsdtar -a -cf \"$T/s/eve.zip\" big", "unpacks to 76 MB (at most 64 MB)"},
+               {"echo not-an-archive > \"$T/s/eve.zip\"", "eve.zip: not a readable archive"}};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        rc = run(&out, "rm -rf \"$T/e\" \"$T/s\"/eve.* && mkdir -p \"$T/e\" && cd \"$T/e\" && "
+                       "cp \"$ROOT/solutions/lab03-dot/dot.cu\" . && %s", bad[i].make);
+        ck_assert_msg(rc == 0, "%s", sb_str(&out));
+        rc = run(&out, "KIT_RUN_WITHOUT_GPU=1 \"$KG\" batch lab03 \"$T/s\" --out \"$T/out\" --test float-small");
+        ck_assert_msg(rc == KIT_EXIT_USAGE && lines(&out) == 1 && strstr(sb_str(&out), bad[i].says) &&
+                          strstr(sb_str(&out), "1 of 3 archives refused, nothing graded"),
+                      "case %zu: rc %d: %s", i, rc, sb_str(&out));
+        ck_assert_int_eq(run(&out, "test -e \"$T/escape\" || test -e \"$T/out/escape\""), 1);
+    }
+    sb_free(&out);
+}
+END_TEST
+
 static Suite *cli_suite(void)
 {
     Suite *s = suite_create("cli");
@@ -197,6 +271,8 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, check_exit_codes);
     tcase_add_test(tc, batch_no_gpu_and_reuse);
     tcase_add_test(tc, case_parameters_by_the_labs_rules);
+    tcase_add_test(tc, batch_layouts_refused);
+    tcase_add_test(tc, batch_archives);
     suite_add_tcase(s, tc);
     return s;
 }
