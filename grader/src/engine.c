@@ -23,6 +23,7 @@ extern char **environ;
 #include "exit_codes.h"
 #include "lock.h"
 #include "proc.h"
+#include "rerun.h"
 #include "sanitizer.h"
 #include "submission.h"
 
@@ -123,6 +124,7 @@ int engine_init(engine *e, const char *lab, const char *argv0, const char *rubri
     snprintf(path, sizeof path, "%s/manifest.ini", e->lab_dir);
     if (manifest_load(path, &e->man, err, errlen) != 0)
         return -1;
+    e->rubric_given = rubric_path != NULL;
     if (rubric_path)
         snprintf(path, sizeof path, "%s", rubric_path);
     else
@@ -841,8 +843,11 @@ static void case_params(const rubric_test *t, int i, char *buf, size_t len)
 
 static void add_repro(const engine *e, const rubric_test *t, strbuf *b)
 {
-    if (e->repro[0])
-        sb_printf(b, "rerun just this test: %s TEST=%s SEED=0x%llx\n", e->repro, t->name, (unsigned long long)e->seed);
+    if (!e->repro[0])
+        return;
+    sb_add(b, "rerun just this test: ");
+    rerun_command(e, t->name, b);
+    sb_add(b, "\n");
 }
 
 /* An endless loop costs the whole time limit on every run.  When a run of

@@ -31,7 +31,9 @@ typedef struct engine_s {
     char gpu_uuid[96], gpu_name[160], gpu_why[256];
     FILE *log;              /* live test lines and notes; NULL in batch workers */
     report_opts ropts;
-    char repro[256];        /* "make lab03" or "kitgrade grade lab03 DIR" */
+    char repro[2048];       /* "make lab03" or "/kit/build/bin/kitgrade grade lab03 DIR" (rerun.h) */
+    int repro_make;         /* repro takes make variables (TEST=, SEED=), else options */
+    int rubric_given;       /* --rubric: reruns must name it */
     /* Called after a successful build, before the first GPU test (batch:
      * waits for a free GPU and selects it).  May be NULL. */
     void (*before_gpu)(struct engine_s *e, void *arg);

@@ -17,6 +17,7 @@
 #include "engine.h"
 #include "gradekey.h"
 #include "labparams.h"
+#include "rerun.h"
 #include "exit_codes.h"
 #include "kit/util.h"
 #include "report.h"
@@ -241,13 +242,11 @@ static int cmd_check(const cli *c, const char *argv0, int instructor)
     }
     e.student_mode = !instructor;
     e.ropts.student_mode = !instructor;
-    if (!instructor) {
-        snprintf(e.repro, sizeof e.repro, "make %s", e.man.id);
+    rerun_setup(&e, dir, !instructor);
+    if (!instructor)
         e.keep_work = 1;
-    } else {
-        fmt_into(e.repro, sizeof e.repro, "kitgrade grade %s %s --test", e.man.id, dir);
+    else
         engine_grading_key(&e); /* stored in the result: what made it */
-    }
     char base[4096];
     snprintf(base, sizeof base, "%s/work", e.conf.build_dir);
     int private_work = scratch_dir(&e, base, e.man.name, 0, work, sizeof work);

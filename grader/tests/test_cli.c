@@ -261,6 +261,53 @@ START_TEST(batch_archives)
 }
 END_TEST
 
+/* The rerun hint was `kitgrade grade lab03 DIR --test TEST=float-small
+ * SEED=0x...` (make syntax after an option) and dropped --rubric.  Each
+ * hint printed here is pasted into a shell and must rerun exactly that test
+ * with the same seed and rubric.  The GPU is "present" but unusable
+ * (KIT_RUN_WITHOUT_GPU=1): every test fails, so every hint is printed. */
+START_TEST(printed_rerun_hints_work)
+{
+    strbuf out;
+    sb_init(&out);
+    /* instructor: an odd folder name, relative, and a private rubric */
+    int rc = run(&out, "mkdir -p \"$T/o'brien x\" && cp solutions/lab03-dot/dot.cu \"$T/o'brien x/\" && "
+                       "cp tests/submissions/lab03-dot/rubric.ini \"$T/private.ini\" && chmod -R a+rX \"$T\" && cd \"$T\" && "
+                       "KIT_RUN_WITHOUT_GPU=1 \"$KG\" grade lab03 \"o'brien x\" --rubric private.ini --seed 0xabc123 "
+                       "--out r1.json > log1; grep -m1 'rerun just this test: ' log1 | sed 's/.*rerun just this test: //' "
+                       "> cmd && cat cmd && cd / && KIT_RUN_WITHOUT_GPU=1 sh \"$T/cmd\"");
+    ck_assert_msg(rc == KIT_EXIT_FAILED, "rc %d: %s", rc, sb_str(&out));
+    const char *o = sb_str(&out);
+    ck_assert_msg(strstr(o, "--rubric ") && strstr(o, "--test float-small --seed 0xabc123") &&
+                      strstr(o, "seed 0xabc123") && strstr(o, "float-small ....") && !strstr(o, "float-large ...."),
+                  "%s", o);
+    /* the rerun used the private rubric: its cases (n=1, n=257), not the lab's (n=31 ...) */
+    ck_assert_msg(strstr(o, "case type=float n=257") && !strstr(o, "n=31 "), "%s", o);
+    /* student, a folder make cannot pass (spaces, quotes): the kitgrade form */
+    rc = run(&out, "KIT_RUN_WITHOUT_GPU=1 \"$KG\" check lab03 \"$T/o'brien x\" --seed 0x5eed > \"$T/log3\"; "
+                   "grep -m1 'rerun just this test: ' \"$T/log3\" | sed 's/.*rerun just this test: //' > \"$T/cmd3\" && "
+                   "cat \"$T/cmd3\" && KIT_RUN_WITHOUT_GPU=1 sh \"$T/cmd3\"");
+    o = sb_str(&out);
+    ck_assert_msg(rc == KIT_EXIT_FAILED && strstr(o, " check lab03 '") && strstr(o, "--test float-small --seed 0x5eed") &&
+                      strstr(o, "float-small ....") && !strstr(o, "float-large ...."),
+                  "rc %d: %s", rc, o);
+    /* student: `make lab03 DIR=... TEST=... SEED=...` as make expands it */
+    rc = run(&out, "mkdir -p \"$T/plain\" && cp solutions/lab03-dot/dot.cu \"$T/plain/\" && chmod -R a+rX \"$T\" && "
+                   "KIT_RUN_WITHOUT_GPU=1 \"$KG\" check lab03 \"$T/plain\" --seed 0x5eed > \"$T/log3\"; "
+                   "grep -m1 'rerun just this test: ' \"$T/log3\" | sed 's/.*rerun just this test: //'");
+    ck_assert_msg(strstr(sb_str(&out), "make lab03 DIR=/") && strstr(sb_str(&out), "TEST=float-small SEED=0x5eed"),
+                  "%s", sb_str(&out));
+    rc = run(&out, "hint=$(grep -m1 'rerun just this test: ' \"$T/log3\" | sed 's/.*rerun just this test: make //') && "
+                   "eval \"set -- $hint\" && make -s -n BUILD=\"$(dirname \"$(dirname \"$KG\")\")\" \"$@\" | tail -n 1 > \"$T/cmd2\" && "
+                   "cat \"$T/cmd2\" && KIT_RUN_WITHOUT_GPU=1 sh \"$T/cmd2\"");
+    o = sb_str(&out);
+    ck_assert_msg(rc == KIT_EXIT_FAILED && strstr(o, "--test float-small --seed 0x5eed") && strstr(o, "seed 0x5eed,") &&
+                      strstr(o, "float-small ....") && !strstr(o, "float-large ...."),
+                  "rc %d: %s", rc, o);
+    sb_free(&out);
+}
+END_TEST
+
 static Suite *cli_suite(void)
 {
     Suite *s = suite_create("cli");
@@ -273,6 +320,7 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, case_parameters_by_the_labs_rules);
     tcase_add_test(tc, batch_layouts_refused);
     tcase_add_test(tc, batch_archives);
+    tcase_add_test(tc, printed_rerun_hints_work);
     suite_add_tcase(s, tc);
     return s;
 }
