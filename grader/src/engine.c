@@ -20,6 +20,7 @@ extern char **environ;
 #include "kit/blob.h"
 #include "kit/rng.h"
 #include "kit/util.h"
+#include "buildlog.h"
 #include "exit_codes.h"
 #include "lock.h"
 #include "proc.h"
@@ -442,8 +443,17 @@ static int build_runner(engine *e, const char *sub_dir, const workdirs *w, grade
         globfree(&objs);
 
     int ok = proc_ok(&r) && access(w->runner, X_OK) == 0;
-    sb_add_sanitized(&g->build_log, sb_str(&r.out), r.out.len);
-    sb_add_sanitized(&g->build_log, sb_str(&r.err), r.err.len);
+    /* Each message once (nvcc repeats them per architecture), the student's
+     * files named as the student knows them. */
+    strbuf raw;
+    sb_init(&raw);
+    sb_add_sanitized(&raw, sb_str(&r.out), r.out.len);
+    sb_add_sanitized(&raw, sb_str(&r.err), r.err.len);
+    const char *files[MAX_LIST];
+    for (int i = 0; i < e->man.n_student_files; i++)
+        files[i] = e->man.student_files[i];
+    buildlog_tidy(sb_str(&raw), files, e->man.n_student_files, sub_dir, w->src, &g->build_log);
+    sb_free(&raw);
     if (!ok) {
         strbuf d;
         sb_init(&d);
@@ -1080,8 +1090,8 @@ void engine_grade(engine *e, const char *sub_dir, const char *work_dir, const ch
         bt.status = g->build_ok ? ST_PASS : ST_FAIL;
         bt.seconds = g->build_seconds;
         bt.max_score = -1; /* no points column */
-        if (!g->build_ok)
-            sb_add(&bt.output, sb_str(&g->build_log));
+        if (!g->build_ok || buildlog_has_warning(sb_str(&g->build_log)))
+            sb_add(&bt.output, sb_str(&g->build_log)); /* errors, or warnings under an OK build */
         report_test_line(e->log, &bt, &e->ropts);
         sb_free(&bt.output);
     }

@@ -1,6 +1,7 @@
 /* report.c - the terminal report, results.json, the gradebook CSV and the
  * feedback file (see report.h). */
 #include "report.h"
+#include "buildlog.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -123,7 +124,7 @@ void report_test_line(FILE *f, const test_result *t, const report_opts *o)
     put_status_line(f, t->name, status_word(t->status), status_color(t->status), t->seconds,
                     t->max_score < 0 ? NULL : pts, o);
     /* details: under failures, skips, errors and partial credit */
-    if (t->output.len && (t->status != ST_PASS || t->score < t->max_score))
+    if (t->output.len && (t->status != ST_PASS || t->score < t->max_score || t->max_score < 0))
         put_indented(f, t->output.s, t->output.len);
     fflush(f);
 }
@@ -153,7 +154,7 @@ void report_terminal(FILE *f, const grade_result *g, const report_opts *o)
     }
     put_status_line(f, "build", g->build_ok ? "OK" : "FAIL", g->build_ok ? ANSI_GREEN : ANSI_RED,
                     g->build_seconds, NULL, o);
-    if (!g->build_ok)
+    if (!g->build_ok || buildlog_has_warning(sb_str(&g->build_log))) /* errors, or the warnings of an OK build */
         put_indented(f, g->build_log.s, g->build_log.len);
     for (int i = 0; i < g->n_tests; i++)
         report_test_line(f, &g->tests[i], o);
@@ -300,8 +301,11 @@ int report_write_json(const grade_result *g, const char *path, char *err, size_t
         if (g->notes.s[g->notes.len - 1] != '\n')
             sb_add(&out, "\n");
     }
-    if (g->build_ok)
+    if (g->build_ok) {
         sb_printf(&out, "Build OK (%.1fs)\n", g->build_seconds);
+        if (buildlog_has_warning(sb_str(&g->build_log)))
+            sb_addn(&out, sb_str(&g->build_log), g->build_log.len);
+    }
     else {
         sb_printf(&out, "Build FAILED (%.1fs):\n", g->build_seconds);
         sb_addn(&out, sb_str(&g->build_log), g->build_log.len);

@@ -308,6 +308,36 @@ START_TEST(printed_rerun_hints_work)
 }
 END_TEST
 
+static int count(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+        n++;
+    return n;
+}
+
+/* Warnings of a build that worked were never shown (terminal or feedback);
+ * errors named the sandbox's dot.cu, not the file the student edits. */
+START_TEST(compiler_messages_for_the_student)
+{
+    strbuf out;
+    sb_init(&out);
+    int rc = run(&out, "mkdir -p \"$T/w/alice\" && { cat solutions/lab03-dot/dot.cu; "
+                       "printf 'int kit_test_unused(void) { int never_used; return 0; }\\n'; } > \"$T/w/alice/dot.cu\" && "
+                       "chmod -R a+rX \"$T\" && \"$KG\" check lab03 \"$T/w/alice\"");
+    const char *o = sb_str(&out);
+    ck_assert_msg(rc == KIT_EXIT_NO_GPU && count(o, "never_used\" was declared but never referenced") == 1, "rc %d: %s",
+                  rc, o);
+    ck_assert_msg(strstr(o, "/w/alice/dot.cu(") && !strstr(o, "    dot.cu("), "%s", o);
+    rc = run(&out, "\"$KG\" batch lab03 \"$T/w\" --out \"$T/out\" --allow-no-gpu && cat \"$T/out/feedback/alice.txt\"");
+    ck_assert_msg(rc == 0 && count(sb_str(&out), "never_used\" was declared") == 1, "rc %d: %s", rc, sb_str(&out));
+    rc = run(&out, "\"$KG\" check lab03 tests/submissions/lab03-dot/build-error");
+    ck_assert_msg(rc == KIT_EXIT_FAILED && strstr(sb_str(&out), "    tests/submissions/lab03-dot/build-error/dot.cu(46): error"),
+                  "rc %d: %s", rc, sb_str(&out));
+    sb_free(&out);
+}
+END_TEST
+
 static Suite *cli_suite(void)
 {
     Suite *s = suite_create("cli");
@@ -321,6 +351,7 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, batch_layouts_refused);
     tcase_add_test(tc, batch_archives);
     tcase_add_test(tc, printed_rerun_hints_work);
+    tcase_add_test(tc, compiler_messages_for_the_student);
     suite_add_tcase(s, tc);
     return s;
 }
