@@ -93,8 +93,15 @@ $(KIT_DEVICES): tools/kit-devices.cu $(DEPS_OK)
 	@mkdir -p $(@D)
 	$(NVCC) $(KIT_NVCCFLAGS) -o $@ $<
 
+# The kit's version for reports and feedback headers: git describe at build
+# time (a VERSION file in a tarball without .git); kit.ini is rewritten when it changes.
+KIT_VERSION := $(shell git -C $(KIT_ROOT) describe --always --dirty --tags 2>/dev/null || cat $(KIT_ROOT)/VERSION 2>/dev/null || echo unknown)
+VERSION_STAMP := $(BUILD)/.version
+$(VERSION_STAMP): FORCE
+	@mkdir -p $(@D); echo '$(KIT_VERSION)' | cmp -s - $@ || echo '$(KIT_VERSION)' > $@
+
 # The grader builds runners with exactly these settings.
-$(KIT_INI): $(FLAGS_STAMP) mk/config.mk Makefile
+$(KIT_INI): $(FLAGS_STAMP) $(VERSION_STAMP) mk/config.mk Makefile
 	@mkdir -p $(@D)
 	@{ echo "; written by make: how the grader builds and runs submissions"; \
 	  echo "; (one flag per line: inih reads lines of up to 200 characters)"; \
@@ -109,7 +116,8 @@ $(KIT_INI): $(FLAGS_STAMP) mk/config.mk Makefile
 	  $(foreach f,$(CUPTI_LIBS),echo "link_flag = $(f)";) \
 	  echo "cupti = $(if $(CUPTI_LIBDIR),yes,no)"; \
 	  echo "compute_sanitizer = $(COMPUTE_SANITIZER)"; \
-	  echo "kit_devices = $(abspath $(KIT_DEVICES))"; } > $@
+	  echo "kit_devices = $(abspath $(KIT_DEVICES))"; \
+	  echo "kit_version = $(KIT_VERSION)"; } > $@
 
 all: $(KITGRADE) $(KIT_DEVICES) $(LIBKIT) $(LIBKIT_RUNNER) $(LAB_TARGETS) $(KIT_INI) ## build the grader, common library and every lab's kit code
 

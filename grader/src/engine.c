@@ -1042,6 +1042,7 @@ static void fill_test(test_result *tr, const rubric_test *t)
     snprintf(tr->title, sizeof tr->title, "%s", t->title);
     tr->vis = t->vis;
     tr->max_score = t->points;
+    tr->details_hidden = t->vis != VIS_VISIBLE && !t->show_details;
 }
 
 static void stamp_time(grade_result *g)
@@ -1061,6 +1062,8 @@ static void start_result(engine *e, const char *student, grade_result *g)
     snprintf(g->grading_key, sizeof g->grading_key, "%s", e->grading_key);
     snprintf(g->conditions, sizeof g->conditions, "%s", e->conditions);
     g->no_gpu_allowed = !e->gpu && e->allow_no_gpu;
+    snprintf(g->gpu, sizeof g->gpu, "%s", e->gpu ? e->gpu_name : "");
+    snprintf(g->kit_version, sizeof g->kit_version, "%s", e->conf.kit_version);
     if (g->no_gpu_allowed)
         sb_add(&g->notes, "graded WITHOUT a GPU (--allow-no-gpu): only the build was checked, no test ran; regrade "
                           "on a GPU node\n");

@@ -134,11 +134,17 @@ void engine_grading_key(engine *e)
     snprintf(path, sizeof path, "%s/check", e->lab_build);
     digest_file(&d, path);
     digest_objects(&d, e->lab_build);
-    static const char *built[] = {"common/libkit.a", "common/libkit-runner.a", "kit.ini"};
+    static const char *built[] = {"common/libkit.a", "common/libkit-runner.a"};
     for (size_t i = 0; i < sizeof built / sizeof *built; i++) {
         snprintf(path, sizeof path, "%s/%s", e->conf.build_dir, built[i]);
         digest_file(&d, path);
     }
+    /* how submissions are built (kit.ini, but not its version line: a
+     * commit that changes no code regrades nothing) */
+    const char *how[] = {e->conf.nvcc, e->conf.cuda_arch, e->conf.arch_flags, e->conf.nvcc_flags, e->conf.link_flags,
+                         e->conf.compute_sanitizer};
+    for (size_t i = 0; i < sizeof how / sizeof *how; i++)
+        digest_str(&d, how[i]);
     /* the conditions */
     int sanitizer = e->conf.compute_sanitizer[0] && access(e->conf.compute_sanitizer, X_OK) == 0;
     snprintf(e->conditions, sizeof e->conditions, "gpu=%s;sanitizer=%s;tests=%s;mode=%s;no_gpu_allowed=%d",

@@ -4,7 +4,7 @@
  * The grading key covers the effective rubric (the lab's, or --rubric), the
  * lab's kit code (every file of grader/labs/<lab>/, the interface header,
  * common/, the kitgrade executable, the lab's checker and runner objects,
- * build/kit.ini) and the grading conditions (GPU present and which model,
+ * the build settings of build/kit.ini) and the grading conditions (GPU present and which model,
  * compute-sanitizer present, the --test selection, --allow-no-gpu).  The
  * submission's own digest (submission.h) is kept next to it.
  */

@@ -32,6 +32,7 @@ static int handler(void *user, const char *section, const char *name, const char
     APPEND("link_flag", c->link_flags)
     FIELD("compute_sanitizer", c->compute_sanitizer)
     FIELD("kit_devices", c->kit_devices)
+    FIELD("kit_version", c->kit_version)
 #undef FIELD
 #undef APPEND
     if (!strcmp(name, "cupti"))

@@ -20,6 +20,7 @@ typedef struct {
     int cupti;
     char compute_sanitizer[1024];
     char kit_devices[1024];
+    char kit_version[64];   /* git describe (or VERSION) when make wrote kit.ini; "" if unknown */
 } kit_conf;
 
 /* Loads BUILD/kit.ini.  Returns 0, or -1 with a reason ("run make first"). */

@@ -59,6 +59,8 @@ typedef struct {
     double threshold;      /* performance: speedup for full points */
     double min_speedup;    /* performance: speedup where partial credit starts */
     int warmup, reps;      /* performance */
+    int show_details;      /* a test not visible: its case details reach the student's feedback file
+                              (default no: title and points only) */
     int line;              /* line of the section header, for messages */
 } rubric_test;
 
@@ -96,6 +98,7 @@ typedef struct {
     double score, max_score;
     double seconds;
     strbuf output;         /* plain-text details shown under the test line */
+    int details_hidden;    /* from the student's feedback: a hidden test without show_details */
 } test_result;
 
 typedef struct {
@@ -113,6 +116,8 @@ typedef struct {
     double seconds;        /* whole grading wall time */
     int gpu_ran;           /* 0 when no device was available */
     char graded_at[32];    /* ISO 8601 UTC */
+    char gpu[160];         /* the GPU the tests ran on ("" when none) */
+    char kit_version[64];  /* build/kit.ini's kit_version (git describe at build time) */
     char grading_key[65];  /* rubric + kit code + conditions (gradekey.h): reuse needs the same key */
     char conditions[256];  /* the conditions in words (GPU, sanitizer, tests) */
     int no_gpu_allowed;    /* graded without a GPU under --allow-no-gpu: build only */

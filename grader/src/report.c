@@ -124,7 +124,10 @@ void report_test_line(FILE *f, const test_result *t, const report_opts *o)
     put_status_line(f, t->name, status_word(t->status), status_color(t->status), t->seconds,
                     t->max_score < 0 ? NULL : pts, o);
     /* details: under failures, skips, errors and partial credit */
-    if (t->output.len && (t->status != ST_PASS || t->score < t->max_score || t->max_score < 0))
+    int details = t->output.len && (t->status != ST_PASS || t->score < t->max_score || t->max_score < 0);
+    if (details && o && o->feedback && t->details_hidden)
+        fprintf(f, "    (a hidden test%s%s: its details are not shown)\n", t->title[0] ? ": " : "", t->title);
+    else if (details)
         put_indented(f, t->output.s, t->output.len);
     fflush(f);
 }
@@ -337,6 +340,7 @@ int report_write_json(const grade_result *g, const char *path, char *err, size_t
             cJSON_AddStringToObject(x, "status", test_status_name(t->status));
             cJSON_AddNumberToObject(x, "seconds", t->seconds);
             add_cstr(x, "title", t->title);
+            cJSON_AddBoolToObject(x, "details_hidden", t->details_hidden != 0);
         }
     }
 
@@ -354,6 +358,8 @@ int report_write_json(const grade_result *g, const char *path, char *err, size_t
         cJSON_AddBoolToObject(x, "gpu_ran", g->gpu_ran != 0);
         add_cstr(x, "graded_at", g->graded_at);
         add_cstr(x, "grading_key", g->grading_key);
+        add_cstr(x, "gpu", g->gpu);
+        add_cstr(x, "kit_build", g->kit_version);
         add_cstr(x, "conditions", g->conditions);
         cJSON_AddBoolToObject(x, "graded_without_gpu", g->no_gpu_allowed != 0);
         cJSON_AddNumberToObject(x, "max_score", g->max_score);
@@ -477,6 +483,8 @@ int report_read_json(const char *path, grade_result *g, char *err, size_t errlen
     g->gpu_ran = get_bool(x, "gpu_ran");
     get_str(x, "graded_at", g->graded_at, sizeof g->graded_at);
     get_str(x, "grading_key", g->grading_key, sizeof g->grading_key);
+    get_str(x, "gpu", g->gpu, sizeof g->gpu);
+    get_str(x, "kit_build", g->kit_version, sizeof g->kit_version);
     get_str(x, "conditions", g->conditions, sizeof g->conditions);
     g->no_gpu_allowed = get_bool(x, "graded_without_gpu");
 
@@ -512,6 +520,7 @@ int report_read_json(const char *path, grade_result *g, char *err, size_t errlen
         get_str(tx, "group", t->group, sizeof t->group);
         get_str(tx, "title", t->title, sizeof t->title);
         t->seconds = get_num(tx, "seconds", 0);
+        t->details_hidden = get_bool(tx, "details_hidden");
     }
     g->max_score = get_num(x, "max_score", max_sum);
     cJSON_Delete(root);
@@ -528,6 +537,20 @@ int report_write_feedback(const grade_result *g, const char *path, char *err, si
         return -1;
     }
     report_opts o = {0};
+    o.feedback = 1;
+    char seed[32];
+    snprintf(seed, sizeof seed, "0x%llx", (unsigned long long)g->seed);
+    strbuf head;
+    sb_init(&head);
+    sb_printf(&head, "student: %s\nlab:     %s\ndate:    %s\nseed:    %s\nGPU:     %s\nkit:     %s\n\n", g->student,
+              g->lab, g->graded_at, seed, g->gpu[0] ? g->gpu : "none (the tests did not run)",
+              g->kit_version[0] ? g->kit_version : "unknown");
+    strbuf clean; /* a folder name may hold anything */
+    sb_init(&clean);
+    sb_add_sanitized(&clean, sb_str(&head), head.len);
+    fputs(sb_str(&clean), f);
+    sb_free(&clean);
+    sb_free(&head);
     report_terminal(f, g, &o);
     if (fclose(f) != 0) {
         free(buf);

@@ -18,6 +18,7 @@ typedef struct {
     int student_mode; /* "estimated score; hidden tests may differ" */
     int hidden_not_run; /* number of hidden tests skipped in student mode */
     const char *repro; /* e.g. "make lab03" - how to rerun one test, shown after failures */
+    int feedback;      /* the student's feedback file: hidden tests' details only where the rubric allows */
 } report_opts;
 
 void report_terminal(FILE *f, const grade_result *g, const report_opts *o);
@@ -33,7 +34,10 @@ void report_summary(FILE *f, const grade_result *g, const report_opts *o);
 int report_write_json(const grade_result *g, const char *path, char *err, size_t errlen);
 /* Reads back a results.json written by report_write_json. */
 int report_read_json(const char *path, grade_result *g, char *err, size_t errlen);
-/* Writes the plain (no colour) terminal report into path, atomically. */
+/* Writes the student's feedback file into path, atomically: a header
+ * (student, lab, date, seed, GPU, kit version), then the plain terminal
+ * report, where a hidden test shows its title and points but its details
+ * only when its rubric says show_details = yes. */
 int report_write_feedback(const grade_result *g, const char *path, char *err, size_t errlen);
 /* Gradebook: header "student,<group1>,...,total,max,status"; groups in rubric
  * order; RFC 4180 quoting; a student name starting with = + - @ gets a

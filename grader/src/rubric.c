@@ -23,11 +23,11 @@
 /* Where each key of a test was set (0: not set), for messages. */
 enum {
     K_TITLE, K_KIND, K_GROUP, K_POINTS, K_VIS, K_PARAMS, K_TIMEOUT, K_REPEAT, K_PARTIAL, K_TOOL,
-    K_THRESHOLD, K_MIN_SPEEDUP, K_WARMUP, K_REPS, K_NKEYS
+    K_THRESHOLD, K_MIN_SPEEDUP, K_WARMUP, K_REPS, K_SHOW_DETAILS, K_NKEYS
 };
 static const char *const test_keys[K_NKEYS] = {
     "title", "kind", "group", "points", "visibility", "params", "timeout", "repeat", "partial", "tool",
-    "threshold", "min_speedup", "warmup", "reps",
+    "threshold", "min_speedup", "warmup", "reps", "show_details",
 };
 
 enum { R_LAB, R_TIMEOUT, R_BUILD_TIMEOUT, R_SAN_TIMEOUT, R_MEMORY, R_PROCS, R_OUTPUT, R_FILE, R_NKEYS };
@@ -344,7 +344,8 @@ static void test_key(rctx *c, const char *name, const char *v)
         return;
     }
     case K_PARTIAL:
-        if (parse_yesno(v, &t->partial))
+    case K_SHOW_DETAILS:
+        if (parse_yesno(v, k == K_PARTIAL ? &t->partial : &t->show_details))
             fail(c, c->in.lineno, "'%s' must be yes or no: '%s'", name, v);
         return;
     case K_TOOL:

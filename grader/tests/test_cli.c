@@ -338,6 +338,25 @@ START_TEST(compiler_messages_for_the_student)
 }
 END_TEST
 
+/* The feedback file a student gets: a header saying what graded it, and
+ * hidden tests' details (their sizes) only where the rubric allows. */
+START_TEST(feedback_for_the_student)
+{
+    strbuf out;
+    sb_init(&out);
+    int rc = run(&out, "mkdir -p \"$T/s/alice\" && cp solutions/lab03-dot/dot.cu \"$T/s/alice/\" && chmod -R a+rX \"$T\" && "
+                       "KIT_RUN_WITHOUT_GPU=1 \"$KG\" batch lab03 \"$T/s\" --out \"$T/out\" --seed 0x77 "
+                       "--test float-small,float-hidden >/dev/null 2>&1; cat \"$T/out/feedback/alice.txt\"");
+    const char *o = sb_str(&out);
+    ck_assert_msg(rc == 0 && strstr(o, "student: alice\nlab:     lab03-dot\ndate:    20") == o, "%s", o);
+    ck_assert_msg(strstr(o, "\nseed:    0x77\nGPU:     no GPU (KIT_RUN_WITHOUT_GPU=1)\nkit:     "), "%s", o);
+    ck_assert_msg(strstr(o, "(a hidden test: float, other sizes: its details are not shown)") && !strstr(o, "4097"),
+                  "%s", o);
+    ck_assert_msg(strstr(o, "case type=float n=31"), "visible details stay: %s", o);
+    sb_free(&out);
+}
+END_TEST
+
 static Suite *cli_suite(void)
 {
     Suite *s = suite_create("cli");
@@ -352,6 +371,7 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, batch_archives);
     tcase_add_test(tc, printed_rerun_hints_work);
     tcase_add_test(tc, compiler_messages_for_the_student);
+    tcase_add_test(tc, feedback_for_the_student);
     suite_add_tcase(s, tc);
     return s;
 }

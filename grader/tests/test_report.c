@@ -487,6 +487,54 @@ START_TEST(feedback_file)
 }
 END_TEST
 
+/* Feedback files had no header, and a hidden test's details (its cases,
+ * sizes, expected values) reached the student whatever the rubric said. */
+START_TEST(feedback_header_and_hidden_details)
+{
+    grade_result g;
+    sample(&g);
+    snprintf(g.gpu, sizeof g.gpu, "NVIDIA H200");
+    snprintf(g.kit_version, sizeof g.kit_version, "v1.2-3-gabcdef");
+    test_result *t = &g.tests[2]; /* racecheck: hidden, ERROR with details */
+    snprintf(t->title, sizeof t->title, "racecheck, other sizes");
+    t->details_hidden = 1;
+    sb_clear(&t->output);
+    sb_add(&t->output, "case n=123457 type=float: secret sizes\n");
+    char path[512], err[256] = "";
+    snprintf(path, sizeof path, "%s/feedback.txt", tmpdir);
+    ck_assert_msg(report_write_feedback(&g, path, err, sizeof err) == 0, "%s", err);
+    char *text = slurp(path, NULL);
+    ck_assert_msg(strstr(text, "student: alice\nlab:     lab03-dot\ndate:    2025-01-02T03:04:05Z\n"
+                               "seed:    0x5eed0001\nGPU:     NVIDIA H200\nkit:     v1.2-3-gabcdef\n\n") == text,
+                  "%s", text);
+    ck_assert_msg(!strstr(text, "secret sizes"), "%s", text);
+    ck_assert_msg(strstr(text, "racecheck .............................................. ERROR ( 4.1s)   0/10\n"
+                               "    (a hidden test: racecheck, other sizes: its details are not shown)\n"),
+                  "%s", text);
+    ck_assert_msg(strstr(text, "expected 1.0, got 2.0"), "visible details stay: %s", text);
+    free(text);
+    /* the rubric allows them (show_details = yes): shown; and the flag survives results.json */
+    t->details_hidden = 0;
+    ck_assert_int_eq(report_write_feedback(&g, path, err, sizeof err), 0);
+    text = slurp(path, NULL);
+    ck_assert_msg(strstr(text, "secret sizes"), "%s", text);
+    free(text);
+    t->details_hidden = 1;
+    snprintf(path, sizeof path, "%s/r.json", tmpdir);
+    ck_assert_int_eq(report_write_json(&g, path, err, sizeof err), 0);
+    grade_result back;
+    ck_assert_int_eq(report_read_json(path, &back, err, sizeof err), 0);
+    ck_assert_int_eq(back.tests[2].details_hidden, 1);
+    ck_assert_int_eq(back.tests[1].details_hidden, 0);
+    ck_assert_str_eq(back.gpu, "NVIDIA H200");
+    ck_assert_str_eq(back.kit_version, "v1.2-3-gabcdef");
+    /* the instructor's JSON keeps the details (Gradescope hides hidden tests itself) */
+    ck_assert(strstr(sb_str(&back.tests[2].output), "secret sizes"));
+    grade_result_free(&back);
+    grade_result_free(&g);
+}
+END_TEST
+
 START_TEST(atomic_writes)
 {
     char path[512], err[256] = "";
@@ -680,6 +728,7 @@ static Suite *report_suite(void)
     tcase_add_test(tc, json_read_errors);
     tcase_add_test(tc, csv_gradebook);
     tcase_add_test(tc, feedback_file);
+    tcase_add_test(tc, feedback_header_and_hidden_details);
     tcase_add_test(tc, atomic_writes);
     suite_add_tcase(s, tc);
     tc = tcase_create("strbuf");

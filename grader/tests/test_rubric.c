@@ -75,7 +75,8 @@ static const char good_rubric[] =
     "points = 20\n"                                         /* 33 */
     "case = n=2^26 type=float\n"                            /* 34 */
     "threshold = 2.0\n"                                     /* 35 */
-    "visibility = after_due_date\n";                        /* 36 */
+    "visibility = after_due_date\n"                         /* 36 */
+    "show_details = yes\n";                                 /* 37 */
 
 START_TEST(good_rubric_loads)
 {
@@ -133,6 +134,8 @@ START_TEST(good_rubric_loads)
     ck_assert_int_eq(t->reps, 15);
     ck_assert_int_eq(t->vis, VIS_AFTER_DUE_DATE);
     ck_assert_int_eq(t->line, 31);
+    ck_assert_int_eq(t->show_details, 1);
+    ck_assert_int_eq(rubric_find(&r, "hidden.one")->show_details, 0); /* default: title and points only */
 
     ck_assert_ptr_null(rubric_find(&r, "nope"));
     ck_assert(rubric_max_points(&r, 0) == 42.5);
@@ -168,6 +171,7 @@ static const struct {
     {HEAD "case = n=1\nkind = speed\n", "rubric.ini:7: unknown kind 'speed'"},
     {HEAD "case = n=1\nvisibility = secret\n", "rubric.ini:7: unknown visibility 'secret'"},
     {HEAD "case = n=1\npartial = maybe\n", "rubric.ini:7: 'partial' must be yes or no: 'maybe'"},
+    {HEAD "case = n=1\nshow_details = perhaps\n", "rubric.ini:7: 'show_details' must be yes or no: 'perhaps'"},
     {HEAD "case = n=1\nrepeat = 0\n", "rubric.ini:7: 'repeat' must be >= 1"},
     {HEAD "case = n=1\nrepeat = 1.5\n", "rubric.ini:7: 'repeat' is not a whole number: '1.5'"},
     {HEAD "case = n=1\ntimeout = -1\n", "rubric.ini:7: 'timeout' must be > 0"},
