@@ -99,6 +99,7 @@ typedef struct {
     double seconds;
     strbuf output;         /* plain-text details shown under the test line */
     int details_hidden;    /* from the student's feedback: a hidden test without show_details */
+    char headline[256];    /* one line shown even under a pass (performance: yours vs baseline) */
 } test_result;
 
 typedef struct {

@@ -125,11 +125,24 @@ void report_test_line(FILE *f, const test_result *t, const report_opts *o)
                     t->max_score < 0 ? NULL : pts, o);
     /* details: under failures, skips, errors and partial credit */
     int details = t->output.len && (t->status != ST_PASS || t->score < t->max_score || t->max_score < 0);
+    if (!details && t->headline[0] && !(o && o->feedback && t->details_hidden))
+        fprintf(f, "    %s\n", t->headline); /* a pass: still the number students tune against */
     if (details && o && o->feedback && t->details_hidden)
         fprintf(f, "    (a hidden test%s%s: its details are not shown)\n", t->title[0] ? ": " : "", t->title);
     else if (details)
         put_indented(f, t->output.s, t->output.len);
     fflush(f);
+}
+
+void report_perf_headline(char *buf, size_t len, int n_cases, double student_ms, double baseline_ms, double speedup,
+                          double threshold)
+{
+    if (n_cases == 1)
+        snprintf(buf, len, "yours %.3f ms vs baseline %.3f ms: speedup %.2fx (full points from %.2fx)", student_ms,
+                 baseline_ms, speedup, threshold);
+    else
+        snprintf(buf, len, "speedup %.2fx, geometric mean of %d cases (full points from %.2fx)", speedup, n_cases,
+                 threshold);
 }
 
 void report_terminal(FILE *f, const grade_result *g, const report_opts *o)
@@ -341,6 +354,8 @@ int report_write_json(const grade_result *g, const char *path, char *err, size_t
             cJSON_AddNumberToObject(x, "seconds", t->seconds);
             add_cstr(x, "title", t->title);
             cJSON_AddBoolToObject(x, "details_hidden", t->details_hidden != 0);
+            if (t->headline[0])
+                add_cstr(x, "headline", t->headline);
         }
     }
 
@@ -521,6 +536,7 @@ int report_read_json(const char *path, grade_result *g, char *err, size_t errlen
         get_str(tx, "title", t->title, sizeof t->title);
         t->seconds = get_num(tx, "seconds", 0);
         t->details_hidden = get_bool(tx, "details_hidden");
+        get_str(tx, "headline", t->headline, sizeof t->headline);
     }
     g->max_score = get_num(x, "max_score", max_sum);
     cJSON_Delete(root);

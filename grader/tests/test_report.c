@@ -247,6 +247,44 @@ START_TEST(terminal_no_gpu_no_score)
 }
 END_TEST
 
+/* A passed performance test showed only OK and points: students tune
+ * against the number, so one line stays under it. */
+START_TEST(terminal_performance_headline)
+{
+    test_result t;
+    memset(&t, 0, sizeof t);
+    sb_init(&t.output);
+    snprintf(t.name, sizeof t.name, "performance");
+    t.status = ST_PASS;
+    t.score = t.max_score = 20;
+    t.seconds = 9;
+    sb_add(&t.output, "case type=float n=2^26: yours 1.234 ms, baseline 2.900 ms (medians of 15): speedup 2.35x\n"
+                      "speedup 2.35x: full points from 1.80x, none at or below 1.00x\n");
+    report_perf_headline(t.headline, sizeof t.headline, 1, 1.234, 2.9, 2.35, 1.8);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    report_opts o = {0};
+    report_test_line(f, &t, &o);
+    fclose(f);
+    ck_assert_str_eq(buf, "performance ............................................ OK   ( 9.0s)  20/20\n"
+                          "    yours 1.234 ms vs baseline 2.900 ms: speedup 2.35x (full points from 1.80x)\n");
+    free(buf);
+    /* failed (partial credit): the details, which say the same and more, not the headline twice */
+    t.status = ST_FAIL;
+    t.score = 10;
+    buf = NULL;
+    f = open_memstream(&buf, &len);
+    report_test_line(f, &t, &o);
+    fclose(f);
+    ck_assert_msg(strstr(buf, "medians of 15") && !strstr(buf, "yours 1.234 ms vs"), "%s", buf);
+    free(buf);
+    report_perf_headline(t.headline, sizeof t.headline, 3, 0, 0, 1.5, 1.8);
+    ck_assert_str_eq(t.headline, "speedup 1.50x, geometric mean of 3 cases (full points from 1.80x)");
+    sb_free(&t.output);
+}
+END_TEST
+
 START_TEST(terminal_untrusted_output)
 {
     grade_result g;
@@ -719,6 +757,7 @@ static Suite *report_suite(void)
     tcase_add_test(tc, terminal_build_failed);
     tcase_add_test(tc, terminal_untrusted_output);
     tcase_add_test(tc, terminal_no_gpu_no_score);
+    tcase_add_test(tc, terminal_performance_headline);
     tcase_add_test(tc, test_line_without_points);
     suite_add_tcase(s, tc);
     tc = tcase_create("files");

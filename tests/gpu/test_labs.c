@@ -212,6 +212,11 @@ START_TEST(verdict)
     ck_assert_msg(!missing[0], "%s/%s: passes tests it must fail:%s", r->lab, r->who, missing);
     ck_assert_msg(!absent[0], "%s/%s: the result does not mention:%s", r->lab, r->who, absent);
     ck_assert_msg(!present[0], "%s/%s: the result mentions what it must not:%s", r->lab, r->who, present);
+    /* a performance test that was timed shows its line even when it passed */
+    for (int i = 0; i < g.n_tests; i++)
+        if (strstr(sb_str(&g.tests[i].output), "full points from") && g.tests[i].status != ST_ERROR)
+            ck_assert_msg(strstr(g.tests[i].headline, "speedup ") && strstr(g.tests[i].headline, "full points from"),
+                          "%s/%s: %s has no headline: '%s'", r->lab, r->who, g.tests[i].name, g.tests[i].headline);
     grade_result_free(&g);
 }
 END_TEST
