@@ -102,6 +102,15 @@ START_TEST(check_exit_codes)
     ck_assert_msg(rc == KIT_EXIT_NO_GPU, "no GPU: rc %d: %s", rc, sb_str(&out));
     ck_assert_msg(!strstr(sb_str(&out), "Score:") && strstr(sb_str(&out), "No score"), "%s", sb_str(&out));
     ck_assert_msg(strstr(sb_str(&out), "seed 0x1,"), "%s", sb_str(&out));
+    /* a machine without the NVIDIA driver: said so, not "CUDA driver version is insufficient" */
+    if (access("/proc/driver/nvidia/version", F_OK) != 0) {
+        rc = run(&out, "\"$(dirname \"$KG\")/kit-devices\" --why");
+        ck_assert_msg(rc == 1 && strstr(sb_str(&out), "no NVIDIA driver/GPU found") && !strstr(sb_str(&out), "insufficient"),
+                      "rc %d: %s", rc, sb_str(&out));
+        rc = run(&out, "env -u KIT_NO_GPU \"$KG\" check lab03 solutions/lab03-dot");
+        ck_assert_msg(rc == KIT_EXIT_NO_GPU && strstr(sb_str(&out), "Tests not run: no NVIDIA driver/GPU found"),
+                      "rc %d: %s", rc, sb_str(&out));
+    }
     sb_free(&out);
 }
 END_TEST
