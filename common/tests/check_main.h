@@ -11,11 +11,21 @@
 #define KIT_CHECK_MAIN_H
 #include <check.h>
 #include <stdlib.h>
+#include <string.h>
 
 static inline const char *kit_test_root(void)
 {
     const char *r = getenv("KIT_ROOT");
     return r && *r ? r : ".";
+}
+
+/* How many times `needle` occurs in `hay` (messages shown exactly once). */
+static inline int kit_test_count(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+        n++;
+    return n;
 }
 
 #define KIT_CHECK_MAIN(...)                                                                           \

@@ -1,7 +1,7 @@
 /* gradekey.c - the digest of everything that made a result (see gradekey.h). */
 #include "gradekey.h"
+#include "submission.h"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,34 +55,16 @@ void digest_hex(const kit_digest *d, char out[65])
              (unsigned long long)h[2], (unsigned long long)h[3]);
 }
 
-static int cmp_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
 /* Every regular file under dir (recursively), in a fixed order. */
 static void digest_tree(kit_digest *d, const char *dir)
 {
-    DIR *dp = opendir(dir);
-    if (!dp) {
+    size_t n;
+    char **names = dir_names(dir, &n);
+    if (!names) {
         digest_str(d, dir);
         digest_str(d, "missing");
         return;
     }
-    char **names = NULL;
-    size_t n = 0, cap = 0;
-    struct dirent *de;
-    while ((de = readdir(dp))) {
-        if (de->d_name[0] == '.')
-            continue;
-        if (n == cap) {
-            cap = cap ? cap * 2 : 32;
-            char **p = realloc(names, cap * sizeof *names);
-            if (!p)
-                break;
-            names = p;
-        }
-        names[n++] = strdup(de->d_name);
-    }
-    closedir(dp);
-    qsort(names, n, sizeof *names, cmp_names);
     for (size_t i = 0; i < n; i++) {
         char path[4096];
         struct stat st;
@@ -93,9 +75,8 @@ static void digest_tree(kit_digest *d, const char *dir)
             else if (S_ISREG(st.st_mode))
                 digest_file(d, path);
         }
-        free(names[i]);
     }
-    free(names);
+    dir_names_free(names);
 }
 
 /* The lab's runner objects, as make listed them for the grader. */

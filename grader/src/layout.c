@@ -63,8 +63,6 @@ static int folders_prepare(engine *e, const char *subs, const char *stage, char 
 
 static int archives_match(const layout_scan *s) { return s->archives > 0 && !s->folders && !s->student_files; }
 
-static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
 /* The student's files may sit at the top of the archive or in its one
  * folder (alice.zip: lab03-dot/dot.cu): the folder graded is the one that
  * holds them. */
@@ -75,52 +73,32 @@ static void lift_single_folder(const manifest *m, const char *dest)
     struct stat st;
     if (lstat(want, &st) == 0)
         return;
-    DIR *d = opendir(dest);
-    struct dirent *de;
-    int n = 0;
-    while (d && (de = readdir(d)))
-        if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+    /* macOS archives carry __MACOSX/ and ._ files next to the real ones */
+    size_t names_n, n = 0;
+    char **names = dir_names(dest, &names_n);
+    for (size_t i = 0; i < names_n; i++)
+        if (strcmp(names[i], "__MACOSX")) {
             n++;
-            fmt_into(only, sizeof only, "%s/%s", dest, de->d_name);
+            fmt_into(only, sizeof only, "%s/%s", dest, names[i]);
         }
-    if (d)
-        closedir(d);
+    dir_names_free(names);
     if (n != 1 || lstat(only, &st) != 0 || !S_ISDIR(st.st_mode))
         return;
     char tmp[4400];
     snprintf(tmp, sizeof tmp, "%.4300s.lift", dest);
-    if (rename(only, tmp) == 0 && rmdir(dest) == 0)
+    if (rename(only, tmp) == 0 && rm_rf(dest) == 0) /* the folder, without the macOS leftovers */
         rename(tmp, dest);
 }
 
 static int archives_prepare(engine *e, const char *subs, const char *stage, char *grade_dir, size_t len, char *err,
                             size_t errlen)
 {
-    DIR *d = opendir(subs);
-    if (!d) {
+    size_t n;
+    char **names = dir_names(subs, &n);
+    if (!names) {
         snprintf(err, errlen, "cannot open %s: %s", subs, strerror(errno));
         return -1;
     }
-    char **names = NULL;
-    size_t n = 0, cap = 0;
-    struct dirent *de;
-    while ((de = readdir(d))) {
-        char path[4096];
-        struct stat st;
-        snprintf(path, sizeof path, "%s/%s", subs, de->d_name);
-        if (de->d_name[0] == '.' || !archive_stem(de->d_name) || lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
-            continue;
-        if (n == cap) {
-            cap = cap ? 2 * cap : 64;
-            char **p = realloc(names, cap * sizeof *names);
-            if (!p)
-                break;
-            names = p;
-        }
-        names[n++] = strdup(de->d_name);
-    }
-    closedir(d);
-    qsort(names, n, sizeof *names, cmp_str);
     rm_rf(stage); /* unpacked afresh each run: the results say whether a submission changed */
     mkdirs(stage, 0755);
     char scratch[4200];
@@ -129,11 +107,15 @@ static int archives_prepare(engine *e, const char *subs, const char *stage, char
     strbuf refused;
     sb_init(&refused);
     int bad = 0;
+    int total = 0;
     for (size_t i = 0; i < n; i++) {
         char from[4096], dest[4300], why[1024];
-        snprintf(from, sizeof from, "%s/%s", subs, names[i]);
-        snprintf(dest, sizeof dest, "%s/%.*s", stage, (int)archive_stem(names[i]), names[i]);
         struct stat st;
+        snprintf(from, sizeof from, "%s/%s", subs, names[i]);
+        if (!archive_stem(names[i]) || lstat(from, &st) != 0 || !S_ISREG(st.st_mode))
+            continue; /* loose notes next to the archives */
+        total++;
+        snprintf(dest, sizeof dest, "%s/%.*s", stage, (int)archive_stem(names[i]), names[i]);
         if (lstat(dest, &st) == 0)
             snprintf(why, sizeof why, "another archive of the same student name was unpacked already");
         if (lstat(dest, &st) == 0 || archive_unpack(&e->sb, from, dest, scratch, why, sizeof why) != 0) {
@@ -144,16 +126,14 @@ static int archives_prepare(engine *e, const char *subs, const char *stage, char
     }
     sandbox_release_uid(&e->sb);
     rm_rf(scratch);
-    for (size_t i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
+    dir_names_free(names);
     if (bad) {
         strbuf clean;
         sb_init(&clean);
         sb_add_sanitized(&clean, sb_str(&refused), refused.len);
-        snprintf(err, errlen, "%d of %zu archives refused, nothing graded: %s (fix or remove them, or unpack them "
+        snprintf(err, errlen, "%d of %d archives refused, nothing graded: %s (fix or remove them, or unpack them "
                               "into one folder per student)",
-                 bad, n, sb_str(&clean));
+                 bad, total, sb_str(&clean));
         sb_free(&clean);
         sb_free(&refused);
         return -1;

@@ -162,3 +162,40 @@ int submission_take(const manifest *m, const char *src_dir, const char *dst_dir,
              (unsigned long long)h[2], (unsigned long long)h[3]);
     return taken;
 }
+
+static int cmp_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+char **dir_names(const char *dir, size_t *n)
+{
+    DIR *d = opendir(dir);
+    *n = 0;
+    if (!d)
+        return NULL;
+    size_t cap = 16;
+    char **names = malloc(cap * sizeof *names);
+    struct dirent *de;
+    while (names && (de = readdir(d))) {
+        if (de->d_name[0] == '.')
+            continue;
+        if (*n + 1 == cap) {
+            char **p = realloc(names, (cap *= 2) * sizeof *names);
+            if (!p)
+                break;
+            names = p;
+        }
+        names[(*n)++] = strdup(de->d_name);
+    }
+    closedir(d);
+    if (!names)
+        return NULL;
+    names[*n] = NULL;
+    qsort(names, *n, sizeof *names, cmp_names);
+    return names;
+}
+
+void dir_names_free(char **names)
+{
+    for (char **p = names; p && *p; p++)
+        free(*p);
+    free(names);
+}

@@ -24,6 +24,10 @@ int submission_take(const manifest *m, const char *src_dir, const char *dst_dir,
 int rm_rf(const char *path);
 /* mkdir -p */
 int mkdirs(const char *path, int mode);
+/* The names in a folder, "." files left out, sorted (strcmp): a NULL-ended
+ * array for dir_names_free(), *n of them; NULL when unreadable. */
+char **dir_names(const char *dir, size_t *n);
+void dir_names_free(char **names);
 /* Copies a regular file (kit files). 0 on success. */
 int copy_file(const char *from, const char *to, int mode);
 

@@ -27,20 +27,12 @@ static char *tidy_fixture(const char *name)
     return out.s ? out.s : strdup("");
 }
 
-static int count(const char *hay, const char *needle)
-{
-    int n = 0;
-    for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
-        n++;
-    return n;
-}
-
 START_TEST(warnings_once_with_the_students_path)
 {
     char *out = tidy_fixture("nvcc-warnings-two-archs.txt");
-    ck_assert_msg(count(out, "warning #177-D: variable \"unused\"") == 1, "%s", out);
-    ck_assert_msg(count(out, "warning #177-D: variable \"x\"") == 1, "%s", out);
-    ck_assert_msg(count(out, "Remark: The warnings can be suppressed") == 1, "%s", out);
+    ck_assert_msg(kit_test_count(out, "warning #177-D: variable \"unused\"") == 1, "%s", out);
+    ck_assert_msg(kit_test_count(out, "warning #177-D: variable \"x\"") == 1, "%s", out);
+    ck_assert_msg(kit_test_count(out, "Remark: The warnings can be suppressed") == 1, "%s", out);
     ck_assert_msg(strstr(out, "labs/lab03-dot/dot.cu(3): warning #177-D") == out, "%s", out);
     ck_assert_msg(strstr(out, "\nlabs/lab03-dot/dot.cu(6): warning"), "%s", out);
     ck_assert_msg(!strstr(out, "\ndot.cu("), "%s", out);

@@ -243,7 +243,8 @@ START_TEST(batch_archives)
     }
     int rc = run(&out, "mkdir -p \"$T/src/alice/lab03-dot\" \"$T/src/bob\" \"$T/s\" && "
                        "cp solutions/lab03-dot/dot.cu \"$T/src/alice/lab03-dot/\" && cp labs/lab03-dot/dot.cu \"$T/src/bob/\" && "
-                       "(cd \"$T/src/alice\" && bsdtar -a -cf \"$T/s/alice.zip\" lab03-dot) && "
+                       "mkdir -p \"$T/src/alice/__MACOSX/lab03-dot\" && echo junk > \"$T/src/alice/__MACOSX/lab03-dot/._dot.cu\" && "
+                       "(cd \"$T/src/alice\" && bsdtar -a -cf \"$T/s/alice.zip\" lab03-dot __MACOSX) && "
                        "(cd \"$T/src/bob\" && bsdtar -czf \"$T/s/bob.tar.gz\" dot.cu) && chmod -R a+rX \"$T\" && "
                        "KIT_RUN_WITHOUT_GPU=1 \"$KG\" batch lab03 \"$T/s\" --out \"$T/out\" --test float-small && "
                        "cmp \"$T/out/unpacked/alice/dot.cu\" solutions/lab03-dot/dot.cu && ls \"$T/out/results\"");
@@ -317,14 +318,6 @@ START_TEST(printed_rerun_hints_work)
 }
 END_TEST
 
-static int count(const char *hay, const char *needle)
-{
-    int n = 0;
-    for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
-        n++;
-    return n;
-}
-
 /* Warnings of a build that worked were never shown (terminal or feedback);
  * errors named the sandbox's dot.cu, not the file the student edits. */
 START_TEST(compiler_messages_for_the_student)
@@ -335,11 +328,11 @@ START_TEST(compiler_messages_for_the_student)
                        "printf 'int kit_test_unused(void) { int never_used; return 0; }\\n'; } > \"$T/w/alice/dot.cu\" && "
                        "chmod -R a+rX \"$T\" && \"$KG\" check lab03 \"$T/w/alice\"");
     const char *o = sb_str(&out);
-    ck_assert_msg(rc == KIT_EXIT_NO_GPU && count(o, "never_used\" was declared but never referenced") == 1, "rc %d: %s",
+    ck_assert_msg(rc == KIT_EXIT_NO_GPU && kit_test_count(o, "never_used\" was declared but never referenced") == 1, "rc %d: %s",
                   rc, o);
     ck_assert_msg(strstr(o, "/w/alice/dot.cu(") && !strstr(o, "    dot.cu("), "%s", o);
     rc = run(&out, "\"$KG\" batch lab03 \"$T/w\" --out \"$T/out\" --allow-no-gpu && cat \"$T/out/feedback/alice.txt\"");
-    ck_assert_msg(rc == 0 && count(sb_str(&out), "never_used\" was declared") == 1, "rc %d: %s", rc, sb_str(&out));
+    ck_assert_msg(rc == 0 && kit_test_count(sb_str(&out), "never_used\" was declared") == 1, "rc %d: %s", rc, sb_str(&out));
     rc = run(&out, "\"$KG\" check lab03 tests/submissions/lab03-dot/build-error");
     ck_assert_msg(rc == KIT_EXIT_FAILED && strstr(sb_str(&out), "    tests/submissions/lab03-dot/build-error/dot.cu(46): error"),
                   "rc %d: %s", rc, sb_str(&out));

@@ -201,6 +201,16 @@ START_TEST(terminal_build_failed)
 }
 END_TEST
 
+static char *render_line(const test_result *t, const report_opts *o)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    report_test_line(f, t, o);
+    fclose(f);
+    return buf;
+}
+
 START_TEST(test_line_without_points)
 {
     test_result t;
@@ -211,12 +221,8 @@ START_TEST(test_line_without_points)
     t.seconds = 2;
     t.max_score = -1;
     sb_add(&t.output, "a.cu(1): error\n");
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
     report_opts o = {0};
-    report_test_line(f, &t, &o);
-    fclose(f);
+    char *buf = render_line(&t, &o);
     ck_assert_str_eq(buf, "build .................................................. FAIL ( 2.0s)\n    a.cu(1): error\n");
     free(buf);
     sb_free(&t.output);
@@ -261,22 +267,15 @@ START_TEST(terminal_performance_headline)
     sb_add(&t.output, "case type=float n=2^26: yours 1.234 ms, baseline 2.900 ms (medians of 15): speedup 2.35x\n"
                       "speedup 2.35x: full points from 1.80x, none at or below 1.00x\n");
     report_perf_headline(t.headline, sizeof t.headline, 1, 1.234, 2.9, 2.35, 1.8);
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
     report_opts o = {0};
-    report_test_line(f, &t, &o);
-    fclose(f);
+    char *buf = render_line(&t, &o);
     ck_assert_str_eq(buf, "performance ............................................ OK   ( 9.0s)  20/20\n"
                           "    yours 1.234 ms vs baseline 2.900 ms: speedup 2.35x (full points from 1.80x)\n");
     free(buf);
     /* failed (partial credit): the details, which say the same and more, not the headline twice */
     t.status = ST_FAIL;
     t.score = 10;
-    buf = NULL;
-    f = open_memstream(&buf, &len);
-    report_test_line(f, &t, &o);
-    fclose(f);
+    buf = render_line(&t, &o);
     ck_assert_msg(strstr(buf, "medians of 15") && !strstr(buf, "yours 1.234 ms vs"), "%s", buf);
     free(buf);
     report_perf_headline(t.headline, sizeof t.headline, 3, 0, 0, 1.5, 1.8);
