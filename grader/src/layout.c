@@ -1,7 +1,6 @@
 /* layout.c - the layouts a submissions folder may be in (see layout.h). */
 #include "layout.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,36 +14,33 @@
 int layout_scan_dir(const manifest *m, const char *subs_dir, layout_scan *s, char *err, size_t errlen)
 {
     memset(s, 0, sizeof *s);
-    DIR *d = opendir(subs_dir);
-    if (!d) {
+    size_t n;
+    char **names = dir_names(subs_dir, &n); /* "." files are not submissions */
+    if (!names) {
         snprintf(err, errlen, "cannot open the submissions folder %s: %s", subs_dir, strerror(errno));
         return -1;
     }
-    struct dirent *de;
-    while ((de = readdir(d))) {
-        if (de->d_name[0] == '.')
-            continue;
+    for (size_t k = 0; k < n; k++) {
         char path[4096];
         struct stat st;
-        snprintf(path, sizeof path, "%s/%s", subs_dir, de->d_name);
-        if (lstat(path, &st) != 0)
+        if (fmt_into(path, sizeof path, "%s/%s", subs_dir, names[k]) || lstat(path, &st) != 0)
             continue;
         int student_file = 0;
         for (int i = 0; i < m->n_student_files; i++)
-            student_file |= !strcmp(de->d_name, m->student_files[i]);
+            student_file |= !strcmp(names[k], m->student_files[i]);
         if (S_ISLNK(st.st_mode))
             s->links++;
         else if (S_ISDIR(st.st_mode))
             s->folders++;
         else if (student_file) {
             if (!s->student_files++)
-                snprintf(s->first_student_file, sizeof s->first_student_file, "%s", de->d_name);
-        } else if (S_ISREG(st.st_mode) && archive_stem(de->d_name))
+                snprintf(s->first_student_file, sizeof s->first_student_file, "%s", names[k]);
+        } else if (S_ISREG(st.st_mode) && archive_stem(names[k]))
             s->archives++;
         else if (!s->other_files++)
-            snprintf(s->first_other, sizeof s->first_other, "%s", de->d_name);
+            snprintf(s->first_other, sizeof s->first_other, "%s", names[k]);
     }
-    closedir(d);
+    dir_names_free(names);
     return 0;
 }
 
