@@ -113,6 +113,12 @@ static const char *status_color(test_status s)
     }
 }
 
+/* What a student sees of a hidden test's details. */
+static void hidden_note(strbuf *b, const test_result *t)
+{
+    sb_printf(b, "(a hidden test%s%s: its details are not shown)\n", t->title[0] ? ": " : "", t->title);
+}
+
 void report_test_line(FILE *f, const test_result *t, const report_opts *o)
 {
     char sc[32], mx[32], pts[80];
@@ -127,9 +133,13 @@ void report_test_line(FILE *f, const test_result *t, const report_opts *o)
     int details = t->output.len && (t->status != ST_PASS || t->score < t->max_score || t->max_score < 0);
     if (!details && t->headline[0] && !(o && o->feedback && t->details_hidden))
         fprintf(f, "    %s\n", t->headline); /* a pass: still the number students tune against */
-    if (details && o && o->feedback && t->details_hidden)
-        fprintf(f, "    (a hidden test%s%s: its details are not shown)\n", t->title[0] ? ": " : "", t->title);
-    else if (details)
+    if (details && o && o->feedback && t->details_hidden) {
+        strbuf brief;
+        sb_init(&brief);
+        hidden_note(&brief, t);
+        put_indented(f, brief.s, brief.len);
+        sb_free(&brief);
+    } else if (details)
         put_indented(f, t->output.s, t->output.len);
     fflush(f);
 }
@@ -343,7 +353,17 @@ int report_write_json(const grade_result *g, const char *path, char *err, size_t
         cJSON_AddNumberToObject(jt, "score", t->score);
         cJSON_AddNumberToObject(jt, "max_score", t->max_score);
         cJSON_AddStringToObject(jt, "status", t->status == ST_PASS ? "passed" : "failed");
-        add_text(jt, "output", sb_str(&t->output), t->output.len);
+        /* Gradescope shows "output" to students (after the due date for
+         * after_due_date tests): a hidden test's details only where the
+         * rubric allows; the kit keeps them in extra_data for itself. */
+        if (t->details_hidden) {
+            strbuf brief;
+            sb_init(&brief);
+            hidden_note(&brief, t);
+            add_text(jt, "output", sb_str(&brief), brief.len);
+            sb_free(&brief);
+        } else
+            add_text(jt, "output", sb_str(&t->output), t->output.len);
         cJSON_AddStringToObject(jt, "visibility", visibility_name(t->vis));
         snprintf(buf, sizeof buf, "%d", i + 1);
         cJSON_AddStringToObject(jt, "number", buf);
@@ -354,6 +374,8 @@ int report_write_json(const grade_result *g, const char *path, char *err, size_t
             cJSON_AddNumberToObject(x, "seconds", t->seconds);
             add_cstr(x, "title", t->title);
             cJSON_AddBoolToObject(x, "details_hidden", t->details_hidden != 0);
+            if (t->details_hidden)
+                add_text(x, "details", sb_str(&t->output), t->output.len);
             if (t->headline[0])
                 add_cstr(x, "headline", t->headline);
         }
@@ -536,6 +558,8 @@ int report_read_json(const char *path, grade_result *g, char *err, size_t errlen
         get_str(tx, "title", t->title, sizeof t->title);
         t->seconds = get_num(tx, "seconds", 0);
         t->details_hidden = get_bool(tx, "details_hidden");
+        if (t->details_hidden && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(tx, "details")))
+            get_sb(tx, "details", &t->output); /* the whole text, as graded */
         get_str(tx, "headline", t->headline, sizeof t->headline);
     }
     g->max_score = get_num(x, "max_score", max_sum);

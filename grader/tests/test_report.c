@@ -565,8 +565,17 @@ START_TEST(feedback_header_and_hidden_details)
     ck_assert_int_eq(back.tests[1].details_hidden, 0);
     ck_assert_str_eq(back.gpu, "NVIDIA H200");
     ck_assert_str_eq(back.kit_version, "v1.2-3-gabcdef");
-    /* the instructor's JSON keeps the details (Gradescope hides hidden tests itself) */
+    /* read back, the kit has the whole text; Gradescope's "output" (what a student sees) has not */
     ck_assert(strstr(sb_str(&back.tests[2].output), "secret sizes"));
+    size_t jlen = 0;
+    char *json = slurp(path, &jlen);
+    cJSON *root = cJSON_Parse(json);
+    const cJSON *jt = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "tests"), 2);
+    ck_assert_str_eq(cJSON_GetObjectItem(jt, "output")->valuestring,
+                     "(a hidden test: racecheck, other sizes: its details are not shown)\n");
+    ck_assert(strstr(cJSON_GetObjectItem(cJSON_GetObjectItem(jt, "extra_data"), "details")->valuestring, "secret"));
+    cJSON_Delete(root);
+    free(json);
     grade_result_free(&back);
     grade_result_free(&g);
 }
