@@ -265,8 +265,7 @@ static int cmd_check(const cli *c, const char *argv0, int instructor)
     fflush(stdout);
     report_summary(stdout, &g, &o);
     if (!e.gpu)
-        printf("Tests not run: %s. Your code %s; the tests need a machine with an NVIDIA GPU.\n", e.gpu_why,
-               g.build_ok ? "compiled" : "did not compile");
+        printf("Tests not run: %s. Your code %s.\n", e.gpu_why, g.build_ok ? "compiled" : "did not compile");
     int rc = check_exit_code(&e, &g);
     if (instructor) {
         char out[4096], err[512];
