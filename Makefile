@@ -186,7 +186,7 @@ clean: ## remove the build directory
 help: ## list the targets
 	@echo "CUDA lab kit - targets (build dir: $(BUILD), CUDA_ARCH: $(CUDA_ARCH))"
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-zA-Z_-]+):.*## (.*)/  \1|\2/' | awk -F'|' '{printf "  %-12s %s\n", $$1, $$2}'
-	@echo "    lab01..lab10 build and check your lab (TEST=name one test, SEED=0x.. reproduce, DIR=folder)"
+	@echo "    lab01..lab11 build and check your lab (TEST=name one test, SEED=0x.. reproduce, DIR=folder)"
 	@echo "    run-labNN    build your lab and run it once: make run-lab01 P=\"blocks=4 threads=3\""
 	@echo "    demo-NAME    run one race demo (make demo lists them)"
 
