@@ -19,73 +19,39 @@
 
 #define B LADDER_BLOCK
 
-/* 1: interleaved addressing, divergent: thread t works when t % 2s == 0. */
-__global__ void kit_ladder_divergent(const float *in, float *out)
+/* One block reduces its own B values in shared memory, with variant V's
+ * steps (the load and the store are the same for all four):
+ * 1: interleaved addressing, divergent: thread t works when t % 2s == 0;
+ * 2: interleaved addressing, compact threads: thread t works on i = 2 s t
+ *    (no divergence until few threads are left, but strided: bank conflicts);
+ * 3: sequential addressing: thread t < s adds s[t + s];
+ * 4: sequential addressing, the last warp without block barriers. */
+template <int V> __global__ void kit_ladder(const float *in, float *out)
 {
     __shared__ float s[B];
     unsigned t = threadIdx.x;
     s[t] = in[blockIdx.x * B + t];
     __syncthreads();
-    for (unsigned stride = 1; stride < B; stride *= 2) {
-        if (t % (2 * stride) == 0)
-            s[t] += s[t + stride];
-        __syncthreads();
-    }
-    if (t == 0)
-        out[blockIdx.x] = s[0];
-}
-
-/* 2: interleaved addressing, compact threads: thread t works on i = 2 s t
- * (no divergence until few threads are left, but strided: bank conflicts). */
-__global__ void kit_ladder_banked(const float *in, float *out)
-{
-    __shared__ float s[B];
-    unsigned t = threadIdx.x;
-    s[t] = in[blockIdx.x * B + t];
-    __syncthreads();
-    for (unsigned stride = 1; stride < B; stride *= 2) {
-        unsigned i = 2 * stride * t;
-        if (i < B)
-            s[i] += s[i + stride];
-        __syncthreads();
-    }
-    if (t == 0)
-        out[blockIdx.x] = s[0];
-}
-
-/* 3: sequential addressing: thread t < s adds s[t + s]. */
-__global__ void kit_ladder_sequential(const float *in, float *out)
-{
-    __shared__ float s[B];
-    unsigned t = threadIdx.x;
-    s[t] = in[blockIdx.x * B + t];
-    __syncthreads();
-    for (unsigned stride = B / 2; stride > 0; stride /= 2) {
-        if (t < stride)
-            s[t] += s[t + stride];
-        __syncthreads();
-    }
-    if (t == 0)
-        out[blockIdx.x] = s[0];
-}
-
-/* 4: sequential addressing, the last warp without block barriers. */
-__global__ void kit_ladder_unrolled(const float *in, float *out)
-{
-    __shared__ float s[B];
-    unsigned t = threadIdx.x;
-    s[t] = in[blockIdx.x * B + t];
-    __syncthreads();
-    for (unsigned stride = B / 2; stride > 32; stride /= 2) {
-        if (t < stride)
-            s[t] += s[t + stride];
-        __syncthreads();
-    }
-    if (t < 32) {
-        volatile float *v = s;
-        for (unsigned stride = 32; stride > 0; stride /= 2) {
-            v[t] += v[t + stride];
-            __syncwarp();
+    if (V == 1 || V == 2) {
+        for (unsigned stride = 1; stride < B; stride *= 2) {
+            unsigned i = V == 1 ? t : 2 * stride * t;
+            if (V == 1 ? t % (2 * stride) == 0 : i < B)
+                s[i] += s[i + stride];
+            __syncthreads();
+        }
+    } else {
+        for (unsigned stride = B / 2; stride > (V == 4 ? 32u : 0u); stride /= 2) {
+            if (t < stride)
+                s[t] += s[t + stride];
+            __syncthreads();
+        }
+        if (V == 4 && t < 32) {
+            volatile float *v = s;
+            for (unsigned stride = 32; stride > 0; stride /= 2) {
+                if (t < stride) /* then no thread writes what another reads in this step */
+                    v[t] += v[t + stride];
+                __syncwarp();
+            }
         }
     }
     if (t == 0)
@@ -99,10 +65,10 @@ static const struct {
     const char *name;
     double ratio_2010;
 } variants[] = {
-    {kit_ladder_divergent, "1 interleaved, divergent", 1.00},
-    {kit_ladder_banked, "2 interleaved, bank conflicts", 2.42},
-    {kit_ladder_sequential, "3 sequential addressing", 3.96},
-    {kit_ladder_unrolled, "4 sequential, last warp unrolled", 4.73},
+    {kit_ladder<1>, "1 interleaved, divergent", 1.00},
+    {kit_ladder<2>, "2 interleaved, bank conflicts", 2.42},
+    {kit_ladder<3>, "3 sequential addressing", 3.96},
+    {kit_ladder<4>, "4 sequential, last warp unrolled", 4.73},
 };
 
 typedef struct {
