@@ -50,14 +50,8 @@ int lab03_generate(const kit_params *p, uint64_t seed, lab03_data *d, char *err,
         kit_gen_uniform_i32(&rb, d->ib, (size_t)n, -3, 3);
     } else {
         float lo;
-        if (!strcmp(dist, "uniform"))
-            lo = -1.0f;
-        else if (!strcmp(dist, "positive"))
-            lo = 0.0f;
-        else {
-            snprintf(err, errlen, "dist must be uniform or positive (got '%s')", dist);
+        if (kit_gen_float_dist(dist, &lo, err, errlen) != 0)
             return -1;
-        }
         d->fa = malloc(cnt * sizeof *d->fa);
         d->fb = malloc(cnt * sizeof *d->fb);
         if (!d->fa || !d->fb)

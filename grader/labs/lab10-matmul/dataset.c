@@ -37,14 +37,8 @@ int lab10_generate(const kit_params *p, uint64_t seed, lab10_data *d, char *err,
     }
     const char *dist = kit_params_get(p, "dist", "uniform");
     float lo;
-    if (!strcmp(dist, "uniform"))
-        lo = -1.0f;
-    else if (!strcmp(dist, "positive"))
-        lo = 0.0f;
-    else {
-        snprintf(err, errlen, "dist must be uniform or positive (got '%s')", dist);
+    if (kit_gen_float_dist(dist, &lo, err, errlen) != 0)
         return -1;
-    }
     d->a = malloc((size_t)(mk ? mk : 1) * sizeof *d->a);
     d->b = malloc((size_t)(kn ? kn : 1) * sizeof *d->b);
     if (!d->a || !d->b) {
