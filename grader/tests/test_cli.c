@@ -165,7 +165,7 @@ START_TEST(case_parameters_by_the_labs_rules)
                   sb_str(&out));
     static const struct {
         const char *bad_case, *says;
-    } cases[] = {{"m=31", "unknown parameter 'm' (this lab takes: n type dist)"},
+    } cases[] = {{"m=31", "unknown parameter 'm' (this lab takes: n type dist variant)"},
                  {"n=abc", "n must be given, 0 <= n <= 2^27 (got 'abc')"},
                  {"n=2^40", "(got '2^40')"},
                  {"n=5 type=double", "type must be one of: float int (got 'double')"}};
@@ -183,6 +183,13 @@ START_TEST(case_parameters_by_the_labs_rules)
         ck_assert_msg(rc == KIT_EXIT_USAGE && lines(&out) == 1 && strstr(sb_str(&out), cases[i].says),
                       "check, case %s: rc %d: %s", cases[i].bad_case, rc, sb_str(&out));
     }
+    /* every `make run-labNN P="..."` the handouts and READMEs print is valid
+     * (a placeholder like per_row=K aside) */
+    rc = run(&out, "grep -rhoE 'run-lab[0-9]+ P=\"[^\"]*\"' handouts README.md resources 2>/dev/null | sort -u | "
+                   "grep -vE '=[A-Z]+( |\")' | while read t p; do lab=${t#run-}; p=${p#P=\\\"}; p=${p%%\\\"}; "
+                   "d=$(ls -d \"$(dirname \"$(dirname \"$KG\")\")\"/labs/${lab}-* | head -n 1); echo \"$lab $p\"; "
+                   "\"$d/check\" --validate --params \"$p\" || echo BAD; done");
+    ck_assert_msg(rc == 0 && !strstr(sb_str(&out), "BAD") && strstr(sb_str(&out), "lab03 n=1000"), "%s", sb_str(&out));
     /* run P="...": refused before building */
     rc = run(&out, "\"$KG\" run lab03 solutions/lab03-dot n=abc");
     ck_assert_msg(rc == KIT_EXIT_USAGE && lines(&out) == 1 && strstr(sb_str(&out), "(got 'abc')"), "rc %d: %s", rc,

@@ -10,23 +10,29 @@
 
 #define LAB03_MAX_N (1LL << 27)
 
-/* Reads and checks the parameters into d; allocates nothing. */
+/* Reads and checks the parameters into d (the low end of floats into *lo);
+ * allocates nothing. */
 static int parse(const kit_params *p, lab03_data *d, float *lo, char *err, size_t errlen)
 {
     int ok = 1;
-    const char *type, *dist;
-    if (kit_params_only(p, "n type dist", err, errlen) ||
+    const char *type, *variant;
+    if (kit_params_only(p, "n type dist variant", err, errlen) ||
+        kit_params_choice(p, "variant", "dot ladder", "dot", &variant, err, errlen) ||
         kit_params_choice(p, "type", "float int", "float", &type, err, errlen) ||
-        kit_params_choice(p, "dist", "uniform positive", "uniform", &dist, err, errlen))
+        kit_gen_float_dist(kit_params_get(p, "dist", "uniform"), lo, err, errlen)) /* ints: always [-3, 3] */
         return -1;
-    long long n = kit_params_ll(p, "n", -1, &ok);
+    d->ladder = !strcmp(variant, "ladder");
+    long long n = kit_params_ll(p, "n", d->ladder ? 1 << 24 : -1, &ok);
     if (!ok || n < 0 || n > LAB03_MAX_N) {
         snprintf(err, errlen, "n must be given, 0 <= n <= 2^27 (got '%s')", kit_params_get(p, "n", ""));
         return -1;
     }
+    if (d->ladder && (n < 512 || n % 512 || strcmp(type, "float"))) {
+        snprintf(err, errlen, "variant=ladder needs type=float and n a positive multiple of 512 (got n=%lld)", n);
+        return -1;
+    }
     d->n = (int)n;
     d->is_int = !strcmp(type, "int");
-    *lo = !strcmp(dist, "positive") ? 0.0f : -1.0f; /* ints are always uniform in [-3, 3] */
     return 0;
 }
 

@@ -16,10 +16,10 @@
 static int parse(const kit_params *p, lab06_data *d, float *lo, char *err, size_t errlen)
 {
     int ok = 1;
-    const char *type, *dist;
+    const char *type;
     if (kit_params_only(p, "n part type dist time", err, errlen) ||
         kit_params_choice(p, "type", "float int", "float", &type, err, errlen) ||
-        kit_params_choice(p, "dist", "uniform positive", "uniform", &dist, err, errlen))
+        kit_gen_float_dist(kit_params_get(p, "dist", "uniform"), lo, err, errlen))
         return -1;
     long long part = kit_params_ll(p, "part", 2, &ok);
     if (!ok || (part != 1 && part != 2)) {
@@ -36,7 +36,6 @@ static int parse(const kit_params *p, lab06_data *d, float *lo, char *err, size_
     d->part = (int)part;
     d->n = (int)n;
     d->is_int = !strcmp(type, "int");
-    *lo = !strcmp(dist, "positive") ? 0.0f : -1.0f;
     return 0;
 }
 
