@@ -85,19 +85,53 @@ int kit_check_cmp(kit_check_ctx *ctx, const char *what, const kit_cmp *r)
 
 /* ---- device-execution policy ---- */
 
-/* Kernels that come from libraries rather than from the student's code. */
-static const char *library_of(const char *kernel)
+/* ---- where a kernel comes from ---- */
+
+/* A shared object that launched a kernel: the library's name. */
+static const char *library_of_origin(const char *origin)
 {
     static const struct {
-        const char *needle, *lib;
-    } libs[] = {{"thrust::", "Thrust"}, {"cub::", "CUB"},       {"cublas", "cuBLAS"},   {"cusparse", "cuSPARSE"},
-                {"cufft", "cuFFT"},     {"curand", "cuRAND"},   {"cusolver", "cuSOLVER"}, {"cutlass", "CUTLASS"},
-                {"cudnn", "cuDNN"},     {"xmma", "cuBLAS"},     {"nvjet", "cuBLAS"},    {"at::native", "PyTorch"}};
-    for (size_t i = 0; i < sizeof libs / sizeof libs[0]; i++)
-        if (strstr(kernel, libs[i].needle))
-            return libs[i].lib;
+        const char *prefix, *lib;
+    } sos[] = {{"libcublas", "cuBLAS"},   {"libcusparse", "cuSPARSE"}, {"libcufft", "cuFFT"}, {"libcurand", "cuRAND"},
+               {"libcusolver", "cuSOLVER"}, {"libcudnn", "cuDNN"},     {"libnpp", "NPP"},     {"libtorch", "PyTorch"}};
+    if (!origin || !*origin || !strcmp(origin, "-"))
+        return NULL;
+    for (size_t i = 0; i < sizeof sos / sizeof sos[0]; i++)
+        if (!strncmp(origin, sos[i].prefix, strlen(sos[i].prefix)))
+            return sos[i].lib;
+    return origin; /* another shared object: not the student's file either */
+}
+
+/* Header-only libraries compile into the student's own file: their kernels
+ * are told by the namespace the kernel function is declared in (the first
+ * component of its qualified name, after the demangler's "void "), so a
+ * kernel named spmv_cusparse_like, or one templated on thrust::plus, is the
+ * student's. */
+static const char *library_of_namespace(const char *name)
+{
+    static const struct {
+        const char *ns, *lib;
+    } nss[] = {{"thrust", "Thrust"},     {"cub", "CUB"},           {"cutlass", "CUTLASS"}, {"cute", "CUTLASS"},
+               {"cublas", "cuBLAS"},     {"cublasLt", "cuBLAS"},   {"cusparse", "cuSPARSE"}, {"cufft", "cuFFT"},
+               {"curand", "cuRAND"},     {"cusolver", "cuSOLVER"}, {"cudnn", "cuDNN"},     {"at", "PyTorch"}};
+    if (!strncmp(name, "void ", 5))
+        name += 5;
+    size_t len = strcspn(name, ":<( ");
+    if (strncmp(name + len, "::", 2) != 0)
+        return NULL; /* declared in the global namespace */
+    for (size_t i = 0; i < sizeof nss / sizeof nss[0]; i++)
+        if (strlen(nss[i].ns) == len && !strncmp(name, nss[i].ns, len))
+            return nss[i].lib;
     return NULL;
 }
+
+static const char *library_of(const char *origin, const char *name)
+{
+    const char *lib = library_of_origin(origin);
+    return lib ? lib : library_of_namespace(name);
+}
+
+const char *kit_kernel_library(const kit_launch *l) { return library_of(l->origin, l->name); }
 
 typedef struct {
     int call;
@@ -226,13 +260,14 @@ int kit_call_copies(const kit_blobfile *out, const char *call, kit_copy *cs, int
         n = 0;
         for (const char *p = ctext; (p = next_line(p, line, sizeof line));) {
             kit_copy c;
-            char kind[16];
+            char kind[16], dst[16] = "";
             int ci;
             memset(&c, 0, sizeof c);
-            if (sscanf(line, "%d\t%15[^\t]\t%llu\t%llu\t%llu\t%u", &ci, kind, &c.bytes, &c.start, &c.end,
-                       &c.stream) != 6 ||
+            if (sscanf(line, "%d\t%15[^\t]\t%llu\t%llu\t%llu\t%u\t%15[^\t\n]", &ci, kind, &c.bytes, &c.start,
+                       &c.end, &c.stream, dst) < 6 ||
                 ci != idx)
                 continue;
+            c.dst_host = !strcmp(dst, "pageable") || !strcmp(dst, "pinned") || !strncmp(dst, "managed", 7);
             c.kind = KIT_COPY_OTHER;
             for (int k = 0; k < KIT_COPY_OTHER; k++)
                 if (!strcmp(kind, copy_kind_names[k]))
@@ -282,7 +317,7 @@ void kit_apply_policy(kit_check_ctx *ctx, int require_kernel, int forbid_librari
         for (int i = 0; i < nk; i++) {
             if (ks[i].call != idx)
                 continue;
-            const char *lib = library_of(ks[i].name);
+            const char *lib = library_of(ks[i].origin, ks[i].name);
             if (!lib)
                 own++;
             else if (!strstr(libs, lib))

@@ -11,12 +11,22 @@
  * e.g. input-sized data brought back to the host inside the call; start/end
  * and streams show copy/kernel overlap.
  *
+ * Where a kernel comes from: a CUPTI callback on every launch API made
+ * during a call walks the stack of the launching thread; a frame in a shared
+ * object other than the runner itself and the CUDA/C runtime (libcublas.so,
+ * a dlopen'ed library) makes that object the kernel's origin, matched to the
+ * kernel record by correlation id.  The checker names library kernels by it
+ * (and, for header-only libraries compiled into the student's file, by the
+ * kernel's namespace), never by a substring of the kernel's name.
+ *
  * Without CUPTI (KIT_NO_CUPTI) or when it cannot be initialised (e.g. under
  * compute-sanitizer, which injects its own tool), the trace says
  * "unavailable: <reason>" and the checker reports that instead of failing.
  */
 #include <cuda_runtime.h>
 #include <cxxabi.h>
+#include <dlfcn.h>
+#include <execinfo.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,15 +50,24 @@ typedef CUpti_ActivityMemset4 kit_memset_rec;
 #define MAX_KERNELS 4096
 #define MAX_COPIES 4096
 
+#define MAX_ORIGINS 1024
+
 typedef struct {
     char name[256];
     int grid[3], block[3];
     unsigned long long start, end;
     unsigned stream;
+    uint32_t correlation;
 } kernel_rec;
 
 typedef struct {
+    uint32_t correlation; /* of the launch API call */
+    char object[64];      /* the shared object that made it */
+} origin_rec;
+
+typedef struct {
     const char *kind; /* "H2D" "D2H" "D2D" "H2H" "P2P" "memset" "?" */
+    const char *dst;  /* where the bytes went: "pageable" "pinned" "device" "array" "managed" ... */
     unsigned long long bytes, start, end;
     unsigned stream;
 } copy_rec;
@@ -68,6 +87,8 @@ static struct {
     int n_kernels;
     copy_rec copies[MAX_COPIES];
     int n_copies;
+    origin_rec origins[MAX_ORIGINS]; /* launches from outside the runner only */
+    int n_origins;
     long dropped, dropped_copies;
     call_rec calls[MAX_CALLS];
     int n_calls;
@@ -114,15 +135,38 @@ static const char *copy_kind(uint8_t k)
     }
 }
 
-static void add_copy(const char *kind, unsigned long long bytes, unsigned long long start, unsigned long long end,
-                     unsigned stream)
+/* CUpti_ActivityMemoryKind: a D2D copy into managed memory reaches the host too. */
+static const char *memory_kind(uint8_t k)
+{
+    switch (k) {
+    case CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE:
+        return "pageable";
+    case CUPTI_ACTIVITY_MEMORY_KIND_PINNED:
+        return "pinned";
+    case CUPTI_ACTIVITY_MEMORY_KIND_DEVICE:
+        return "device";
+    case CUPTI_ACTIVITY_MEMORY_KIND_ARRAY:
+        return "array";
+    case CUPTI_ACTIVITY_MEMORY_KIND_MANAGED:
+        return "managed";
+    case CUPTI_ACTIVITY_MEMORY_KIND_DEVICE_STATIC:
+        return "device-static";
+    case CUPTI_ACTIVITY_MEMORY_KIND_MANAGED_STATIC:
+        return "managed-static";
+    default:
+        return "?";
+    }
+}
+
+static void add_copy(const char *kind, const char *dst, unsigned long long bytes, unsigned long long start,
+                     unsigned long long end, unsigned stream)
 {
     if (T.n_copies >= MAX_COPIES) {
         T.dropped_copies++;
         return;
     }
     copy_rec *c = &T.copies[T.n_copies++];
-    c->kind = kind, c->bytes = bytes, c->start = start, c->end = end, c->stream = stream;
+    c->kind = kind, c->dst = dst, c->bytes = bytes, c->start = start, c->end = end, c->stream = stream;
 }
 
 static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buf, size_t size, size_t valid)
@@ -132,12 +176,12 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
     while (buf && cuptiActivityGetNextRecord(buf, valid, &rec) == CUPTI_SUCCESS) {
         if (rec->kind == CUPTI_ACTIVITY_KIND_MEMCPY) {
             const kit_memcpy_rec *m = (const kit_memcpy_rec *)rec;
-            add_copy(copy_kind(m->copyKind), m->bytes, m->start, m->end, m->streamId);
+            add_copy(copy_kind(m->copyKind), memory_kind(m->dstKind), m->bytes, m->start, m->end, m->streamId);
             continue;
         }
         if (rec->kind == CUPTI_ACTIVITY_KIND_MEMSET) {
             const kit_memset_rec *m = (const kit_memset_rec *)rec;
-            add_copy("memset", m->bytes, m->start, m->end, m->streamId);
+            add_copy("memset", memory_kind((uint8_t)m->memoryKind), m->bytes, m->start, m->end, m->streamId);
             continue;
         }
         if (rec->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL && rec->kind != CUPTI_ACTIVITY_KIND_KERNEL)
@@ -153,8 +197,84 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
         o->block[0] = k->blockX, o->block[1] = k->blockY, o->block[2] = k->blockZ;
         o->start = k->start, o->end = k->end;
         o->stream = k->streamId;
+        o->correlation = k->correlationId;
     }
     free(buf);
+}
+
+/* Objects whose frames sit between any launch and CUPTI: not a library of
+ * the student's. */
+static int runtime_object(const char *base)
+{
+    static const char *const sys[] = {"libcuda.so", "libcupti.so", "libcudart.so", "libc.so", "libstdc++.so",
+                                      "libgcc_s.so", "libpthread.so", "libdl.so", "libm.so", "ld-linux",
+                                      "linux-vdso", "libnvidia-"};
+    for (size_t i = 0; i < sizeof sys / sizeof sys[0]; i++)
+        if (!strncmp(base, sys[i], strlen(sys[i])))
+            return 1;
+    return 0;
+}
+
+/* The shared object (other than the runner and the CUDA/C runtime) on the
+ * launching thread's stack, or NULL when the launch came from the runner. */
+static const char *foreign_caller(void)
+{
+    static Dl_info self;
+    static int have_self;
+    if (!have_self)
+        have_self = dladdr((void *)&kit_trace_init, &self) != 0;
+    void *frames[64];
+    int n = backtrace(frames, 64);
+    for (int i = 0; i < n; i++) {
+        Dl_info d;
+        if (!dladdr(frames[i], &d) || !d.dli_fname || (have_self && d.dli_fbase == self.dli_fbase))
+            continue;
+        const char *base = strrchr(d.dli_fname, '/');
+        base = base ? base + 1 : d.dli_fname;
+        if (*base && !runtime_object(base))
+            return base;
+    }
+    return NULL;
+}
+
+static void CUPTIAPI on_launch(void *user, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void *data)
+{
+    (void)user, (void)domain, (void)cbid;
+    const CUpti_CallbackData *cb = (const CUpti_CallbackData *)data;
+    if (!T.in_call || cb->callbackSite != CUPTI_API_ENTER || T.n_origins >= MAX_ORIGINS)
+        return;
+    const char *so = foreign_caller();
+    if (!so)
+        return;
+    origin_rec *o = &T.origins[T.n_origins++];
+    o->correlation = cb->correlationId;
+    snprintf(o->object, sizeof o->object, "%s", so);
+}
+
+/* Launch callbacks for the origins; without them every kernel reads as the
+ * runner's (header-only libraries are still told by their namespace). */
+static void subscribe_launches(void)
+{
+    static const CUpti_CallbackId driver[] = {
+        CUPTI_DRIVER_TRACE_CBID_cuLaunch, CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid, CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+        CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz};
+    static const CUpti_CallbackId runtime[] = {
+        CUPTI_RUNTIME_TRACE_CBID_cudaLaunch_v3020, CUPTI_RUNTIME_TRACE_CBID_cudaLaunch_ptsz_v7000,
+        CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
+        CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060,
+        CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000,
+        CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000, CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000,
+        CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000};
+    CUpti_SubscriberHandle sub;
+    if (cuptiSubscribe(&sub, (CUpti_CallbackFunc)on_launch, NULL) != CUPTI_SUCCESS)
+        return;
+    for (size_t i = 0; i < sizeof driver / sizeof driver[0]; i++)
+        cuptiEnableCallback(1, sub, CUPTI_CB_DOMAIN_DRIVER_API, driver[i]);
+    for (size_t i = 0; i < sizeof runtime / sizeof runtime[0]; i++)
+        cuptiEnableCallback(1, sub, CUPTI_CB_DOMAIN_RUNTIME_API, runtime[i]);
 }
 
 static unsigned long long now_ts(void)
@@ -192,6 +312,7 @@ void kit_trace_init(int enable)
     }
     T.active = 1;
     snprintf(T.status, sizeof T.status, "ok");
+    subscribe_launches();
 #endif
 }
 
@@ -232,6 +353,15 @@ int kit_student_end(kit_run_ctx *ctx)
         return -1;
     }
     return 0;
+}
+
+/* The shared object that launched a kernel, "-" for the runner itself. */
+static const char *origin_of(uint32_t correlation)
+{
+    for (int i = 0; i < T.n_origins; i++)
+        if (T.origins[i].correlation == correlation)
+            return T.origins[i].object;
+    return "-";
 }
 
 /* The student call whose window holds timestamp t, or -1. */
@@ -284,16 +414,16 @@ void kit_trace_finish(kit_writer *out)
         int call = call_of(r->start);
         if (call < 0)
             continue; /* the harness's or the baseline's own kernels */
-        len += snprintf(ks + len, cap - len, "%d\t%d,%d,%d\t%d,%d,%d\t%llu\t%llu\t%llu\t%u\t-\t%s\n", call, r->grid[0],
-                        r->grid[1], r->grid[2], r->block[0], r->block[1], r->block[2], r->end - r->start, r->start,
-                        r->end, r->stream, r->name);
+        len += snprintf(ks + len, cap - len, "%d\t%d,%d,%d\t%d,%d,%d\t%llu\t%llu\t%llu\t%u\t%s\t%s\n", call,
+                        r->grid[0], r->grid[1], r->grid[2], r->block[0], r->block[1], r->block[2], r->end - r->start,
+                        r->start, r->end, r->stream, origin_of(r->correlation), r->name);
     }
     kit_writer_put_text(out, "trace.kernels", ks);
     free(ks);
 
     /* copies and memsets of the calls:
-     * "call<TAB>kind<TAB>bytes<TAB>start<TAB>end<TAB>stream", kind one of
-     * H2D D2H D2D H2H P2P memset */
+     * "call<TAB>kind<TAB>bytes<TAB>start<TAB>end<TAB>stream<TAB>dst", kind one of
+     * H2D D2H D2D H2H P2P memset, dst the destination's memory kind */
     cap = 256 + (size_t)T.n_copies * 96, len = 0;
     char *cs = (char *)malloc(cap);
     cs[0] = 0;
@@ -302,9 +432,21 @@ void kit_trace_finish(kit_writer *out)
         int call = call_of(r->start);
         if (call < 0)
             continue; /* the harness's inputs and outputs */
-        len += snprintf(cs + len, cap - len, "%d\t%s\t%llu\t%llu\t%llu\t%u\n", call, r->kind, r->bytes, r->start,
-                        r->end, r->stream);
+        len += snprintf(cs + len, cap - len, "%d\t%s\t%llu\t%llu\t%llu\t%u\t%s\n", call, r->kind, r->bytes, r->start,
+                        r->end, r->stream, r->dst);
     }
     kit_writer_put_text(out, "trace.copies", cs);
     free(cs);
+
+    /* what the kernel-time evidence needs: the device's peak memory
+     * bandwidth (DDR: two transfers per clock) and its L2 cache size */
+    int dev = 0, clk_khz = 0, bus_bits = 0, l2 = 0;
+    char info[96] = "";
+    if (cudaGetDevice(&dev) == cudaSuccess &&
+        cudaDeviceGetAttribute(&clk_khz, cudaDevAttrMemoryClockRate, dev) == cudaSuccess &&
+        cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, dev) == cudaSuccess &&
+        cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev) == cudaSuccess)
+        snprintf(info, sizeof info, "peak_gbs=%.1f l2_bytes=%d", 2.0 * clk_khz * 1e3 * (bus_bits / 8) / 1e9, l2);
+    cudaGetLastError();
+    kit_writer_put_text(out, "trace.device", info);
 }
