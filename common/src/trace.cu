@@ -47,8 +47,10 @@ typedef CUpti_ActivityMemset4 kit_memset_rec;
 #endif
 
 #define MAX_CALLS 64
-#define MAX_KERNELS 4096
-#define MAX_COPIES 4096
+/* Records of the student calls only (the harness's and the timing loop's are
+ * not kept); a call that overflows these fails the check (trace.status). */
+#define MAX_KERNELS 16384
+#define MAX_COPIES 16384
 
 #define MAX_ORIGINS 1024
 
@@ -92,7 +94,7 @@ static struct {
     long dropped, dropped_copies;
     call_rec calls[MAX_CALLS];
     int n_calls;
-    int in_call;
+    volatile int in_call; /* read on CUPTI's thread (in_a_call) */
 } T;
 
 #ifndef KIT_NO_CUPTI
@@ -158,9 +160,22 @@ static const char *memory_kind(uint8_t k)
     }
 }
 
+/* A record that started inside a student call (a finished one, or the one
+ * running: records are delivered on CUPTI's thread, at the latest when the
+ * trace is flushed). */
+static int in_a_call(unsigned long long start)
+{
+    for (int i = 0; i < T.n_calls && i < MAX_CALLS; i++)
+        if (start >= T.calls[i].t0 && start <= T.calls[i].t1)
+            return 1;
+    return T.in_call && T.n_calls < MAX_CALLS && start >= T.calls[T.n_calls].t0;
+}
+
 static void add_copy(const char *kind, const char *dst, unsigned long long bytes, unsigned long long start,
                      unsigned long long end, unsigned stream)
 {
+    if (!in_a_call(start))
+        return;
     if (T.n_copies >= MAX_COPIES) {
         T.dropped_copies++;
         return;
@@ -187,6 +202,8 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
         if (rec->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL && rec->kind != CUPTI_ACTIVITY_KIND_KERNEL)
             continue;
         const kit_kernel_rec *k = (const kit_kernel_rec *)rec;
+        if (!in_a_call(k->start))
+            continue; /* the harness's, the baseline's, the timing loop's */
         if (T.n_kernels >= MAX_KERNELS) {
             T.dropped++;
             continue;

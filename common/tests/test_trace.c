@@ -137,6 +137,20 @@ START_TEST(library_by_origin_and_namespace)
 }
 END_TEST
 
+/* Dropped records would hide copies or kernels: the check fails instead of noting. */
+START_TEST(overflowing_trace_fails_the_policy)
+{
+    kit_writer *w = lct_open();
+    kit_writer_put_text(w, "trace.status", "ok (20000 copy records dropped)");
+    kit_writer_put_text(w, "trace.calls", CALLS);
+    kit_writer_put_text(w, "trace.kernels", KERNELS);
+    char why[512];
+    ck_assert_int_eq(lct_check_policy(w, "", 1, 1, 1, why, sizeof why), 1);
+    ck_assert_msg(strstr(why, "more kernel launches or copies than the trace keeps (20000 copy records dropped): the device-execution check cannot vouch"),
+                  "%s", why);
+}
+END_TEST
+
 static Suite *trace_suite(void)
 {
     Suite *s = suite_create("trace");
@@ -146,6 +160,7 @@ static Suite *trace_suite(void)
     tcase_add_test(tc, no_copies_recorded_reads_as_none);
     tcase_add_test(tc, unavailable_trace_reads_as_minus_one);
     tcase_add_test(tc, library_by_origin_and_namespace);
+    tcase_add_test(tc, overflowing_trace_fails_the_policy);
     suite_add_tcase(s, tc);
     return s;
 }
