@@ -208,35 +208,47 @@ static int call_index(const char *calls, const char *name)
     return idx;
 }
 
-int kit_call_launches(const kit_blobfile *out, const char *call, kit_launch *ks, int max)
+/* The text of the trace's `blob` and the index of the last call named `call`
+ * (-1 when none), or NULL when the trace is not usable (not "ok"). */
+static char *call_records(const kit_blobfile *out, const char *call, const char *blob, int *idx)
 {
     char *status = kit_blob_text(out, "trace.status");
-    char *calls = kit_blob_text(out, "trace.calls");
-    char *ktext = kit_blob_text(out, "trace.kernels");
-    int n = -1;
+    char *text = NULL;
     if (status && !strcmp(status, "ok")) {
-        trace_kernel *all = NULL;
-        int nk = parse_kernels(ktext, &all), idx = call_index(calls, call);
-        n = 0;
-        for (int i = 0; i < nk; i++) {
-            kit_launch l;
-            memset(&l, 0, sizeof l);
-            if (all[i].call != idx ||
-                sscanf(all[i].grid, "%d,%d,%d", &l.grid[0], &l.grid[1], &l.grid[2]) != 3 ||
-                sscanf(all[i].block, "%d,%d,%d", &l.block[0], &l.block[1], &l.block[2]) != 3)
-                continue;
-            l.ms = all[i].ms;
-            l.start = all[i].start, l.end = all[i].end, l.stream = all[i].stream;
-            snprintf(l.origin, sizeof l.origin, "%s", all[i].origin);
-            snprintf(l.name, sizeof l.name, "%s", all[i].name);
-            if (n < max)
-                ks[n] = l;
-            n++;
-        }
-        free(all);
+        char *calls = kit_blob_text(out, "trace.calls");
+        *idx = call_index(calls, call);
+        free(calls);
+        text = kit_blob_text(out, blob);
+        if (!text) /* e.g. a runner from before copies were traced */
+            text = strdup("");
     }
     free(status);
-    free(calls);
+    return text;
+}
+
+int kit_call_launches(const kit_blobfile *out, const char *call, kit_launch *ks, int max)
+{
+    int idx, n = 0;
+    char *ktext = call_records(out, call, "trace.kernels", &idx);
+    if (!ktext)
+        return -1;
+    trace_kernel *all = NULL;
+    int nk = parse_kernels(ktext, &all);
+    for (int i = 0; i < nk; i++) {
+        kit_launch l;
+        memset(&l, 0, sizeof l);
+        if (all[i].call != idx || sscanf(all[i].grid, "%d,%d,%d", &l.grid[0], &l.grid[1], &l.grid[2]) != 3 ||
+            sscanf(all[i].block, "%d,%d,%d", &l.block[0], &l.block[1], &l.block[2]) != 3)
+            continue;
+        l.ms = all[i].ms;
+        l.start = all[i].start, l.end = all[i].end, l.stream = all[i].stream;
+        snprintf(l.origin, sizeof l.origin, "%s", all[i].origin);
+        snprintf(l.name, sizeof l.name, "%s", all[i].name);
+        if (n < max)
+            ks[n] = l;
+        n++;
+    }
+    free(all);
     free(ktext);
     return n;
 }
@@ -250,35 +262,29 @@ const char *kit_copy_kind_name(kit_copy_kind k)
 
 int kit_call_copies(const kit_blobfile *out, const char *call, kit_copy *cs, int max)
 {
-    char *status = kit_blob_text(out, "trace.status");
-    char *calls = kit_blob_text(out, "trace.calls");
-    char *ctext = kit_blob_text(out, "trace.copies");
-    int n = -1;
-    if (status && !strcmp(status, "ok")) {
-        int idx = call_index(calls, call);
-        char line[256];
-        n = 0;
-        for (const char *p = ctext; (p = next_line(p, line, sizeof line));) {
-            kit_copy c;
-            char kind[16], dst[16] = "";
-            int ci;
-            memset(&c, 0, sizeof c);
-            if (sscanf(line, "%d\t%15[^\t]\t%llu\t%llu\t%llu\t%u\t%15[^\t\n]", &ci, kind, &c.bytes, &c.start,
-                       &c.end, &c.stream, dst) < 6 ||
-                ci != idx)
-                continue;
-            c.dst_host = !strcmp(dst, "pageable") || !strcmp(dst, "pinned") || !strncmp(dst, "managed", 7);
-            c.kind = KIT_COPY_OTHER;
-            for (int k = 0; k < KIT_COPY_OTHER; k++)
-                if (!strcmp(kind, copy_kind_names[k]))
-                    c.kind = (kit_copy_kind)k;
-            if (n < max)
-                cs[n] = c;
-            n++;
-        }
+    int idx, n = 0;
+    char *ctext = call_records(out, call, "trace.copies", &idx);
+    if (!ctext)
+        return -1;
+    char line[256];
+    for (const char *p = ctext; (p = next_line(p, line, sizeof line));) {
+        kit_copy c;
+        char kind[16], dst[16] = "";
+        int ci;
+        memset(&c, 0, sizeof c);
+        if (sscanf(line, "%d\t%15[^\t]\t%llu\t%llu\t%llu\t%u\t%15[^\t\n]", &ci, kind, &c.bytes, &c.start, &c.end,
+                   &c.stream, dst) < 6 ||
+            ci != idx)
+            continue;
+        c.dst_host = !strcmp(dst, "pageable") || !strcmp(dst, "pinned") || !strncmp(dst, "managed", 7);
+        c.kind = KIT_COPY_OTHER;
+        for (int k = 0; k < KIT_COPY_OTHER; k++)
+            if (!strcmp(kind, copy_kind_names[k]))
+                c.kind = (kit_copy_kind)k;
+        if (n < max)
+            cs[n] = c;
+        n++;
     }
-    free(status);
-    free(calls);
     free(ctext);
     return n;
 }
