@@ -253,6 +253,21 @@ int kit_call_launches(const kit_blobfile *out, const char *call, kit_launch *ks,
     return n;
 }
 
+unsigned long long kit_call_pinned_bytes(const kit_blobfile *out, const char *call)
+{
+    int idx;
+    unsigned long long total = 0;
+    char *text = call_records(out, call, "trace.pinned", &idx), line[128];
+    for (const char *p = text; (p = next_line(p, line, sizeof line));) {
+        int ci;
+        unsigned long long b;
+        if (sscanf(line, "%d\t%llu", &ci, &b) == 2 && ci == idx)
+            total += b;
+    }
+    free(text);
+    return total;
+}
+
 static const char *const copy_kind_names[] = {"H2D", "D2H", "D2D", "H2H", "P2P", "memset", "?"};
 
 const char *kit_copy_kind_name(kit_copy_kind k)

@@ -6,8 +6,10 @@
  * (kit_call_input); a lab's manifest says which rules apply (`evidence`):
  *
  *  host-copy    The host cannot compute on data it does not have: the bytes
- *               copied into host memory inside the call (device-to-host
- *               copies, copies into managed memory) stay within a share of the
+ *               that can reach the host inside the call (device-to-host
+ *               copies, copies into managed memory, managed memory migrated to
+ *               the host, pinned host memory allocated or registered, which
+ *               kernels write directly) stay within a share of the
  *               input the call was handed on the device (manifest
  *               host_copy_share) plus 8 bytes per block the student's kernels
  *               launched (one partial result per block, finished on the host)
@@ -143,31 +145,37 @@ static double own_blocks(const kit_blobfile *out, const char *call)
 static void check_host_copy(kit_check_ctx *ctx, const kit_policy *p, const char *call, double input)
 {
     int n = kit_call_copies(ctx->out, call, NULL, 0);
-    if (n <= 0)
+    if (n < 0)
         return;
-    kit_copy *cs = calloc((size_t)n, sizeof *cs);
+    kit_copy *cs = calloc((size_t)n + 1, sizeof *cs);
     if (!cs)
         return;
     kit_call_copies(ctx->out, call, cs, n);
-    double to_host = 0;
+    double to_host = 0, pinned = (double)kit_call_pinned_bytes(ctx->out, call);
     int copies = 0;
     for (int i = 0; i < n; i++)
         if (cs[i].kind == KIT_COPY_D2H || (cs[i].kind == KIT_COPY_D2D && cs[i].dst_host))
             to_host += (double)cs[i].bytes, copies++;
     free(cs);
+    to_host += pinned;
     double blocks = own_blocks(ctx->out, call);
     double allowed = p->host_copy_share * input + PER_BLOCK_BYTES * blocks + SCALAR_BYTES;
     if (to_host <= allowed)
         return;
-    char got[32], in[32], ok[32];
+    char got[32], in[32], ok[32], pin[128] = "";
     human_bytes(to_host, got, sizeof got);
     human_bytes(input, in, sizeof in);
     human_bytes(allowed, ok, sizeof ok);
+    if (pinned > 0) {
+        char pb[32];
+        human_bytes(pinned, pb, sizeof pb);
+        snprintf(pin, sizeof pin, ", %s of it pinned host memory the kernels can write", pb);
+    }
     kit_fail(ctx,
-             "%s() copied %s of device data to host memory (%d cop%s) while its inputs on the GPU are %s; at most %s "
-             "may go to the host (%.0f%% of the inputs, plus one partial result per block your kernels launched): "
+             "%s() copied %s of device data to host memory (%d cop%s%s) while its inputs on the GPU are %s; at most "
+             "%s may go to the host (%.0f%% of the inputs, plus one partial result per block your kernels launched): "
              "the result must be computed by your kernels on the GPU, not on the host",
-             call, got, copies, copies == 1 ? "y" : "ies", in, ok, 100 * p->host_copy_share);
+             call, got, copies, copies == 1 ? "y" : "ies", pin, in, ok, 100 * p->host_copy_share);
 }
 
 static void check_kernel_time(kit_check_ctx *ctx, const char *call, double input)

@@ -79,6 +79,7 @@ typedef struct {
     unsigned long long t0, t1;
     char error[160]; /* CUDA error left behind by the call, "" when none */
     int kernel_optional;
+    unsigned long long pinned_bytes; /* pinned host memory allocated/registered in the call */
 } call_rec;
 
 static struct {
@@ -194,6 +195,12 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
             add_copy(copy_kind(m->copyKind), memory_kind(m->dstKind), m->bytes, m->start, m->end, m->streamId);
             continue;
         }
+        if (rec->kind == CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER) {
+            const CUpti_ActivityUnifiedMemoryCounter3 *u = (const CUpti_ActivityUnifiedMemoryCounter3 *)rec;
+            if (u->counterKind == CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH)
+                add_copy("D2H", "managed", u->value, u->start, u->end, u->streamId);
+            continue;
+        }
         if (rec->kind == CUPTI_ACTIVITY_KIND_MEMSET) {
             const kit_memset_rec *m = (const kit_memset_rec *)rec;
             add_copy("memset", memory_kind((uint8_t)m->memoryKind), m->bytes, m->start, m->end, m->streamId);
@@ -254,11 +261,37 @@ static const char *foreign_caller(void)
     return NULL;
 }
 
-static void CUPTIAPI on_launch(void *user, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void *data)
+/* Pinned host memory allocated or registered inside a call: the device can
+ * write into it directly (zero-copy), so it is a way to the host like a copy. */
+static size_t host_memory_bytes(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void *params)
 {
-    (void)user, (void)domain, (void)cbid;
+    if (domain != CUPTI_CB_DOMAIN_RUNTIME_API || !params)
+        return 0;
+    switch (cbid) {
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMallocHost_v3020:
+        return ((const cudaMallocHost_v3020_params *)params)->size;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaHostAlloc_v3020:
+        return ((const cudaHostAlloc_v3020_params *)params)->size;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaHostRegister_v4000:
+        return ((const cudaHostRegister_v4000_params *)params)->size;
+    default:
+        return 0;
+    }
+}
+
+static void CUPTIAPI on_api(void *user, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void *data)
+{
+    (void)user;
     const CUpti_CallbackData *cb = (const CUpti_CallbackData *)data;
-    if (!T.in_call || cb->callbackSite != CUPTI_API_ENTER || T.n_origins >= MAX_ORIGINS)
+    if (!T.in_call || cb->callbackSite != CUPTI_API_ENTER)
+        return;
+    size_t pinned = host_memory_bytes(domain, cbid, cb->functionParams);
+    if (pinned) {
+        if (T.n_calls < MAX_CALLS)
+            T.calls[T.n_calls].pinned_bytes += pinned;
+        return;
+    }
+    if (T.n_origins >= MAX_ORIGINS)
         return;
     const char *so = foreign_caller();
     if (!so)
@@ -268,9 +301,10 @@ static void CUPTIAPI on_launch(void *user, CUpti_CallbackDomain domain, CUpti_Ca
     snprintf(o->object, sizeof o->object, "%s", so);
 }
 
-/* Launch callbacks for the origins; without them every kernel reads as the
- * runner's (header-only libraries are still told by their namespace). */
-static void subscribe_launches(void)
+/* Launch callbacks for the origins (without them every kernel reads as the
+ * runner's; header-only libraries are still told by their namespace), and
+ * pinned host allocations. */
+static void subscribe_api(void)
 {
     static const CUpti_CallbackId driver[] = {
         CUPTI_DRIVER_TRACE_CBID_cuLaunch, CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid, CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync,
@@ -284,9 +318,10 @@ static void subscribe_launches(void)
         CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060,
         CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000,
         CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000, CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000,
-        CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000};
+        CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000, CUPTI_RUNTIME_TRACE_CBID_cudaMallocHost_v3020,
+        CUPTI_RUNTIME_TRACE_CBID_cudaHostAlloc_v3020, CUPTI_RUNTIME_TRACE_CBID_cudaHostRegister_v4000};
     CUpti_SubscriberHandle sub;
-    if (cuptiSubscribe(&sub, (CUpti_CallbackFunc)on_launch, NULL) != CUPTI_SUCCESS)
+    if (cuptiSubscribe(&sub, (CUpti_CallbackFunc)on_api, NULL) != CUPTI_SUCCESS)
         return;
     for (size_t i = 0; i < sizeof driver / sizeof driver[0]; i++)
         cuptiEnableCallback(1, sub, CUPTI_CB_DOMAIN_DRIVER_API, driver[i]);
@@ -329,7 +364,14 @@ void kit_trace_init(int enable)
     }
     T.active = 1;
     snprintf(T.status, sizeof T.status, "ok");
-    subscribe_launches();
+    subscribe_api();
+    /* Managed memory the host touches migrates device-to-host page by page:
+     * those bytes reach the host like a copy (kept as D2H copies into
+     * "managed").  Optional: without it, managed memory goes unseen. */
+    CUpti_ActivityUnifiedMemoryCounterConfig um = {CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_SCOPE_PROCESS_SINGLE_DEVICE,
+                                                   CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH, 0, 1};
+    if (cuptiActivityConfigureUnifiedMemoryCounter(&um, 1) == CUPTI_SUCCESS)
+        cuptiActivityEnable(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER);
 #endif
 }
 
@@ -342,6 +384,7 @@ void kit_student_begin(kit_run_ctx *ctx, const char *call)
     call_rec *c = &T.calls[T.n_calls];
     snprintf(c->name, sizeof c->name, "%s", call);
     c->error[0] = 0;
+    c->pinned_bytes = 0;
     c->kernel_optional = ctx->kernel_optional;
     ctx->kernel_optional = 0;
     c->t0 = now_ts();
@@ -418,6 +461,16 @@ void kit_trace_finish(kit_writer *out)
                         T.calls[i].error);
     kit_writer_put_text(out, "trace.calls", calls);
     free(calls);
+
+    /* pinned host memory of the calls: "call<TAB>bytes" */
+    char *pinned = (char *)malloc(64 + (size_t)T.n_calls * 48);
+    len = 0;
+    pinned[0] = 0;
+    for (int i = 0; i < T.n_calls; i++)
+        if (T.calls[i].pinned_bytes)
+            len += sprintf(pinned + len, "%d\t%llu\n", i, T.calls[i].pinned_bytes);
+    kit_writer_put_text(out, "trace.pinned", pinned);
+    free(pinned);
 
     /* kernels of the calls:
      * "call<TAB>gx,gy,gz<TAB>bx,by,bz<TAB>ns<TAB>start<TAB>end<TAB>stream<TAB>origin<TAB>name"

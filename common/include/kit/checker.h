@@ -87,6 +87,10 @@ typedef struct {
 /* The copies and memsets of the (last) student call named `call`, like
  * kit_call_launches. */
 int kit_call_copies(const kit_blobfile *out, const char *call, kit_copy *cs, int max);
+/* Bytes of pinned host memory the call allocated or registered
+ * (cudaMallocHost, cudaHostAlloc, cudaHostRegister): the device writes into
+ * it directly.  0 when none or no trace. */
+unsigned long long kit_call_pinned_bytes(const kit_blobfile *out, const char *call);
 /* "H2D", "D2H", "D2D", "H2H", "P2P", "memset", "?" */
 const char *kit_copy_kind_name(kit_copy_kind k);
 

@@ -169,6 +169,36 @@ START_TEST(token_kernel_over_host_sum_fails)
 }
 END_TEST
 
+/* No copy at all: a kernel reading the whole input writes it into memory the
+ * host can read - pinned mapped memory (zero-copy) or managed memory. */
+START_TEST(copy_kernel_into_host_visible_memory_fails)
+{
+    char why[512];
+    const char *copier = "0\t40,1,1\t256,1,1\t9000\t1000\t10000\t7\t-\tvoid copy_out<float>()\n";
+    float r = float_result("type=float n=10^4", 3, 0);
+    kit_writer *w = lct_open(); /* 80 kB of pinned host memory allocated in the call */
+    kit_writer_put(w, "result", KIT_T_F32, &r, 1);
+    lct_trace(w, CALL_F, copier);
+    kit_writer_put_text(w, "trace.copies", "");
+    kit_writer_put_text(w, "trace.pinned", "0\t80000\n");
+    ck_assert_int_eq(lct_check(w, "type=float n=10^4", 3, why, sizeof why), 1);
+    ck_assert_msg(strstr(why, "copied 80.0 kB of device data to host memory (0 copies, 80.0 kB of it pinned host memory "
+                              "the kernels can write)"),
+                  "%s", why);
+    /* managed pages migrated to the host as it reads them (unified-memory counters) */
+    ck_assert_int_eq(evidence_case("type=float n=10^4", 3, copier, "0\tD2H\t81920\t11000\t12000\t0\tmanaged\n", why,
+                                   sizeof why),
+                     1);
+    ck_assert_ptr_nonnull(strstr(why, "copied 81.9 kB"));
+    /* a pinned scalar for the result is fine */
+    w = lct_open();
+    kit_writer_put(w, "result", KIT_T_F32, &r, 1);
+    lct_trace(w, CALL_F, KERNEL);
+    kit_writer_put_text(w, "trace.pinned", "0\t4\n");
+    ck_assert_msg(lct_check(w, "type=float n=10^4", 3, why, sizeof why) == 0, "%s", why);
+}
+END_TEST
+
 START_TEST(kernel_with_a_fraction_of_the_work_fails)
 {
     char why[512];
@@ -259,6 +289,7 @@ static Suite *lab03_suite(void)
     tcase_add_test(tc, int_must_be_exact);
     tcase_add_test(tc, cpu_or_library_results_fail);
     tcase_add_test(tc, token_kernel_over_host_sum_fails);
+    tcase_add_test(tc, copy_kernel_into_host_visible_memory_fails);
     tcase_add_test(tc, kernel_with_a_fraction_of_the_work_fails);
     tcase_add_test(tc, token_kernel_on_a_large_input_fails_on_time);
     tcase_add_test(tc, valid_designs_pass_the_evidence);
