@@ -7,7 +7,7 @@
  * The runner only computes and records; the grader's checker judges.  Exit
  * status: 0 done, 1 harness error (bad parameters, CUDA error of the kit's
  * own calls), 2 usage, 3 a CUDA_CHECK in the student's code failed, 4 the
- * student's call left a CUDA error.  Output is written only after the
+ * student's call left a CUDA error, 5 a timed call launched no kernel.  Output is written only after the
  * student's code returned, so a run that crashes leaves no result file.
  */
 #include <cuda_runtime.h>
@@ -142,5 +142,7 @@ int main(int argc, char **argv)
             return 1;
         }
     }
+    if (rc != 0 && kit_time_refused())
+        return KIT_RC_TIMED_NO_KERNEL;
     return rc == 0 ? 0 : (rc == KIT_RC_STUDENT_CUDA ? KIT_RC_STUDENT_CUDA : 1);
 }

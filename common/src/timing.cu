@@ -1,4 +1,5 @@
-/* timing.cu - CUDA-event timing, warm-up, interleaving, medians (see timing.cuh). */
+/* timing.cu - CUDA-event timing, time-based warm-up, interleaving,
+ * min-of-medians, and the checks that every timed call did its work (see timing.cuh). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -15,11 +16,22 @@
         }                                                                                             \
     } while (0)
 
+#define MAX_WARMUP_CALLS 1000
+/* Further rounds only while the timed calls so far took less than this:
+ * a lab whose call takes 100 ms is not timed for a minute. */
+#define ROUNDS_BUDGET_S 1.0
+
 double kit_time_once(kit_timed_fn fn, void *arg)
 {
-    cudaEvent_t start, stop;
-    TCHECK(cudaEventCreate(&start));
-    TCHECK(cudaEventCreate(&stop));
+    /* One pair of events for the process: creating them per call is host
+     * work that would land next to the timed region. */
+    static cudaEvent_t start, stop;
+    static int have;
+    if (!have) {
+        TCHECK(cudaEventCreate(&start));
+        TCHECK(cudaEventCreate(&stop));
+        have = 1;
+    }
     TCHECK(cudaDeviceSynchronize());
     TCHECK(cudaEventRecord(start, 0));
     fn(arg);
@@ -28,8 +40,44 @@ double kit_time_once(kit_timed_fn fn, void *arg)
     TCHECK(cudaGetLastError());
     float ms = 0;
     TCHECK(cudaEventElapsedTime(&ms, start, stop));
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
+    return ms;
+}
+
+static int refused;
+int kit_time_refused(void) { return refused; }
+
+typedef struct {
+    const kit_time_pair_spec *s;
+    int k; /* calls of a so far */
+} pair_state;
+
+/* One call of the student's function with its hooks; ms, or < 0 (rc in *rc). */
+static double call_a(pair_state *p, int *rc)
+{
+    const kit_time_pair_spec *s = p->s;
+    if (s->prepare)
+        s->prepare(s->arg_a, p->k);
+    long l0 = kit_launch_count();
+    double ms = kit_time_once(s->a, s->arg_a);
+    long l1 = kit_launch_count();
+    if (ms < 0) {
+        *rc = -1;
+        return ms;
+    }
+    if (l0 >= 0 && l1 == l0) {
+        fprintf(stderr,
+                "timed call %d of %s launched no kernel: every timed call must do its work on the GPU "
+                "(a result remembered from an earlier call, or computed on the host, is not timed)\n",
+                p->k + 1, s->a_name ? s->a_name : "the student's function");
+        *rc = KIT_TIME_NO_KERNEL;
+        refused = 1;
+        return -1;
+    }
+    if (s->after && s->after(s->arg_a, p->k) != 0) {
+        *rc = -1;
+        return -1;
+    }
+    p->k++;
     return ms;
 }
 
@@ -46,34 +94,85 @@ static void summarise(double *v, int n, kit_timing *t)
     t->median_ms = kit_median(v, (size_t)n);
 }
 
-int kit_time_interleaved(kit_timed_fn a, void *arg_a, kit_timed_fn b, void *arg_b, int warmup, int reps,
-                         kit_timing *ta, kit_timing *tb)
+/* Folds one round's samples into the running min-of-medians. */
+static void fold_round(double *v, int n, int round, kit_timing *t, double *worst_median)
 {
+    kit_timing r;
+    summarise(v, n, &r);
+    if (round == 0) {
+        *t = r;
+        *worst_median = r.median_ms;
+    } else {
+        t->reps += r.reps;
+        if (r.median_ms < t->median_ms)
+            t->median_ms = r.median_ms;
+        if (r.median_ms > *worst_median)
+            *worst_median = r.median_ms;
+        if (r.min_ms < t->min_ms)
+            t->min_ms = r.min_ms;
+        if (r.max_ms > t->max_ms)
+            t->max_ms = r.max_ms;
+    }
+    t->round_spread = t->median_ms > 0 ? (*worst_median - t->median_ms) / t->median_ms : 0;
+}
+
+int kit_time_pair(const kit_time_pair_spec *s, kit_timing *ta, kit_timing *tb)
+{
+    int reps = s->reps < 1 ? 1 : s->reps;
     double *va = (double *)calloc((size_t)reps, sizeof *va), *vb = (double *)calloc((size_t)reps, sizeof *vb);
     int rc = -1;
+    pair_state p = {s, 0};
+    double worst_a = 0, worst_b = 0;
     if (!va || !vb)
         goto out;
-    for (int i = 0; i < warmup; i++) {
-        if (kit_time_once(a, arg_a) < 0 || kit_time_once(b, arg_b) < 0)
-            goto out;
-    }
-    for (int i = 0; i < reps; i++) {
-        /* Alternate which goes first, so neither always follows the other. */
-        int a_first = (i % 2) == 0;
-        double x = kit_time_once(a_first ? a : b, a_first ? arg_a : arg_b);
-        double y = kit_time_once(a_first ? b : a, a_first ? arg_b : arg_a);
-        if (x < 0 || y < 0)
-            goto out;
-        va[i] = a_first ? x : y;
-        vb[i] = a_first ? y : x;
-    }
-    summarise(va, reps, ta);
-    summarise(vb, reps, tb);
+    kit_trace_records(0);
     rc = 0;
+    {
+        double t0 = kit_now();
+        for (int i = 0; i < MAX_WARMUP_CALLS && (i < s->warmup || (kit_now() - t0) * 1e3 < KIT_WARMUP_MS); i++) {
+            if (call_a(&p, &rc) < 0 || kit_time_once(s->b, s->arg_b) < 0) {
+                rc = rc ? rc : -1;
+                goto out;
+            }
+        }
+    }
+    {
+        double t0 = kit_now();
+        for (int round = 0; round < KIT_TIME_ROUNDS && (round == 0 || kit_now() - t0 < ROUNDS_BUDGET_S); round++) {
+            for (int i = 0; i < reps; i++) {
+                /* A B, B A, ...: neither always follows the other. */
+                int a_first = (i % 2) == 0;
+                double x, y;
+                if (a_first) {
+                    x = call_a(&p, &rc);
+                    y = x < 0 ? -1 : kit_time_once(s->b, s->arg_b);
+                } else {
+                    y = kit_time_once(s->b, s->arg_b);
+                    x = y < 0 ? -1 : call_a(&p, &rc);
+                }
+                if (x < 0 || y < 0) {
+                    rc = rc ? rc : -1;
+                    goto out;
+                }
+                va[i] = x, vb[i] = y;
+            }
+            fold_round(va, reps, round, ta, &worst_a);
+            fold_round(vb, reps, round, tb, &worst_b);
+        }
+    }
 out:
+    kit_trace_records(1);
     free(va);
     free(vb);
     return rc;
+}
+
+int kit_time_interleaved(kit_timed_fn a, void *arg_a, kit_timed_fn b, void *arg_b, int warmup, int reps,
+                         kit_timing *ta, kit_timing *tb)
+{
+    kit_time_pair_spec s = {};
+    s.a = a, s.b = b, s.arg_a = arg_a, s.arg_b = arg_b, s.warmup = warmup, s.reps = reps;
+    return kit_time_pair(&s, ta, tb);
 }
 
 int kit_time_median(kit_timed_fn fn, void *arg, int warmup, int reps, kit_timing *t)
@@ -92,6 +191,7 @@ int kit_time_median(kit_timed_fn fn, void *arg, int warmup, int reps, kit_timing
             return -1;
         }
     summarise(v, reps, t);
+    t->round_spread = 0;
     free(v);
     return 0;
 }

@@ -210,3 +210,19 @@ void kit_trace_finish(kit_writer *out)
     kit_writer_put_text(out, "trace.kernels", ks);
     free(ks);
 }
+
+/* The timing loop pauses the activity records while it times (timing.cuh):
+ * no student call is traced meanwhile. */
+void kit_trace_records(int on)
+{
+#ifndef KIT_NO_CUPTI
+    if (!T.active)
+        return;
+    if (on)
+        cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    else
+        cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+#else
+    (void)on;
+#endif
+}

@@ -29,6 +29,7 @@ extern char **environ;
 #define CHECKER_TIMEOUT 300  /* seconds; the checker is kit code on large inputs */
 #define RUNNER_EXIT_CUDA_CHECK 3    /* CUDA_CHECK in the student's code (cuda_check.cuh) */
 #define RUNNER_EXIT_STUDENT_CUDA 4  /* a student call left a CUDA error (runner.h) */
+#define RUNNER_EXIT_TIMED_NO_KERNEL 5 /* a timed call launched no kernel (runner.h) */
 #define TAIL_LINE_MAX 300           /* bytes of one stderr line shown under a failure */
 
 /* ------------------------------------------------------------------ setup */
@@ -173,17 +174,7 @@ uint64_t engine_case_seed(uint64_t seed, const char *test, int case_index, int r
     return kit_mix64(seed ^ kit_hash_str(test) ^ kit_mix64((uint64_t)case_index * 1000003u + (uint64_t)rep));
 }
 
-static uint64_t random_nonce(void)
-{
-    uint64_t n = 0;
-    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-    if (fd >= 0) {
-        if (read(fd, &n, sizeof n) != (ssize_t)sizeof n)
-            n = 0;
-        close(fd);
-    }
-    return n ? n : (uint64_t)time(NULL) * 2654435761u;
-}
+static uint64_t random_nonce(void) { return kit_random_u64(); }
 
 /* ------------------------------------------------------------- work dirs */
 
@@ -433,7 +424,10 @@ static int build_runner(engine *e, const char *sub_dir, const workdirs *w, grade
     submission_env(w->run, store, env);
     o.env = env;
     proc_result r;
+    cpu_slot slot;
+    cpu_slot_acquire(&slot);
     proc_run(argv, &o, &r);
+    cpu_slot_release(&slot);
     free(tokens);
     if (have_objs)
         globfree(&objs);
@@ -468,6 +462,7 @@ typedef struct {
     strbuf text;     /* why it failed (several lines), or notes */
     strbuf kernels;  /* "name (grid x block) ms" lines */
     double student_ms, baseline_ms;
+    double waited_s; /* for the GPU lock */
     strbuf metrics;  /* "label: value" lines */
     int not_own;     /* the device-execution check failed (no own kernel, library kernels) */
     int elsewhere;   /* ... and the values were right */
@@ -509,7 +504,10 @@ static void run_checker(engine *e, const workdirs *w, const char *params, uint64
     o.out_cap = 4u << 20;
     o.env = (const char *const *)environ; /* kit code: the grader's own environment */
     proc_result r;
+    cpu_slot slot; /* never while a GPU lock is held: run_case released it */
+    cpu_slot_acquire(&slot);
     proc_run(argv, &o, &r);
+    cpu_slot_release(&slot);
     cJSON *v = proc_ok(&r) ? cJSON_Parse(sb_str(&r.out)) : NULL;
     if (!v) {
         strbuf d;
@@ -571,6 +569,8 @@ static void describe_run_failure(const engine *e, const proc_result *r, const ru
         sb_printf(b, "a CUDA call in your code failed (CUDA_CHECK):\n");
     else if (r->exited && r->exit_code == RUNNER_EXIT_STUDENT_CUDA)
         sb_printf(b, "your code left a CUDA error behind:\n");
+    else if (r->exited && r->exit_code == RUNNER_EXIT_TIMED_NO_KERNEL)
+        sb_printf(b, "not timed: a timed call of your function launched no kernel:\n");
     else
         sb_printf(b, "the program %s\n", sb_str(&d));
     if (r->signaled && r->signal == SIGXFSZ)
@@ -654,7 +654,10 @@ static void run_case(engine *e, const workdirs *w, const rubric_test *t, const c
     o.env = env;
 
     gpu_lock lock;
+    /* Waiting for the lock is not part of the run's time limit: the limit
+     * starts when proc_run does. */
     int locked = gpu_lock_acquire(&lock, e->gpu_uuid, bench, e->log) == 0;
+    c->waited_s = locked ? lock.waited_s : 0;
     proc_result r;
     proc_run(argv, &o, &r);
     if (locked)
@@ -976,8 +979,9 @@ static void run_sanitizer(engine *e, const workdirs *w, const rubric_test *t, te
 
 static void run_performance(engine *e, const workdirs *w, const rubric_test *t, test_result *tr)
 {
-    double log_sum = 0;
+    double log_sum = 0, waited = 0;
     int ok = 1;
+    tr->show_output = 1; /* students tune against these numbers: shown on a pass too */
     for (int i = 0; i < t->n_cases && ok; i++) {
         char params[1024];
         case_params(t, i, params, sizeof params);
@@ -985,6 +989,7 @@ static void run_performance(engine *e, const workdirs *w, const rubric_test *t, 
         outcome c;
         outcome_init(&c);
         run_case(e, w, t, params, seed, 1, &c);
+        waited += c.waited_s;
         if (!c.pass || c.student_ms <= 0 || c.baseline_ms <= 0) {
             ok = 0;
             sb_printf(&tr->output, "case %s (seed %#llx): not timed, the run must first be correct:\n", params,
@@ -996,8 +1001,10 @@ static void run_performance(engine *e, const workdirs *w, const rubric_test *t, 
         } else {
             double speedup = c.baseline_ms / c.student_ms;
             log_sum += log(speedup);
-            sb_printf(&tr->output, "case %s: yours %.3f ms, baseline %.3f ms (medians of %d): speedup %.2fx\n", params,
-                      c.student_ms, c.baseline_ms, t->reps, speedup);
+            sb_printf(&tr->output,
+                      "case %s: yours %.3f ms, baseline %.3f ms (medians of %d interleaved calls, best round): "
+                      "speedup %.2fx\n",
+                      params, c.student_ms, c.baseline_ms, t->reps, speedup);
             for (char *line = strtok(c.metrics.s ? c.metrics.s : (char *)"", "\n"); line; line = strtok(NULL, "\n"))
                 sb_printf(&tr->output, "  %s\n", line);
         }
@@ -1015,6 +1022,9 @@ static void run_performance(engine *e, const workdirs *w, const rubric_test *t, 
     tr->status = frac >= 1.0 ? ST_PASS : ST_FAIL;
     sb_printf(&tr->output, "speedup %.2fx: full points from %.2fx, none at or below %.2fx\n", s, t->threshold,
               t->min_speedup);
+    if (waited >= 1)
+        sb_printf(&tr->output, "(waited %.0f s for the GPU: timing runs take it one at a time; the wait is not timed)\n",
+                  waited);
 }
 
 /* ------------------------------------------------------------ the whole */

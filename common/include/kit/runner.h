@@ -71,6 +71,10 @@ void kit_harness_error(cudaError_t e, const char *what, const char *file, int li
 /* Hook return value when a student call left a CUDA error (runner exit status 4). */
 #define KIT_RC_STUDENT_CUDA 4
 
+/* Runner exit status when a timed call of the student's function launched
+ * no kernel (timing.cuh): the performance test is refused. */
+#define KIT_RC_TIMED_NO_KERNEL 5
+
 /* Marker the runner prints on stdout when a student call returns. */
 #define KIT_STDOUT_MARK "@@kit: student call returned@@"
 

@@ -17,6 +17,9 @@ void *kit_xmalloc(size_t bytes, const char *what);
  * when the file is larger than max (errno EFBIG).  *len gets the size; the
  * buffer is NUL-terminated (caller frees). */
 char *kit_read_file(const char *path, size_t max, size_t *len);
+/* 64 bits from /dev/urandom (a clock-derived value if it cannot be read):
+ * nonces, and choices a submission must not be able to predict. */
+uint64_t kit_random_u64(void);
 
 #ifdef __cplusplus
 }

@@ -3,13 +3,16 @@
  * mode times dot_shared against the kit's global-memory baseline.
  */
 #include <cuda_runtime.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "baseline.h"
 #include "dataset.h"
 #include "dot.h"
+#include "kit/rng.h"
 #include "kit/runner.h"
+#include "kit/util.h"
 
 typedef struct {
     lab03_data d;
@@ -74,11 +77,58 @@ int lab_run(kit_run_ctx *ctx)
     return rc;
 }
 
+/* Timed calls get fresh contents: before call k of dot_shared, b is replaced
+ * by scale_k * (b rotated by shift_k), both drawn from a generator the
+ * submission cannot predict (seeded from /dev/urandom), so a result
+ * remembered from an earlier call (keyed by pointers, or by contents) is
+ * wrong.  Every timed result is recorded with its (shift, scale); the checker
+ * recomputes an unpredictable sample of them.  Powers of two keep the
+ * scaling exact.  The baseline always reads the original b. */
+typedef struct {
+    inputs *in;
+    float *dwork; /* the b of the timed calls */
+    kit_rng rng;
+    int64_t *shift;
+    double *scale;
+    float *result;
+    int n_calls, cap;
+} timed;
+
+__global__ void kit_rotate_scale(const float *b, float *out, int n, int64_t shift, float scale)
+{
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x)
+        out[i] = scale * b[(i + shift) % n];
+}
+
+static void prepare_student(void *arg, int k)
+{
+    timed *t = (timed *)arg;
+    if (k >= t->cap) {
+        int cap = t->cap ? 2 * t->cap : 256;
+        t->shift = (int64_t *)realloc(t->shift, (size_t)cap * sizeof *t->shift);
+        t->scale = (double *)realloc(t->scale, (size_t)cap * sizeof *t->scale);
+        t->result = (float *)realloc(t->result, (size_t)cap * sizeof *t->result);
+        t->cap = cap;
+    }
+    int n = t->in->d.n;
+    int e = (int)kit_rng_range(&t->rng, -8, 8);
+    t->shift[k] = kit_rng_range(&t->rng, 0, n - 1);
+    t->scale[k] = ldexp(kit_rng_range(&t->rng, 0, 1) ? 1.0 : -1.0, e);
+    kit_rotate_scale<<<1024, 256>>>((const float *)t->in->db, t->dwork, n, t->shift[k], (float)t->scale[k]);
+    t->result[k] = NAN;
+}
+
 static void time_student(void *arg)
 {
-    inputs *in = (inputs *)arg;
-    volatile float r = dot_shared((const float *)in->da, (const float *)in->db, in->d.n);
-    (void)r;
+    timed *t = (timed *)arg;
+    t->result[t->n_calls] = dot_shared((const float *)t->in->da, t->dwork, t->in->d.n);
+}
+
+static int after_student(void *arg, int k)
+{
+    timed *t = (timed *)arg;
+    t->n_calls = k + 1;
+    return 0;
 }
 
 static void time_baseline(void *arg)
@@ -91,22 +141,43 @@ static void time_baseline(void *arg)
 int lab_bench(kit_run_ctx *ctx)
 {
     inputs in = {};
+    timed t = {};
     int rc = setup(ctx, &in);
-    if (rc == 0 && in.d.is_int) {
-        fprintf(stderr, "lab03: the benchmark times the float version (type=float)\n");
+    if (rc == 0 && (in.d.is_int || in.d.n < 1)) {
+        fprintf(stderr, "lab03: the benchmark times the float version (type=float) with n >= 1\n");
         rc = -1;
     }
     if (rc == 0)
         rc = call_student(ctx, &in); /* the result of this call is checked */
     kit_timing ts, tb;
-    if (rc == 0 && kit_time_interleaved(time_student, &in, time_baseline, &in, ctx->warmup, ctx->reps, &ts, &tb) != 0)
-        rc = -1;
+    if (rc == 0) {
+        t.in = &in;
+        kit_rng_seed(&t.rng, kit_random_u64(), 3);
+        if (cudaMalloc(&t.dwork, (size_t)in.d.n * sizeof(float)) != cudaSuccess) {
+            fprintf(stderr, "lab03: out of device memory for the timed calls' inputs\n");
+            rc = -1;
+        }
+    }
+    if (rc == 0) {
+        kit_time_pair_spec s = {};
+        s.a = time_student, s.arg_a = &t, s.b = time_baseline, s.arg_b = &in;
+        s.warmup = ctx->warmup, s.reps = ctx->reps, s.a_name = "dot_shared";
+        s.prepare = prepare_student, s.after = after_student;
+        rc = kit_time_pair(&s, &ts, &tb) == 0 ? 0 : -1;
+    }
     if (rc == 0) {
         kit_out_f64(ctx, "student_ms", ts.median_ms);
         kit_out_f64(ctx, "baseline_ms", tb.median_ms);
         double gb = 2.0 * in.d.n * sizeof(float) / 1e9;
         kit_out_f64(ctx, "metric.dot_shared reads (GB/s)", gb / (ts.median_ms / 1e3));
+        kit_out(ctx, LAB03_TIMED_SHIFT, KIT_T_I64, t.shift, (uint64_t)t.n_calls);
+        kit_out(ctx, LAB03_TIMED_SCALE, KIT_T_F64, t.scale, (uint64_t)t.n_calls);
+        kit_out(ctx, LAB03_TIMED_RESULT, KIT_T_F32, t.result, (uint64_t)t.n_calls);
     }
+    cudaFree(t.dwork);
+    free(t.shift);
+    free(t.scale);
+    free(t.result);
     teardown(&in);
     return rc;
 }
