@@ -135,25 +135,28 @@ void cpu_slot_acquire(cpu_slot *s)
     s->fd = -1;
     int n = cpu_slots();
     char name[64];
+    int fds[256];
     for (int i = 0; i < n; i++) {
         snprintf(name, sizeof name, "cpu-slot.%d", i);
-        int fd = open_lock(NULL, name);
-        if (fd < 0)
-            return; /* unusable lock folder: go ahead (the GPU lock warns about it) */
-        if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
-            s->fd = fd;
+        fds[i] = open_lock(NULL, name);
+        if (fds[i] < 0) { /* unusable lock folder: go ahead (the GPU lock warns about it) */
+            for (int k = 0; k < i; k++)
+                close(fds[k]);
             return;
         }
-        close(fd);
     }
-    /* All taken: queue on one of them (spread by pid). */
-    snprintf(name, sizeof name, "cpu-slot.%d", (int)(getpid() % n));
-    int fd = open_lock(NULL, name);
-    if (fd < 0)
-        return;
-    while (flock(fd, LOCK_EX) != 0 && errno == EINTR)
-        ;
-    s->fd = fd;
+    /* The first free slot, polled: a holder is a build or a checker (seconds),
+     * and whichever slot frees first is taken. */
+    for (int tries = 0; s->fd < 0; tries++) {
+        for (int i = 0; i < n && s->fd < 0; i++)
+            if (flock(fds[i], LOCK_EX | LOCK_NB) == 0)
+                s->fd = fds[i];
+        if (s->fd < 0)
+            usleep(tries < 10 ? 10000 : 50000);
+    }
+    for (int i = 0; i < n; i++)
+        if (fds[i] != s->fd)
+            close(fds[i]);
 }
 
 void cpu_slot_release(cpu_slot *s)
