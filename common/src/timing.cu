@@ -1,5 +1,6 @@
 /* timing.cu - CUDA-event timing, time-based warm-up, interleaving,
  * min-of-medians, and the checks that every timed call did its work (see timing.cuh). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -16,7 +17,9 @@
         }                                                                                             \
     } while (0)
 
-#define MAX_WARMUP_CALLS 1000
+#define MAX_WARMUP_CALLS 5000
+#define MAX_WARMUP_S 2.0
+#define STABLE_WINDOW 8
 /* Further rounds only while the timed calls so far took less than this:
  * a lab whose call takes 100 ms is not timed for a minute. */
 #define ROUNDS_BUDGET_S 1.0
@@ -116,6 +119,19 @@ static void fold_round(double *v, int n, int round, kit_timing *t, double *worst
     t->round_spread = t->median_ms > 0 ? (*worst_median - t->median_ms) / t->median_ms : 0;
 }
 
+/* Have the last two windows of baseline times (a ring of 2 * STABLE_WINDOW,
+ * `calls` written so far) the same median within 2%? */
+static int settled(const double *ring, int calls)
+{
+    double older[STABLE_WINDOW], newer[STABLE_WINDOW];
+    for (int k = 0; k < STABLE_WINDOW; k++) {
+        newer[k] = ring[(calls - 1 - k) % (2 * STABLE_WINDOW)];
+        older[k] = ring[(calls - 1 - STABLE_WINDOW - k) % (2 * STABLE_WINDOW)];
+    }
+    double a = kit_median(older, STABLE_WINDOW), b = kit_median(newer, STABLE_WINDOW);
+    return b > 0 && a > 0 && fabs(a - b) <= 0.02 * b;
+}
+
 int kit_time_pair(const kit_time_pair_spec *s, kit_timing *ta, kit_timing *tb)
 {
     int reps = s->reps < 1 ? 1 : s->reps;
@@ -128,12 +144,28 @@ int kit_time_pair(const kit_time_pair_spec *s, kit_timing *ta, kit_timing *tb)
     kit_trace_records(0);
     rc = 0;
     {
-        double t0 = kit_now();
-        for (int i = 0; i < MAX_WARMUP_CALLS && (i < s->warmup || (kit_now() - t0) * 1e3 < KIT_WARMUP_MS); i++) {
-            if (call_a(&p, &rc) < 0 || kit_time_once(s->b, s->arg_b) < 0) {
+        /* Warm-up until the GPU's clocks have settled: the baseline (kit
+         * code, the same work every call) is the probe; warm until the
+         * median of its last STABLE_WINDOW times is within 2% of the median
+         * of the window before (at least KIT_WARMUP_MS, at most
+         * MAX_WARMUP_S).  An idle H200 runs at 840 MHz and takes a while to
+         * boost: a short warm-up timed the first calls at whatever clock the
+         * previous idle second left. */
+        double t0 = kit_now(), probe[2 * STABLE_WINDOW];
+        for (int i = 0; i < MAX_WARMUP_CALLS; i++) {
+            double y;
+            if (call_a(&p, &rc) < 0 || (y = kit_time_once(s->b, s->arg_b)) < 0) {
                 rc = rc ? rc : -1;
                 goto out;
             }
+            probe[i % (2 * STABLE_WINDOW)] = y;
+            double elapsed = kit_now() - t0;
+            if (i + 1 < s->warmup)
+                continue;
+            if (elapsed >= MAX_WARMUP_S) /* slow calls: their own duration warms the GPU */
+                break;
+            if (elapsed * 1e3 >= KIT_WARMUP_MS && i + 1 >= 2 * STABLE_WINDOW && settled(probe, i + 1))
+                break;
         }
     }
     {

@@ -1,8 +1,9 @@
 /* timing.cuh - timing GPU work the way the kit grades it.
  *
  * CUDA events around each call.  Warm-up first: at least `warmup` calls of
- * each and at least KIT_WARMUP_MS of wall time, so the GPU's clocks have left
- * their idle state (an H200 idles at 840 MHz and boosts to 1980 MHz).  Then
+ * each and at least KIT_WARMUP_MS of wall time, then until the baseline's
+ * times have settled (the GPU's clocks have left their idle state: an H200
+ * idles at 840 MHz and boosts to 1980 MHz), at most 2 s.  Then
  * KIT_TIME_ROUNDS rounds of `reps` calls of A and B interleaved (A B B A ...),
  * so that both see the same clock and thermal state; each side's time is the
  * smallest of its per-round medians (min-of-medians: a round disturbed by a
