@@ -5,4 +5,14 @@
 void kit_trace_init(int enable);
 /* Flushes CUPTI and writes trace.status, trace.calls, trace.kernels. */
 void kit_trace_finish(kit_writer *out);
+#ifndef KIT_NO_CUPTI
+#include <cupti.h>
+/* Called on entry to and exit from every kernel launch entry point
+ * (launches.cu owns CUPTI's one callback subscription). */
+typedef void (*kit_launch_observer)(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_CallbackData *d);
+#else
+typedef void (*kit_launch_observer)(int, int, const void *);
+#endif
+/* Registers the observer; 0, or -1 when launches cannot be observed. */
+int kit_launch_observe(kit_launch_observer fn);
 #endif

@@ -8,24 +8,32 @@
  * cuLaunchCooperativeKernel, cuGraphLaunch, ...; the runtime's <<<>>> goes
  * through them), which costs far less than an activity record.  The entry
  * points are found by name, so a new one in a later CUDA counts too.
+ *
+ * CUPTI allows one callback subscriber per process: this file owns it, and
+ * the kernel trace (where a kernel comes from) observes launches through
+ * kit_launch_observe instead of subscribing itself.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "kit/timing.cuh"
+#include "kit_trace.h"
 
 #ifndef KIT_NO_CUPTI
 #include <cupti.h>
 
 static volatile long launches;
 static int state; /* 0 not tried, 1 counting, -1 unavailable */
+static kit_launch_observer observer;
 
 static void CUPTIAPI on_launch(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void *data)
 {
-    (void)userdata, (void)domain, (void)cbid;
+    (void)userdata;
     const CUpti_CallbackData *d = (const CUpti_CallbackData *)data;
     if (d->callbackSite == CUPTI_API_ENTER)
         __atomic_add_fetch(&launches, 1, __ATOMIC_RELAXED);
+    if (observer)
+        observer(domain, cbid, d);
 }
 
 /* Enables the callbacks of every "<prefix>Launch..." and "<prefix>GraphLaunch..."
@@ -68,6 +76,19 @@ long kit_launch_count(void)
         start_counting();
     return state > 0 ? __atomic_load_n(&launches, __ATOMIC_RELAXED) : -1;
 }
+
+int kit_launch_observe(kit_launch_observer fn)
+{
+    if (state == 0)
+        start_counting();
+    observer = fn;
+    return state > 0 ? 0 : -1;
+}
 #else
 long kit_launch_count(void) { return -1; }
+int kit_launch_observe(kit_launch_observer fn)
+{
+    (void)fn;
+    return -1;
+}
 #endif
