@@ -23,6 +23,8 @@
 /* Further rounds only while the timed calls so far took less than this:
  * a lab whose call takes 100 ms is not timed for a minute. */
 #define ROUNDS_BUDGET_S 1.0
+#define ROUND_MIN_S 0.1
+#define MAX_ROUND_CALLS 2000
 
 double kit_time_once(kit_timed_fn fn, void *arg)
 {
@@ -134,8 +136,8 @@ static int settled(const double *ring, int calls)
 
 int kit_time_pair(const kit_time_pair_spec *s, kit_timing *ta, kit_timing *tb)
 {
-    int reps = s->reps < 1 ? 1 : s->reps;
-    double *va = (double *)calloc((size_t)reps, sizeof *va), *vb = (double *)calloc((size_t)reps, sizeof *vb);
+    int reps = s->reps < 1 ? 1 : s->reps, cap = reps < 64 ? 64 : reps;
+    double *va = (double *)calloc((size_t)cap, sizeof *va), *vb = (double *)calloc((size_t)cap, sizeof *vb);
     int rc = -1;
     pair_state p = {s, 0};
     double worst_a = 0, worst_b = 0;
@@ -169,9 +171,27 @@ int kit_time_pair(const kit_time_pair_spec *s, kit_timing *ta, kit_timing *tb)
         }
     }
     {
+        /* Rounds of at least `reps` pairs and at least ROUND_MIN_S each: a
+         * round of lab03's 0.2 ms calls would otherwise last 10 ms, and all
+         * three could fall inside one disturbance. */
         double t0 = kit_now();
         for (int round = 0; round < KIT_TIME_ROUNDS && (round == 0 || kit_now() - t0 < ROUNDS_BUDGET_S); round++) {
-            for (int i = 0; i < reps; i++) {
+            double r0 = kit_now();
+            int n = 0;
+            for (int i = 0; i < reps || (kit_now() - r0 < ROUND_MIN_S && i < MAX_ROUND_CALLS); i++) {
+                if (n == cap) {
+                    cap *= 2;
+                    double *na = (double *)realloc(va, (size_t)cap * sizeof *va),
+                           *nb = (double *)realloc(vb, (size_t)cap * sizeof *vb);
+                    if (na)
+                        va = na;
+                    if (nb)
+                        vb = nb;
+                    if (!na || !nb) {
+                        rc = -1;
+                        goto out;
+                    }
+                }
                 /* A B, B A, ...: neither always follows the other. */
                 int a_first = (i % 2) == 0;
                 double x, y;
@@ -186,10 +206,10 @@ int kit_time_pair(const kit_time_pair_spec *s, kit_timing *ta, kit_timing *tb)
                     rc = rc ? rc : -1;
                     goto out;
                 }
-                va[i] = x, vb[i] = y;
+                va[n] = x, vb[n] = y, n++;
             }
-            fold_round(va, reps, round, ta, &worst_a);
-            fold_round(vb, reps, round, tb, &worst_b);
+            fold_round(va, n, round, ta, &worst_a);
+            fold_round(vb, n, round, tb, &worst_b);
         }
     }
 out:

@@ -424,8 +424,9 @@ static int build_runner(engine *e, const char *sub_dir, const workdirs *w, grade
     submission_env(w->run, store, env);
     o.env = env;
     proc_result r;
-    cpu_slot slot;
-    cpu_slot_acquire(&slot);
+    cpu_slot slot = {-1}; /* only timing runs need a free core: none without a GPU */
+    if (e->gpu)
+        cpu_slot_acquire(&slot);
     proc_run(argv, &o, &r);
     cpu_slot_release(&slot);
     free(tokens);
@@ -504,8 +505,9 @@ static void run_checker(engine *e, const workdirs *w, const char *params, uint64
     o.out_cap = 4u << 20;
     o.env = (const char *const *)environ; /* kit code: the grader's own environment */
     proc_result r;
-    cpu_slot slot; /* never while a GPU lock is held: run_case released it */
-    cpu_slot_acquire(&slot);
+    cpu_slot slot = {-1}; /* never while a GPU lock is held: run_case released it */
+    if (e->gpu)
+        cpu_slot_acquire(&slot);
     proc_run(argv, &o, &r);
     cpu_slot_release(&slot);
     cJSON *v = proc_ok(&r) ? cJSON_Parse(sb_str(&r.out)) : NULL;
@@ -1002,7 +1004,7 @@ static void run_performance(engine *e, const workdirs *w, const rubric_test *t, 
             double speedup = c.baseline_ms / c.student_ms;
             log_sum += log(speedup);
             sb_printf(&tr->output,
-                      "case %s: yours %.3f ms, baseline %.3f ms (medians of %d interleaved calls, best round): "
+                      "case %s: yours %.3f ms, baseline %.3f ms (medians of >= %d interleaved calls, best round): "
                       "speedup %.2fx\n",
                       params, c.student_ms, c.baseline_ms, t->reps, speedup);
             for (char *line = strtok(c.metrics.s ? c.metrics.s : (char *)"", "\n"); line; line = strtok(NULL, "\n"))

@@ -126,7 +126,7 @@ void gpu_lock_release(gpu_lock *l)
 static int cpu_slots(void)
 {
     const char *v = getenv("KIT_CPU_SLOTS");
-    long n = v && *v ? strtol(v, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN) - 1;
+    long n = v && *v ? strtol(v, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN) - 2;
     return n < 1 ? 1 : n > 256 ? 256 : (int)n;
 }
 

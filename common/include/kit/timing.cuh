@@ -4,7 +4,8 @@
  * each and at least KIT_WARMUP_MS of wall time, then until the baseline's
  * times have settled (the GPU's clocks have left their idle state: an H200
  * idles at 840 MHz and boosts to 1980 MHz), at most 2 s.  Then
- * KIT_TIME_ROUNDS rounds of `reps` calls of A and B interleaved (A B B A ...),
+ * KIT_TIME_ROUNDS rounds, each of at least `reps` calls of A and B
+ * interleaved (A B B A ...) and at least 0.1 s,
  * so that both see the same clock and thermal state; each side's time is the
  * smallest of its per-round medians (min-of-medians: a round disturbed by a
  * burst of host load elsewhere is outvoted by a quiet one, and a median is
@@ -32,7 +33,7 @@ typedef struct {
     double round_spread;      /* (largest - smallest round median) / smallest */
 } kit_timing;
 
-#define KIT_WARMUP_MS 100.0
+#define KIT_WARMUP_MS 250.0
 #define KIT_TIME_ROUNDS 3
 #define KIT_TIME_NO_KERNEL (-2) /* a timed call of the student's function launched no kernel */
 
