@@ -18,6 +18,7 @@
 extern char **environ;
 
 #include "kit/blob.h"
+#include "kit/protocol.h"
 #include "kit/rng.h"
 #include "kit/util.h"
 #include "lock.h"
@@ -27,9 +28,6 @@ extern char **environ;
 
 #define MAX_FAIL_DETAILS 4   /* failing cases described in full per test */
 #define CHECKER_TIMEOUT 300  /* seconds; the checker is kit code on large inputs */
-#define RUNNER_EXIT_CUDA_CHECK 3    /* CUDA_CHECK in the student's code (cuda_check.cuh) */
-#define RUNNER_EXIT_STUDENT_CUDA 4  /* a student call left a CUDA error (runner.h) */
-#define RUNNER_EXIT_TIMED_NO_KERNEL 5 /* a timed call launched no kernel (runner.h) */
 #define TAIL_LINE_MAX 300           /* bytes of one stderr line shown under a failure */
 
 /* ------------------------------------------------------------------ setup */
@@ -522,19 +520,19 @@ static void run_checker(engine *e, const workdirs *w, const char *params, uint64
         proc_result_free(&r);
         return;
     }
-    c->pass = cJSON_IsTrue(cJSON_GetObjectItem(v, "pass"));
-    c->not_own = cJSON_IsFalse(cJSON_GetObjectItem(v, "device_ok"));
-    c->elsewhere = c->not_own && cJSON_IsTrue(cJSON_GetObjectItem(v, "result_ok"));
-    const cJSON *summary = cJSON_GetObjectItem(v, "summary");
+    c->pass = cJSON_IsTrue(cJSON_GetObjectItem(v, KIT_VERDICT_PASS));
+    c->not_own = cJSON_IsFalse(cJSON_GetObjectItem(v, KIT_VERDICT_DEVICE_OK));
+    c->elsewhere = c->not_own && cJSON_IsTrue(cJSON_GetObjectItem(v, KIT_VERDICT_RESULT_OK));
+    const cJSON *summary = cJSON_GetObjectItem(v, KIT_VERDICT_SUMMARY);
     if (!c->pass && cJSON_IsString(summary))
         sb_printf(&c->text, "%s\n", summary->valuestring);
     const cJSON *it;
-    cJSON_ArrayForEach(it, cJSON_GetObjectItem(v, "details"))
+    cJSON_ArrayForEach(it, cJSON_GetObjectItem(v, KIT_VERDICT_DETAILS))
     {
         if (cJSON_IsString(it) && (!c->pass || strncmp(it->valuestring, "note:", 5) == 0))
             sb_printf(&c->text, "%s\n", it->valuestring);
     }
-    cJSON_ArrayForEach(it, cJSON_GetObjectItem(v, "kernels"))
+    cJSON_ArrayForEach(it, cJSON_GetObjectItem(v, KIT_VERDICT_KERNELS))
     {
         const cJSON *name = cJSON_GetObjectItem(it, "name"), *grid = cJSON_GetObjectItem(it, "grid"),
                     *block = cJSON_GetObjectItem(it, "block"), *ms = cJSON_GetObjectItem(it, "ms");
@@ -542,16 +540,16 @@ static void run_checker(engine *e, const workdirs *w, const char *params, uint64
             sb_printf(&c->kernels, "%s  grid (%s) block (%s)  %.3f ms\n", name->valuestring, grid->valuestring,
                       block->valuestring, ms->valuedouble);
     }
-    cJSON_ArrayForEach(it, cJSON_GetObjectItem(v, "metrics"))
+    cJSON_ArrayForEach(it, cJSON_GetObjectItem(v, KIT_VERDICT_METRICS))
     {
         if (!cJSON_IsNumber(it))
             continue;
-        if (!strcmp(it->string, "student_ms"))
+        if (!strcmp(it->string, KIT_KEY_STUDENT_MS))
             c->student_ms = it->valuedouble;
-        else if (!strcmp(it->string, "baseline_ms"))
+        else if (!strcmp(it->string, KIT_KEY_BASELINE_MS))
             c->baseline_ms = it->valuedouble;
-        else if (!strncmp(it->string, "metric.", 7))
-            sb_printf(&c->metrics, "%s: %.4g\n", it->string + 7, it->valuedouble);
+        else if (!strncmp(it->string, KIT_KEY_METRIC_PREFIX, strlen(KIT_KEY_METRIC_PREFIX)))
+            sb_printf(&c->metrics, "%s: %.4g\n", it->string + strlen(KIT_KEY_METRIC_PREFIX), it->valuedouble);
     }
     cJSON_Delete(v);
     proc_result_free(&r);
@@ -567,11 +565,11 @@ static void describe_run_failure(const engine *e, const proc_result *r, const ru
         sb_printf(b, "the run was %s (an endless loop in a kernel or on the host?)\n", sb_str(&d));
     else if (r->disk_exceeded)
         sb_printf(b, "the run was %s\n", sb_str(&d));
-    else if (r->exited && r->exit_code == RUNNER_EXIT_CUDA_CHECK)
+    else if (r->exited && r->exit_code == KIT_EXIT_CUDA_CHECK)
         sb_printf(b, "a CUDA call in your code failed (CUDA_CHECK):\n");
-    else if (r->exited && r->exit_code == RUNNER_EXIT_STUDENT_CUDA)
+    else if (r->exited && r->exit_code == KIT_EXIT_STUDENT_CUDA)
         sb_printf(b, "your code left a CUDA error behind:\n");
-    else if (r->exited && r->exit_code == RUNNER_EXIT_TIMED_NO_KERNEL)
+    else if (r->exited && r->exit_code == KIT_EXIT_TIMED_NO_KERNEL)
         sb_printf(b, "not timed: a timed call of your function launched no kernel:\n");
     else
         sb_printf(b, "the program %s\n", sb_str(&d));
@@ -612,7 +610,7 @@ static int run_finished(const engine *e, const workdirs *w, uint64_t nonce, strb
     char out[2200], err[256];
     snprintf(out, sizeof out, "%s/out.bin", w->run);
     kit_blobfile *b = kit_blob_load(out, nonce, (uint64_t)(e->rub.file_mb + 1) << 20, err, sizeof err);
-    char *status = b ? kit_blob_text(b, "runner.status") : NULL;
+    char *status = b ? kit_blob_text(b, KIT_KEY_RUNNER_STATUS) : NULL;
     int ok = status && !strcmp(status, "ok");
     if (!ok)
         sb_printf(why, "the program exited without finishing its work (%s): the test counts only a complete run\n",

@@ -59,7 +59,7 @@ int kit_time_pair(const kit_time_pair_spec *s, kit_timing *ta, kit_timing *tb);
 int kit_time_interleaved(kit_timed_fn a, void *arg_a, kit_timed_fn b, void *arg_b, int warmup, int reps,
                          kit_timing *ta, kit_timing *tb);
 /* 1 once a timed call of a student's function launched no kernel (the
- * runner then exits with KIT_RC_TIMED_NO_KERNEL, whatever the harness returned). */
+ * runner then exits with KIT_EXIT_TIMED_NO_KERNEL, whatever the harness returned). */
 int kit_time_refused(void);
 /* Median of warmup+reps timed calls of one function. */
 int kit_time_median(kit_timed_fn fn, void *arg, int warmup, int reps, kit_timing *t);

@@ -222,8 +222,8 @@ int lab_bench(kit_run_ctx *ctx)
         rc = -1;
     if (rc == 0) {
         double gb = traffic_gb(in.d.n);
-        kit_out_f64(ctx, "student_ms", t.kernel.median_ms);
-        kit_out_f64(ctx, "baseline_ms", t.copy.median_ms);
+        kit_out_f64(ctx, KIT_KEY_STUDENT_MS, t.kernel.median_ms);
+        kit_out_f64(ctx, KIT_KEY_BASELINE_MS, t.copy.median_ms);
         kit_out_f64(ctx, "metric.vector_add_device (GB/s, a and b read, c written)", gb / (t.kernel.median_ms / 1e3));
         kit_out_f64(ctx, "metric.device copy of the same bytes (GB/s)", gb / (t.copy.median_ms / 1e3));
         kit_out_f64(ctx, "metric.serial CPU loop (ms)", t.cpu_ms);

@@ -166,8 +166,8 @@ int lab_bench(kit_run_ctx *ctx)
         rc = kit_time_pair(&s, &ts, &tb) == 0 ? 0 : -1;
     }
     if (rc == 0) {
-        kit_out_f64(ctx, "student_ms", ts.median_ms);
-        kit_out_f64(ctx, "baseline_ms", tb.median_ms);
+        kit_out_f64(ctx, KIT_KEY_STUDENT_MS, ts.median_ms);
+        kit_out_f64(ctx, KIT_KEY_BASELINE_MS, tb.median_ms);
         double gb = 2.0 * in.d.n * sizeof(float) / 1e9;
         kit_out_f64(ctx, "metric.dot_shared reads (GB/s)", gb / (ts.median_ms / 1e3));
         kit_out(ctx, LAB03_TIMED_SHIFT, KIT_T_I64, t.shift, (uint64_t)t.n_calls);

@@ -148,8 +148,8 @@ int lab_bench(kit_run_ctx *ctx)
         rc = -1;
     }
     if (rc == 0) {
-        kit_out_f64(ctx, "student_ms", ts.median_ms);
-        kit_out_f64(ctx, "baseline_ms", tb.median_ms);
+        kit_out_f64(ctx, KIT_KEY_STUDENT_MS, ts.median_ms);
+        kit_out_f64(ctx, KIT_KEY_BASELINE_MS, tb.median_ms);
         double elements = (double)in.d.n;
         kit_out_f64(ctx, "metric.histogram_shared (G elements/s)", elements / (ts.median_ms / 1e3) / 1e9);
         kit_out_f64(ctx, "metric.global atomics (G elements/s)", elements / (tb.median_ms / 1e3) / 1e9);

@@ -178,8 +178,8 @@ int lab_bench(kit_run_ctx *ctx)
         rc = -1;
     }
     if (rc == 0) {
-        kit_out_f64(ctx, "student_ms", ts.median_ms);
-        kit_out_f64(ctx, "baseline_ms", tb.median_ms);
+        kit_out_f64(ctx, KIT_KEY_STUDENT_MS, ts.median_ms);
+        kit_out_f64(ctx, KIT_KEY_BASELINE_MS, tb.median_ms);
         double flops = 2.0 * in.d.n * in.d.mask_size; /* one multiply and one add per term */
         char label[96];
         snprintf(label, sizeof label, "metric.%s (GFLOP/s)", function_name(&in.d));

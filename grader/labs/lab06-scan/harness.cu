@@ -193,8 +193,8 @@ int lab_bench(kit_run_ctx *ctx)
         rc = -1;
     }
     if (rc == 0) {
-        kit_out_f64(ctx, "student_ms", ts.median_ms);
-        kit_out_f64(ctx, "baseline_ms", tb.median_ms);
+        kit_out_f64(ctx, KIT_KEY_STUDENT_MS, ts.median_ms);
+        kit_out_f64(ctx, KIT_KEY_BASELINE_MS, tb.median_ms);
         /* the least traffic any scan needs: read the input once, write the output once */
         double gb = 2.0 * in.d.n * sizeof(float) / 1e9;
         kit_out_f64(ctx, "metric.scan effective bandwidth (GB/s, 8 bytes per element)", gb / (ts.median_ms / 1e3));

@@ -245,8 +245,8 @@ int lab_bench(kit_run_ctx *ctx)
     if (rc == 0 && kit_time_interleaved(time_student, &in, time_baseline, &in, ctx->warmup, ctx->reps, &ts, &tb) != 0)
         rc = -1;
     if (rc == 0) {
-        kit_out_f64(ctx, "student_ms", ts.median_ms);
-        kit_out_f64(ctx, "baseline_ms", tb.median_ms);
+        kit_out_f64(ctx, KIT_KEY_STUDENT_MS, ts.median_ms);
+        kit_out_f64(ctx, KIT_KEY_BASELINE_MS, tb.median_ms);
         double gb = 2.0 * in.total * sizeof(int) / 1e9; /* every element read once and written once */
         kit_out_f64(ctx, "metric.merge rate (10^9 elements/s)", in.total / 1e9 / (ts.median_ms / 1e3));
         kit_out_f64(ctx, "metric.effective bandwidth (GB/s)", gb / (ts.median_ms / 1e3));

@@ -128,8 +128,8 @@ int lab_bench(kit_run_ctx *ctx)
         rc = -1;
     if (rc == 0) {
         const kit_csr *A = &in.d.A;
-        kit_out_f64(ctx, "student_ms", ts.median_ms);
-        kit_out_f64(ctx, "baseline_ms", tb.median_ms);
+        kit_out_f64(ctx, KIT_KEY_STUDENT_MS, ts.median_ms);
+        kit_out_f64(ctx, KIT_KEY_BASELINE_MS, tb.median_ms);
         /* what must be read at least once: val, col, row_ptr, x; y is written */
         double bytes = (double)A->nnz * 8 + (A->rows + 1.0) * 4 + A->cols * 4.0 + A->rows * 4.0;
         kit_out_f64(ctx, "metric.spmv_vector GFLOP/s", 2.0 * A->nnz / 1e9 / (ts.median_ms / 1e3));
