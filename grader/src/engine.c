@@ -307,6 +307,31 @@ static void limits_for(const engine *e, proc_opts *o, double timeout, const char
     o->drop_uid = e->sb.drop_uid;
 }
 
+/* A submission process (build, run, sanitizer run, show): the rubric's
+ * limits, a minimal environment (HOME = `home`), `cwd` its working folder,
+ * `rw` the one folder it may write (watched for floods), `ro` up to two more
+ * folders it may read.  Lives on the caller's stack: o points into it. */
+typedef struct {
+    proc_opts o;
+    const char *rw[2], *ro[3];
+    char store[8][512];
+    const char *env[8];
+} sandboxed;
+
+static void sandboxed_init(sandboxed *s, const engine *e, double timeout, const char *cwd, const char *home,
+                           const char *rw, const char *ro1, const char *ro2)
+{
+    memset(s, 0, sizeof *s);
+    limits_for(e, &s->o, timeout, rw);
+    s->o.cwd = cwd;
+    s->rw[0] = rw;
+    s->ro[0] = ro1, s->ro[1] = ro2;
+    s->o.sb_rw = s->rw;
+    s->o.sb_ro = s->ro;
+    submission_env(home, s->store, s->env);
+    s->o.env = s->env;
+}
+
 /* The last `lines` lines of a program's stderr, sanitized and indented. */
 static void add_tail(strbuf *b, const strbuf *text, int lines, const char *indent)
 {
@@ -409,23 +434,14 @@ static int build_runner(engine *e, const char *sub_dir, const workdirs *w, grade
     argv[n++] = lib2;
     argv[n] = NULL;
 
-    proc_opts o = {0};
-    limits_for(e, &o, e->rub.build_timeout_s, w->bin);
-    o.mem_mb = o.mem_mb < 8192 ? 8192 : o.mem_mb; /* cicc on a big file */
-    o.cwd = w->src;
-    const char *rw[] = {w->bin, NULL};
-    const char *ro[] = {w->src, w->lib, NULL};
-    o.sb_rw = rw;
-    o.sb_ro = ro;
-    char store[8][512];
-    const char *env[8];
-    submission_env(w->run, store, env);
-    o.env = env;
+    sandboxed sb;
+    sandboxed_init(&sb, e, e->rub.build_timeout_s, w->src, w->run, w->bin, w->src, w->lib);
+    sb.o.mem_mb = sb.o.mem_mb < 8192 ? 8192 : sb.o.mem_mb; /* cicc on a big file */
     proc_result r;
     cpu_slot slot = {-1}; /* only timing runs need a free core: none without a GPU */
     if (e->gpu)
         cpu_slot_acquire(&slot);
-    proc_run(argv, &o, &r);
+    proc_run(argv, &sb.o, &r);
     cpu_slot_release(&slot);
     free(tokens);
     if (have_objs)
@@ -641,17 +657,8 @@ static void run_case(engine *e, const workdirs *w, const rubric_test *t, const c
     }
     argv[n] = NULL;
 
-    proc_opts o = {0};
-    limits_for(e, &o, t->timeout_s > 0 ? t->timeout_s : e->rub.timeout_s, w->run);
-    o.cwd = w->run;
-    const char *rw[] = {w->run, NULL};
-    const char *ro[] = {w->bin, NULL};
-    o.sb_rw = rw;
-    o.sb_ro = ro;
-    char store[8][512];
-    const char *env[8];
-    submission_env(w->run, store, env);
-    o.env = env;
+    sandboxed sb;
+    sandboxed_init(&sb, e, t->timeout_s > 0 ? t->timeout_s : e->rub.timeout_s, w->run, w->run, w->run, w->bin, NULL);
 
     gpu_lock lock;
     /* Waiting for the lock is not part of the run's time limit: the limit
@@ -659,7 +666,7 @@ static void run_case(engine *e, const workdirs *w, const rubric_test *t, const c
     int locked = gpu_lock_acquire(&lock, e->gpu_uuid, bench, e->log) == 0;
     c->waited_s = locked ? lock.waited_s : 0;
     proc_result r;
-    proc_run(argv, &o, &r);
+    proc_run(argv, &sb.o, &r);
     if (locked)
         gpu_lock_release(&lock);
 
@@ -747,22 +754,14 @@ static void run_sanitizer_case(engine *e, const workdirs *w, const rubric_test *
     argv[n++] = out;
     argv[n] = NULL;
 
-    proc_opts o = {0};
-    limits_for(e, &o, t->timeout_s > 0 ? t->timeout_s : e->rub.sanitizer_timeout_s, w->run);
-    o.cwd = w->run;
-    o.out_cap = 4u << 20; /* the sanitizer's report, not the program's flood */
-    const char *rw[] = {w->run, NULL};
-    const char *ro[] = {w->bin, w->src, NULL};
-    o.sb_rw = rw;
-    o.sb_ro = ro;
-    char store[8][512];
-    const char *env[8];
-    submission_env(w->run, store, env);
-    o.env = env;
+    sandboxed sb;
+    sandboxed_init(&sb, e, t->timeout_s > 0 ? t->timeout_s : e->rub.sanitizer_timeout_s, w->run, w->run, w->run,
+                   w->bin, w->src);
+    sb.o.out_cap = 4u << 20; /* the sanitizer's report, not the program's flood */
     gpu_lock lock;
     int locked = gpu_lock_acquire(&lock, e->gpu_uuid, 0, e->log) == 0;
     proc_result r;
-    proc_run(argv, &o, &r);
+    proc_run(argv, &sb.o, &r);
     if (locked)
         gpu_lock_release(&lock);
 
@@ -1027,6 +1026,18 @@ static void run_performance(engine *e, const workdirs *w, const rubric_test *t, 
                   waited);
 }
 
+/* What each kind of test runs, and what is decided once every test ran. */
+static void deny_credit_after(const engine *e, test_result *tr) { deny_sanitizer_credit(e, tr); }
+
+static const struct {
+    void (*run)(engine *e, const workdirs *w, const rubric_test *t, test_result *tr);
+    void (*after)(const engine *e, test_result *tr); /* NULL: nothing */
+} test_kinds[] = {
+    [KIND_CORRECTNESS] = {run_correctness, NULL},
+    [KIND_SANITIZER] = {run_sanitizer, deny_credit_after},
+    [KIND_PERFORMANCE] = {run_performance, NULL},
+};
+
 /* ------------------------------------------------------------ the whole */
 
 static void fill_test(test_result *tr, const rubric_test *t)
@@ -1099,24 +1110,20 @@ void engine_grade(engine *e, const char *sub_dir, const char *work_dir, const ch
         } else if (!e->gpu) {
             tr->status = ST_SKIP;
             sb_add(&tr->output, "not run: needs a CUDA device\n");
-        } else if (t->kind == KIND_CORRECTNESS) {
-            run_correctness(e, &w, t, tr);
-        } else if (t->kind == KIND_SANITIZER) {
-            run_sanitizer(e, &w, t, tr);
         } else {
-            run_performance(e, &w, t, tr);
+            test_kinds[t->kind].run(e, &w, t, tr);
         }
         tr->seconds = kit_now() - ts;
-        if (t->kind == KIND_SANITIZER)
-            deny_sanitizer_credit(e, tr);
+        if (test_kinds[t->kind].after)
+            test_kinds[t->kind].after(e, tr);
         if (e->log)
             report_test_line(e->log, tr, &e->ropts);
     }
     /* A correctness test after a sanitizer test in the rubric may have found it only now. */
     for (int i = 0; i < g->n_tests; i++) {
         const rubric_test *t = rubric_find(&e->rub, g->tests[i].name);
-        if (t && t->kind == KIND_SANITIZER)
-            deny_sanitizer_credit(e, &g->tests[i]);
+        if (t && test_kinds[t->kind].after)
+            test_kinds[t->kind].after(e, &g->tests[i]);
     }
     grade_result_total(g);
     g->seconds = kit_now() - t0;
@@ -1158,19 +1165,10 @@ int engine_show(engine *e, const char *sub_dir, const char *work_dir, const char
     char seed_s[32];
     snprintf(seed_s, sizeof seed_s, "%#llx", (unsigned long long)e->seed);
     const char *argv[] = {w.runner, "show", "--params", params ? params : "", "--seed", seed_s, NULL};
-    proc_opts o = {0};
-    limits_for(e, &o, e->rub.timeout_s, w.run);
-    o.cwd = w.run;
-    const char *rw[] = {w.run, NULL};
-    const char *ro[] = {w.bin, NULL};
-    o.sb_rw = rw;
-    o.sb_ro = ro;
-    char store[8][512];
-    const char *env[8];
-    submission_env(w.run, store, env);
-    o.env = env;
+    sandboxed sb;
+    sandboxed_init(&sb, e, e->rub.timeout_s, w.run, w.run, w.run, w.bin, NULL);
     proc_result r;
-    proc_run(argv, &o, &r);
+    proc_run(argv, &sb.o, &r);
     fwrite(sb_str(&r.out), 1, r.out.len, stdout);
     fwrite(sb_str(&r.err), 1, r.err.len, stderr);
     int ok = proc_ok(&r);
