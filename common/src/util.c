@@ -106,3 +106,10 @@ uint64_t kit_random_u64(void)
     }
     return n ? n : (uint64_t)(kit_now() * 1e9) * 2654435761u;
 }
+
+/* fresh.cuh's host side (plain C: the checkers link libkit, not the runner library). */
+void kit_fresh_apply_host(const float *src, float *dst, int64_t n, int64_t shift, double scale)
+{
+    for (int64_t i = 0; i < n; i++)
+        dst[i] = (float)(scale * src[(i + shift) % n]);
+}

@@ -42,8 +42,7 @@ static void check_timed(kit_check_ctx *ctx, const lab03_data *d)
             kit_fail(ctx, "timed call %llu of dot_shared: its inputs were not recorded", (unsigned long long)k + 1);
             break;
         }
-        for (int64_t i = 0; i < d->n; i++)
-            rb[i] = (float)(scale[k] * d->fb[(i + shift[k]) % d->n]);
+        kit_fresh_apply_host(d->fb, rb, d->n, shift[k], scale[k]);
         double sum_abs = 0;
         double exact = kit_ref_dot_f32(d->fa, rb, (size_t)d->n, &sum_abs);
         double bound = kit_sum_bound((double)d->n + 1, sum_abs, KIT_U_F32);

@@ -10,6 +10,7 @@
 #include "baseline.h"
 #include "dataset.h"
 #include "dot.h"
+#include "kit/fresh.cuh"
 #include "kit/rng.h"
 #include "kit/runner.h"
 #include "kit/util.h"
@@ -77,13 +78,11 @@ int lab_run(kit_run_ctx *ctx)
     return rc;
 }
 
-/* Timed calls get fresh contents: before call k of dot_shared, b is replaced
- * by scale_k * (b rotated by shift_k), both drawn from a generator the
- * submission cannot predict (seeded from /dev/urandom), so a result
- * remembered from an earlier call (keyed by pointers, or by contents) is
- * wrong.  Every timed result is recorded with its (shift, scale); the checker
- * recomputes an unpredictable sample of them.  Powers of two keep the
- * scaling exact.  The baseline always reads the original b. */
+/* Timed calls get fresh contents (fresh.cuh): before call k of dot_shared,
+ * b is replaced by scale_k * (b rotated by shift_k), so a result remembered
+ * from an earlier call (keyed by pointers, or by contents) is wrong.  Every
+ * timed result is recorded with its (shift, scale); the checker recomputes
+ * an unpredictable sample of them.  The baseline always reads the original b. */
 typedef struct {
     inputs *in;
     float *dwork; /* the b of the timed calls */
@@ -93,12 +92,6 @@ typedef struct {
     float *result;
     int n_calls, cap;
 } timed;
-
-__global__ void kit_rotate_scale(const float *b, float *out, int n, int64_t shift, float scale)
-{
-    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x)
-        out[i] = scale * b[(i + shift) % n];
-}
 
 static void prepare_student(void *arg, int k)
 {
@@ -110,11 +103,9 @@ static void prepare_student(void *arg, int k)
         t->result = (float *)realloc(t->result, (size_t)cap * sizeof *t->result);
         t->cap = cap;
     }
-    int n = t->in->d.n;
-    int e = (int)kit_rng_range(&t->rng, -8, 8);
-    t->shift[k] = kit_rng_range(&t->rng, 0, n - 1);
-    t->scale[k] = ldexp(kit_rng_range(&t->rng, 0, 1) ? 1.0 : -1.0, e);
-    kit_rotate_scale<<<1024, 256>>>((const float *)t->in->db, t->dwork, n, t->shift[k], (float)t->scale[k]);
+    kit_fresh f = kit_fresh_draw(&t->rng, t->in->d.n);
+    t->shift[k] = f.shift, t->scale[k] = f.scale;
+    kit_fresh_apply((const float *)t->in->db, t->dwork, t->in->d.n, f);
     t->result[k] = NAN;
 }
 

@@ -25,6 +25,15 @@ extern "C" {
 #define LAB08_MAX_DIM (1 << 24)
 #define LAB08_MAX_NNZ (1LL << 27)
 
+/* Outputs of a benchmark run besides "y": the y of a few timed calls of
+ * spmv_vector (concatenated, one row count each) with the (shift, scale) of
+ * their fresh x and the call's number (see harness.cu). */
+#define LAB08_TIMED_CALL "timed.call"
+#define LAB08_TIMED_SHIFT "timed.shift"
+#define LAB08_TIMED_SCALE "timed.scale"
+#define LAB08_TIMED_Y "timed.y"
+#define LAB08_TIMED_MAX 3
+
 typedef struct {
     kit_csr A;
     float *x; /* A.cols entries */
