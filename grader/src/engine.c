@@ -636,6 +636,12 @@ static int run_finished(const engine *e, const workdirs *w, uint64_t nonce, strb
     return ok;
 }
 
+/* CUDA's words for a full GPU (cudaErrorMemoryAllocation), in the run's output. */
+static int mentions_out_of_memory(const proc_result *r)
+{
+    return strstr(sb_str(&r->err), "out of memory") || strstr(sb_str(&r->out), "out of memory");
+}
+
 /* One run of one case: the runner in the sandbox, then the checker. */
 static void run_case(engine *e, const workdirs *w, const rubric_test *t, const char *params, uint64_t seed,
                      int bench, outcome *c)
@@ -660,15 +666,25 @@ static void run_case(engine *e, const workdirs *w, const rubric_test *t, const c
     sandboxed sb;
     sandboxed_init(&sb, e, t->timeout_s > 0 ? t->timeout_s : e->rub.timeout_s, w->run, w->run, w->run, w->bin, NULL);
 
-    gpu_lock lock;
-    /* Waiting for the lock is not part of the run's time limit: the limit
-     * starts when proc_run does. */
-    int locked = gpu_lock_acquire(&lock, e->gpu_uuid, bench, e->log) == 0;
-    c->waited_s = locked ? lock.waited_s : 0;
     proc_result r;
-    proc_run(argv, &sb.o, &r);
-    if (locked)
-        gpu_lock_release(&lock);
+    for (int alone = bench;; alone = 1) {
+        gpu_lock lock;
+        /* Waiting for the lock is not part of the run's time limit: the
+         * limit starts when proc_run does. */
+        int locked = gpu_lock_acquire(&lock, e->gpu_uuid, alone, e->log) == 0;
+        c->waited_s += locked ? lock.waited_s : 0;
+        proc_run(argv, &sb.o, &r);
+        if (locked)
+            gpu_lock_release(&lock);
+        /* Runs sharing the GPU share its memory: one that ran out of it
+         * next to others is rerun once with the GPU to itself, so another
+         * submission's memory hog cannot fail it (a hog of its own fails
+         * alone as well). */
+        if (alone || proc_ok(&r) || r.timed_out || !mentions_out_of_memory(&r))
+            break;
+        proc_result_free(&r);
+        clean_run_dir(e, w);
+    }
 
     /* The checker reads stdout from a file (lab01 judges printed lines),
      * written where the submission cannot reach: the run folder is the
