@@ -24,4 +24,9 @@ kit_fresh kit_fresh_draw(kit_rng *r, int64_t n);
 void kit_fresh_apply(const float *src, float *dst, int64_t n, kit_fresh f);
 /* The host side, for the checker: kit_fresh_apply_host in util.h. */
 
+/* For outputs too large to record whole: m indices drawn in [0, n) and the
+ * device output's values there (synchronous).  Returns 0, or -1 on a CUDA
+ * error (reported on stderr). */
+int kit_fresh_sample(const float *d_out, int64_t n, kit_rng *r, int m, int64_t *idx, float *val);
+
 #endif
