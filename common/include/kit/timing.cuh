@@ -42,6 +42,7 @@ typedef struct {
     void *arg_a, *arg_b;
     int warmup, reps;
     const char *a_name;       /* for messages: "dot_shared" */
+    int kernel_optional;      /* a's job is not a kernel (lab11's copies): no refusal */
     /* Before call `k` (0, 1, ... over warm-up and timed calls) of a, untimed:
      * fresh contents or rotated buffers.  NULL: none. */
     void (*prepare)(void *arg_a, int k);

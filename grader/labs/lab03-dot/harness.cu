@@ -14,6 +14,7 @@
 #include "kit/rng.h"
 #include "kit/runner.h"
 #include "kit/util.h"
+#include "ladder.h"
 
 typedef struct {
     lab03_data d;
@@ -68,12 +69,41 @@ static int call_student(kit_run_ctx *ctx, inputs *in)
     return 0;
 }
 
+static void time_baseline(void *arg);
+
+/* `make run-lab03 P="variant=ladder"`: dot_shared timed on the case's own inputs. */
+static void time_student_shown(void *arg)
+{
+    inputs *in = (inputs *)arg;
+    volatile float r = dot_shared((const float *)in->da, (const float *)in->db, in->d.n);
+    (void)r;
+}
+
+/* variant=ladder (show mode): the four block reductions of document 000 side
+ * by side, then the student's dot_shared and the baseline on the same n. */
+static int show_ladder(inputs *in)
+{
+    if (kit_ladder_show(in->d.fa, in->d.n) != 0)
+        return -1;
+    kit_timing ts, tb;
+    if (kit_time_interleaved(time_student_shown, in, time_baseline, in, 2, 9, &ts, &tb) != 0)
+        return -1;
+    printf("for comparison, a whole dot product of the same n = %d (two arrays, grid-wide):\n", in->d.n);
+    printf("  your dot_shared %.4f ms, the kit's global-memory baseline %.4f ms (medians of 9)\n", ts.median_ms,
+           tb.median_ms);
+    return 0;
+}
+
 int lab_run(kit_run_ctx *ctx)
 {
     inputs in = {};
     int rc = setup(ctx, &in);
+    if (rc == 0 && in.d.ladder && !ctx->show) {
+        fprintf(stderr, "lab03: variant=ladder only times the reduction ladder (make run-lab03); it is not graded\n");
+        rc = -1;
+    }
     if (rc == 0)
-        rc = call_student(ctx, &in);
+        rc = in.d.ladder ? show_ladder(&in) : call_student(ctx, &in);
     teardown(&in);
     return rc;
 }
@@ -134,8 +164,8 @@ int lab_bench(kit_run_ctx *ctx)
     inputs in = {};
     timed t = {};
     int rc = setup(ctx, &in);
-    if (rc == 0 && (in.d.is_int || in.d.n < 1)) {
-        fprintf(stderr, "lab03: the benchmark times the float version (type=float) with n >= 1\n");
+    if (rc == 0 && (in.d.is_int || in.d.ladder || in.d.n < 1)) {
+        fprintf(stderr, "lab03: the benchmark times the float dot product (type=float, variant=dot) with n >= 1\n");
         rc = -1;
     }
     if (rc == 0)
