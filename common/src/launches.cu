@@ -25,12 +25,20 @@
 static volatile long launches;
 static int state; /* 0 not tried, 1 counting, -1 unavailable */
 static kit_launch_observer observer;
+static CUpti_SubscriberHandle subscriber;
+/* Which callbacks are launches (others may be enabled for the observer). */
+#define MAX_CBID ((int)CUPTI_DRIVER_TRACE_CBID_SIZE > (int)CUPTI_RUNTIME_TRACE_CBID_SIZE \
+                      ? (int)CUPTI_DRIVER_TRACE_CBID_SIZE                               \
+                      : (int)CUPTI_RUNTIME_TRACE_CBID_SIZE)
+static unsigned char is_launch[2][MAX_CBID];
+
+static int domain_index(CUpti_CallbackDomain domain) { return domain == CUPTI_CB_DOMAIN_RUNTIME_API; }
 
 static void CUPTIAPI on_launch(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void *data)
 {
     (void)userdata;
     const CUpti_CallbackData *d = (const CUpti_CallbackData *)data;
-    if (d->callbackSite == CUPTI_API_ENTER)
+    if (d->callbackSite == CUPTI_API_ENTER && cbid < sizeof is_launch[0] && is_launch[domain_index(domain)][cbid])
         __atomic_add_fetch(&launches, 1, __ATOMIC_RELAXED);
     if (observer)
         observer(domain, cbid, d);
@@ -52,9 +60,11 @@ static int enable_launches(CUpti_SubscriberHandle sub, CUpti_CallbackDomain doma
         if (cuptiGetCallbackName(domain, (uint32_t)id, &name) != CUPTI_SUCCESS || !name)
             continue;
         if ((!strncmp(name, launch, strlen(launch)) || !strncmp(name, graph, strlen(graph))) &&
-            strncmp(name, host, strlen(host)) != 0 &&
-            cuptiEnableCallback(1, sub, domain, (CUpti_CallbackId)id) == CUPTI_SUCCESS)
+            strncmp(name, host, strlen(host)) != 0 && (size_t)id < sizeof is_launch[0] &&
+            cuptiEnableCallback(1, sub, domain, (CUpti_CallbackId)id) == CUPTI_SUCCESS) {
+            is_launch[domain_index(domain)][id] = 1;
             enabled++;
+        }
     }
     return enabled;
 }
@@ -65,6 +75,7 @@ static void start_counting(void)
     state = -1;
     if (cuptiSubscribe(&sub, (CUpti_CallbackFunc)on_launch, NULL) != CUPTI_SUCCESS)
         return;
+    subscriber = sub;
     int enabled = enable_launches(sub, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE, "cu") +
                   enable_launches(sub, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_SIZE, "cuda");
     state = enabled ? 1 : -1;
@@ -83,6 +94,13 @@ int kit_launch_observe(kit_launch_observer fn)
         start_counting();
     observer = fn;
     return state > 0 ? 0 : -1;
+}
+
+int kit_api_enable(CUpti_CallbackDomain domain, CUpti_CallbackId cbid)
+{
+    if (state == 0)
+        start_counting();
+    return state > 0 && cuptiEnableCallback(1, subscriber, domain, cbid) == CUPTI_SUCCESS ? 0 : -1;
 }
 #else
 long kit_launch_count(void) { return -1; }
