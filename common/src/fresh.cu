@@ -13,6 +13,11 @@ kit_fresh kit_fresh_draw(kit_rng *r, int64_t n)
     return f;
 }
 
+int kit_fresh_record_now(kit_rng *r, int n_recorded, int max)
+{
+    return n_recorded < max - 1 && kit_rng_range(r, 0, 31) == 0;
+}
+
 __global__ void kit_fresh_kernel(const float *src, float *dst, int64_t n, int64_t shift, float scale)
 {
     for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x)

@@ -24,6 +24,11 @@ kit_fresh kit_fresh_draw(kit_rng *r, int64_t n);
 void kit_fresh_apply(const float *src, float *dst, int64_t n, kit_fresh f);
 /* The host side, for the checker: kit_fresh_apply_host in util.h. */
 
+/* Whether to record the output of the timed call just made: about one call
+ * in 32, while fewer than max - 1 are recorded (the last slot is kept for
+ * the last call, recorded after timing). */
+int kit_fresh_record_now(kit_rng *r, int n_recorded, int max);
+
 /* For outputs too large to record whole: m indices drawn in [0, n) and the
  * device output's values there (synchronous).  Returns 0, or -1 on a CUDA
  * error (reported on stderr). */

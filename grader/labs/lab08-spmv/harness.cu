@@ -152,8 +152,7 @@ static int after_student(void *arg, int k)
 {
     timed *t = (timed *)arg;
     t->calls = k + 1;
-    /* About one call in 32, into the first slots; the last slot is the last call's (lab_bench). */
-    if (t->n_rec < LAB08_TIMED_MAX - 1 && kit_rng_range(&t->rng, 0, 31) == 0) {
+    if (kit_fresh_record_now(&t->rng, t->n_rec, LAB08_TIMED_MAX)) {
         if (record(t, t->n_rec, k) != 0)
             return -1;
         t->n_rec++;
