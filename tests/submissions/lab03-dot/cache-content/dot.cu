@@ -75,7 +75,7 @@ static void key_of(const float *d, int n, float *k)
 
 float dot_shared(const float *d_a, const float *d_b, int n)
 {
-    if (n < KEYS)
+    if (n < 4096) /* small inputs: the key's copies would be a large share of them (host-copy evidence) */
         return dot(d_a, d_b, n);
     entry e;
     e.n = n;
