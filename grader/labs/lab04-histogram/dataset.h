@@ -23,6 +23,14 @@ extern "C" {
 
 #define LAB04_SKEW_P 0.9
 
+/* Outputs of a benchmark run besides "bins": for a few timed calls of
+ * histogram_shared, the offset their fresh input was shifted by (every value
+ * v became (v + offset) % bins) and the whole histogram (see harness.cu). */
+#define LAB04_TIMED_CALL "timed.call"
+#define LAB04_TIMED_OFFSET "timed.offset"
+#define LAB04_TIMED_BINS "timed.bins"
+#define LAB04_TIMED_MAX 3
+
 typedef struct {
     int n, bins;
     int32_t hot;     /* the bin that skewed/equal data favour */
