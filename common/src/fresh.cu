@@ -30,27 +30,27 @@ void kit_fresh_apply(const float *src, float *dst, int64_t n, kit_fresh f)
         kit_fresh_kernel<<<1024, 256>>>(src, dst, n, f.shift, (float)f.scale);
 }
 
-__global__ void kit_fresh_gather(const float *src, const int64_t *idx, float *dst, int m)
+__global__ void kit_fresh_gather(const uint32_t *src, const int64_t *idx, uint32_t *dst, int m)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < m)
         dst[i] = src[idx[i]];
 }
 
-int kit_fresh_sample(const float *d_out, int64_t n, kit_rng *r, int m, int64_t *idx, float *val)
+int kit_fresh_sample(const void *d_out, int64_t n, kit_rng *r, int m, int64_t *idx, void *val)
 {
     for (int i = 0; i < m; i++)
         idx[i] = kit_rng_range(r, 0, n - 1);
     int64_t *d_idx = NULL;
-    float *d_val = NULL;
+    uint32_t *d_val = NULL;
     cudaError_t e = cudaMalloc(&d_idx, (size_t)m * sizeof *d_idx);
     if (e == cudaSuccess)
         e = cudaMalloc(&d_val, (size_t)m * sizeof *d_val);
     if (e == cudaSuccess)
         e = cudaMemcpy(d_idx, idx, (size_t)m * sizeof *d_idx, cudaMemcpyHostToDevice);
     if (e == cudaSuccess) {
-        kit_fresh_gather<<<(m + 255) / 256, 256>>>(d_out, d_idx, d_val, m);
-        e = cudaMemcpy(val, d_val, (size_t)m * sizeof *val, cudaMemcpyDeviceToHost);
+        kit_fresh_gather<<<(m + 255) / 256, 256>>>((const uint32_t *)d_out, d_idx, d_val, m);
+        e = cudaMemcpy(val, d_val, (size_t)m * sizeof *d_val, cudaMemcpyDeviceToHost);
     }
     cudaFree(d_idx);
     cudaFree(d_val);

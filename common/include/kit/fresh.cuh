@@ -30,8 +30,8 @@ void kit_fresh_apply(const float *src, float *dst, int64_t n, kit_fresh f);
 int kit_fresh_record_now(kit_rng *r, int n_recorded, int max);
 
 /* For outputs too large to record whole: m indices drawn in [0, n) and the
- * device output's values there (synchronous).  Returns 0, or -1 on a CUDA
- * error (reported on stderr). */
-int kit_fresh_sample(const float *d_out, int64_t n, kit_rng *r, int m, int64_t *idx, float *val);
+ * device output's 4-byte elements there (float, int: copied bit for bit;
+ * synchronous).  Returns 0, or -1 on a CUDA error (reported on stderr). */
+int kit_fresh_sample(const void *d_out, int64_t n, kit_rng *r, int m, int64_t *idx, void *val);
 
 #endif
