@@ -1,8 +1,13 @@
 /* fresh.cu - fresh contents for timed calls (see fresh.cuh). */
 #include <math.h>
+#include <string.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "kit/fresh.cuh"
+#include "kit/protocol.h"
+#include "kit/runner.h"
+#include "kit/util.h"
 
 kit_fresh kit_fresh_draw(kit_rng *r, int64_t n)
 {
@@ -57,4 +62,72 @@ int kit_fresh_sample(const void *d_out, int64_t n, kit_rng *r, int m, int64_t *i
     if (e != cudaSuccess)
         fprintf(stderr, "fresh.cu: sampling a timed call's output failed: %s\n", cudaGetErrorString(e));
     return e == cudaSuccess ? 0 : -1;
+}
+
+int kit_timed_init(kit_timed *t, const void *d_out, int64_t out_count, int sample)
+{
+    memset(t, 0, sizeof *t);
+    kit_rng_seed(&t->rng, kit_random_u64(), 0x71);
+    t->d_out = d_out, t->out_count = out_count, t->sample = sample;
+    size_t per = sample > 0 ? (size_t)sample : (size_t)out_count;
+    t->index = sample > 0 ? (int64_t *)malloc(KIT_TIMED_MAX * per * sizeof *t->index) : NULL;
+    t->value = (uint32_t *)malloc(KIT_TIMED_MAX * (per ? per : 1) * sizeof *t->value);
+    if ((sample > 0 && !t->index) || !t->value || out_count < 1) {
+        fprintf(stderr, "fresh.cu: no room to record the timed calls' outputs\n");
+        return -1;
+    }
+    return 0;
+}
+
+/* Keeps the output of call k in record slot `slot`. */
+static int timed_record(kit_timed *t, int slot, int k)
+{
+    if (t->sample > 0) {
+        size_t at = (size_t)slot * (size_t)t->sample;
+        if (kit_fresh_sample(t->d_out, t->out_count, &t->rng, t->sample, t->index + at, t->value + at) != 0)
+            return -1;
+    } else {
+        cudaError_t e = cudaMemcpy(t->value + (size_t)slot * (size_t)t->out_count, t->d_out,
+                                   (size_t)t->out_count * sizeof *t->value, cudaMemcpyDeviceToHost);
+        if (e != cudaSuccess) {
+            fprintf(stderr, "fresh.cu: copying a timed call's output back failed: %s\n", cudaGetErrorString(e));
+            return -1;
+        }
+    }
+    t->call[slot] = k + 1, t->shift[slot] = t->cur.shift, t->scale[slot] = t->cur.scale;
+    return 0;
+}
+
+int kit_timed_after(void *arg, int k)
+{
+    kit_timed *t = (kit_timed *)arg;
+    t->calls = k + 1;
+    if (kit_fresh_record_now(&t->rng, t->n_rec, KIT_TIMED_MAX)) {
+        if (timed_record(t, t->n_rec, k) != 0)
+            return -1;
+        t->n_rec++;
+    }
+    return 0;
+}
+
+int kit_timed_finish(kit_timed *t, struct kit_run_ctx *ctx)
+{
+    if (t->calls < 1 || timed_record(t, t->n_rec, t->calls - 1) != 0)
+        return -1;
+    t->n_rec++;
+    uint64_t n = (uint64_t)t->n_rec, per = t->sample > 0 ? (uint64_t)t->sample : (uint64_t)t->out_count;
+    kit_out(ctx, KIT_KEY_TIMED_CALL, KIT_T_I32, t->call, n);
+    kit_out(ctx, KIT_KEY_TIMED_SHIFT, KIT_T_I64, t->shift, n);
+    kit_out(ctx, KIT_KEY_TIMED_SCALE, KIT_T_F64, t->scale, n);
+    if (t->sample > 0)
+        kit_out(ctx, KIT_KEY_TIMED_INDEX, KIT_T_I64, t->index, n * per);
+    kit_out(ctx, KIT_KEY_TIMED_VALUE, KIT_T_U32, t->value, n * per);
+    return 0;
+}
+
+void kit_timed_free(kit_timed *t)
+{
+    free(t->index);
+    free(t->value);
+    t->index = NULL, t->value = NULL;
 }

@@ -27,6 +27,14 @@
 #define KIT_KEY_TRACE_CALLS "trace.calls"
 #define KIT_KEY_TRACE_KERNELS "trace.kernels"
 
+/* bench, fresh contents (fresh.cuh, timed.h): a few timed calls' outputs */
+#define KIT_KEY_TIMED_CALL "timed.call"   /* i32: which call (1 = the first timed call) */
+#define KIT_KEY_TIMED_SHIFT "timed.shift" /* i64: its input's shift (or offset) */
+#define KIT_KEY_TIMED_SCALE "timed.scale" /* f64: its input's scale */
+#define KIT_KEY_TIMED_INDEX "timed.index" /* i64: sampled output indices (absent: whole outputs) */
+#define KIT_KEY_TIMED_VALUE "timed.value" /* 4-byte elements: the output at those indices */
+#define KIT_TIMED_MAX 3                   /* calls recorded at most */
+
 /* ---- checker verdict (JSON on stdout; exit 0 when printed, 2 on usage) ---- */
 #define KIT_VERDICT_PASS "pass"           /* bool */
 #define KIT_VERDICT_DEVICE_OK "device_ok" /* bool: the device-execution check */

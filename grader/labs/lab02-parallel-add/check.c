@@ -15,6 +15,7 @@
 
 #include "dataset.h"
 #include "kit/checker.h"
+#include "kit/timed.h"
 #include "kit/ref.h"
 
 /* The harness's fill value, bit for bit (a NaN the student's code would not produce). */
@@ -134,44 +135,28 @@ static void check_threads_per_element(kit_check_ctx *ctx, const lab02_data *d, c
 
 /* A benchmark run sampled c of a few timed calls of vector_add_device (chosen
  * at random as they happened, and the last) with the (shift, scale) of their
- * fresh a and b: every sampled element is recomputed, so a c left from an
- * earlier call (or the baseline's copy) fails. */
+ * fresh a and b (timed.h): every sampled element is recomputed, so a c left
+ * from an earlier call (or the baseline's copy) fails. */
 static void check_timed(kit_check_ctx *ctx, const lab02_data *d)
 {
-    uint64_t n_rec = 0, c2 = 0, c3 = 0, c4 = 0, c5 = 0;
-    if (!kit_blob_get(ctx->out, LAB02_TIMED_CALL, KIT_T_I32, &n_rec))
-        return; /* not a benchmark run */
-    const int32_t *call = kit_expect_array(ctx, LAB02_TIMED_CALL, KIT_T_I32, 0, &n_rec);
-    const int64_t *shift = kit_expect_array(ctx, LAB02_TIMED_SHIFT, KIT_T_I64, n_rec, &c2);
-    const double *scale = kit_expect_array(ctx, LAB02_TIMED_SCALE, KIT_T_F64, n_rec, &c3);
-    const int64_t *index = kit_expect_array(ctx, LAB02_TIMED_INDEX, KIT_T_I64, n_rec * LAB02_TIMED_SAMPLE, &c4);
-    const float *value = kit_expect_array(ctx, LAB02_TIMED_VALUE, KIT_T_F32, n_rec * LAB02_TIMED_SAMPLE, &c5);
-    if (!call || !shift || !scale || !index || !value)
-        return;
+    kit_timed_view v;
     int64_t n = d->n;
-    if (n_rec == 0 || n_rec > LAB02_TIMED_MAX || n < 1) {
-        kit_fail(ctx, "the benchmark recorded %llu timed calls of vector_add_device (1 to %d expected)",
-                 (unsigned long long)n_rec, LAB02_TIMED_MAX);
+    if (kit_timed_load(ctx, LAB02_TIMED_SAMPLE, 0, n, &v) != 1)
         return;
-    }
-    for (uint64_t k = 0; k < n_rec && !ctx->failed; k++) {
-        if (shift[k] < 0 || shift[k] >= n || !(fabs(scale[k]) > 0)) {
-            kit_fail(ctx, "timed call %d of vector_add_device: its inputs were not recorded", call[k]);
+    for (int k = 0; k < v.n && !ctx->failed; k++) {
+        if (v.shift[k] < 0 || v.shift[k] >= n || !(fabs(v.scale[k]) > 0)) {
+            kit_fail(ctx, "timed call %d of vector_add_device: its inputs were not recorded", v.call[k]);
             break;
         }
         for (int j = 0; j < LAB02_TIMED_SAMPLE; j++) {
-            int64_t i = index[k * LAB02_TIMED_SAMPLE + j];
-            if (i < 0 || i >= n) {
-                kit_fail(ctx, "timed call %d of vector_add_device: a sampled index is out of range", call[k]);
-                break;
-            }
-            int64_t q = (i + shift[k]) % n;
-            double exact = (double)(float)(scale[k] * d->a[q]) + (double)(float)(scale[k] * d->b[q]);
-            double got = value[k * LAB02_TIMED_SAMPLE + j];
+            size_t at = (size_t)k * LAB02_TIMED_SAMPLE + (size_t)j;
+            int64_t i = v.index[at], q = (i + v.shift[k]) % n;
+            double exact = (double)(float)(v.scale[k] * d->a[q]) + (double)(float)(v.scale[k] * d->b[q]);
+            double got = kit_timed_f32(&v, at);
             if (!(fabs(got - exact) <= KIT_U_F32 * fabs(exact))) {
                 kit_fail(ctx, "timed call %d of vector_add_device (fresh a and b each call): c[%lld] = %.9g, expected "
                          "%.9g: every timed call must compute its result (a remembered one is not timed)",
-                         call[k], (long long)i, got, exact);
+                         v.call[k], (long long)i, got, exact);
                 break;
             }
         }

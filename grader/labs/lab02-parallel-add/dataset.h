@@ -23,13 +23,8 @@ extern "C" {
 
 /* Outputs of a benchmark run besides "c": for a few timed calls of
  * vector_add_device, the (shift, scale) of their fresh a and b and
- * LAB02_TIMED_SAMPLE sampled elements of c (index, value) each (harness.cu). */
-#define LAB02_TIMED_CALL "timed.call"
-#define LAB02_TIMED_SHIFT "timed.shift"
-#define LAB02_TIMED_SCALE "timed.scale"
-#define LAB02_TIMED_INDEX "timed.index"
-#define LAB02_TIMED_VALUE "timed.value"
-#define LAB02_TIMED_MAX 3
+ * LAB02_TIMED_SAMPLE sampled elements of c (index, value) each, under the KIT_KEY_TIMED_* names
+ * (kit/protocol.h, kit/timed.h; see harness.cu). */
 #define LAB02_TIMED_SAMPLE 4096
 
 typedef struct {

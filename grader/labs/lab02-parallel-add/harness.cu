@@ -124,16 +124,9 @@ static void time_kernel(void *arg)
  * c).  For a few calls - chosen at random as they happen, and the last -
  * LAB02_TIMED_SAMPLE elements of c are recorded; the checker recomputes them. */
 typedef struct {
+    kit_timed rec; /* first: kit_timed_after is the after hook */
     inputs *in;
     float *aw, *bw, *cw;
-    kit_rng rng;
-    kit_fresh cur;
-    int n_rec, calls;
-    int32_t call[LAB02_TIMED_MAX];
-    int64_t shift[LAB02_TIMED_MAX];
-    double scale[LAB02_TIMED_MAX];
-    int64_t index[LAB02_TIMED_MAX * LAB02_TIMED_SAMPLE];
-    float value[LAB02_TIMED_MAX * LAB02_TIMED_SAMPLE];
 } timed;
 
 static void prepare_kernel(void *arg, int k)
@@ -141,9 +134,9 @@ static void prepare_kernel(void *arg, int k)
     (void)k;
     timed *t = (timed *)arg;
     int n = t->in->d.n;
-    t->cur = kit_fresh_draw(&t->rng, n);
-    kit_fresh_apply(t->in->da, t->aw, n, t->cur);
-    kit_fresh_apply(t->in->db, t->bw, n, t->cur);
+    t->rec.cur = kit_fresh_draw(&t->rec.rng, n);
+    kit_fresh_apply(t->in->da, t->aw, n, t->rec.cur);
+    kit_fresh_apply(t->in->db, t->bw, n, t->rec.cur);
     cudaMemsetAsync(t->cw, 0xFF, (size_t)n * sizeof(float));
 }
 
@@ -151,28 +144,6 @@ static void time_kernel_fresh(void *arg)
 {
     timed *t = (timed *)arg;
     vector_add_device(t->aw, t->bw, t->cw, t->in->d.n);
-}
-
-/* Samples c of call k into record slot `slot`. */
-static int record(timed *t, int slot, int k)
-{
-    size_t at = (size_t)slot * LAB02_TIMED_SAMPLE;
-    if (kit_fresh_sample(t->cw, t->in->d.n, &t->rng, LAB02_TIMED_SAMPLE, t->index + at, t->value + at) != 0)
-        return -1;
-    t->call[slot] = k + 1, t->shift[slot] = t->cur.shift, t->scale[slot] = t->cur.scale;
-    return 0;
-}
-
-static int after_kernel(void *arg, int k)
-{
-    timed *t = (timed *)arg;
-    t->calls = k + 1;
-    if (kit_fresh_record_now(&t->rng, t->n_rec, LAB02_TIMED_MAX)) {
-        if (record(t, t->n_rec, k) != 0)
-            return -1;
-        t->n_rec++;
-    }
-    return 0;
 }
 
 static void time_copy(void *arg)
@@ -223,7 +194,7 @@ static int measure(kit_run_ctx *ctx, inputs *in, int with_round_trip, timings *t
     s.warmup = ctx->warmup, s.reps = ctx->reps, s.a_name = "vector_add_device";
     if (fresh) {
         s.a = time_kernel_fresh, s.arg_a = fresh;
-        s.prepare = prepare_kernel, s.after = after_kernel;
+        s.prepare = prepare_kernel, s.after = kit_timed_after;
     }
     if (kit_time_pair(&s, &t->kernel, &t->copy) != 0)
         return -1;
@@ -291,28 +262,21 @@ int lab_bench(kit_run_ctx *ctx)
         fprintf(stderr, "lab02: out of memory for the timed calls' a, b and c\n");
         rc = -1;
     }
-    if (rc == 0) {
+    if (rc == 0 && kit_timed_init(&f->rec, f->cw, (int64_t)in.d.n, LAB02_TIMED_SAMPLE) != 0)
+        rc = -1;
+    if (rc == 0)
         f->in = &in;
-        kit_rng_seed(&f->rng, kit_random_u64(), 2);
-    }
     timings t;
     if (rc == 0 && measure(ctx, &in, 0, &t, f) != 0)
         rc = -1;
-    /* cw still holds the last timed call's c (the baseline writes the shared one). */
-    if (rc == 0 && record(f, f->n_rec, f->calls - 1) != 0)
+    /* The timed calls' output buffer still holds the last one's (the baseline writes its own). */
+    if (rc == 0 && kit_timed_finish(&f->rec, ctx) != 0)
         rc = -1;
-    if (rc == 0) {
-        f->n_rec++;
-        kit_out(ctx, LAB02_TIMED_CALL, KIT_T_I32, f->call, (uint64_t)f->n_rec);
-        kit_out(ctx, LAB02_TIMED_SHIFT, KIT_T_I64, f->shift, (uint64_t)f->n_rec);
-        kit_out(ctx, LAB02_TIMED_SCALE, KIT_T_F64, f->scale, (uint64_t)f->n_rec);
-        kit_out(ctx, LAB02_TIMED_INDEX, KIT_T_I64, f->index, (uint64_t)f->n_rec * LAB02_TIMED_SAMPLE);
-        kit_out(ctx, LAB02_TIMED_VALUE, KIT_T_F32, f->value, (uint64_t)f->n_rec * LAB02_TIMED_SAMPLE);
-    }
     if (f) {
         cudaFree(f->aw);
         cudaFree(f->bw);
         cudaFree(f->cw);
+        kit_timed_free(&f->rec);
         free(f);
     }
     if (rc == 0) {

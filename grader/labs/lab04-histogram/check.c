@@ -11,6 +11,7 @@
 
 #include "dataset.h"
 #include "kit/checker.h"
+#include "kit/timed.h"
 #include "kit/ref.h"
 
 /* Explains what kind of wrong the histogram is. */
@@ -48,34 +49,25 @@ static void diagnose(kit_check_ctx *ctx, const lab04_data *d, const uint32_t *go
 
 /* A benchmark run recorded the histograms of a few timed calls (chosen at
  * random as they happened, and the last) with the offset their input values
- * were shifted by: each must be the reference rotated by it, so a histogram
- * left from an earlier call fails. */
+ * were shifted by (timed.h, shift = the offset): each must be the reference
+ * rotated by it, so a histogram left from an earlier call fails. */
 static void check_timed(kit_check_ctx *ctx, const lab04_data *d, const uint64_t *want)
 {
-    uint64_t n_rec = 0, c2 = 0, c3 = 0;
-    if (!kit_blob_get(ctx->out, LAB04_TIMED_CALL, KIT_T_I32, &n_rec))
-        return; /* not a benchmark run */
-    const int32_t *call = kit_expect_array(ctx, LAB04_TIMED_CALL, KIT_T_I32, 0, &n_rec);
-    const int32_t *offset = kit_expect_array(ctx, LAB04_TIMED_OFFSET, KIT_T_I32, n_rec, &c2);
-    const uint32_t *bins = kit_expect_array(ctx, LAB04_TIMED_BINS, KIT_T_U32, n_rec * (uint64_t)d->bins, &c3);
-    if (!call || !offset || !bins)
+    kit_timed_view v;
+    if (kit_timed_load(ctx, d->bins, 1, d->bins, &v) != 1)
         return;
-    if (n_rec == 0 || n_rec > LAB04_TIMED_MAX) {
-        kit_fail(ctx, "the benchmark recorded %llu timed calls of histogram_shared (1 to %d expected)",
-                 (unsigned long long)n_rec, LAB04_TIMED_MAX);
-        return;
-    }
-    for (uint64_t k = 0; k < n_rec && !ctx->failed; k++) {
-        if (offset[k] < 0 || offset[k] >= d->bins) {
-            kit_fail(ctx, "timed call %d of histogram_shared: its input was not recorded", call[k]);
+    for (int k = 0; k < v.n && !ctx->failed; k++) {
+        if (v.shift[k] < 0 || v.shift[k] >= d->bins) {
+            kit_fail(ctx, "timed call %d of histogram_shared: its input was not recorded", v.call[k]);
             break;
         }
-        for (int v = 0; v < d->bins; v++) {
-            uint32_t got = bins[k * d->bins + (size_t)((v + offset[k]) % d->bins)];
-            if ((uint64_t)got != want[v]) {
+        for (int b = 0; b < d->bins; b++) {
+            int at = (int)((b + v.shift[k]) % d->bins);
+            uint32_t got = v.value[(size_t)k * d->bins + (size_t)at];
+            if ((uint64_t)got != want[b]) {
                 kit_fail(ctx, "timed call %d of histogram_shared (fresh values each call): bin %d holds %u, expected %llu: "
                          "every timed call must compute its result (a remembered one is not timed)",
-                         call[k], (v + offset[k]) % d->bins, got, (unsigned long long)want[v]);
+                         v.call[k], at, got, (unsigned long long)want[b]);
                 break;
             }
         }

@@ -23,13 +23,10 @@ extern "C" {
 
 #define LAB04_SKEW_P 0.9
 
-/* Outputs of a benchmark run besides "bins": for a few timed calls of
- * histogram_shared, the offset their fresh input was shifted by (every value
- * v became (v + offset) % bins) and the whole histogram (see harness.cu). */
-#define LAB04_TIMED_CALL "timed.call"
-#define LAB04_TIMED_OFFSET "timed.offset"
-#define LAB04_TIMED_BINS "timed.bins"
-#define LAB04_TIMED_MAX 3
+/* A benchmark run also records the whole histogram of a few timed calls of
+ * histogram_shared, with the offset their input values were shifted by
+ * (v became (v + offset) % bins), under the KIT_KEY_TIMED_* names
+ * (kit/protocol.h, kit/timed.h; see harness.cu). */
 
 typedef struct {
     int n, bins;

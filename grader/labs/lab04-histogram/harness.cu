@@ -139,14 +139,10 @@ int lab_run(kit_run_ctx *ctx)
  * The histograms of a few calls - chosen at random as they happen, and the
  * last - are recorded with their offsets; the checker recomputes them. */
 typedef struct {
+    kit_timed rec; /* first: kit_timed_after is the after hook; cur.shift: the offset */
     inputs *in;
     int *d_inw;
     unsigned int *d_binsw;
-    kit_rng rng;
-    int32_t offset;
-    int n_rec, calls;
-    int32_t call[LAB04_TIMED_MAX], offsets[LAB04_TIMED_MAX];
-    unsigned int *bins; /* LAB04_TIMED_MAX * bins */
 } timed;
 
 __global__ void kit_offset_values(const int *in, int *out, int n, int offset, int bins)
@@ -160,9 +156,10 @@ static void prepare_student(void *arg, int k)
     (void)k;
     timed *t = (timed *)arg;
     const lab04_data *d = &t->in->d;
-    t->offset = d->bins > 1 ? (int32_t)kit_rng_range(&t->rng, 1, d->bins - 1) : 0;
+    t->rec.cur.shift = d->bins > 1 ? kit_rng_range(&t->rec.rng, 1, d->bins - 1) : 0; /* the offset */
+    t->rec.cur.scale = 1;
     if (d->n > 0)
-        kit_offset_values<<<1024, 256>>>(t->in->d_in, t->d_inw, d->n, t->offset, d->bins);
+        kit_offset_values<<<1024, 256>>>(t->in->d_in, t->d_inw, d->n, (int)t->rec.cur.shift, d->bins);
     cudaMemsetAsync(t->d_binsw, 0xFF, (size_t)d->bins * sizeof(unsigned int));
 }
 
@@ -170,31 +167,6 @@ static void time_student_fresh(void *arg)
 {
     timed *t = (timed *)arg;
     histogram_shared(t->d_inw, t->in->d.n, t->d_binsw, t->in->d.bins);
-}
-
-/* Keeps the histogram of call k in record slot `slot`. */
-static int record(timed *t, int slot, int k)
-{
-    size_t bins = (size_t)t->in->d.bins;
-    if (cudaMemcpy(t->bins + (size_t)slot * bins, t->d_binsw, bins * sizeof(unsigned int), cudaMemcpyDeviceToHost) !=
-        cudaSuccess) {
-        fprintf(stderr, "lab04: copying a timed call's histogram back failed\n");
-        return -1;
-    }
-    t->call[slot] = k + 1, t->offsets[slot] = t->offset;
-    return 0;
-}
-
-static int after_student(void *arg, int k)
-{
-    timed *t = (timed *)arg;
-    t->calls = k + 1;
-    if (kit_fresh_record_now(&t->rng, t->n_rec, LAB04_TIMED_MAX)) {
-        if (record(t, t->n_rec, k) != 0)
-            return -1;
-        t->n_rec++;
-    }
-    return 0;
 }
 
 int lab_bench(kit_run_ctx *ctx)
@@ -209,36 +181,29 @@ int lab_bench(kit_run_ctx *ctx)
         rc = -1;
     }
     timed *t = rc == 0 ? (timed *)calloc(1, sizeof *t) : NULL;
-    if (rc == 0 && (in.d.n < 1 || !t ||
-                    !(t->bins = (unsigned int *)malloc((size_t)LAB04_TIMED_MAX * in.d.bins * sizeof(unsigned int))) ||
-                    cudaMalloc(&t->d_inw, (size_t)in.d.n * sizeof(int)) != cudaSuccess ||
+    if (rc == 0 && (in.d.n < 1 || !t || cudaMalloc(&t->d_inw, (size_t)in.d.n * sizeof(int)) != cudaSuccess ||
                     cudaMalloc(&t->d_binsw, (size_t)in.d.bins * sizeof(unsigned int)) != cudaSuccess)) {
         fprintf(stderr, "lab04: the benchmark needs n >= 1 and memory for the timed calls' input and histogram\n");
         rc = -1;
     }
+    if (rc == 0 && kit_timed_init(&t->rec, t->d_binsw, (int64_t)in.d.bins, 0) != 0)
+        rc = -1;
     kit_timing ts, tb;
     if (rc == 0) {
         t->in = &in;
-        kit_rng_seed(&t->rng, kit_random_u64(), 4);
         kit_time_pair_spec s = {};
         s.a = time_student_fresh, s.arg_a = t, s.b = time_baseline, s.arg_b = &in;
         s.warmup = ctx->warmup, s.reps = ctx->reps, s.a_name = "histogram_shared";
-        s.prepare = prepare_student, s.after = after_student;
+        s.prepare = prepare_student, s.after = kit_timed_after;
         rc = kit_time_pair(&s, &ts, &tb) == 0 ? 0 : -1;
     }
     /* d_binsw still holds the last timed call's histogram (the baseline writes its own). */
-    if (rc == 0 && record(t, t->n_rec, t->calls - 1) != 0)
+    if (rc == 0 && kit_timed_finish(&t->rec, ctx) != 0)
         rc = -1;
-    if (rc == 0) {
-        t->n_rec++;
-        kit_out(ctx, LAB04_TIMED_CALL, KIT_T_I32, t->call, (uint64_t)t->n_rec);
-        kit_out(ctx, LAB04_TIMED_OFFSET, KIT_T_I32, t->offsets, (uint64_t)t->n_rec);
-        kit_out(ctx, LAB04_TIMED_BINS, KIT_T_U32, t->bins, (uint64_t)t->n_rec * in.d.bins);
-    }
     if (t) {
         cudaFree(t->d_inw);
         cudaFree(t->d_binsw);
-        free(t->bins);
+        kit_timed_free(&t->rec);
         free(t);
     }
     if (rc == 0 && in.baseline_failed) {

@@ -12,6 +12,7 @@
 
 #include "dataset.h"
 #include "kit/checker.h"
+#include "kit/timed.h"
 #include "kit/ref.h"
 
 typedef struct {
@@ -109,52 +110,37 @@ static void check_float(kit_check_ctx *ctx, const lab05_data *d)
 
 /* A benchmark run sampled the output of a few timed calls (chosen at random
  * as they happened, and the last) with the (shift, scale) of their fresh
- * input: every sampled element is recomputed, so an output left from an
- * earlier call fails. */
+ * input (timed.h): every sampled element is recomputed, so an output left
+ * from an earlier call fails. */
 static void check_timed(kit_check_ctx *ctx, const lab05_data *d)
 {
-    uint64_t n_rec = 0, c2 = 0, c3 = 0, c4 = 0, c5 = 0;
-    if (!kit_blob_get(ctx->out, LAB05_TIMED_CALL, KIT_T_I32, &n_rec))
-        return; /* not a benchmark run */
-    const int32_t *call = kit_expect_array(ctx, LAB05_TIMED_CALL, KIT_T_I32, 0, &n_rec);
-    const int64_t *shift = kit_expect_array(ctx, LAB05_TIMED_SHIFT, KIT_T_I64, n_rec, &c2);
-    const double *scale = kit_expect_array(ctx, LAB05_TIMED_SCALE, KIT_T_F64, n_rec, &c3);
-    const int64_t *index = kit_expect_array(ctx, LAB05_TIMED_INDEX, KIT_T_I64, n_rec * LAB05_TIMED_SAMPLE, &c4);
-    const float *value = kit_expect_array(ctx, LAB05_TIMED_VALUE, KIT_T_F32, n_rec * LAB05_TIMED_SAMPLE, &c5);
-    if (!call || !shift || !scale || !index || !value)
-        return;
+    kit_timed_view v;
     int64_t n = d->n, r = d->mask_size / 2;
-    if (n_rec == 0 || n_rec > LAB05_TIMED_MAX || n < 1) {
-        kit_fail(ctx, "the benchmark recorded %llu timed calls (1 to %d expected)", (unsigned long long)n_rec,
-                 LAB05_TIMED_MAX);
+    if (kit_timed_load(ctx, LAB05_TIMED_SAMPLE, 0, n, &v) != 1)
         return;
-    }
-    for (uint64_t k = 0; k < n_rec && !ctx->failed; k++) {
-        if (shift[k] < 0 || shift[k] >= n || !(fabs(scale[k]) > 0)) {
-            kit_fail(ctx, "timed call %d of %s: its inputs were not recorded", call[k], function_name(d));
+    for (int k = 0; k < v.n && !ctx->failed; k++) {
+        if (v.shift[k] < 0 || v.shift[k] >= n || !(fabs(v.scale[k]) > 0)) {
+            kit_fail(ctx, "timed call %d of %s: its inputs were not recorded", v.call[k], function_name(d));
             break;
         }
         for (int j = 0; j < LAB05_TIMED_SAMPLE; j++) {
-            int64_t i = index[k * LAB05_TIMED_SAMPLE + j];
-            if (i < 0 || i >= n) {
-                kit_fail(ctx, "timed call %d of %s: a sampled index is out of range", call[k], function_name(d));
-                break;
-            }
+            size_t at = (size_t)k * LAB05_TIMED_SAMPLE + (size_t)j;
+            int64_t i = v.index[at];
             /* out[i] = sum_m mask[m] * x'[i + m - r], x'[q] = scale * in[(q + shift) % n] */
             double want = 0, mag = 0;
             for (int m = 0; m < d->mask_size; m++) {
                 int64_t q = i + m - r;
                 if (q < 0 || q >= n)
                     continue;
-                double term = (double)d->fmask[m] * (double)(float)(scale[k] * d->fin[(q + shift[k]) % n]);
+                double term = (double)d->fmask[m] * (double)(float)(v.scale[k] * d->fin[(q + v.shift[k]) % n]);
                 want += term;
                 mag += fabs(term);
             }
-            double got = value[k * LAB05_TIMED_SAMPLE + j];
+            double got = kit_timed_f32(&v, at);
             if (!(fabs(got - want) <= kit_sum_bound((double)d->mask_size + 1, mag, KIT_U_F32))) {
                 kit_fail(ctx, "timed call %d of %s (fresh input each call): out[%lld] = %.9g, expected %.9g: every "
                          "timed call must compute its result (a remembered one is not timed)",
-                         call[k], function_name(d), (long long)i, got, want);
+                         v.call[k], function_name(d), (long long)i, got, want);
                 break;
             }
         }

@@ -23,13 +23,8 @@ extern "C" {
 
 /* Outputs of a benchmark run besides "out": for a few timed calls, the
  * (shift, scale) of their fresh input and LAB05_TIMED_SAMPLE sampled output
- * elements (index, value) each (see harness.cu). */
-#define LAB05_TIMED_CALL "timed.call"
-#define LAB05_TIMED_SHIFT "timed.shift"
-#define LAB05_TIMED_SCALE "timed.scale"
-#define LAB05_TIMED_INDEX "timed.index"
-#define LAB05_TIMED_VALUE "timed.value"
-#define LAB05_TIMED_MAX 3
+ * elements (index, value) each, under the KIT_KEY_TIMED_* names
+ * (kit/protocol.h, kit/timed.h; see harness.cu). */
 #define LAB05_TIMED_SAMPLE 4096
 
 typedef struct {

@@ -167,24 +167,17 @@ int lab_run(kit_run_ctx *ctx)
  * elements at random indices are recorded with (shift, scale); the checker
  * recomputes them. */
 typedef struct {
+    kit_timed rec; /* first: kit_timed_after is the after hook */
     inputs *in;
     float *d_xw, *d_yw;
-    kit_rng rng;
-    kit_fresh cur;
-    int n_rec, calls;
-    int32_t call[LAB05_TIMED_MAX];
-    int64_t shift[LAB05_TIMED_MAX];
-    double scale[LAB05_TIMED_MAX];
-    int64_t index[LAB05_TIMED_MAX * LAB05_TIMED_SAMPLE];
-    float value[LAB05_TIMED_MAX * LAB05_TIMED_SAMPLE];
 } timed;
 
 static void prepare_student(void *arg, int k)
 {
     (void)k;
     timed *t = (timed *)arg;
-    t->cur = kit_fresh_draw(&t->rng, t->in->d.n);
-    kit_fresh_apply((const float *)t->in->d_in, t->d_xw, t->in->d.n, t->cur);
+    t->rec.cur = kit_fresh_draw(&t->rec.rng, t->in->d.n);
+    kit_fresh_apply((const float *)t->in->d_in, t->d_xw, t->in->d.n, t->rec.cur);
     cudaMemsetAsync(t->d_yw, 0xFF, elem_bytes(t->in));
 }
 
@@ -196,28 +189,6 @@ static void time_student_fresh(void *arg)
         conv1d_halo_global(t->d_xw, t->d_yw, d->n, d->fmask, d->mask_size);
     else
         conv1d_tiled(t->d_xw, t->d_yw, d->n, d->fmask, d->mask_size);
-}
-
-/* Samples the output of call k into record slot `slot`. */
-static int record(timed *t, int slot, int k)
-{
-    size_t at = (size_t)slot * LAB05_TIMED_SAMPLE;
-    if (kit_fresh_sample(t->d_yw, t->in->d.n, &t->rng, LAB05_TIMED_SAMPLE, t->index + at, t->value + at) != 0)
-        return -1;
-    t->call[slot] = k + 1, t->shift[slot] = t->cur.shift, t->scale[slot] = t->cur.scale;
-    return 0;
-}
-
-static int after_student(void *arg, int k)
-{
-    timed *t = (timed *)arg;
-    t->calls = k + 1;
-    if (kit_fresh_record_now(&t->rng, t->n_rec, LAB05_TIMED_MAX)) {
-        if (record(t, t->n_rec, k) != 0)
-            return -1;
-        t->n_rec++;
-    }
-    return 0;
 }
 
 int lab_bench(kit_run_ctx *ctx)
@@ -239,30 +210,24 @@ int lab_bench(kit_run_ctx *ctx)
         fprintf(stderr, "lab05: the benchmark needs n >= 1 and memory for the timed calls' input and output\n");
         rc = -1;
     }
+    if (rc == 0 && kit_timed_init(&t->rec, t->d_yw, (int64_t)in.d.n, LAB05_TIMED_SAMPLE) != 0)
+        rc = -1;
     kit_timing ts, tb;
     if (rc == 0) {
         t->in = &in;
-        kit_rng_seed(&t->rng, kit_random_u64(), 5);
         kit_time_pair_spec s = {};
         s.a = time_student_fresh, s.arg_a = t, s.b = time_baseline, s.arg_b = &in;
         s.warmup = ctx->warmup, s.reps = ctx->reps, s.a_name = function_name(&in.d);
-        s.prepare = prepare_student, s.after = after_student;
+        s.prepare = prepare_student, s.after = kit_timed_after;
         rc = kit_time_pair(&s, &ts, &tb) == 0 ? 0 : -1;
     }
-    /* d_yw still holds the last timed call's output (the baseline writes its own). */
-    if (rc == 0 && record(t, t->n_rec, t->calls - 1) != 0)
+    /* The timed calls' output buffer still holds the last one's (the baseline writes its own). */
+    if (rc == 0 && kit_timed_finish(&t->rec, ctx) != 0)
         rc = -1;
-    if (rc == 0) {
-        t->n_rec++;
-        kit_out(ctx, LAB05_TIMED_CALL, KIT_T_I32, t->call, (uint64_t)t->n_rec);
-        kit_out(ctx, LAB05_TIMED_SHIFT, KIT_T_I64, t->shift, (uint64_t)t->n_rec);
-        kit_out(ctx, LAB05_TIMED_SCALE, KIT_T_F64, t->scale, (uint64_t)t->n_rec);
-        kit_out(ctx, LAB05_TIMED_INDEX, KIT_T_I64, t->index, (uint64_t)t->n_rec * LAB05_TIMED_SAMPLE);
-        kit_out(ctx, LAB05_TIMED_VALUE, KIT_T_F32, t->value, (uint64_t)t->n_rec * LAB05_TIMED_SAMPLE);
-    }
     if (t) {
         cudaFree(t->d_xw);
         cudaFree(t->d_yw);
+        kit_timed_free(&t->rec);
         free(t);
     }
     if (rc == 0 && in.baseline_failed) {

@@ -13,6 +13,7 @@
 
 #include "dataset.h"
 #include "kit/checker.h"
+#include "kit/timed.h"
 #include "kit/ref.h"
 #include "kit/util.h"
 
@@ -124,52 +125,36 @@ static int by_index(const void *a, const void *b)
 
 /* A benchmark run sampled the output of a few timed calls (chosen at random
  * as they happened, and the last) with the (shift, scale) of their fresh
- * input: every sampled prefix is recomputed, so an output left from an
- * earlier call fails. */
+ * input (timed.h): every sampled prefix is recomputed, so an output left from
+ * an earlier call fails. */
 static void check_timed(kit_check_ctx *ctx, const lab06_data *d)
 {
-    uint64_t n_rec = 0, c2 = 0, c3 = 0, c4 = 0, c5 = 0;
-    if (!kit_blob_get(ctx->out, LAB06_TIMED_CALL, KIT_T_I32, &n_rec))
-        return; /* not a benchmark run */
-    const int32_t *call = kit_expect_array(ctx, LAB06_TIMED_CALL, KIT_T_I32, 0, &n_rec);
-    const int64_t *shift = kit_expect_array(ctx, LAB06_TIMED_SHIFT, KIT_T_I64, n_rec, &c2);
-    const double *scale = kit_expect_array(ctx, LAB06_TIMED_SCALE, KIT_T_F64, n_rec, &c3);
-    const int64_t *index = kit_expect_array(ctx, LAB06_TIMED_INDEX, KIT_T_I64, n_rec * LAB06_TIMED_SAMPLE, &c4);
-    const float *value = kit_expect_array(ctx, LAB06_TIMED_VALUE, KIT_T_F32, n_rec * LAB06_TIMED_SAMPLE, &c5);
-    if (!call || !shift || !scale || !index || !value)
-        return;
+    kit_timed_view v;
     int64_t n = d->n;
-    if (n_rec == 0 || n_rec > LAB06_TIMED_MAX || n < 1) {
-        kit_fail(ctx, "the benchmark recorded %llu timed calls of scan (1 to %d expected)", (unsigned long long)n_rec,
-                 LAB06_TIMED_MAX);
+    if (kit_timed_load(ctx, LAB06_TIMED_SAMPLE, 0, n, &v) != 1)
         return;
-    }
     float *x = kit_xmalloc((size_t)n * sizeof *x, "a timed call's input");
     sampled *order = kit_xmalloc(LAB06_TIMED_SAMPLE * sizeof *order, "the samples");
-    for (uint64_t k = 0; k < n_rec && !ctx->failed; k++) {
-        const int64_t *idx = index + k * LAB06_TIMED_SAMPLE;
-        const float *val = value + k * LAB06_TIMED_SAMPLE;
-        int ok = shift[k] >= 0 && shift[k] < n && fabs(scale[k]) > 0;
-        for (int j = 0; j < LAB06_TIMED_SAMPLE && ok; j++) {
-            ok = idx[j] >= 0 && idx[j] < n;
-            order[j].index = idx[j], order[j].pos = j;
-        }
-        if (!ok) {
-            kit_fail(ctx, "timed call %d of scan: its inputs were not recorded", call[k]);
+    for (int k = 0; k < v.n && !ctx->failed; k++) {
+        if (v.shift[k] < 0 || v.shift[k] >= n || !(fabs(v.scale[k]) > 0)) {
+            kit_fail(ctx, "timed call %d of scan: its inputs were not recorded", v.call[k]);
             break;
         }
+        size_t at = (size_t)k * LAB06_TIMED_SAMPLE;
+        for (int j = 0; j < LAB06_TIMED_SAMPLE; j++)
+            order[j].index = v.index[at + j], order[j].pos = j;
         qsort(order, LAB06_TIMED_SAMPLE, sizeof *order, by_index);
-        kit_fresh_apply_host(d->fin, x, n, shift[k], scale[k]);
+        kit_fresh_apply_host(d->fin, x, n, v.shift[k], v.scale[k]);
         double sum = 0, mag = 0;
         int64_t i = 0;
         for (int j = 0; j < LAB06_TIMED_SAMPLE; j++) {
             for (; i <= order[j].index; i++)
                 sum += x[i], mag += fabs((double)x[i]);
-            double got = val[order[j].pos], bound = kit_sum_bound((double)order[j].index + 1, mag, KIT_U_F32);
-            if (!(fabs(got - sum) <= bound)) {
+            double got = kit_timed_f32(&v, at + (size_t)order[j].pos);
+            if (!(fabs(got - sum) <= kit_sum_bound((double)order[j].index + 1, mag, KIT_U_F32))) {
                 kit_fail(ctx, "timed call %d of scan (fresh input each call): out[%lld] = %.9g, expected %.9g: every "
                          "timed call must compute its result (a remembered one is not timed)",
-                         call[k], (long long)order[j].index, got, sum);
+                         v.call[k], (long long)order[j].index, got, sum);
                 break;
             }
         }

@@ -15,6 +15,7 @@
 
 #include "dataset.h"
 #include "kit/checker.h"
+#include "kit/timed.h"
 #include "kit/ref.h"
 #include "kit/util.h"
 
@@ -151,37 +152,22 @@ static void check_corank(kit_check_ctx *ctx, const reference *ref)
 }
 
 /* A benchmark run sampled the output of a few timed int merges (chosen at
- * random as they happened, and the last) whose keys all had an offset added:
- * each sampled key must be the reference's plus that offset, so an output
- * left from an earlier call fails. */
+ * random as they happened, and the last) whose keys all had an offset added
+ * (timed.h, shift = the offset): each sampled key must be the reference's
+ * plus that offset, so an output left from an earlier call fails. */
 static void check_timed(kit_check_ctx *ctx, const reference *ref)
 {
-    uint64_t n_rec = 0, c2 = 0, c3 = 0, c4 = 0;
-    if (!kit_blob_get(ctx->out, LAB07_TIMED_CALL, KIT_T_I32, &n_rec))
-        return; /* not a benchmark run */
-    const int32_t *call = kit_expect_array(ctx, LAB07_TIMED_CALL, KIT_T_I32, 0, &n_rec);
-    const int32_t *offset = kit_expect_array(ctx, LAB07_TIMED_OFFSET, KIT_T_I32, n_rec, &c2);
-    const int64_t *index = kit_expect_array(ctx, LAB07_TIMED_INDEX, KIT_T_I64, n_rec * LAB07_TIMED_SAMPLE, &c3);
-    const int32_t *value = kit_expect_array(ctx, LAB07_TIMED_VALUE, KIT_T_I32, n_rec * LAB07_TIMED_SAMPLE, &c4);
-    if (!call || !offset || !index || !value)
+    kit_timed_view v;
+    if (kit_timed_load(ctx, LAB07_TIMED_SAMPLE, 0, (int64_t)ref->total, &v) != 1)
         return;
-    if (n_rec == 0 || n_rec > LAB07_TIMED_MAX || ref->total < 1) {
-        kit_fail(ctx, "the benchmark recorded %llu timed merges (1 to %d expected)", (unsigned long long)n_rec,
-                 LAB07_TIMED_MAX);
-        return;
-    }
-    for (uint64_t k = 0; k < n_rec && !ctx->failed; k++) {
+    for (int k = 0; k < v.n && !ctx->failed; k++) {
         for (int j = 0; j < LAB07_TIMED_SAMPLE; j++) {
-            int64_t i = index[k * LAB07_TIMED_SAMPLE + j];
-            if (i < 0 || (uint64_t)i >= ref->total) {
-                kit_fail(ctx, "timed merge %d: a sampled index is out of range", call[k]);
-                break;
-            }
-            int64_t want = (int64_t)ref->c[i] + offset[k], got = value[k * LAB07_TIMED_SAMPLE + j];
+            size_t at = (size_t)k * LAB07_TIMED_SAMPLE + (size_t)j;
+            int64_t i = v.index[at], want = (int64_t)ref->c[i] + v.shift[k], got = kit_timed_i32(&v, at);
             if (got != want) {
-                kit_fail(ctx, "timed merge %d (keys shifted by %d, fresh each call): C[%lld] = %lld, expected %lld: "
+                kit_fail(ctx, "timed merge %d (keys shifted by %lld, fresh each call): C[%lld] = %lld, expected %lld: "
                          "every timed call must compute its result (a remembered one is not timed)",
-                         call[k], offset[k], (long long)i, (long long)got, (long long)want);
+                         v.call[k], (long long)v.shift[k], (long long)i, (long long)got, (long long)want);
                 break;
             }
         }

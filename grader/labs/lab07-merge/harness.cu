@@ -241,14 +241,9 @@ int lab_run(kit_run_ctx *ctx)
  * happen, and the last - LAB07_TIMED_SAMPLE output keys are recorded; the
  * checker recomputes them. */
 typedef struct {
+    kit_timed rec; /* first: kit_timed_after is the after hook; cur.shift: the offset */
     inputs *in;
     int *aw, *bw, *cw;
-    kit_rng rng;
-    int32_t offset;
-    int n_rec, calls;
-    int32_t call[LAB07_TIMED_MAX], offsets[LAB07_TIMED_MAX];
-    int64_t index[LAB07_TIMED_MAX * LAB07_TIMED_SAMPLE];
-    int32_t value[LAB07_TIMED_MAX * LAB07_TIMED_SAMPLE];
 } timed;
 
 __global__ void kit_offset_keys(const int *in, int *out, int n, int offset)
@@ -262,11 +257,13 @@ static void prepare_student(void *arg, int k)
     (void)k;
     timed *t = (timed *)arg;
     const lab07_data *d = &t->in->d;
-    t->offset = (int32_t)kit_rng_range(&t->rng, -1000000000, 1000000000);
+    t->rec.cur.shift = kit_rng_range(&t->rec.rng, -1000000000, 1000000000); /* the offset */
+    t->rec.cur.scale = 1;
+    int offset = (int)t->rec.cur.shift;
     if (d->m > 0)
-        kit_offset_keys<<<1024, 256>>>((const int *)t->in->da, t->aw, d->m, t->offset);
+        kit_offset_keys<<<1024, 256>>>((const int *)t->in->da, t->aw, d->m, offset);
     if (d->n > 0)
-        kit_offset_keys<<<1024, 256>>>((const int *)t->in->db, t->bw, d->n, t->offset);
+        kit_offset_keys<<<1024, 256>>>((const int *)t->in->db, t->bw, d->n, offset);
     cudaMemsetAsync(t->cw, 0x7F, (size_t)t->in->total * sizeof(int)); /* 0x7F7F7F7F > 2*10^9: no key */
 }
 
@@ -277,28 +274,6 @@ static void time_student_fresh(void *arg)
         merge_tiled(t->aw, t->in->d.m, t->bw, t->in->d.n, t->cw);
     else
         merge_basic(t->aw, t->in->d.m, t->bw, t->in->d.n, t->cw);
-}
-
-/* Samples the output of call k into record slot `slot`. */
-static int record(timed *t, int slot, int k)
-{
-    size_t at = (size_t)slot * LAB07_TIMED_SAMPLE;
-    if (kit_fresh_sample(t->cw, t->in->total, &t->rng, LAB07_TIMED_SAMPLE, t->index + at, t->value + at) != 0)
-        return -1;
-    t->call[slot] = k + 1, t->offsets[slot] = t->offset;
-    return 0;
-}
-
-static int after_student(void *arg, int k)
-{
-    timed *t = (timed *)arg;
-    t->calls = k + 1;
-    if (kit_fresh_record_now(&t->rng, t->n_rec, LAB07_TIMED_MAX)) {
-        if (record(t, t->n_rec, k) != 0)
-            return -1;
-        t->n_rec++;
-    }
-    return 0;
 }
 
 int lab_bench(kit_run_ctx *ctx)
@@ -318,30 +293,25 @@ int lab_bench(kit_run_ctx *ctx)
         fprintf(stderr, "lab07: the benchmark needs elements and memory for the timed calls' A, B and C\n");
         rc = -1;
     }
+    if (rc == 0 && kit_timed_init(&t->rec, t->cw, (int64_t)in.total, LAB07_TIMED_SAMPLE) != 0)
+        rc = -1;
     kit_timing ts, tb;
     if (rc == 0) {
         t->in = &in;
-        kit_rng_seed(&t->rng, kit_random_u64(), 7);
         kit_time_pair_spec s = {};
         s.a = time_student_fresh, s.arg_a = t, s.b = time_baseline, s.arg_b = &in;
         s.warmup = ctx->warmup, s.reps = ctx->reps, s.a_name = call_name(&in);
-        s.prepare = prepare_student, s.after = after_student;
+        s.prepare = prepare_student, s.after = kit_timed_after;
         rc = kit_time_pair(&s, &ts, &tb) == 0 ? 0 : -1;
     }
     /* cw still holds the last timed call's output (the baseline writes the shared one). */
-    if (rc == 0 && record(t, t->n_rec, t->calls - 1) != 0)
+    if (rc == 0 && kit_timed_finish(&t->rec, ctx) != 0)
         rc = -1;
-    if (rc == 0) {
-        t->n_rec++;
-        kit_out(ctx, LAB07_TIMED_CALL, KIT_T_I32, t->call, (uint64_t)t->n_rec);
-        kit_out(ctx, LAB07_TIMED_OFFSET, KIT_T_I32, t->offsets, (uint64_t)t->n_rec);
-        kit_out(ctx, LAB07_TIMED_INDEX, KIT_T_I64, t->index, (uint64_t)t->n_rec * LAB07_TIMED_SAMPLE);
-        kit_out(ctx, LAB07_TIMED_VALUE, KIT_T_I32, t->value, (uint64_t)t->n_rec * LAB07_TIMED_SAMPLE);
-    }
     if (t) {
         cudaFree(t->aw);
         cudaFree(t->bw);
         cudaFree(t->cw);
+        kit_timed_free(&t->rec);
         free(t);
     }
     if (rc == 0) {

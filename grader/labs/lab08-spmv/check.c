@@ -13,6 +13,7 @@
 
 #include "dataset.h"
 #include "kit/checker.h"
+#include "kit/timed.h"
 #include "kit/ref.h"
 #include "kit/util.h"
 
@@ -52,49 +53,42 @@ static void explain(kit_check_ctx *ctx, const kit_csr *A, const float *y, const 
 }
 
 /* A benchmark run recorded the y of a few timed calls (chosen at random as
- * they happened, and the last) with the (shift, scale) of their fresh x:
- * each is recomputed, so y left from an earlier call (or the baseline's)
- * fails. */
+ * they happened, and the last) with the (shift, scale) of their fresh x
+ * (timed.h): each is recomputed, so y left from an earlier call (or the
+ * baseline's) fails. */
 static void check_timed(kit_check_ctx *ctx, const lab08_data *d)
 {
-    uint64_t n = 0, c2 = 0, c3 = 0, cy = 0;
-    if (!kit_blob_get(ctx->out, LAB08_TIMED_CALL, KIT_T_I32, &n))
-        return; /* not a benchmark run */
-    const int32_t *call = kit_expect_array(ctx, LAB08_TIMED_CALL, KIT_T_I32, 0, &n);
-    const int64_t *shift = kit_expect_array(ctx, LAB08_TIMED_SHIFT, KIT_T_I64, n, &c2);
-    const double *scale = kit_expect_array(ctx, LAB08_TIMED_SCALE, KIT_T_F64, n, &c3);
+    kit_timed_view v;
     const kit_csr *A = &d->A;
     size_t rows = (size_t)A->rows;
-    const float *ys = kit_expect_array(ctx, LAB08_TIMED_Y, KIT_T_F32, n * rows, &cy);
-    if (!call || !shift || !scale || !ys)
+    if (A->cols < 1 || kit_timed_load(ctx, A->rows, 1, A->rows, &v) != 1)
         return;
-    if (n == 0 || n > LAB08_TIMED_MAX || A->cols < 1) {
-        kit_fail(ctx, "the benchmark recorded %llu timed calls of spmv_vector (1 to %d expected)", (unsigned long long)n,
-                 LAB08_TIMED_MAX);
-        return;
-    }
     float *x = kit_xmalloc((size_t)A->cols * sizeof *x, "a timed call's x");
+    float *y = kit_xmalloc((rows ? rows : 1) * sizeof *y, "a timed call's y");
     double *exp = kit_xmalloc((rows ? rows : 1) * sizeof *exp, "the reference");
     double *bound = kit_xmalloc((rows ? rows : 1) * sizeof *bound, "the reference");
-    for (uint64_t k = 0; k < n && !ctx->failed; k++) {
-        if (shift[k] < 0 || shift[k] >= A->cols || !(fabs(scale[k]) > 0)) {
-            kit_fail(ctx, "timed call %d of spmv_vector: its inputs were not recorded", call[k]);
+    for (int k = 0; k < v.n && !ctx->failed; k++) {
+        if (v.shift[k] < 0 || v.shift[k] >= A->cols || !(fabs(v.scale[k]) > 0)) {
+            kit_fail(ctx, "timed call %d of spmv_vector: its inputs were not recorded", v.call[k]);
             break;
         }
-        kit_fresh_apply_host(d->x, x, A->cols, shift[k], scale[k]);
+        kit_fresh_apply_host(d->x, x, A->cols, v.shift[k], v.scale[k]);
         kit_ref_spmv_csr(A, x, exp, bound);
-        for (size_t i = 0; i < rows; i++)
+        for (size_t i = 0; i < rows; i++) {
             bound[i] = kit_sum_bound((double)(A->row_ptr[i + 1] - A->row_ptr[i]) + 1, bound[i], KIT_U_F32);
+            y[i] = kit_timed_f32(&v, (size_t)k * rows + i);
+        }
         kit_cmp r;
-        kit_cmp_f32(&r, ys + k * rows, rows, exp, bound, rows);
+        kit_cmp_f32(&r, y, rows, exp, bound, rows);
         if (!kit_cmp_ok(&r)) {
             char what[160];
             kit_cmp_describe(&r, what, sizeof what);
             kit_fail(ctx, "timed call %d of spmv_vector (fresh x each call) got a wrong y (%s): every timed call "
-                     "must compute its result (a remembered one is not timed)", call[k], what);
+                     "must compute its result (a remembered one is not timed)", v.call[k], what);
         }
     }
     free(x);
+    free(y);
     free(exp);
     free(bound);
 }

@@ -25,14 +25,9 @@ extern "C" {
 #define LAB08_MAX_DIM (1 << 24)
 #define LAB08_MAX_NNZ (1LL << 27)
 
-/* Outputs of a benchmark run besides "y": the y of a few timed calls of
- * spmv_vector (concatenated, one row count each) with the (shift, scale) of
- * their fresh x and the call's number (see harness.cu). */
-#define LAB08_TIMED_CALL "timed.call"
-#define LAB08_TIMED_SHIFT "timed.shift"
-#define LAB08_TIMED_SCALE "timed.scale"
-#define LAB08_TIMED_Y "timed.y"
-#define LAB08_TIMED_MAX 3
+/* A benchmark run also records the whole y of a few timed calls of
+ * spmv_vector with the (shift, scale) of their fresh x, under the
+ * KIT_KEY_TIMED_* names (kit/protocol.h, kit/timed.h; see harness.cu). */
 
 typedef struct {
     kit_csr A;

@@ -108,16 +108,9 @@ static void time_baseline(void *arg)
  * answer).  The y of a few calls - chosen at random as they happen, and the
  * last - is recorded with its (shift, scale) and recomputed by the checker. */
 typedef struct {
+    kit_timed rec; /* first: kit_timed_after is the after hook */
     inputs *in;
     float *d_xw, *d_yw;
-    kit_rng rng;
-    kit_fresh cur;
-    int n_rec;
-    int32_t call[LAB08_TIMED_MAX];
-    int64_t shift[LAB08_TIMED_MAX];
-    double scale[LAB08_TIMED_MAX];
-    float *ys; /* LAB08_TIMED_MAX * rows */
-    int calls;  /* timed calls so far */
 } timed;
 
 static void prepare_student(void *arg, int k)
@@ -125,8 +118,8 @@ static void prepare_student(void *arg, int k)
     (void)k;
     timed *t = (timed *)arg;
     const kit_csr *A = &t->in->d.A;
-    t->cur = kit_fresh_draw(&t->rng, A->cols);
-    kit_fresh_apply(t->in->d_x, t->d_xw, A->cols, t->cur);
+    t->rec.cur = kit_fresh_draw(&t->rec.rng, A->cols);
+    kit_fresh_apply(t->in->d_x, t->d_xw, A->cols, t->rec.cur);
     cudaMemsetAsync(t->d_yw, 0xFF, (size_t)A->rows * sizeof(float));
 }
 
@@ -134,30 +127,6 @@ static void time_student(void *arg)
 {
     timed *t = (timed *)arg;
     spmv_vector(t->in->d.A.rows, t->in->d_row_ptr, t->in->d_col, t->in->d_val, t->d_xw, t->d_yw);
-}
-
-/* Keeps the y of call k in record slot `slot`. */
-static int record(timed *t, int slot, int k)
-{
-    size_t rows = (size_t)t->in->d.A.rows;
-    if (cudaMemcpy(t->ys + (size_t)slot * rows, t->d_yw, rows * sizeof(float), cudaMemcpyDeviceToHost) != cudaSuccess) {
-        fprintf(stderr, "lab08: copying a timed call's y back failed\n");
-        return -1;
-    }
-    t->call[slot] = k + 1, t->shift[slot] = t->cur.shift, t->scale[slot] = t->cur.scale;
-    return 0;
-}
-
-static int after_student(void *arg, int k)
-{
-    timed *t = (timed *)arg;
-    t->calls = k + 1;
-    if (kit_fresh_record_now(&t->rng, t->n_rec, LAB08_TIMED_MAX)) {
-        if (record(t, t->n_rec, k) != 0)
-            return -1;
-        t->n_rec++;
-    }
-    return 0;
 }
 
 int lab_run(kit_run_ctx *ctx)
@@ -189,41 +158,36 @@ int lab_bench(kit_run_ctx *ctx)
     const kit_csr *A = &in.d.A;
     if (rc == 0) {
         t.in = &in;
-        kit_rng_seed(&t.rng, kit_random_u64(), 8);
-        t.ys = (float *)malloc((size_t)LAB08_TIMED_MAX * (size_t)A->rows * sizeof(float));
-        if (!t.ys || cudaMalloc(&t.d_xw, (size_t)A->cols * sizeof(float)) != cudaSuccess ||
+        if (cudaMalloc(&t.d_xw, (size_t)A->cols * sizeof(float)) != cudaSuccess ||
             cudaMalloc(&t.d_yw, (size_t)A->rows * sizeof(float)) != cudaSuccess) {
             fprintf(stderr, "lab08: out of memory for the timed calls' x and y\n");
             rc = -1;
         }
     }
+    if (rc == 0 && kit_timed_init(&t.rec, t.d_yw, (int64_t)A->rows, 0) != 0)
+        rc = -1;
     kit_timing ts, tb;
     if (rc == 0) {
         kit_time_pair_spec s = {};
         s.a = time_student, s.arg_a = &t, s.b = time_baseline, s.arg_b = &in;
         s.warmup = ctx->warmup, s.reps = ctx->reps, s.a_name = "spmv_vector";
-        s.prepare = prepare_student, s.after = after_student;
+        s.prepare = prepare_student, s.after = kit_timed_after;
         rc = kit_time_pair(&s, &ts, &tb) == 0 ? 0 : -1;
     }
     /* d_yw still holds the last timed call's y (the baseline writes its own). */
-    if (rc == 0 && record(&t, t.n_rec, t.calls - 1) != 0)
+    if (rc == 0 && kit_timed_finish(&t.rec, ctx) != 0)
         rc = -1;
     if (rc == 0) {
-        t.n_rec++;
         kit_out_f64(ctx, KIT_KEY_STUDENT_MS, ts.median_ms);
         kit_out_f64(ctx, KIT_KEY_BASELINE_MS, tb.median_ms);
         /* what must be read at least once: val, col, row_ptr, x; y is written */
         double bytes = (double)A->nnz * 8 + (A->rows + 1.0) * 4 + A->cols * 4.0 + A->rows * 4.0;
         kit_out_f64(ctx, "metric.spmv_vector GFLOP/s", 2.0 * A->nnz / 1e9 / (ts.median_ms / 1e3));
         kit_out_f64(ctx, "metric.spmv_vector effective bandwidth (GB/s)", bytes / 1e9 / (ts.median_ms / 1e3));
-        kit_out(ctx, LAB08_TIMED_CALL, KIT_T_I32, t.call, (uint64_t)t.n_rec);
-        kit_out(ctx, LAB08_TIMED_SHIFT, KIT_T_I64, t.shift, (uint64_t)t.n_rec);
-        kit_out(ctx, LAB08_TIMED_SCALE, KIT_T_F64, t.scale, (uint64_t)t.n_rec);
-        kit_out(ctx, LAB08_TIMED_Y, KIT_T_F32, t.ys, (uint64_t)t.n_rec * (uint64_t)A->rows);
     }
     cudaFree(t.d_xw);
     cudaFree(t.d_yw);
-    free(t.ys);
+    kit_timed_free(&t.rec);
     teardown(&in);
     return rc;
 }

@@ -27,6 +27,7 @@
 
 #include "dataset.h"
 #include "kit/checker.h"
+#include "kit/timed.h"
 #include "kit/rng.h"
 #include "kit/util.h"
 
@@ -226,50 +227,34 @@ static void report(kit_check_ctx *ctx, const mm_check *c, int sampled)
 }
 
 /* A benchmark run sampled C of a few timed calls (chosen at random as they
- * happened, and the last) with the (shift, scale) of their fresh A (rows
- * rotated by shift / k): every sampled element is recomputed, so a C left
- * from an earlier call fails. */
+ * happened, and the last) with the (shift, scale) of their fresh A, rows
+ * rotated by shift / k (timed.h): every sampled element is recomputed, so a
+ * C left from an earlier call fails. */
 static void check_timed(kit_check_ctx *ctx, const lab10_data *d)
 {
-    uint64_t n_rec = 0, c2 = 0, c3 = 0, c4 = 0, c5 = 0;
-    if (!kit_blob_get(ctx->out, LAB10_TIMED_CALL, KIT_T_I32, &n_rec))
-        return; /* not a benchmark run */
-    const int32_t *call = kit_expect_array(ctx, LAB10_TIMED_CALL, KIT_T_I32, 0, &n_rec);
-    const int64_t *shift = kit_expect_array(ctx, LAB10_TIMED_SHIFT, KIT_T_I64, n_rec, &c2);
-    const double *scale = kit_expect_array(ctx, LAB10_TIMED_SCALE, KIT_T_F64, n_rec, &c3);
-    const int64_t *index = kit_expect_array(ctx, LAB10_TIMED_INDEX, KIT_T_I64, n_rec * LAB10_TIMED_SAMPLE, &c4);
-    const float *value = kit_expect_array(ctx, LAB10_TIMED_VALUE, KIT_T_F32, n_rec * LAB10_TIMED_SAMPLE, &c5);
-    if (!call || !shift || !scale || !index || !value)
-        return;
+    kit_timed_view v;
     int64_t mk = (int64_t)d->m * d->k, mn = (int64_t)d->m * d->n;
-    if (n_rec == 0 || n_rec > LAB10_TIMED_MAX || mk < 1 || mn < 1) {
-        kit_fail(ctx, "the benchmark recorded %llu timed calls of matmul_tiled (1 to %d expected)",
-                 (unsigned long long)n_rec, LAB10_TIMED_MAX);
+    if (mk < 1 || kit_timed_load(ctx, LAB10_TIMED_SAMPLE, 0, mn, &v) != 1)
         return;
-    }
-    for (uint64_t t = 0; t < n_rec && !ctx->failed; t++) {
-        if (shift[t] < 0 || shift[t] >= mk || shift[t] % d->k || !(fabs(scale[t]) > 0)) {
-            kit_fail(ctx, "timed call %d of matmul_tiled: its inputs were not recorded", call[t]);
+    for (int t = 0; t < v.n && !ctx->failed; t++) {
+        if (v.shift[t] < 0 || v.shift[t] >= mk || v.shift[t] % d->k || !(fabs(v.scale[t]) > 0)) {
+            kit_fail(ctx, "timed call %d of matmul_tiled: its inputs were not recorded", v.call[t]);
             break;
         }
         for (int j = 0; j < LAB10_TIMED_SAMPLE; j++) {
-            int64_t e = index[t * LAB10_TIMED_SAMPLE + j];
-            if (e < 0 || e >= mn) {
-                kit_fail(ctx, "timed call %d of matmul_tiled: a sampled index is out of range", call[t]);
-                break;
-            }
-            int64_t row = e / d->n, col = e % d->n, src = (row + shift[t] / d->k) % d->m;
+            size_t at = (size_t)t * LAB10_TIMED_SAMPLE + (size_t)j;
+            int64_t e = v.index[at], row = e / d->n, col = e % d->n, src = (row + v.shift[t] / d->k) % d->m;
             double exp = 0, abs_sum = 0;
             for (int p = 0; p < d->k; p++) {
-                double term = (double)(float)(scale[t] * d->a[src * d->k + p]) * (double)d->b[(size_t)p * d->n + col];
+                double term = (double)(float)(v.scale[t] * d->a[src * d->k + p]) * (double)d->b[(size_t)p * d->n + col];
                 exp += term;
                 abs_sum += fabs(term);
             }
-            double got = value[t * LAB10_TIMED_SAMPLE + j];
+            double got = kit_timed_f32(&v, at);
             if (!(fabs(got - exp) <= kit_sum_bound((double)d->k + 1, abs_sum, KIT_U_F32))) {
                 kit_fail(ctx, "timed call %d of matmul_tiled (fresh A each call): C[%lld][%lld] = %.9g, expected %.9g: "
                          "every timed call must compute its result (a remembered one is not timed)",
-                         call[t], (long long)row, (long long)col, got, exp);
+                         v.call[t], (long long)row, (long long)col, got, exp);
                 break;
             }
         }

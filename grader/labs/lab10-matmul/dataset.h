@@ -23,13 +23,8 @@ extern "C" {
 
 /* Outputs of a benchmark run besides "c": for a few timed calls, the
  * (shift, scale) of their fresh A (rows rotated by shift / k, scaled) and
- * LAB10_TIMED_SAMPLE sampled elements of C (index, value) each (harness.cu). */
-#define LAB10_TIMED_CALL "timed.call"
-#define LAB10_TIMED_SHIFT "timed.shift"
-#define LAB10_TIMED_SCALE "timed.scale"
-#define LAB10_TIMED_INDEX "timed.index"
-#define LAB10_TIMED_VALUE "timed.value"
-#define LAB10_TIMED_MAX 3
+ * LAB10_TIMED_SAMPLE sampled elements of C (index, value) each, under the KIT_KEY_TIMED_* names
+ * (kit/protocol.h, kit/timed.h; see harness.cu). */
 #define LAB10_TIMED_SAMPLE 1024
 
 typedef struct {

@@ -113,16 +113,9 @@ static void time_baseline(void *arg)
  * calls - chosen at random as they happen, and the last - LAB10_TIMED_SAMPLE
  * elements of C are recorded; the checker recomputes them. */
 typedef struct {
+    kit_timed rec; /* first: kit_timed_after is the after hook */
     inputs *in;
     float *aw, *cw;
-    kit_rng rng;
-    kit_fresh cur;
-    int n_rec, calls;
-    int32_t call[LAB10_TIMED_MAX];
-    int64_t shift[LAB10_TIMED_MAX];
-    double scale[LAB10_TIMED_MAX];
-    int64_t index[LAB10_TIMED_MAX * LAB10_TIMED_SAMPLE];
-    float value[LAB10_TIMED_MAX * LAB10_TIMED_SAMPLE];
 } timed;
 
 static void prepare_student(void *arg, int k)
@@ -130,9 +123,9 @@ static void prepare_student(void *arg, int k)
     (void)k;
     timed *t = (timed *)arg;
     const lab10_data *d = &t->in->d;
-    t->cur = kit_fresh_draw(&t->rng, d->m);
-    t->cur.shift *= d->k; /* whole rows */
-    kit_fresh_apply(t->in->da, t->aw, (int64_t)d->m * d->k, t->cur);
+    t->rec.cur = kit_fresh_draw(&t->rec.rng, d->m);
+    t->rec.cur.shift *= d->k; /* whole rows */
+    kit_fresh_apply(t->in->da, t->aw, (int64_t)d->m * d->k, t->rec.cur);
     cudaMemsetAsync(t->cw, 0xFF, t->in->c_count * sizeof(float));
 }
 
@@ -140,28 +133,6 @@ static void time_student_fresh(void *arg)
 {
     timed *t = (timed *)arg;
     matmul_tiled(t->aw, t->in->db, t->cw, t->in->d.m, t->in->d.n, t->in->d.k);
-}
-
-/* Samples C of call k into record slot `slot`. */
-static int record(timed *t, int slot, int k)
-{
-    size_t at = (size_t)slot * LAB10_TIMED_SAMPLE;
-    if (kit_fresh_sample(t->cw, (int64_t)t->in->c_count, &t->rng, LAB10_TIMED_SAMPLE, t->index + at, t->value + at) != 0)
-        return -1;
-    t->call[slot] = k + 1, t->shift[slot] = t->cur.shift, t->scale[slot] = t->cur.scale;
-    return 0;
-}
-
-static int after_student(void *arg, int k)
-{
-    timed *t = (timed *)arg;
-    t->calls = k + 1;
-    if (kit_fresh_record_now(&t->rng, t->n_rec, LAB10_TIMED_MAX)) {
-        if (record(t, t->n_rec, k) != 0)
-            return -1;
-        t->n_rec++;
-    }
-    return 0;
 }
 
 static double gflops(const inputs *in, double ms)
@@ -203,30 +174,24 @@ int lab_bench(kit_run_ctx *ctx)
         fprintf(stderr, "lab10: out of memory for the timed calls' A and C\n");
         rc = -1;
     }
+    if (rc == 0 && kit_timed_init(&t->rec, t->cw, (int64_t)in.c_count, LAB10_TIMED_SAMPLE) != 0)
+        rc = -1;
     kit_timing ts, tb;
     if (rc == 0) {
         t->in = &in;
-        kit_rng_seed(&t->rng, kit_random_u64(), 10);
         kit_time_pair_spec s = {};
         s.a = time_student_fresh, s.arg_a = t, s.b = time_baseline, s.arg_b = &in;
         s.warmup = ctx->warmup, s.reps = ctx->reps, s.a_name = "matmul_tiled";
-        s.prepare = prepare_student, s.after = after_student;
+        s.prepare = prepare_student, s.after = kit_timed_after;
         rc = kit_time_pair(&s, &ts, &tb) == 0 ? 0 : -1;
     }
-    /* cw still holds the last timed call's C (the baseline writes its own). */
-    if (rc == 0 && record(t, t->n_rec, t->calls - 1) != 0)
+    /* The timed calls' output buffer still holds the last one's (the baseline writes its own). */
+    if (rc == 0 && kit_timed_finish(&t->rec, ctx) != 0)
         rc = -1;
-    if (rc == 0) {
-        t->n_rec++;
-        kit_out(ctx, LAB10_TIMED_CALL, KIT_T_I32, t->call, (uint64_t)t->n_rec);
-        kit_out(ctx, LAB10_TIMED_SHIFT, KIT_T_I64, t->shift, (uint64_t)t->n_rec);
-        kit_out(ctx, LAB10_TIMED_SCALE, KIT_T_F64, t->scale, (uint64_t)t->n_rec);
-        kit_out(ctx, LAB10_TIMED_INDEX, KIT_T_I64, t->index, (uint64_t)t->n_rec * LAB10_TIMED_SAMPLE);
-        kit_out(ctx, LAB10_TIMED_VALUE, KIT_T_F32, t->value, (uint64_t)t->n_rec * LAB10_TIMED_SAMPLE);
-    }
     if (t) {
         cudaFree(t->aw);
         cudaFree(t->cw);
+        kit_timed_free(&t->rec);
         free(t);
     }
     if (rc == 0) {
