@@ -7,7 +7,6 @@
 
 #include "check_main.h"
 #include "dataset.h"
-#include "kit/protocol.h"
 #include "lab_check_test.h"
 
 static const char *CALL_HOST = "0\tvector_add\t1\t\n";
@@ -84,11 +83,7 @@ START_TEST(timed_calls_are_checked)
             val[j] = stale ? c[idx[j]] : (float)(scale * d.a[q]) + (float)(scale * d.b[q]);
         }
         kit_writer *w = run_with(c, n, CALL_DEV, STRIDE_KERNEL);
-        kit_writer_put(w, KIT_KEY_TIMED_CALL, KIT_T_I32, &call, 1);
-        kit_writer_put(w, KIT_KEY_TIMED_SHIFT, KIT_T_I64, &shift, 1);
-        kit_writer_put(w, KIT_KEY_TIMED_SCALE, KIT_T_F64, &scale, 1);
-        kit_writer_put(w, KIT_KEY_TIMED_INDEX, KIT_T_I64, idx, LAB02_TIMED_SAMPLE);
-        kit_writer_put(w, KIT_KEY_TIMED_VALUE, KIT_T_U32, val, LAB02_TIMED_SAMPLE);
+        lct_timed(w, &call, &shift, &scale, 1, idx, val, LAB02_TIMED_SAMPLE);
         int rc = lct_check(w, params, 3, why, sizeof why);
         if (!stale)
             ck_assert_msg(rc == 0, "%s", why);

@@ -3,7 +3,6 @@
 #include "check_main.h"
 #include "dataset.h"
 #include "kit/ref.h"
-#include "kit/protocol.h"
 #include "lab_check_test.h"
 
 static const char *CALL = "0\thistogram_shared\t1\t\n";
@@ -68,10 +67,7 @@ START_TEST(timed_calls_are_checked)
     for (int stale = 0; stale < 2; stale++) {
         kit_writer *w = lct_open();
         kit_writer_put(w, "bins", KIT_T_U32, bins, (uint64_t)d.bins);
-        kit_writer_put(w, KIT_KEY_TIMED_CALL, KIT_T_I32, &call, 1);
-        kit_writer_put(w, KIT_KEY_TIMED_SHIFT, KIT_T_I64, &shift, 1);
-        kit_writer_put(w, KIT_KEY_TIMED_SCALE, KIT_T_F64, &one, 1);
-        kit_writer_put(w, KIT_KEY_TIMED_VALUE, KIT_T_U32, stale ? bins : rotated, (uint64_t)d.bins);
+        lct_timed(w, &call, &shift, &one, 1, NULL, stale ? bins : rotated, (uint64_t)d.bins);
         lct_trace(w, CALL, KERNEL);
         int rc = lct_check(w, params, 5, why, sizeof why);
         if (!stale)

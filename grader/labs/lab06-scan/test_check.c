@@ -7,7 +7,6 @@
 #include "dataset.h"
 #include "kit/ref.h"
 #include "kit/util.h"
-#include "kit/protocol.h"
 #include "lab_check_test.h"
 
 static const char *KERNEL = "0\t65,1,1\t1024,1,1\t30000\tvoid scan_blocks<float>(const float *, float *, float *, int)\n";
@@ -94,11 +93,7 @@ static int run_timed(const char *params, uint64_t seed, int stale, char *text, s
     int32_t call = 42;
     kit_writer *w = lct_open();
     kit_writer_put(w, "out", KIT_T_F32, out, (uint64_t)n);
-    kit_writer_put(w, KIT_KEY_TIMED_CALL, KIT_T_I32, &call, 1);
-    kit_writer_put(w, KIT_KEY_TIMED_SHIFT, KIT_T_I64, &shift, 1);
-    kit_writer_put(w, KIT_KEY_TIMED_SCALE, KIT_T_F64, &scale, 1);
-    kit_writer_put(w, KIT_KEY_TIMED_INDEX, KIT_T_I64, idx, LAB06_TIMED_SAMPLE);
-    kit_writer_put(w, KIT_KEY_TIMED_VALUE, KIT_T_U32, val, LAB06_TIMED_SAMPLE);
+    lct_timed(w, &call, &shift, &scale, 1, idx, val, LAB06_TIMED_SAMPLE);
     lct_trace(w, call_line(&d), KERNEL);
     int rc = lct_run(w, params, seed, "", 0, 1, 1, 1, text, len);
     free(out);

@@ -6,7 +6,6 @@
 #include "check_main.h"
 #include "dataset.h"
 #include "kit/ref.h"
-#include "kit/protocol.h"
 #include "lab_check_test.h"
 
 static const char *CALL_BASIC = "0\tmerge_basic\t1\t\n";
@@ -85,11 +84,7 @@ START_TEST(timed_calls_are_checked)
         }
         kit_writer *w = lct_open();
         kit_writer_put(w, "c", KIT_T_I32, c, total);
-        kit_writer_put(w, KIT_KEY_TIMED_CALL, KIT_T_I32, &call, 1);
-        kit_writer_put(w, KIT_KEY_TIMED_SHIFT, KIT_T_I64, &shift, 1);
-        kit_writer_put(w, KIT_KEY_TIMED_SCALE, KIT_T_F64, &one, 1);
-        kit_writer_put(w, KIT_KEY_TIMED_INDEX, KIT_T_I64, idx, LAB07_TIMED_SAMPLE);
-        kit_writer_put(w, KIT_KEY_TIMED_VALUE, KIT_T_U32, val, LAB07_TIMED_SAMPLE);
+        lct_timed(w, &call, &shift, &one, 1, idx, val, LAB07_TIMED_SAMPLE);
         lct_trace(w, CALL_BASIC, KERNEL);
         int rc = lct_check(w, params, 4, why, sizeof why);
         if (!stale)

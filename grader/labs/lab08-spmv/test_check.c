@@ -10,7 +10,6 @@
 #include "kit/mtx.h"
 #include "kit/ref.h"
 #include "kit/util.h"
-#include "kit/protocol.h"
 #include "lab_check_test.h"
 
 static const char *CALL = "0\tspmv_vector\t1\t\n";
@@ -117,10 +116,7 @@ START_TEST(timed_calls_are_checked)
         }
         kit_writer *w = lct_open();
         kit_writer_put(w, "y", KIT_T_F32, y, rows);
-        kit_writer_put(w, KIT_KEY_TIMED_CALL, KIT_T_I32, call, 2);
-        kit_writer_put(w, KIT_KEY_TIMED_SHIFT, KIT_T_I64, shift, 2);
-        kit_writer_put(w, KIT_KEY_TIMED_SCALE, KIT_T_F64, scale, 2);
-        kit_writer_put(w, KIT_KEY_TIMED_VALUE, KIT_T_U32, ys, 2 * rows);
+        lct_timed(w, call, shift, scale, 2, NULL, ys, 2 * rows);
         lct_trace(w, CALL, KERNEL);
         int rc = lct_run(w, params, 5, "", 0, 1, 1, 1, text, sizeof text);
         if (!stale)

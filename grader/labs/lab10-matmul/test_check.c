@@ -5,7 +5,6 @@
 
 #include "check_main.h"
 #include "dataset.h"
-#include "kit/protocol.h"
 #include "lab_check_test.h"
 
 static const char *CALL = "0\tmatmul_tiled\t1\t\n";
@@ -87,11 +86,7 @@ START_TEST(timed_calls_are_checked)
         }
         kit_writer *w = lct_open();
         kit_writer_put(w, "c", KIT_T_F32, c, (uint64_t)m * n);
-        kit_writer_put(w, KIT_KEY_TIMED_CALL, KIT_T_I32, &call, 1);
-        kit_writer_put(w, KIT_KEY_TIMED_SHIFT, KIT_T_I64, &shift, 1);
-        kit_writer_put(w, KIT_KEY_TIMED_SCALE, KIT_T_F64, &scale, 1);
-        kit_writer_put(w, KIT_KEY_TIMED_INDEX, KIT_T_I64, idx, LAB10_TIMED_SAMPLE);
-        kit_writer_put(w, KIT_KEY_TIMED_VALUE, KIT_T_U32, val, LAB10_TIMED_SAMPLE);
+        lct_timed(w, &call, &shift, &scale, 1, idx, val, LAB10_TIMED_SAMPLE);
         lct_trace(w, CALL, KERNEL);
         int rc = lct_run(w, params, 11, "", 0, 1, 1, 1, why, sizeof why);
         if (!stale)
