@@ -130,9 +130,8 @@ void report_test_line(FILE *f, const test_result *t, const report_opts *o)
     put_status_line(f, t->name, status_word(t->status), status_color(t->status), t->seconds,
                     t->max_score < 0 ? NULL : pts, o);
     /* details: under failures, skips, errors and partial credit */
-    int details = t->output.len && (t->status != ST_PASS || t->score < t->max_score || t->max_score < 0);
-    if (!details && t->headline[0] && !(o && o->feedback && t->details_hidden))
-        fprintf(f, "    %s\n", t->headline); /* a pass: still the number students tune against */
+    int details = t->output.len &&
+                  (t->show_output || t->status != ST_PASS || t->score < t->max_score || t->max_score < 0);
     if (details && o && o->feedback && t->details_hidden) {
         strbuf brief;
         sb_init(&brief);
@@ -142,17 +141,6 @@ void report_test_line(FILE *f, const test_result *t, const report_opts *o)
     } else if (details)
         put_indented(f, t->output.s, t->output.len);
     fflush(f);
-}
-
-void report_perf_headline(char *buf, size_t len, int n_cases, double student_ms, double baseline_ms, double speedup,
-                          double threshold)
-{
-    if (n_cases == 1)
-        snprintf(buf, len, "yours %.3f ms vs baseline %.3f ms: speedup %.2fx (full points from %.2fx)", student_ms,
-                 baseline_ms, speedup, threshold);
-    else
-        snprintf(buf, len, "speedup %.2fx, geometric mean of %d cases (full points from %.2fx)", speedup, n_cases,
-                 threshold);
 }
 
 void report_terminal(FILE *f, const grade_result *g, const report_opts *o)
@@ -376,8 +364,8 @@ int report_write_json(const grade_result *g, const char *path, char *err, size_t
             cJSON_AddBoolToObject(x, "details_hidden", t->details_hidden != 0);
             if (t->details_hidden)
                 add_text(x, "details", sb_str(&t->output), t->output.len);
-            if (t->headline[0])
-                add_cstr(x, "headline", t->headline);
+            if (t->show_output)
+                cJSON_AddBoolToObject(x, "show_output", 1);
         }
     }
 
@@ -544,6 +532,7 @@ int report_read_json(const char *path, grade_result *g, char *err, size_t errlen
                  : !strcmp(s, "after_due_date") ? VIS_AFTER_DUE_DATE
                  : !strcmp(s, "after_published") ? VIS_AFTER_PUBLISHED
                                                  : VIS_VISIBLE;
+        t->show_output = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(tx, "show_output"));
         get_str(tx, "status", s, sizeof s);
         if (!s[0]) {
             char gs[16];
@@ -560,7 +549,6 @@ int report_read_json(const char *path, grade_result *g, char *err, size_t errlen
         t->details_hidden = get_bool(tx, "details_hidden");
         if (t->details_hidden && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(tx, "details")))
             get_sb(tx, "details", &t->output); /* the whole text, as graded */
-        get_str(tx, "headline", t->headline, sizeof t->headline);
     }
     g->max_score = get_num(x, "max_score", max_sum);
     cJSON_Delete(root);

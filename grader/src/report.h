@@ -29,12 +29,6 @@ void report_test_line(FILE *f, const test_result *t, const report_opts *o);
  * the student-mode caveat) and how to reproduce a failure. */
 void report_summary(FILE *f, const grade_result *g, const report_opts *o);
 
-/* The line under a performance test, pass or fail: "yours 1.234 ms vs
- * baseline 2.900 ms: speedup 2.35x (full points from 1.80x)"; with several
- * cases the geometric-mean speedup "of N cases" and no times. */
-void report_perf_headline(char *buf, size_t len, int n_cases, double student_ms, double baseline_ms, double speedup,
-                          double threshold);
-
 /* Writes path atomically (temp file in the same folder, fsync, rename).
  * Returns 0, or -1 with a reason. */
 int report_write_json(const grade_result *g, const char *path, char *err, size_t errlen);

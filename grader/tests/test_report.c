@@ -160,6 +160,34 @@ START_TEST(terminal_plain)
 }
 END_TEST
 
+/* A passed performance test shows its numbers (students tune against them),
+ * in the terminal and after a JSON round trip (a resumed batch's feedback). */
+START_TEST(passed_test_shows_marked_output)
+{
+    grade_result g, r;
+    sample(&g);
+    test_result *t = &g.tests[0];
+    sb_clear(&t->output);
+    sb_add(&t->output, "speedup 2.31x: full points from 1.80x, none at or below 1.00x\n");
+    report_opts o = {.color = 0, .student_mode = 1, .repro = "make lab03"};
+    char *out = render(&g, &o);
+    ck_assert_msg(strstr(out, "10/10\n    speedup") == NULL, "%s", out);
+    free(out);
+    t->show_output = 1;
+    out = render(&g, &o);
+    ck_assert_msg(strstr(out, "10/10\n    speedup 2.31x: full points from 1.80x"), "%s", out);
+    free(out);
+    char path[512], err[256] = "";
+    snprintf(path, sizeof path, "%s/results.json", tmpdir);
+    ck_assert_msg(report_write_json(&g, path, err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(report_read_json(path, &r, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(r.tests[0].show_output, 1);
+    ck_assert_int_eq(r.tests[1].show_output, 0);
+    grade_result_free(&r);
+    grade_result_free(&g);
+}
+END_TEST
+
 START_TEST(terminal_color)
 {
     grade_result g;
@@ -250,37 +278,6 @@ START_TEST(terminal_no_gpu_no_score)
     ck_assert_msg(strstr(out, "Reproduce") == NULL, "%s", out);
     free(out);
     grade_result_free(&g);
-}
-END_TEST
-
-/* A passed performance test showed only OK and points: students tune
- * against the number, so one line stays under it. */
-START_TEST(terminal_performance_headline)
-{
-    test_result t;
-    memset(&t, 0, sizeof t);
-    sb_init(&t.output);
-    snprintf(t.name, sizeof t.name, "performance");
-    t.status = ST_PASS;
-    t.score = t.max_score = 20;
-    t.seconds = 9;
-    sb_add(&t.output, "case type=float n=2^26: yours 1.234 ms, baseline 2.900 ms (medians of 15): speedup 2.35x\n"
-                      "speedup 2.35x: full points from 1.80x, none at or below 1.00x\n");
-    report_perf_headline(t.headline, sizeof t.headline, 1, 1.234, 2.9, 2.35, 1.8);
-    report_opts o = {0};
-    char *buf = render_line(&t, &o);
-    ck_assert_str_eq(buf, "performance ............................................ OK   ( 9.0s)  20/20\n"
-                          "    yours 1.234 ms vs baseline 2.900 ms: speedup 2.35x (full points from 1.80x)\n");
-    free(buf);
-    /* failed (partial credit): the details, which say the same and more, not the headline twice */
-    t.status = ST_FAIL;
-    t.score = 10;
-    buf = render_line(&t, &o);
-    ck_assert_msg(strstr(buf, "medians of 15") && !strstr(buf, "yours 1.234 ms vs"), "%s", buf);
-    free(buf);
-    report_perf_headline(t.headline, sizeof t.headline, 3, 0, 0, 1.5, 1.8);
-    ck_assert_str_eq(t.headline, "speedup 1.50x, geometric mean of 3 cases (full points from 1.80x)");
-    sb_free(&t.output);
 }
 END_TEST
 
@@ -765,12 +762,12 @@ static Suite *report_suite(void)
     tcase_add_test(tc, terminal_build_failed);
     tcase_add_test(tc, terminal_untrusted_output);
     tcase_add_test(tc, terminal_no_gpu_no_score);
-    tcase_add_test(tc, terminal_performance_headline);
     tcase_add_test(tc, test_line_without_points);
     suite_add_tcase(s, tc);
     tc = tcase_create("files");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, json_round_trip);
+    tcase_add_test(tc, passed_test_shows_marked_output);
     tcase_add_test(tc, json_invalid_utf8);
     tcase_add_test(tc, json_read_errors);
     tcase_add_test(tc, csv_gradebook);
