@@ -322,6 +322,8 @@ int spool_handin(engine *e, const char *dir, const char *work, int anyway)
         fprintf(stderr, "handin: your uid %u has no account name; hand-ins are filed by login\n", (unsigned)getuid());
         return 2;
     }
+    char login[256]; /* getpwuid's record is overwritten by later look-ups (the sandbox's uid pool) */
+    snprintf(login, sizeof login, "%s", pw->pw_name);
     /* 1. it builds */
     grade_result g;
     printf("%s: building %s ...\n", e->man.name, dir);
@@ -341,7 +343,7 @@ int spool_handin(engine *e, const char *dir, const char *work, int anyway)
     struct stat lst, st;
     stat(labdir, &lst);
     int grp = (lst.st_mode & S_ISGID) != 0;
-    snprintf(mine, sizeof mine, "%s/%s", labdir, pw->pw_name);
+    fmt_into(mine, sizeof mine, "%s/%s", labdir, login);
     if (mkdir(mine, grp ? 0750 : 0700) != 0 && errno != EEXIST) {
         fprintf(stderr, "handin: cannot create %s: %s\n", mine, strerror(errno));
         return 1;
@@ -401,7 +403,7 @@ int spool_handin(engine *e, const char *dir, const char *work, int anyway)
     deadline_describe(&e->rub, describe, sizeof describe);
     strbuf rec;
     sb_init(&rec);
-    sb_printf(&rec, "Hand-in receipt: %s, %s\n", e->man.name, pw->pw_name);
+    sb_printf(&rec, "Hand-in receipt: %s, %s\n", e->man.name, login);
     for (char *line = strtok(sums.s, "\n"); line; line = strtok(NULL, "\n")) {
         char *sp = strstr(line, "  ");
         if (sp)
