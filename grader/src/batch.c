@@ -392,7 +392,9 @@ int batch_run(engine *e, const char *subs_dir, const char *out_dir, const batch_
         }
         total++;
         if (!ents[i].src[0]) { /* a spool entry with nothing that may be graded: say why */
-            write_placeholder(e, out_dir, &ents[i], ents[i].spool->why, "not graded: see the notes");
+            char note[600];
+            snprintf(note, sizeof note, "not graded: %s", ents[i].spool->why);
+            write_placeholder(e, out_dir, &ents[i], note, "not graded: see the notes");
             ents[i].state = 3;
             skipped++;
         } else if (!o->force && already_graded(e, subs_dir, out_dir, &ents[i])) {

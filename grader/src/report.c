@@ -658,7 +658,10 @@ int report_write_csv(const char *path, grade_result *const *results, int n, cons
         for (int k = 0; k < ng; k++)
             sb_printf(&b, ",%g", sums[k]);
         sb_printf(&b, ",%g,%g,%s\n", g->score, g->max_score,
-                  !g->build_ok ? "build failed" : !g->gpu_ran ? "no GPU" : "ok");
+                  strstr(sb_str(&g->notes), "not graded: ") ? "not graded" /* a spool entry (spool.h) */
+                  : !g->build_ok                             ? "build failed"
+                  : !g->gpu_ran                              ? "no GPU"
+                                                             : "ok");
     }
     free(sorted);
     free(sums);

@@ -62,8 +62,8 @@ static void pick_student(const char *sdir, const struct stat *sst, const rubric 
     if (pw && pw->pw_uid != sst->st_uid) {
         struct passwd *other = getpwuid(sst->st_uid);
         fmt_into(p->why, sizeof p->why,
-                 "the spool folder '%s' belongs to uid %u (%s), not to the user %s: not graded (someone created a "
-                 "folder in another student's name; ask them, then move it away)",
+                 "the spool folder '%s' belongs to uid %u (%s), not to the user %s (someone created a folder in "
+                 "another student's name; ask them, then move it away)",
                  p->login, (unsigned)sst->st_uid, other ? other->pw_name : "no account", p->login);
         return;
     }
