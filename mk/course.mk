@@ -21,3 +21,6 @@ test-course: all ## course tests: student kit, users, hand-in, spool grading, cl
 test: test-course
 
 .PHONY: student-kit handin merge test-course
+
+# make grade LAB=lab07 SUBMISSIONS=spool/lab07 RUBRIC=private/lab07.ini SIMILARITY=40
+KITGRADE_OPTS += $(if $(RUBRIC),--rubric $(RUBRIC)) $(if $(SIMILARITY),--similarity $(SIMILARITY))

@@ -48,10 +48,12 @@ static const char usage_text[] =
     "  --no-color    plain output             LAB is lab03 or lab03-dot\n"
     "  --rubric FILE use this rubric instead of the lab's (e.g. a private one with hidden tests)\n"
     "  --per-gpu N   batch: submissions sharing one GPU at a time (default 1; timing runs still\n"
-    "                take the GPU alone)\n";
+    "                take the GPU alone)\n"
+    "  --similarity P  batch: class report lists pairs of hand-ins sharing at least P% (default 50)\n";
 
 typedef struct {
     const char *cmd, *lab, *dir, *dir2, *out, *only, *test, *seed, *rubric, *group;
+    double similarity;
     int force, jobs, per_gpu, no_color, anyway;
     const char *params[32];
     int n_params;
@@ -81,6 +83,14 @@ static int parse(int argc, char **argv, cli *c)
             c->per_gpu = atoi(v), i++;
         else if (!strcmp(a, "--rubric") && v)
             c->rubric = v, i++;
+        else if (!strcmp(a, "--similarity") && v) {
+            char *end;
+            c->similarity = strtod(v, &end), i++;
+            if (*end || !(c->similarity > 0 && c->similarity <= 100)) {
+                fprintf(stderr, "kitgrade: --similarity '%s': a percentage above 0 and at most 100\n", v);
+                return -1;
+            }
+        }
         else if (!strcmp(a, "--group") && v)
             c->group = v, i++;
         else if (!strcmp(a, "--anyway"))
@@ -285,6 +295,7 @@ static int cmd_batch(const cli *c, const char *argv0)
     o.per_gpu = c->per_gpu > 0 ? c->per_gpu : 1;
     o.only = c->only;
     o.tty = isatty(2);
+    o.similarity_threshold = c->similarity;
     char work[4096] = "";
     if (e.sb.drop_uid || getenv("KIT_SCRATCH")) {
         if (scratch_dir(&e, c->out, "batch", 1, work, sizeof work) < 0)
