@@ -550,7 +550,7 @@ int report_write_feedback(const grade_result *g, const char *path, char *err, si
 
 /* ---------- gradebook CSV ---------- */
 
-static void csv_field(strbuf *b, const char *s)
+void report_csv_field(strbuf *b, const char *s)
 {
     strbuf clean;
     sb_init(&clean);
@@ -629,7 +629,7 @@ int report_write_csv(const char *path, grade_result *const *results, int n, cons
     sb_add(&b, "student");
     for (int k = 0; k < ng; k++) {
         sb_add(&b, ",");
-        csv_field(&b, groups[k]);
+        report_csv_field(&b, groups[k]);
     }
     sb_add(&b, ",total,max,status\n");
     for (int i = 0; i < n; i++) {
@@ -652,9 +652,9 @@ int report_write_csv(const char *path, grade_result *const *results, int n, cons
         if (g->student[0] && strchr("=+-@\t\r", g->student[0])) {
             char quoted[sizeof g->student + 1];
             snprintf(quoted, sizeof quoted, "'%s", g->student);
-            csv_field(&b, quoted);
+            report_csv_field(&b, quoted);
         } else
-            csv_field(&b, g->student);
+            report_csv_field(&b, g->student);
         for (int k = 0; k < ng; k++)
             sb_printf(&b, ",%g", sums[k]);
         sb_printf(&b, ",%g,%g,%s\n", g->score, g->max_score,

@@ -183,26 +183,18 @@ static int manual_row(class_list *c, const char *path, int line, strbuf *f, cons
     return 0;
 }
 
+/* A field of final.csv / lms.csv: no spreadsheet formulas from names. */
 static void csv_cell(strbuf *b, const char *s, int last)
 {
-    strbuf clean;
-    sb_init(&clean);
-    if (*s && strchr("=+-@\t\r", *s)) /* no spreadsheet formulas from names */
-        sb_add(&clean, "'");
-    sb_add_sanitized(&clean, s, strlen(s));
-    s = sb_str(&clean);
-    if (strpbrk(s, ",\"\n")) {
-        sb_add(b, "\"");
-        for (; *s; s++) {
-            if (*s == '"')
-                sb_add(b, "\"");
-            sb_addn(b, s, 1);
-        }
-        sb_add(b, "\"");
+    if (*s && strchr("=+-@\t\r", *s)) {
+        strbuf q;
+        sb_init(&q);
+        sb_printf(&q, "'%s", s);
+        report_csv_field(b, sb_str(&q));
+        sb_free(&q);
     } else
-        sb_add(b, s);
+        report_csv_field(b, s);
     sb_add(b, last ? "\n" : ",");
-    sb_free(&clean);
 }
 
 static const char merge_usage[] =

@@ -28,17 +28,7 @@ static int find_sim(char *out, size_t len)
 
 static int run_sim(const char *const *argv, const char *cwd, strbuf *out)
 {
-    proc_opts o = {0};
-    o.timeout_s = 300;
-    o.cwd = cwd;
-    o.out_cap = 64u << 20;
-    proc_result r;
-    proc_run(argv, &o, &r);
-    int ok = proc_ok(&r);
-    if (ok)
-        sb_add(out, sb_str(&r.out));
-    proc_result_free(&r);
-    return ok ? 0 : -1;
+    return proc_capture(argv, cwd, 300, 64u << 20, out);
 }
 
 /* "s0003.cu: line 49-51   |starter.cu: line 53-54  [21]" */

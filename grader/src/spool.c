@@ -283,16 +283,7 @@ static int sha256_lines(const char *dir, char names[][NAME_LEN], int n, strbuf *
     for (int i = 0; i < n; i++)
         argv[k++] = names[i];
     argv[k] = NULL;
-    proc_opts o = {0};
-    o.timeout_s = 60;
-    o.cwd = dir;
-    proc_result r;
-    proc_run(argv, &o, &r);
-    int ok = proc_ok(&r);
-    if (ok)
-        sb_add(out, sb_str(&r.out));
-    proc_result_free(&r);
-    return ok ? 0 : -1;
+    return proc_capture(argv, dir, 60, 0, out);
 }
 
 int spool_handin(engine *e, const char *dir, const char *work, int anyway)
