@@ -103,28 +103,48 @@ typedef struct {
     int call;
     char grid[48], block[48];
     double ms;
+    unsigned long long start, end; /* CUPTI ns; 0 in the short format */
+    unsigned stream;
+    char origin[128]; /* shared object that launched it, "-" = the runner */
     char name[512];
 } trace_kernel;
 
+/* The next line of a '\n'-separated text into line[cap]; NULL at the end. */
+static const char *next_line(const char *p, char *line, size_t cap)
+{
+    if (!p || !*p)
+        return NULL;
+    const char *nl = strchr(p, '\n');
+    size_t len = nl ? (size_t)(nl - p) : strlen(p);
+    if (len >= cap)
+        len = cap - 1;
+    memcpy(line, p, len);
+    line[len] = 0;
+    return nl ? nl + 1 : p + strlen(p);
+}
+
+/* trace.kernels lines: "call\tgrid\tblock\tns\tstart\tend\tstream\torigin\tname",
+ * or the short "call\tgrid\tblock\tns\tname" (hand-written unit-test traces:
+ * a kernel's name never starts with a digit). */
 static int parse_kernels(const char *text, trace_kernel **out)
 {
     int n = 0, cap = 0;
     *out = NULL;
-    for (const char *p = text; p && *p;) {
-        const char *nl = strchr(p, '\n');
-        size_t len = nl ? (size_t)(nl - p) : strlen(p);
-        char line[1024];
-        if (len >= sizeof line)
-            len = sizeof line - 1;
-        memcpy(line, p, len);
-        line[len] = 0;
-        p = nl ? nl + 1 : NULL;
+    char line[1024];
+    for (const char *p = text; (p = next_line(p, line, sizeof line));) {
         trace_kernel k;
         memset(&k, 0, sizeof k);
         unsigned long long ns = 0;
-        int used = 0;
+        int used = 0, more = 0;
         if (sscanf(line, "%d\t%47[^\t]\t%47[^\t]\t%llu\t%n", &k.call, k.grid, k.block, &ns, &used) < 4 || !used)
             continue;
+        if (sscanf(line + used, "%llu\t%llu\t%u\t%127[^\t]\t%n", &k.start, &k.end, &k.stream, k.origin, &more) == 4 &&
+            more)
+            used += more;
+        else
+            k.start = k.end = k.stream = 0;
+        if (!k.origin[0] || !more)
+            snprintf(k.origin, sizeof k.origin, "-");
         snprintf(k.name, sizeof k.name, "%s", line + used);
         k.ms = ns / 1e6;
         if (n == cap) {
@@ -166,11 +186,15 @@ int kit_call_launches(const kit_blobfile *out, const char *call, kit_launch *ks,
         n = 0;
         for (int i = 0; i < nk; i++) {
             kit_launch l;
+            memset(&l, 0, sizeof l);
             if (all[i].call != idx ||
                 sscanf(all[i].grid, "%d,%d,%d", &l.grid[0], &l.grid[1], &l.grid[2]) != 3 ||
                 sscanf(all[i].block, "%d,%d,%d", &l.block[0], &l.block[1], &l.block[2]) != 3)
                 continue;
             l.ms = all[i].ms;
+            l.start = all[i].start, l.end = all[i].end, l.stream = all[i].stream;
+            snprintf(l.origin, sizeof l.origin, "%s", all[i].origin);
+            snprintf(l.name, sizeof l.name, "%s", all[i].name);
             if (n < max)
                 ks[n] = l;
             n++;
@@ -180,6 +204,47 @@ int kit_call_launches(const kit_blobfile *out, const char *call, kit_launch *ks,
     free(status);
     free(calls);
     free(ktext);
+    return n;
+}
+
+static const char *const copy_kind_names[] = {"H2D", "D2H", "D2D", "H2H", "P2P", "memset", "?"};
+
+const char *kit_copy_kind_name(kit_copy_kind k)
+{
+    return k >= 0 && k <= KIT_COPY_OTHER ? copy_kind_names[k] : "?";
+}
+
+int kit_call_copies(const kit_blobfile *out, const char *call, kit_copy *cs, int max)
+{
+    char *status = kit_blob_text(out, "trace.status");
+    char *calls = kit_blob_text(out, "trace.calls");
+    char *ctext = kit_blob_text(out, "trace.copies");
+    int n = -1;
+    if (status && !strcmp(status, "ok")) {
+        int idx = call_index(calls, call);
+        char line[256];
+        n = 0;
+        for (const char *p = ctext; (p = next_line(p, line, sizeof line));) {
+            kit_copy c;
+            char kind[16];
+            int ci;
+            memset(&c, 0, sizeof c);
+            if (sscanf(line, "%d\t%15[^\t]\t%llu\t%llu\t%llu\t%u", &ci, kind, &c.bytes, &c.start, &c.end,
+                       &c.stream) != 6 ||
+                ci != idx)
+                continue;
+            c.kind = KIT_COPY_OTHER;
+            for (int k = 0; k < KIT_COPY_OTHER; k++)
+                if (!strcmp(kind, copy_kind_names[k]))
+                    c.kind = (kit_copy_kind)k;
+            if (n < max)
+                cs[n] = c;
+            n++;
+        }
+    }
+    free(status);
+    free(calls);
+    free(ctext);
     return n;
 }
 
@@ -202,15 +267,8 @@ void kit_apply_policy(kit_check_ctx *ctx, int require_kernel, int forbid_librari
     }
 
     /* Each student call: CUDA errors, own kernels, library kernels. */
-    for (const char *p = calls; p && *p;) {
-        const char *nl = strchr(p, '\n');
-        char line[512];
-        size_t len = nl ? (size_t)(nl - p) : strlen(p);
-        if (len >= sizeof line)
-            len = sizeof line - 1;
-        memcpy(line, p, len);
-        line[len] = 0;
-        p = nl ? nl + 1 : NULL;
+    char line[512];
+    for (const char *p = calls; (p = next_line(p, line, sizeof line));) {
         int idx = -1, needs_kernel = 1;
         char name[128] = "", error[256] = "";
         if (sscanf(line, "%d\t%127[^\t]\t%d\t%255[^\n]", &idx, name, &needs_kernel, error) < 3)

@@ -31,7 +31,9 @@ static inline kit_writer *lct_open(void)
 }
 
 /* A successful traced call: calls = "index\tname\tkernel_required\terror\n" lines,
- * kernels = "call\tgx,gy,gz\tbx,by,bz\tns\tname\n" lines. */
+ * kernels = "call\tgx,gy,gz\tbx,by,bz\tns\tname\n" lines (the short form; the runner
+ * writes "call\tgrid\tblock\tns\tstart\tend\tstream\torigin\tname").  Copies, when a
+ * test needs them: kit_writer_put_text(w, "trace.copies", "call\tD2H\tbytes\tstart\tend\tstream\n"). */
 static inline void lct_trace(kit_writer *w, const char *calls, const char *kernels)
 {
     kit_writer_put_text(w, "trace.status", "ok");

@@ -58,12 +58,30 @@ void kit_apply_policy(kit_check_ctx *ctx, int require_kernel, int forbid_librari
 /* One kernel launch the trace attributes to a student call. */
 typedef struct {
     int grid[3], block[3];
-    double ms; /* device time */
+    double ms;                     /* device time */
+    unsigned long long start, end; /* CUPTI timestamps (ns), 0 when not recorded */
+    unsigned stream;               /* CUDA stream id */
+    char origin[128];              /* shared object that launched it, "-" = the runner itself */
+    char name[512];                /* demangled */
 } kit_launch;
 /* The kernels of the (last) student call named `call`: stores up to `max`
  * in ks and returns how many there were, or -1 when the trace is not
  * available (the policy has already noted why). */
 int kit_call_launches(const kit_blobfile *out, const char *call, kit_launch *ks, int max);
+
+/* One memory copy or memset made during a student call. */
+typedef enum { KIT_COPY_H2D, KIT_COPY_D2H, KIT_COPY_D2D, KIT_COPY_H2H, KIT_COPY_P2P, KIT_COPY_MEMSET, KIT_COPY_OTHER } kit_copy_kind;
+typedef struct {
+    kit_copy_kind kind;
+    unsigned long long bytes;
+    unsigned long long start, end; /* CUPTI timestamps (ns), same clock as kit_launch */
+    unsigned stream;
+} kit_copy;
+/* The copies and memsets of the (last) student call named `call`, like
+ * kit_call_launches. */
+int kit_call_copies(const kit_blobfile *out, const char *call, kit_copy *cs, int max);
+/* "H2D", "D2H", "D2D", "H2H", "P2P", "memset", "?" */
+const char *kit_copy_kind_name(kit_copy_kind k);
 
 /* Compares and, when not ok, fails with "<what>: <kit_cmp_describe>". Returns 1 when ok. */
 int kit_check_cmp(kit_check_ctx *ctx, const char *what, const kit_cmp *r);

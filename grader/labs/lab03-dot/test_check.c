@@ -119,6 +119,29 @@ START_TEST(cpu_or_library_results_fail)
 }
 END_TEST
 
+/* variant=ladder (make run-lab03 only): its parameters are checked, with
+ * one line naming the value and what is allowed. */
+START_TEST(ladder_parameters)
+{
+    char err[256];
+    kit_params p;
+    lab03_data d;
+    ck_assert_int_eq(kit_params_parse("variant=ladder", &p, err, sizeof err), 0);
+    ck_assert_int_eq(lab03_generate(&p, 1, &d, err, sizeof err), 0);
+    ck_assert_int_eq(d.ladder, 1);
+    ck_assert_int_eq(d.n, 1 << 24); /* the default size */
+    lab03_free(&d);
+    kit_params_parse("variant=ladder n=1000", &p, err, sizeof err);
+    ck_assert_int_eq(lab03_generate(&p, 1, &d, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "multiple of 512 (got n=1000)"));
+    kit_params_parse("variant=ladder n=1024 type=int", &p, err, sizeof err);
+    ck_assert_int_eq(lab03_generate(&p, 1, &d, err, sizeof err), -1);
+    kit_params_parse("variant=tree n=1024", &p, err, sizeof err);
+    ck_assert_int_eq(lab03_generate(&p, 1, &d, err, sizeof err), -1);
+    ck_assert_str_eq(err, "variant must be dot or ladder (got 'tree')");
+}
+END_TEST
+
 static Suite *lab03_suite(void)
 {
     Suite *s = suite_create("lab03-check");
@@ -128,6 +151,7 @@ static Suite *lab03_suite(void)
     tcase_add_test(tc, nan_and_empty_input);
     tcase_add_test(tc, int_must_be_exact);
     tcase_add_test(tc, cpu_or_library_results_fail);
+    tcase_add_test(tc, ladder_parameters);
     suite_add_tcase(s, tc);
     return s;
 }
