@@ -45,6 +45,17 @@ static void first_line(const char *text, char *out, size_t max)
     snprintf(out, max, "%.*s", (int)n, text);
 }
 
+/* The start of the line of text holding needle ("" when none). */
+static const char *line_with(const char *text, const char *needle)
+{
+    const char *p = strstr(text, needle);
+    if (!p)
+        return "";
+    while (p > text && p[-1] != '\n')
+        p--;
+    return p;
+}
+
 /* Seeds, sizes and values differ between students: "#" for every number,
  * so that the same mistake groups together. */
 static void normalize(const char *in, char *out, size_t max)
@@ -394,15 +405,13 @@ int class_report_write(const engine *e, const char *out_dir, const class_member 
         esc(&b, g->handed_in_at);
         sb_printf(&b, "</td><td class=\"num\">%d</td><td class=\"num\">%g%%</td><td>", g->late_days,
                   g->late_penalty_pct);
-        char note[400];
-        first_line(strstr(sb_str(&g->notes), "not graded")       ? strstr(sb_str(&g->notes), "not graded") - 0
-                   : strstr(sb_str(&g->notes), "after the cut")  ? sb_str(&g->notes)
-                   : strstr(sb_str(&g->notes), "late:")          ? strstr(sb_str(&g->notes), "late:")
-                                                                  : "",
+        char note[400], more[400] = "";
+        first_line(line_with(sb_str(&g->notes), not_graded ? "not graded: " : g->late_days ? "late: " : "after the cut"),
                    note, sizeof note);
-        if (not_graded) { /* the placeholder's note is its first line */
-            first_line(sb_str(&g->notes), note, sizeof note);
-        }
+        if (g->late_days && after_cut)
+            first_line(line_with(sb_str(&g->notes), "after the cut"), more, sizeof more);
+        if (more[0])
+            snprintf(note + strlen(note), sizeof note - strlen(note), "; %.150s", more);
         esc(&b, note);
         sb_add(&b, "</td></tr>\n");
     }
