@@ -234,7 +234,7 @@ int class_report_write(const engine *e, const char *out_dir, const class_member 
         scores[graded++] = g->score;
         sum += g->score;
         maxs = g->max_score > maxs ? g->max_score : maxs;
-        builds_failed += !g->build_ok && g->n_tests && !strstr(sb_str(&g->notes), "not graded");
+        builds_failed += !g->build_ok && g->n_tests && !strstr(sb_str(&g->notes), "not graded: ");
         late += g->late_days > 0;
         full += g->max_score > 0 && g->score >= g->max_score;
         rows[i].speedup = speedup_of(g);
@@ -373,7 +373,7 @@ int class_report_write(const engine *e, const char *out_dir, const class_member 
         sb_add(&b, "<p>Every graded submission built.</p>\n");
     for (int i = 0; i < n; i++) {
         const grade_result *g = &rows[i].g;
-        if (!rows[i].ok || g->build_ok || strstr(sb_str(&g->notes), "not graded"))
+        if (!rows[i].ok || g->build_ok || strstr(sb_str(&g->notes), "not graded: "))
             continue;
         const char *log = sb_str(&g->build_log), *errl = strstr(log, "error");
         while (errl && errl > log && errl[-1] != '\n')
@@ -393,7 +393,7 @@ int class_report_write(const engine *e, const char *out_dir, const class_member 
                "<th>version graded</th><th>handed in</th><th>days late</th><th>penalty</th><th>notes</th></tr>\n");
     for (int i = 0; i < n; i++) {
         const grade_result *g = &rows[i].g;
-        int not_graded = rows[i].ok && strstr(sb_str(&g->notes), "not graded");
+        int not_graded = rows[i].ok && strstr(sb_str(&g->notes), "not graded: ");
         int after_cut = rows[i].ok && strstr(sb_str(&g->notes), "after the cut-off");
         if (!rows[i].ok || (!g->late_days && !not_graded && !after_cut))
             continue;
