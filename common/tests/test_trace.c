@@ -106,6 +106,51 @@ START_TEST(unavailable_trace_reads_as_minus_one)
 }
 END_TEST
 
+static const char *lib_of(const char *origin, const char *name)
+{
+    kit_launch l;
+    memset(&l, 0, sizeof l);
+    snprintf(l.origin, sizeof l.origin, "%s", origin);
+    snprintf(l.name, sizeof l.name, "%s", name);
+    return kit_kernel_library(&l);
+}
+
+/* Issue 11 5: a library is told by where its kernel comes from, not by a substring of the name. */
+START_TEST(library_by_origin_and_namespace)
+{
+    /* the student's own kernels, whatever their names or template arguments */
+    ck_assert_ptr_null(lib_of("-", "spmv_cusparse_like(int, const int *, const int *, const float *, float *)"));
+    ck_assert_ptr_null(lib_of("-", "void spmv_cusparse_like<float>(const float *)"));
+    ck_assert_ptr_null(lib_of("-", "void reduce_with<thrust::plus<float>>(const float *, float *)"));
+    ck_assert_ptr_null(lib_of("-", "cublas_style_gemm()"));
+    ck_assert_ptr_null(lib_of("-", "void (anonymous namespace)::my_kernel<int>(int *)"));
+    ck_assert_ptr_null(lib_of("-", "void mylab::cub_like_scan<float>(float *)"));
+    /* header-only libraries compiled into the student's file: their namespace */
+    ck_assert_str_eq(lib_of("-", "void thrust::THRUST_300000_SM_900_NS::cuda_cub::core::_kernel_agent<int>()"), "Thrust");
+    ck_assert_str_eq(lib_of("-", "void cub::CUB_300000_SM_900::DeviceReduceSingleTileKernel<float>()"), "CUB");
+    ck_assert_str_eq(lib_of("-", "void cutlass::Kernel<float>(float)"), "CUTLASS");
+    /* shared libraries: the object that launched the kernel, whatever its name */
+    ck_assert_str_eq(lib_of("libcublas.so.13", "sm90_xmma_gemm_f32f32_tf32f32_f32_nn_n_tilesize128x128x32"), "cuBLAS");
+    ck_assert_str_eq(lib_of("libcublasLt.so.13", "nvjet_hsh_64x32_64x16_2x1_v_bz_splitK_TNT"), "cuBLAS");
+    ck_assert_str_eq(lib_of("libcusparse.so.12", "void csrmv_v3_kernel<float>()"), "cuSPARSE");
+    ck_assert_str_eq(lib_of("libsomething.so.2", "plain_kernel()"), "libsomething.so.2");
+}
+END_TEST
+
+/* Dropped records would hide copies or kernels: the check fails instead of noting. */
+START_TEST(overflowing_trace_fails_the_policy)
+{
+    kit_writer *w = lct_open();
+    kit_writer_put_text(w, "trace.status", "ok (20000 copy records dropped)");
+    kit_writer_put_text(w, "trace.calls", CALLS);
+    kit_writer_put_text(w, "trace.kernels", KERNELS);
+    char why[512];
+    ck_assert_int_eq(lct_check_policy(w, "", 1, 1, 1, why, sizeof why), 1);
+    ck_assert_msg(strstr(why, "more kernel launches or copies than the trace keeps (20000 copy records dropped): the device-execution check cannot vouch"),
+                  "%s", why);
+}
+END_TEST
+
 static Suite *trace_suite(void)
 {
     Suite *s = suite_create("trace");
@@ -114,6 +159,8 @@ static Suite *trace_suite(void)
     tcase_add_test(tc, copies_per_call_with_kinds);
     tcase_add_test(tc, no_copies_recorded_reads_as_none);
     tcase_add_test(tc, unavailable_trace_reads_as_minus_one);
+    tcase_add_test(tc, library_by_origin_and_namespace);
+    tcase_add_test(tc, overflowing_trace_fails_the_policy);
     suite_add_tcase(s, tc);
     return s;
 }

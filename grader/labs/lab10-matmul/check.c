@@ -233,6 +233,8 @@ int lab_check(kit_check_ctx *ctx)
         kit_fail(ctx, "bad test parameters: %s", err);
         return 1;
     }
+    /* evidence (manifest): the kernels read A and B, handed over on the device */
+    kit_call_input(ctx, "*", ((double)d.m * d.k + (double)d.k * d.n) * sizeof(float), 1);
     size_t mn = (size_t)d.m * d.n;
     uint64_t count = 0;
     const float *got = kit_expect_array(ctx, "c", KIT_T_F32, 0, &count);
