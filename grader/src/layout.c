@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "archive.h"
+#include "spool.h"
 #include "submission.h"
 
 int layout_scan_dir(const manifest *m, const char *subs_dir, layout_scan *s, char *err, size_t errlen)
@@ -46,7 +47,11 @@ int layout_scan_dir(const manifest *m, const char *subs_dir, layout_scan *s, cha
 
 /* ---- folders: SUBMISSIONS/alice/dot.cu --------------------------------------------- */
 
-static int folders_match(const layout_scan *s) { return s->folders > 0 && !s->archives && !s->student_files; }
+static int folders_match(const layout_scan *s, const char *dir)
+{
+    (void)dir;
+    return s->folders > 0 && !s->archives && !s->student_files;
+}
 
 static int folders_prepare(engine *e, const char *subs, const char *stage, char *grade_dir, size_t len, char *err,
                            size_t errlen)
@@ -57,7 +62,19 @@ static int folders_prepare(engine *e, const char *subs, const char *stage, char 
 
 /* ---- archives: SUBMISSIONS/alice.zip (LMS exports) --------------------------------- */
 
-static int archives_match(const layout_scan *s) { return s->archives > 0 && !s->folders && !s->student_files; }
+static int archives_match(const layout_scan *s, const char *dir)
+{
+    (void)dir;
+    return s->archives > 0 && !s->folders && !s->student_files;
+}
+
+/* ---- spool: a lab folder of the course spool (spool.h); batch.c picks the versions - */
+
+static int spool_match(const layout_scan *s, const char *dir)
+{
+    (void)s;
+    return spool_is_lab_folder(dir);
+}
 
 /* The student's files may sit at the top of the archive or in its one
  * folder (alice.zip: lab03-dot/dot.cu): the folder graded is the one that
@@ -143,12 +160,13 @@ static int archives_prepare(engine *e, const char *subs, const char *stage, char
 typedef struct {
     const char *name;
     const char *looks_like; /* %s: the submissions folder, %s: the student's file */
-    int (*matches)(const layout_scan *s);
+    int (*matches)(const layout_scan *s, const char *dir);
     int (*prepare)(engine *e, const char *subs, const char *stage, char *grade_dir, size_t len, char *err,
                    size_t errlen);
 } layout_kind;
 
 static const layout_kind layouts[] = {
+    {"spool", "a lab folder of the course spool (%s/" SPOOL_MARKER ", see README)", spool_match, folders_prepare},
     {"folders", "one folder per student (%s/alice/%s)", folders_match, folders_prepare},
     {"archives", "one .zip/.tar/.tar.gz per student (%s/alice.zip holding %s)", archives_match, archives_prepare},
 };
@@ -187,7 +205,7 @@ int layout_prepare(engine *e, const char *subs_dir, const char *stage_dir, char 
     if (layout_scan_dir(&e->man, subs_dir, &s, err, errlen) != 0)
         return -1;
     for (size_t i = 0; i < N_LAYOUTS; i++)
-        if (layouts[i].matches(&s)) {
+        if (layouts[i].matches(&s, subs_dir)) {
             *layout_name = layouts[i].name;
             return layouts[i].prepare(e, subs_dir, stage_dir, grade_dir, len, err, errlen);
         }

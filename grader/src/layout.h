@@ -4,10 +4,12 @@
  * One table of known layouts (layout.c): each says how it looks (for the
  * message when nothing matches), whether a scanned folder is in it, and how
  * to turn it into one folder per student.  Known now:
+ *   spool     a lab folder of the course spool (spool.h; batch.c picks each
+ *             student's hand-in)
  *   folders   SUBMISSIONS/alice/dot.cu ...          graded in place
  *   archives  SUBMISSIONS/alice.zip, bob.tar.gz ...  (LMS exports) unpacked
  *             safely into OUT/unpacked/alice/ ... (archive.h), or refused
- * A new layout (a hand-in spool, say) is one more entry in the table.
+ * A new layout is one more entry in the table.
  * Anything else - an empty folder, one student's own folder holding dot.cu,
  * loose files, folders mixed with archives - is refused with one line saying
  * what was found and the layouts expected.

@@ -211,7 +211,7 @@ START_TEST(batch_layouts_refused)
     sb_init(&out);
     static const struct {
         const char *prep, *says;
-    } cases[] = {{"mkdir -p \"$T/s\"", "is empty; expected one folder per student"},
+    } cases[] = {{"mkdir -p \"$T/s\"", "is empty; expected a lab folder of the course spool"},
                  {"mkdir -p \"$T/s\" && cp solutions/lab03-dot/dot.cu \"$T/s/\"",
                   "holds dot.cu itself: it looks like one student's own folder (grade it alone with: "},
                  {"mkdir -p \"$T/s\" && echo x > \"$T/s/notes.txt\"", "found 1 file (e.g. notes.txt); expected"},
