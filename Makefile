@@ -30,14 +30,43 @@ KIT_INI := $(BUILD)/kit.ini
 
 obj = $(patsubst %,$(BUILD)/%.o,$(basename $(1)))
 
+# ---- names users type ----------------------------------------------------------
+# `make lab99`, `make lab3`, `make run-lab99`, `make grade LAB=bogus`: one line naming
+# the value and the labs, exit 2, before anything is installed or built.
+KIT_LABS_LINE = the labs are $(strip $(LAB_IDS)) (make $(firstword $(LAB_IDS)), make run-$(firstword $(LAB_IDS)), make grade LAB=$(firstword $(LAB_IDS)) ...)
+BAD_LAB_GOALS := $(filter-out $(LAB_IDS) $(addprefix run-,$(LAB_IDS)),$(filter lab% run-lab%,$(MAKECMDGOALS)))
+ifneq ($(BAD_LAB_GOALS),)
+  $(error make $(firstword $(BAD_LAB_GOALS)): no such lab; $(KIT_LABS_LINE))
+endif
+ifneq ($(filter grade,$(MAKECMDGOALS)),)
+  ifneq ($(LAB),)
+    ifeq ($(filter $(LAB),$(LAB_IDS) $(LAB_NAMES)),)
+      $(error make grade LAB=$(LAB): no such lab; $(KIT_LABS_LINE))
+    endif
+  endif
+endif
+
 # ---- deps ----------------------------------------------------------------------------
 # Missing distribution packages: installed when make runs as root (a fresh
 # machine), otherwise one line per package saying what to install, then stop.
-DEPS_OK := $(BUILD)/.deps-ok
-$(DEPS_OK): mk/deps
-	@NVCC="$(NVCC)" mk/deps check >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && mk/deps install; } || { NVCC="$(NVCC)" mk/deps check; exit 1; }
-	@NVCC="$(NVCC)" mk/deps check
-	@mkdir -p $(@D) && touch $@
+# $(DEPS_OK) is an included makefile: make brings it up to date before it
+# builds anything, then reads the whole Makefile again, so the compile and link
+# flags below come from pkg-config *after* the install.  (Flags looked up
+# while the Makefile was first read were empty on a fresh machine: the first
+# `make lab03` failed with undefined references to cJSON - issue 11.)
+DEPS_OK := $(BUILD)/deps.mk
+DEPS_ENV = NVCC="$(NVCC)" COMPUTE_SANITIZER="$(COMPUTE_SANITIZER)"
+ifneq ($(filter-out clean help deps,$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))),)
+  include $(DEPS_OK)
+endif
+$(DEPS_OK): mk/deps mk/config.mk
+	@$(DEPS_ENV) mk/deps check >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && mk/deps install; } || { $(DEPS_ENV) mk/deps check; exit 1; }
+	@$(DEPS_ENV) mk/deps check
+	@mkdir -p $(@D) && { echo "# written by make from pkg-config after mk/deps (see Makefile)"; \
+	  echo "PKG_CFLAGS := $$(pkg-config --cflags $(PKGS))"; \
+	  echo "CHECK_LIBS := $$(pkg-config --libs check)"; \
+	  echo "CJSON_LIBS := $$(pkg-config --libs libcjson)"; \
+	  echo "INIH_LIBS := $$(pkg-config --libs inih)"; } > $@.tmp && mv $@.tmp $@
 
 # Flags that change object code: rebuild when they change.
 FLAGS_STAMP := $(BUILD)/.flags
@@ -166,7 +195,7 @@ test-gpu: all $(GPU_TESTS) ## GPU integration tests only (fails without a CUDA d
 	 $(MAKE) --no-print-directory test-demos NO_COLOR=1 || rc=1; exit $$rc
 
 deps: ## install missing distribution packages (as root)
-	@mk/deps install
+	@$(DEPS_ENV) mk/deps install
 
 # ---- TAs: race-condition demos ---------------------------------------------------------
 -include resources/demos/demos.mk
@@ -174,10 +203,11 @@ deps: ## install missing distribution packages (as root)
 # ---- handouts ------------------------------------------------------------------------
 HANDOUTS_MD := $(wildcard handouts/*.md)
 handouts: $(patsubst handouts/%.md,$(BUILD)/handouts/%.html,$(HANDOUTS_MD)) ## HTML handouts with pandoc
-$(BUILD)/handouts/%.html: handouts/%.md
+# mk/handouts.lua marks the shell blocks ("How to run it") so comments render as comments.
+$(BUILD)/handouts/%.html: handouts/%.md mk/handouts.lua
 	@mkdir -p $(@D)
 	@command -v pandoc >/dev/null || { echo "handouts: pandoc is not installed (apt-get install pandoc)"; exit 1; }
-	pandoc --standalone --toc --metadata title="$*" -o $@ $<
+	pandoc --standalone --toc --lua-filter mk/handouts.lua --metadata title="$*" -o $@ $<
 
 clean: ## remove the build directory
 	rm -rf $(BUILD)
