@@ -154,9 +154,11 @@ endef
 $(foreach l,$(LAB_NAMES),$(eval $(call STUDENT_TARGET,$(firstword $(subst -, ,$(l))),$(l))))
 
 # ---- instructors ------------------------------------------------------------------------
-grade: all ## grade a folder of submissions: make grade LAB=lab03 SUBMISSIONS=dir [OUT=dir] [ONLY=name] [FORCE=1]
+grade: all ## grade a folder of submissions: make grade LAB=lab03 SUBMISSIONS=dir [OUT=dir] [ONLY=name] [FORCE=1] [SLURM=1 [WAIT=1] [SLURM_OPTS=..]]
 	@test -n "$(LAB)" -a -n "$(SUBMISSIONS)" || { echo "usage: make grade LAB=lab03 SUBMISSIONS=folder [OUT=folder] [ONLY=name] [FORCE=1]"; exit 2; }
-	@$(KITGRADE) batch $(LAB) $(SUBMISSIONS) --out $(or $(OUT),grades/$(LAB)) $(if $(ONLY),--only $(ONLY)) $(if $(FORCE),--force) $(KITGRADE_OPTS)
+	@$(KITGRADE) $(if $(SLURM),slurm,batch) $(LAB) $(SUBMISSIONS) --out $(or $(OUT),grades/$(LAB)) $(if $(ONLY),--only $(ONLY)) $(if $(FORCE),--force) $(if $(SLURM),$(SLURM_ARGS)) $(KITGRADE_OPTS)
+# SLURM=1: the same batch as one Slurm job array (kitgrade slurm; README "Cluster admins").
+SLURM_ARGS = $(if $(WAIT),--wait) $(if $(SLURM_OPTS),--sbatch '$(SLURM_OPTS)') $(if $(SHARD_SIZE),--shard-size $(SHARD_SIZE)) $(if $(MAX_RUNNING),--max-running $(MAX_RUNNING))
 
 # ---- tests ---------------------------------------------------------------------------
 UNIT_TEST_SRC := $(wildcard common/tests/test_*.c grader/tests/test_*.c)
@@ -185,6 +187,16 @@ test: $(DEPS_OK) ## the kit's tests: unit tests, every .cu built, GPU tests when
 	@if $(KIT_DEVICES) --quiet; then $(MAKE) --no-print-directory test-gpu; \
 	 else echo "SKIP: GPU integration tests (no CUDA device: $$($(KIT_DEVICES) --why 2>&1))"; \
 	      $(MAKE) --no-print-directory test-cpu-submissions; fi
+	@$(MAKE) --no-print-directory test-build test-slurm
+
+test-build: ## what the build tells users: unknown lab names, mk/deps notes, rendered handouts
+	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-build
+
+test-slurm: all $(GPU_TESTS) ## make grade SLURM=1 on a throw-away one-node Slurm cluster (root; SKIP otherwise)
+	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-slurm
+
+test-fresh: ## CI's fresh-machine step (.ci/run) in a private view without the kit's packages (root)
+	@tests/run-fresh-machine
 
 test-cpu-submissions: all $(GPU_TESTS) ## the known-bad submissions that need no GPU (compile errors, floods, fork bombs...)
 	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-cpu-submissions
@@ -219,7 +231,7 @@ help: ## list the targets
 	@echo "    run-labNN    build your lab and run it once: make run-lab01 P=\"blocks=4 threads=3\""
 	@echo "    demo-NAME    run one race demo (make demo lists them)"
 
-.PHONY: all help clean test test-unit test-gpu build-cu grade deps handouts FORCE $(LAB_IDS) $(addprefix run-,$(LAB_IDS))
+.PHONY: all help clean test test-unit test-gpu test-build test-slurm test-fresh build-cu grade deps handouts FORCE $(LAB_IDS) $(addprefix run-,$(LAB_IDS))
 FORCE:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

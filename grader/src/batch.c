@@ -143,6 +143,26 @@ static int already_graded(engine *e, const char *subs_dir, const char *out_dir, 
     return same;
 }
 
+/* Merge (Slurm): a readable result of the submission's current files that is
+ * not an internal error.  Whether it was graded under the current rubric, kit
+ * and GPU is for the grading node to say (already_graded); see slurm.c. */
+static int batch_result_present(engine *e, const char *subs_dir, const char *out_dir, const entry *en)
+{
+    char path[4096], src[4096], hash[65], err[256];
+    grade_result g;
+    result_path(out_dir, en, "results", "json", path, sizeof path);
+    if (report_read_json(path, &g, err, sizeof err) != 0)
+        return 0;
+    snprintf(src, sizeof src, "%s/%s", subs_dir, en->name);
+    strbuf problems;
+    sb_init(&problems);
+    submission_take(&e->man, src, NULL, &problems, hash);
+    sb_free(&problems);
+    int present = !strcmp(hash, g.source_hash) && !strstr(sb_str(&g.notes), "internal grader error");
+    grade_result_free(&g);
+    return present;
+}
+
 /* ---- GPU slots: per_gpu submissions per GPU at a time within this batch ---- */
 
 static void wait_for_gpu(engine *e, void *arg)
@@ -308,14 +328,14 @@ int batch_run(engine *e, const char *subs_dir, const char *out_dir, const batch_
     /* One batch per output folder at a time. */
     snprintf(path, sizeof path, "%s/.batch.lock", out_dir);
     int lock = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (lock < 0 || flock(lock, LOCK_EX | LOCK_NB) != 0) {
+    if (lock < 0 || flock(lock, (o->want ? LOCK_SH : LOCK_EX) | LOCK_NB) != 0) { /* shards share OUT */
         fprintf(stderr, "kitgrade: another batch is writing to %s; wait for it or use another --out\n", out_dir);
         return 2;
     }
     /* Temporary files of results a killed batch was writing (".NAME.XXXXXX");
      * safe names never start with a dot. */
     static const char *subs_of_out[] = {"results", "feedback"};
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 2 && !o->want; k++) { /* a shard: other tasks' files in progress */
         snprintf(path, sizeof path, "%s/%s", out_dir, subs_of_out[k]);
         DIR *d = opendir(path);
         struct dirent *de;
@@ -344,12 +364,16 @@ int batch_run(engine *e, const char *subs_dir, const char *out_dir, const batch_
     }
     int total = 0, skipped = 0;
     for (int i = 0; i < n; i++) {
-        if (o->only && strcmp(ents[i].name, o->only)) {
+        if ((o->only && strcmp(ents[i].name, o->only)) || (o->want && !o->want(ents[i].safe, o->want_arg))) {
             ents[i].state = 3;
             continue;
         }
         total++;
-        if (!o->force && already_graded(e, subs_dir, out_dir, &ents[i])) {
+        if (o->merge) {
+            if (o->missing && (o->force || !batch_result_present(e, subs_dir, out_dir, &ents[i])))
+                fprintf(o->missing, "%s\n", ents[i].safe);
+            ents[i].state = 3;
+        } else if (!o->force && already_graded(e, subs_dir, out_dir, &ents[i])) {
             ents[i].state = 3;
             skipped++;
         }
@@ -432,11 +456,13 @@ int batch_run(engine *e, const char *subs_dir, const char *out_dir, const batch_
                 failed++;
             }
             sb_free(&who);
-            write_gradebook(e, out_dir, ents, n);
+            if (!o->want)
+                write_gradebook(e, out_dir, ents, n);
             progress(o, done, total, failed, t0, finished_now, label);
         }
     }
-    write_gradebook(e, out_dir, ents, n);
+    if (!o->want)
+        write_gradebook(e, out_dir, ents, n);
     if (o->tty)
         fputc('\n', stderr);
     fprintf(stderr, "done: %d graded now, %d kept from before; gradebook %s/gradebook.csv, results in %s/results/, "

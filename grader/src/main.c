@@ -17,6 +17,7 @@
 #include "engine.h"
 #include "kit/util.h"
 #include "report.h"
+#include "slurm.h"
 #include "submission.h"
 
 static const char usage_text[] =
@@ -31,6 +32,7 @@ static const char usage_text[] =
     "                                    (default DIR/results.json) and prints the report\n"
     "  batch LAB SUBMISSIONS --out DIR   grade every subfolder of SUBMISSIONS; resumable\n"
     "        [--only NAME] [--force] [--jobs N] [--per-gpu N]\n"
+    "  slurm LAB SUBMISSIONS --out DIR   the same batch as one Slurm job array (kitgrade slurm --help)\n"
     "  validate [LAB...]                 check manifests and rubrics (all labs when none given)\n"
     "  list                              the labs this kit has\n"
     "  build LAB DIR                     compile only\n"
@@ -44,6 +46,7 @@ static const char usage_text[] =
 
 typedef struct {
     const char *cmd, *lab, *dir, *dir2, *out, *only, *test, *seed, *rubric;
+    const char *shard, *merge; /* batch inside kitgrade slurm (slurm.h) */
     int force, jobs, per_gpu, no_color;
     const char *params[32];
     int n_params;
@@ -73,6 +76,10 @@ static int parse(int argc, char **argv, cli *c)
             c->per_gpu = atoi(v), i++;
         else if (!strcmp(a, "--rubric") && v)
             c->rubric = v, i++;
+        else if (!strcmp(a, "--shard") && v)
+            c->shard = v, i++;
+        else if (!strcmp(a, "--merge") && v)
+            c->merge = v, i++;
         else if (!strcmp(a, "--force"))
             c->force = 1;
         else if (!strcmp(a, "--no-color"))
@@ -279,7 +286,11 @@ static int cmd_batch(const cli *c, const char *argv0)
             return 2;
         o.work_root = work;
     }
+    if (slurm_batch_opts(&e, c->shard, c->merge, &o) != 0)
+        return 2;
     int rc = batch_run(&e, c->dir, c->out, &o);
+    if (slurm_batch_close(&o) != 0 && rc == 0)
+        rc = 4;
     engine_free(&e);
     return rc;
 }
@@ -437,6 +448,8 @@ int main(int argc, char **argv)
         fputs(usage_text, stdout);
         return 0;
     }
+    if (argc >= 2 && !strcmp(argv[1], "slurm"))
+        return slurm_main(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "validate"))
         return cmd_validate(argc, argv, argv[0]);
     if (parse(argc, argv, &c) != 0) {
