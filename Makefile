@@ -158,7 +158,7 @@ grade: all ## grade a folder of submissions: make grade LAB=lab03 SUBMISSIONS=di
 	@test -n "$(LAB)" -a -n "$(SUBMISSIONS)" || { echo "usage: make grade LAB=lab03 SUBMISSIONS=folder [OUT=folder] [ONLY=name] [FORCE=1]"; exit 2; }
 	@$(KITGRADE) $(if $(SLURM),slurm,batch) $(LAB) $(SUBMISSIONS) --out $(or $(OUT),grades/$(LAB)) $(if $(ONLY),--only $(ONLY)) $(if $(FORCE),--force) $(if $(SLURM),$(SLURM_ARGS)) $(KITGRADE_OPTS)
 # SLURM=1: the same batch as one Slurm job array (kitgrade slurm; README "Cluster admins").
-SLURM_ARGS = $(if $(WAIT),--wait) $(if $(SLURM_OPTS),--sbatch '$(SLURM_OPTS)') $(if $(SHARD_SIZE),--shard-size $(SHARD_SIZE)) $(if $(MAX_RUNNING),--max-running $(MAX_RUNNING))
+SLURM_ARGS = $(if $(WAIT),--wait) $(if $(GRES),--gres '$(GRES)') $(if $(SLURM_OPTS),--sbatch '$(SLURM_OPTS)') $(if $(SHARD_SIZE),--shard-size $(SHARD_SIZE)) $(if $(MAX_RUNNING),--max-running $(MAX_RUNNING))
 
 # ---- tests ---------------------------------------------------------------------------
 UNIT_TEST_SRC := $(wildcard common/tests/test_*.c grader/tests/test_*.c)

@@ -174,7 +174,9 @@ static void wait_for_gpu(engine *e, void *arg)
         for (int slot = 0; slot < s->n_gpus * s->per_gpu; slot++) {
             int i = slot % s->n_gpus; /* fill the GPUs evenly */
             char path[4096];
-            snprintf(path, sizeof path, "%s/.slots/gpu%d-%d.lock", s->out_dir, i, slot / s->n_gpus);
+            /* Named after the GPU's UUID, not its index: Slurm array tasks on
+             * other nodes (or given other GPUs) share OUT and all see index 0. */
+            snprintf(path, sizeof path, "%s/.slots/%s-%d.lock", s->out_dir, s->uuids[i], slot / s->n_gpus);
             int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
             if (fd < 0)
                 continue;
