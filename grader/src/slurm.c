@@ -106,7 +106,8 @@ static const char slurm_usage[] =
     "  grades SUBMISSIONS as one Slurm job array (one GPU per task, N submissions per task, at most\n"
     "  --max-running tasks at once) with `kitgrade batch`; again: progress, or resubmits what is missing,\n"
     "  or merges when everything is graded.  batch options (--rubric, --seed, --test, --force,\n"
-    "  --per-gpu, --jobs, --allow-no-gpu) go to every task.\n";
+    "  --per-gpu, --jobs, --allow-no-gpu) go to every task.  Exit status: 0 submitted, still running, or\n"
+    "  everything graded and merged; 2 bad usage; 4 sbatch failed or, after --wait, submissions without a result.\n";
 
 /* 'arg', for sh -c */
 static void sh_word(strbuf *b, const char *arg)
@@ -189,8 +190,10 @@ static int merge(const slurm_cli *c, const char *seed, int force, const char *fi
     return rc;
 }
 
-/* Reads a plan: "#seed S" then safe names.  Returns the number of names. */
-static int read_plan(const char *file, char *seed, size_t seedlen, char ***names)
+/* Reads a plan: "#seed S", "#key K" (the batch's grading key, where the
+ * engine has one: it changes with the rubric and the kit), then safe names.
+ * Returns the number of names; seed and key may be NULL. */
+static int read_plan(const char *file, char *seed, char *key, char ***names)
 {
     FILE *f = fopen(file, "r");
     int n = 0;
@@ -198,10 +201,12 @@ static int read_plan(const char *file, char *seed, size_t seedlen, char ***names
     char line[1024];
     while (f && fgets(line, sizeof line, f)) {
         line[strcspn(line, "\n")] = 0;
-        if (!strncmp(line, "#seed ", 6)) {
-            fmt_into(seed, seedlen, "%s", line + 6);
+        if (seed && !strncmp(line, "#seed ", 6))
+            fmt_into(seed, 64, "%s", line + 6);
+        if (key && !strncmp(line, "#key ", 5))
+            fmt_into(key, 160, "%s", line + 5);
+        if (line[0] == '#')
             continue;
-        }
         char **more = realloc(*names, (size_t)(n + 1) * sizeof *more);
         if (!*line || !more)
             continue;
@@ -284,7 +289,7 @@ static int wait_and_merge(const slurm_cli *c, const char *job, int argc, char **
     fmt_into(plan_file, sizeof plan_file, "%s/run", c->state);
     read_small(plan_file, run, sizeof run); /* the run folder of the job */
     fmt_into(plan_file, sizeof plan_file, "%s/plan", run);
-    int n = read_plan(plan_file, seed, sizeof seed, &names);
+    int n = read_plan(plan_file, seed, NULL, &names);
     fmt_into(plan_file, sizeof plan_file, "%s/submitted", run);
     read_small(plan_file, sub_time, sizeof sub_time);
     time_t since = (time_t)atoll(sub_time);
@@ -311,8 +316,7 @@ static int wait_and_merge(const slurm_cli *c, const char *job, int argc, char **
     int rc = merge(c, seed[0] ? seed : NULL, 0, missing_file);
     if (rc != 0)
         return rc;
-    char junk[64];
-    int missing = read_plan(missing_file, junk, sizeof junk, &names);
+    int missing = read_plan(missing_file, NULL, NULL, &names);
     for (int i = 0; i < missing; i++)
         free(names[i]);
     free(names);
@@ -321,7 +325,7 @@ static int wait_and_merge(const slurm_cli *c, const char *job, int argc, char **
                         "command resubmits only those:\n",
                 job, missing, missing == 1 ? "" : "s", run);
         print_again(c, argc, argv);
-        return 1;
+        return 4; /* kitgrade's "could not do its work" (exit_codes.h) */
     }
     fprintf(stderr, "done: every submission graded; gradebook %s/gradebook.csv, results in %s/results/, feedback in "
                     "%s/feedback/\n",
@@ -412,13 +416,15 @@ int slurm_main(int argc, char **argv)
     if (rc != 0)
         return rc;
     char **names;
-    int n = read_plan(plan_file, seed, sizeof seed, &names);
+    char key[160] = "";
+    int n = read_plan(plan_file, seed, key, &names);
     if (c.seed)
         fmt_into(seed, sizeof seed, "%s", c.seed);
     strbuf stamp;
     sb_init(&stamp);
     batch_cmd(&c, &stamp, NULL);
-    sb_printf(&stamp, "| gres %s cpus %d sbatch %s | kit %s", c.gres, c.cpus, c.sbatch_opts ? c.sbatch_opts : "", c.self);
+    sb_printf(&stamp, "| gres %s cpus %d sbatch %s | key %s | kit %s", c.gres, c.cpus,
+              c.sbatch_opts ? c.sbatch_opts : "", key, c.self);
     struct stat st;
     if (stat(c.self, &st) == 0)
         sb_printf(&stamp, " %lld", (long long)st.st_mtime);
@@ -431,8 +437,7 @@ int slurm_main(int argc, char **argv)
         free(names);
         if ((rc = merge(&c, c.seed, 1, plan_file)) != 0)
             return rc;
-        char same_seed[64];
-        n = read_plan(plan_file, same_seed, sizeof same_seed, &names);
+        n = read_plan(plan_file, NULL, NULL, &names);
     }
     if (n == 0) {
         fprintf(stderr, "%s: every submission in %s has its result; gradebook %s/gradebook.csv, results in "
