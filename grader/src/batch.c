@@ -124,40 +124,45 @@ static void result_path(const char *out_dir, const entry *en, const char *sub, c
     snprintf(buf, len, "%s/%s/%s.%s", out_dir, sub, en->safe, ext);
 }
 
-/* Finished = a readable result for the same files, not an internal error. */
-static int already_graded(engine *e, const char *subs_dir, const char *out_dir, const entry *en)
+/* The submission's result on disk and the hash of its current files: 0, or
+ * -1 when there is no readable result. */
+static int read_result(engine *e, const char *subs_dir, const char *out_dir, const entry *en, grade_result *g,
+                       char hash[65])
 {
-    char path[4096], src[4096], hash[65];
+    char path[4096], src[4096], err[256];
     result_path(out_dir, en, "results", "json", path, sizeof path);
-    grade_result g;
-    char err[256];
-    if (report_read_json(path, &g, err, sizeof err) != 0)
-        return 0;
+    if (report_read_json(path, g, err, sizeof err) != 0)
+        return -1;
     snprintf(src, sizeof src, "%s/%s", subs_dir, en->name);
     strbuf problems;
     sb_init(&problems);
     submission_take(&e->man, src, NULL, &problems, hash);
     sb_free(&problems);
+    return 0;
+}
+
+/* Finished = a readable result for the same files, not an internal error. */
+static int already_graded(engine *e, const char *subs_dir, const char *out_dir, const entry *en)
+{
+    grade_result g;
+    char hash[65];
+    if (read_result(e, subs_dir, out_dir, en, &g, hash) != 0)
+        return 0;
     int same = !strcmp(hash, g.source_hash) && !strstr(sb_str(&g.notes), "internal grader error");
     grade_result_free(&g);
     return same;
 }
 
-/* Merge (Slurm): a readable result of the submission's current files that is
- * not an internal error.  Whether it was graded under the current rubric, kit
- * and GPU is for the grading node to say (already_graded); see slurm.c. */
+/* Merge (Slurm): a result of the submission's current files that is not an
+ * internal error.  Whether it was graded under the current rubric, kit and
+ * GPU is for the grading node to say (already_graded): the login node that
+ * merges has other conditions (no GPU).  See slurm.c. */
 static int batch_result_present(engine *e, const char *subs_dir, const char *out_dir, const entry *en)
 {
-    char path[4096], src[4096], hash[65], err[256];
     grade_result g;
-    result_path(out_dir, en, "results", "json", path, sizeof path);
-    if (report_read_json(path, &g, err, sizeof err) != 0)
+    char hash[65];
+    if (read_result(e, subs_dir, out_dir, en, &g, hash) != 0)
         return 0;
-    snprintf(src, sizeof src, "%s/%s", subs_dir, en->name);
-    strbuf problems;
-    sb_init(&problems);
-    submission_take(&e->man, src, NULL, &problems, hash);
-    sb_free(&problems);
     int present = !strcmp(hash, g.source_hash) && !strstr(sb_str(&g.notes), "internal grader error");
     grade_result_free(&g);
     return present;
