@@ -474,6 +474,8 @@ int slurm_main(int argc, char **argv)
     sb_add(&script, "#!/bin/sh\n# written by kitgrade slurm: task k grades the submissions named in shard-k\n");
     sb_add(&script, "exec ");
     batch_cmd(&c, &script, seed);
+    if (c.force) /* regrade even what the grading node would keep (not for the merges) */
+        sb_add(&script, "--force ");
     if (!c.jobs_given) /* as many submissions in flight as the task has CPUs */
         sb_add(&script, "--jobs \"${SLURM_CPUS_PER_TASK:-1}\" ");
     sb_add(&script, "--no-color --shard ");
