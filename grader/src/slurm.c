@@ -384,6 +384,10 @@ static int parse_slurm(int argc, char **argv, slurm_cli *c)
 int slurm_main(int argc, char **argv)
 {
     slurm_cli c;
+    if (argc >= 3 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
+        fputs(slurm_usage, stdout);
+        return 0;
+    }
     if (parse_slurm(argc, argv, &c) != 0) {
         fputs(slurm_usage, stderr);
         return 2;
