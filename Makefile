@@ -165,7 +165,7 @@ UNIT_TEST_SRC := $(wildcard common/tests/test_*.c grader/tests/test_*.c)
 UNIT_TESTS := $(patsubst %.c,$(BUILD)/%,$(UNIT_TEST_SRC)) $(LAB_UNIT_TESTS)
 $(BUILD)/common/tests/test_%: common/tests/test_%.c $(LIBKIT) $(DEPS_OK)
 	@mkdir -p $(@D)
-	$(CC) $(KIT_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Icommon/tests -o $@ $< $(LIBKIT) $(CHECK_LIBS) -lm
+	$(CC) $(KIT_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Icommon/tests -o $@ $< $(LIBKIT) $(CJSON_LIBS) $(CHECK_LIBS) -lm
 $(BUILD)/grader/tests/test_%: grader/tests/test_%.c $(call obj,$(GRADER_LIB_C)) $(LIBKIT) $(DEPS_OK)
 	@mkdir -p $(@D)
 	$(CC) $(KIT_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Icommon/tests -Igrader/src -o $@ $< $(call obj,$(GRADER_LIB_C)) $(LIBKIT) $(CJSON_LIBS) $(INIH_LIBS) $(CHECK_LIBS) -lm
@@ -178,6 +178,7 @@ $(BUILD)/tests/gpu/test_%: tests/gpu/test_%.c $(call obj,$(GRADER_LIB_C)) $(LIBK
 test-unit: $(UNIT_TESTS) $(GPU_TESTS) all ## unit tests of common/, grader/ and the labs' checkers (no GPU needed)
 	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-unit $(UNIT_TESTS)
 	@$(MAKE) --no-print-directory test-demos-summary
+	@KIT_ROOT=$(KIT_ROOT) tests/check-handouts
 
 build-cu: all demos ## compile every .cu in the tree (starters, solutions, demos) for CUDA_ARCH
 	@$(KITGRADE) build-all --jobs $(or $(JOBS),$(shell nproc))
@@ -227,7 +228,7 @@ clean: ## remove the build directory
 help: ## list the targets
 	@echo "CUDA lab kit - targets (build dir: $(BUILD), CUDA_ARCH: $(CUDA_ARCH))"
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-zA-Z_-]+):.*## (.*)/  \1|\2/' | awk -F'|' '{printf "  %-12s %s\n", $$1, $$2}'
-	@echo "    lab01..lab09 build and check your lab (TEST=name one test, SEED=0x.. reproduce, DIR=folder)"
+	@echo "    lab01..lab11 build and check your lab (TEST=name one test, SEED=0x.. reproduce, DIR=folder)"
 	@echo "    run-labNN    build your lab and run it once: make run-lab01 P=\"blocks=4 threads=3\""
 	@echo "    demo-NAME    run one race demo (make demo lists them)"
 

@@ -2,10 +2,12 @@
  *
  *   check --params P --seed S --nonce N --out FILE [--stdout FILE]
  *         [--require-kernel] [--forbid-libraries]
+ *         [--evidence "host-copy kernel-time"] [--host-copy-share 0.125]
  *
  * Loads the runner's output file (untrusted), applies the device-execution
  * policy to the kernel trace, then calls the lab's lab_check(), which
- * regenerates the inputs and compares with the CPU reference.  Prints one
+ * regenerates the inputs and compares with the CPU reference, then the
+ * evidence rules (kit_judge).  Prints one
  * JSON verdict on stdout and exits 0; exits 2 on a usage/internal error.
  */
 #include <cjson/cJSON.h>
@@ -21,7 +23,7 @@
 static int usage(void)
 {
     fprintf(stderr, "usage: check --params P --seed S --nonce N --out FILE [--stdout FILE] [--require-kernel] "
-                    "[--forbid-libraries]\n");
+                    "[--forbid-libraries] [--evidence LIST] [--host-copy-share X]\n");
     return 2;
 }
 
@@ -29,7 +31,9 @@ int main(int argc, char **argv)
 {
     const char *params_text = "", *out_path = NULL, *stdout_path = NULL;
     unsigned long long seed = 0, nonce = 0;
-    int require_kernel = 0, forbid = 0;
+    kit_policy policy = {0};
+    policy.host_copy_share = KIT_HOST_COPY_SHARE_DEFAULT;
+    char err[512];
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--params") && v)
@@ -43,17 +47,30 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--stdout") && v)
             stdout_path = v, i++;
         else if (!strcmp(a, "--require-kernel"))
-            require_kernel = 1;
+            policy.require_kernel = 1;
         else if (!strcmp(a, "--forbid-libraries"))
-            forbid = 1;
-        else
+            policy.forbid_libraries = 1;
+        else if (!strcmp(a, "--evidence") && v) {
+            if (kit_evidence_parse(v, &policy, err, sizeof err) != 0) {
+                fprintf(stderr, "check: %s\n", err);
+                return 2;
+            }
+            i++;
+        } else if (!strcmp(a, "--host-copy-share") && v) {
+            char *end;
+            policy.host_copy_share = strtod(v, &end);
+            if (*end || !(policy.host_copy_share >= 0 && policy.host_copy_share <= 1)) {
+                fprintf(stderr, "check: --host-copy-share '%s': a number from 0 to 1\n", v);
+                return 2;
+            }
+            i++;
+        } else
             return usage();
     }
     if (!out_path)
         return usage();
 
     kit_params params;
-    char err[512];
     if (kit_params_parse(params_text, &params, err, sizeof err) != 0) {
         fprintf(stderr, "check: bad parameters: %s\n", err);
         return 2;
@@ -79,25 +96,8 @@ int main(int argc, char **argv)
         if (!rs)
             kit_fail(&ctx, "the run did not finish (its result file is incomplete)");
         free(rs);
-        if (!ctx.failed) {
-            kit_apply_policy(&ctx, require_kernel, forbid, kernels);
-            device_ok = !ctx.failed;
-            /* Judge the values on their own: a lab's check may return
-             * ctx->failed, which the policy may already have set. */
-            char policy_summary[sizeof ctx.summary];
-            snprintf(policy_summary, sizeof policy_summary, "%s", ctx.summary);
-            ctx.failed = 0;
-            int before = ctx.fail_count;
-            if (lab_check(&ctx) != 0 && ctx.fail_count == before)
-                kit_fail(&ctx, "wrong result");
-            result_ok = ctx.fail_count == before;
-            if (!device_ok) { /* the policy's message stays first */
-                if (!result_ok)
-                    kit_detail(&ctx, "%s", ctx.summary);
-                snprintf(ctx.summary, sizeof ctx.summary, "%s", policy_summary);
-            }
-            ctx.failed = !device_ok || !result_ok;
-        }
+        if (!ctx.failed)
+            kit_judge(&ctx, &policy, kernels, &device_ok, &result_ok);
     }
 
     cJSON_AddBoolToObject(verdict, "pass", !ctx.failed);

@@ -41,6 +41,19 @@ void kit_gen_uniform_f32(kit_rng *r, float *out, size_t n, float lo, float hi)
         out[i] = kit_rng_f32(r, lo, hi);
 }
 
+int kit_gen_float_dist(const char *dist, float *lo, char *err, size_t errlen)
+{
+    if (!strcmp(dist, "uniform"))
+        *lo = -1.0f;
+    else if (!strcmp(dist, "positive"))
+        *lo = 0.0f;
+    else {
+        snprintf(err, errlen, "dist must be uniform or positive (got '%s')", dist);
+        return -1;
+    }
+    return 0;
+}
+
 static int cmp_i32(const void *pa, const void *pb)
 {
     int32_t a = *(const int32_t *)pa, b = *(const int32_t *)pb;

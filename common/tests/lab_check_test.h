@@ -31,7 +31,9 @@ static inline kit_writer *lct_open(void)
 }
 
 /* A successful traced call: calls = "index\tname\tkernel_required\terror\n" lines,
- * kernels = "call\tgx,gy,gz\tbx,by,bz\tns\tname\n" lines. */
+ * kernels = "call\tgx,gy,gz\tbx,by,bz\tns\tname\n" lines (the short form; the runner
+ * writes "call\tgrid\tblock\tns\tstart\tend\tstream\torigin\tname").  Copies, when a
+ * test needs them: kit_writer_put_text(w, "trace.copies", "call\tD2H\tbytes\tstart\tend\tstream\n"). */
 static inline void lct_trace(kit_writer *w, const char *calls, const char *kernels)
 {
     kit_writer_put_text(w, "trace.status", "ok");
@@ -39,33 +41,33 @@ static inline void lct_trace(kit_writer *w, const char *calls, const char *kerne
     kit_writer_put_text(w, "trace.kernels", kernels);
 }
 
-/* Closes the file and runs the checker's path on it (the device-execution
- * policy, then lab_check), with `out_text` as the runner's stdout.  Returns 1
- * when the check failed, 0 when it passed, -1 on a broken test setup.  text
- * gets the summary (and, with details, the detail lines after a newline). */
-static inline int lct_run(kit_writer *w, const char *params, uint64_t seed, const char *out_text, size_t out_len,
-                          int require_kernel, int forbid_libraries, int details, char *text, size_t len)
+/* Closes the file and runs the checker's path on it (kit_judge: the device
+ * policy p, lab_check, the evidence rules), with `out_text` as the runner's
+ * stdout.  Returns 1 when the check failed, 0 when it passed, -1 on a broken
+ * test setup.  text gets the summary (and, with details, the detail lines
+ * after a newline). */
+static inline int lct_run_policy(kit_writer *w, const char *params, uint64_t seed, const char *out_text,
+                                 size_t out_len, const kit_policy *p, int details, char *text, size_t len)
 {
     kit_writer_put_text(w, "runner.status", "ok");
     if (kit_writer_close(w) != 0)
         return -1;
     char err[256];
-    kit_params p;
-    if (kit_params_parse(params, &p, err, sizeof err) != 0)
+    kit_params kp;
+    if (kit_params_parse(params, &kp, err, sizeof err) != 0)
         return -1;
     kit_blobfile *b = kit_blob_load(lct_path, LCT_NONCE, 0, err, sizeof err);
     if (!b)
         return -1;
     kit_check_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
-    ctx.params = &p;
+    ctx.params = &kp;
     ctx.seed = seed;
     ctx.out = b;
     ctx.stdout_text = out_text;
     ctx.stdout_len = out_len;
-    kit_apply_policy(&ctx, require_kernel, forbid_libraries, NULL);
-    if (!ctx.failed)
-        lab_check(&ctx);
+    int device_ok, result_ok;
+    kit_judge(&ctx, p, NULL, &device_ok, &result_ok);
     if (details)
         snprintf(text, len, "%s\n%s", ctx.summary, ctx.details ? ctx.details : "");
     else
@@ -74,6 +76,20 @@ static inline int lct_run(kit_writer *w, const char *params, uint64_t seed, cons
     kit_blob_free(b);
     unlink(lct_path);
     return ctx.failed;
+}
+
+/* The labs' policy: every evidence rule on, the default host-copy share. */
+static inline kit_policy lct_policy(int require_kernel, int forbid_libraries)
+{
+    kit_policy p = {require_kernel, forbid_libraries, 1, KIT_HOST_COPY_SHARE_DEFAULT, 1};
+    return p;
+}
+
+static inline int lct_run(kit_writer *w, const char *params, uint64_t seed, const char *out_text, size_t out_len,
+                          int require_kernel, int forbid_libraries, int details, char *text, size_t len)
+{
+    kit_policy p = lct_policy(require_kernel, forbid_libraries);
+    return lct_run_policy(w, params, seed, out_text, out_len, &p, details, text, len);
 }
 
 /* The summary only, no stdout. */

@@ -407,6 +407,19 @@ START_TEST(singular_minor_fails_at_k_minus_1)
 }
 END_TEST
 
+START_TEST(float_dist_names)
+{
+    float lo = 7;
+    char err[128];
+    ck_assert_int_eq(kit_gen_float_dist("uniform", &lo, err, sizeof err), 0);
+    ck_assert(lo == -1.0f);
+    ck_assert_int_eq(kit_gen_float_dist("positive", &lo, err, sizeof err), 0);
+    ck_assert(lo == 0.0f);
+    ck_assert_int_eq(kit_gen_float_dist("normal", &lo, err, sizeof err), -1);
+    ck_assert_str_eq(err, "dist must be uniform or positive (got 'normal')");
+}
+END_TEST
+
 static Suite *gen_suite(void)
 {
     Suite *s = suite_create("gen");
@@ -424,6 +437,7 @@ static Suite *gen_suite(void)
     tcase_add_test(tc, poisson2d_stencil);
     tcase_add_test(tc, zero_diag_regular);
     tcase_add_test(tc, singular_minor_fails_at_k_minus_1);
+    tcase_add_test(tc, float_dist_names);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -497,12 +497,18 @@ static void run_checker(engine *e, const workdirs *w, const char *params, uint64
     snprintf(nonce_s, sizeof nonce_s, "%llu", (unsigned long long)nonce);
     snprintf(out, sizeof out, "%s/out.bin", w->run);
     snprintf(sout, sizeof sout, "%s/stdout.txt", w->root);
-    const char *argv[16] = {check, "--params", params, "--seed", seed_s, "--nonce", nonce_s, "--out", out, "--stdout", sout};
+    char share[32];
+    snprintf(share, sizeof share, "%g", e->man.host_copy_share);
+    const char *argv[20] = {check, "--params", params, "--seed", seed_s, "--nonce", nonce_s, "--out", out, "--stdout", sout};
     int n = 11;
     if (e->man.require_kernel)
         argv[n++] = "--require-kernel";
     if (e->man.forbid_libraries)
         argv[n++] = "--forbid-libraries";
+    argv[n++] = "--evidence";
+    argv[n++] = e->man.evidence;
+    argv[n++] = "--host-copy-share";
+    argv[n++] = share;
     argv[n] = NULL;
     proc_opts o = {0};
     o.timeout_s = CHECKER_TIMEOUT;
@@ -932,8 +938,9 @@ static int deny_sanitizer_credit(const engine *e, test_result *tr)
         return 0;
     tr->status = ST_FAIL;
     tr->score = 0;
-    sb_add(&tr->output, "not credited: the correctness runs got right values without any kernel of your own "
-                        "(computed on the host or by a library), so a clean sanitizer report checks nothing of yours\n");
+    sb_add(&tr->output, "not credited: the correctness runs got right values that the device-execution check did not "
+                        "find computed by kernels of your own (no own kernel, library kernels, or the work done on the "
+                        "host: see their messages), so a clean sanitizer report checks nothing of yours\n");
     return 1;
 }
 

@@ -6,6 +6,9 @@
  *   interface = dot.h               ; header in labs/<name>/
  *   require_kernel = yes            ; default yes
  *   forbid_libraries = yes          ; default yes
+ *   evidence = host-copy kernel-time ; default both; "none" for no rule
+ *                                   ; (common/src/evidence.c says what each proves)
+ *   host_copy_share = 0.125         ; default 0.125, from 0 to 1
  *   nvcc_flags =                    ; optional
  *   starter_fails = racecheck perf  ; optional lists of test names
  *   starter_may_fail = float-large
@@ -17,6 +20,7 @@
  * inih so that messages carry line numbers.
  */
 #include "ini_lines.h"
+#include "kit/checker.h" /* kit_evidence_parse: the checker's own reading of `evidence` */
 #include "model.h"
 
 #include <ctype.h>
@@ -31,11 +35,11 @@
 
 enum {
     M_TITLE, M_STUDENT_FILES, M_INTERFACE, M_REQUIRE_KERNEL, M_FORBID_LIBRARIES, M_NVCC_FLAGS, M_STARTER_FAILS,
-    M_STARTER_MAY_FAIL, M_KIT_SOURCES, M_NKEYS
+    M_STARTER_MAY_FAIL, M_KIT_SOURCES, M_EVIDENCE, M_HOST_COPY_SHARE, M_NKEYS
 };
 static const char *const mkeys[M_NKEYS] = {
     "title", "student_files", "interface", "require_kernel", "forbid_libraries", "nvcc_flags",
-    "starter_fails", "starter_may_fail", "kit_sources",
+    "starter_fails", "starter_may_fail", "kit_sources", "evidence", "host_copy_share",
 };
 
 typedef struct {
@@ -225,6 +229,26 @@ static int handler(void *user, const char *section, const char *name, const char
     case M_FORBID_LIBRARIES:
         yes_no(c, name, v, &m->forbid_libraries);
         break;
+    case M_EVIDENCE: {
+        kit_policy p;
+        char why[200];
+        if (strlen(v) >= sizeof m->evidence)
+            fail(c, c->in.lineno, "'evidence' is too long (at most %zu characters)", sizeof m->evidence - 1);
+        else if (kit_evidence_parse(v, &p, why, sizeof why) != 0)
+            fail(c, c->in.lineno, "%s", why);
+        else
+            strcpy(m->evidence, *v ? v : "none");
+        break;
+    }
+    case M_HOST_COPY_SHARE: {
+        char *end;
+        double x = strtod(v, &end);
+        if (!*v || *end || !(x >= 0 && x <= 1))
+            fail(c, c->in.lineno, "'host_copy_share' must be a number from 0 to 1: '%s'", v);
+        else
+            m->host_copy_share = x;
+        break;
+    }
     }
     return !c->failed;
 }
@@ -310,6 +334,8 @@ int manifest_load(const char *path, manifest *m, char *err, size_t errlen)
     memset(m, 0, sizeof *m);
     m->require_kernel = 1;
     m->forbid_libraries = 1;
+    snprintf(m->evidence, sizeof m->evidence, "host-copy kernel-time");
+    m->host_copy_share = KIT_HOST_COPY_SHARE_DEFAULT;
     mctx c;
     memset(&c, 0, sizeof c);
     c.path = path;

@@ -25,6 +25,8 @@ typedef struct {
     int n_kit_sources;
     int require_kernel;             /* a student call must launch a kernel of its own */
     int forbid_libraries;           /* CUB/Thrust/cuBLAS/... kernels fail the check */
+    char evidence[128];             /* evidence rules for the checker ("host-copy kernel-time", "none") */
+    double host_copy_share;         /* host-copy: share of a call's device input that may reach the host */
     char nvcc_flags[256];           /* extra flags for the student's file */
     char starter_fails[MAX_LIST][NAME_LEN];    /* tests the starter must fail */
     int n_starter_fails;

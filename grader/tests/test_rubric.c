@@ -285,6 +285,8 @@ START_TEST(good_manifest_loads)
                                   "interface = dot.h\n"
                                   "require_kernel = no\n"
                                   "forbid_libraries = yes\n"
+                                  "evidence = kernel-time            ; host-copy off\n"
+                                  "host_copy_share = 0.5\n"
                                   "nvcc_flags =                      ; optional\n"
                                   "starter_fails = racecheck int-exact performance\n"
                                   "starter_may_fail = float-large\n");
@@ -300,6 +302,8 @@ START_TEST(good_manifest_loads)
     ck_assert_str_eq(m.interface, "dot.h");
     ck_assert_int_eq(m.require_kernel, 0);
     ck_assert_int_eq(m.forbid_libraries, 1);
+    ck_assert_str_eq(m.evidence, "kernel-time");
+    ck_assert(m.host_copy_share == 0.5);
     ck_assert_str_eq(m.nvcc_flags, "");
     ck_assert_int_eq(m.n_starter_fails, 3);
     ck_assert_str_eq(m.starter_fails[2], "performance");
@@ -321,6 +325,8 @@ START_TEST(manifest_defaults)
     ck_assert_msg(manifest_load(path, &m, err, sizeof err) == 0, "%s", err);
     ck_assert_int_eq(m.require_kernel, 1);
     ck_assert_int_eq(m.forbid_libraries, 1);
+    ck_assert_str_eq(m.evidence, "host-copy kernel-time");
+    ck_assert(m.host_copy_share == 0.125);
     ck_assert_int_eq(m.n_starter_fails, 0);
     ck_assert_int_eq(m.n_kit_sources, 1);
     ck_assert_str_eq(m.kit_sources[0], "harness.cu");
@@ -344,6 +350,10 @@ static const struct {
     {MH "student_files = a.cu\nsolution = b.cu\n", "manifest.ini:5: unknown key 'solution' in [lab]"},
     {MH "student_files = a.cu\n[build]\n", "manifest.ini:5: unknown section [build]"},
     {MH "student_files = a.cu\nrequire_kernel = sometimes\n", "manifest.ini:5: 'require_kernel' must be yes or no"},
+    {MH "student_files = a.cu\nevidence = host-copy kernel-speed\n",
+     "manifest.ini:5: evidence 'kernel-speed' unknown (allowed: host-copy, kernel-time, none)"},
+    {MH "student_files = a.cu\nhost_copy_share = 12%\n", "manifest.ini:5: 'host_copy_share' must be a number from 0 to 1: '12%'"},
+    {MH "student_files = a.cu\nhost_copy_share = 1.5\n", "manifest.ini:5: 'host_copy_share' must be a number from 0 to 1"},
     {MH "student_files = a.cu\ntitle = U\n", "manifest.ini:5: 'title' given twice in [lab] (first at line 2)"},
     {MH "student_files = a.cu\nstarter_fails = ok bad!name\n", "manifest.ini:5: 'starter_fails': bad test name 'bad!name'"},
     {"[lab]\ntitle = T\ninterface = ../a.h\nstudent_files = a.cu\n", "manifest.ini:3: 'interface' must be a plain file name"},

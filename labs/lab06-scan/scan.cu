@@ -68,7 +68,10 @@ template <typename T> static void scan_any(const T *d_in, T *d_out, int n)
      *         2^26 elements there are 65536 totals - more than one block
      *         can scan: the same problem again, smaller.
      * Step 3: add to every element the total of all the blocks before its own.
-     * n is rarely a multiple of the block size: mind the last block. */
+     * n is rarely a multiple of the block size: mind the last block.
+     * You may allocate scratch device memory for the totals (cudaMalloc here
+     * and cudaFree before returning, or a buffer kept between calls); d_out
+     * may serve as scratch too, d_in must not be modified. */
 }
 
 void scan(const float *d_in, float *d_out, int n) { scan_any(d_in, d_out, n); }

@@ -31,6 +31,7 @@ typedef struct {
 
 typedef struct {
     list must_fail, may_fail;
+    list must_pass;        /* "passes": tests that must be graded, and passed */
     int all_fail;          /* "fails = all" */
     int build;             /* 1 must build, 0 must not, -1 either */
     char output[8][256];   /* phrases that must appear in the result's text */
@@ -83,6 +84,8 @@ static int expect_handler(void *user, const char *section, const char *name, con
             split_into(&x->must_fail, value);
     } else if (!strcmp(name, "may_fail"))
         split_into(&x->may_fail, value);
+    else if (!strcmp(name, "passes"))
+        split_into(&x->must_pass, value);
     else if (!strcmp(name, "build"))
         x->build = !strcmp(value, "ok") ? 1 : !strcmp(value, "fail") ? 0 : -1;
     else if (!strcmp(name, "output") && x->n_output < 8)
@@ -177,6 +180,14 @@ START_TEST(verdict)
             snprintf(missing + strlen(missing), sizeof missing - strlen(missing), " %s", t->name);
         if (may)
             snprintf(racy + strlen(racy), sizeof racy - strlen(racy), " %s:%s", t->name, failed ? "failed" : "passed");
+    }
+    for (int k = 0; k < x.must_pass.n; k++) { /* graded at all: a known-good submission's point */
+        int graded = 0;
+        for (int i = 0; i < g.n_tests; i++)
+            graded |= !strcmp(g.tests[i].name, x.must_pass.name[k]);
+        if (!graded)
+            snprintf(unexpected + strlen(unexpected), sizeof unexpected - strlen(unexpected), " %s(not graded)",
+                     x.must_pass.name[k]);
     }
     for (int i = 0; i < x.n_output; i++)
         if (!result_mentions(&g, x.output[i]))

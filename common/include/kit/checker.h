@@ -34,6 +34,12 @@ typedef struct kit_check_ctx {
     char summary[512];         /* first failure (or a pass note) */
     char *details;             /* further lines, '\n' separated */
     size_t details_len, details_cap;
+    struct {                   /* declared by lab_check with kit_call_input */
+        char call[64];
+        double bytes;
+        int on_device;
+    } inputs[8];
+    int n_inputs;
 } kit_check_ctx;
 
 /* ---- provided by each lab's check.c ---- */
@@ -58,12 +64,68 @@ void kit_apply_policy(kit_check_ctx *ctx, int require_kernel, int forbid_librari
 /* One kernel launch the trace attributes to a student call. */
 typedef struct {
     int grid[3], block[3];
-    double ms; /* device time */
+    double ms;                     /* device time */
+    unsigned long long start, end; /* CUPTI timestamps (ns), 0 when not recorded */
+    unsigned stream;               /* CUDA stream id */
+    char origin[128];              /* shared object that launched it, "-" = the runner itself */
+    char name[512];                /* demangled */
 } kit_launch;
 /* The kernels of the (last) student call named `call`: stores up to `max`
  * in ks and returns how many there were, or -1 when the trace is not
  * available (the policy has already noted why). */
 int kit_call_launches(const kit_blobfile *out, const char *call, kit_launch *ks, int max);
+
+/* One memory copy or memset made during a student call. */
+typedef enum { KIT_COPY_H2D, KIT_COPY_D2H, KIT_COPY_D2D, KIT_COPY_H2H, KIT_COPY_P2P, KIT_COPY_MEMSET, KIT_COPY_OTHER } kit_copy_kind;
+typedef struct {
+    kit_copy_kind kind;
+    unsigned long long bytes;
+    unsigned long long start, end; /* CUPTI timestamps (ns), same clock as kit_launch */
+    unsigned stream;
+    int dst_host;                  /* the destination is host memory (pageable, pinned) or managed memory */
+} kit_copy;
+/* The copies and memsets of the (last) student call named `call`, like
+ * kit_call_launches. */
+int kit_call_copies(const kit_blobfile *out, const char *call, kit_copy *cs, int max);
+/* Bytes of pinned host memory the call allocated or registered
+ * (cudaMallocHost, cudaHostAlloc, cudaHostRegister): the device writes into
+ * it directly.  0 when none or no trace. */
+unsigned long long kit_call_pinned_bytes(const kit_blobfile *out, const char *call);
+/* "H2D", "D2H", "D2D", "H2H", "P2P", "memset", "?" */
+const char *kit_copy_kind_name(kit_copy_kind k);
+
+/* Which library a kernel of the trace comes from ("cuBLAS", "Thrust", ...),
+ * or NULL for the student's own: by where it comes from - the shared object
+ * that launched it (kit_launch.origin), or, for header-only libraries compiled
+ * into the student's file, the namespace the kernel function itself is
+ * declared in (thrust::, cub::, cutlass::) - never a substring of its name. */
+const char *kit_kernel_library(const kit_launch *l);
+
+/* ---- evidence that the student's kernels did the work (manifest `evidence`) ---- */
+/* Declared by lab_check for each call it judges: the call `call` ("*": every
+ * call of the run) was handed `bytes` of input that its kernels must read, in
+ * device memory (on_device = 1) or in host memory (0). */
+void kit_call_input(kit_check_ctx *ctx, const char *call, double bytes, int on_device);
+
+typedef struct {
+    int require_kernel;   /* a call launches a kernel of its own */
+    int forbid_libraries; /* no library kernels */
+    int host_copy;        /* evidence: little of the device input reaches host memory inside a call */
+    double host_copy_share; /* ... at most this share of the input bytes */
+    int kernel_time;      /* evidence: own kernels busy long enough to read a large input once */
+} kit_policy;
+#define KIT_HOST_COPY_SHARE_DEFAULT 0.125
+/* Parses an evidence list ("host-copy kernel-time", "none"; spaces or commas)
+ * into p.  Returns 0, or -1 with err naming the bad word and the allowed ones. */
+int kit_evidence_parse(const char *list, kit_policy *p, char *err, size_t errlen);
+/* The evidence rules on the calls lab_check declared; fails with what was seen. */
+void kit_apply_evidence(kit_check_ctx *ctx, const kit_policy *p);
+
+/* The whole verdict, as the checker's main takes it: the device policy, the
+ * lab's check of the values, then the evidence rules.  device_ok: the policy
+ * and the evidence passed; result_ok: the values are right.  The first
+ * device failure stays the summary. */
+void kit_judge(kit_check_ctx *ctx, const kit_policy *p, struct cJSON *kernels_json, int *device_ok, int *result_ok);
 
 /* Compares and, when not ok, fails with "<what>: <kit_cmp_describe>". Returns 1 when ok. */
 int kit_check_cmp(kit_check_ctx *ctx, const char *what, const kit_cmp *r);

@@ -22,6 +22,11 @@ void kit_gen_uniform_i32(kit_rng *r, int32_t *out, size_t n, int32_t lo, int32_t
 void kit_gen_skewed_i32(kit_rng *r, int32_t *out, size_t n, int32_t lo, int32_t hi, double p_hot,
                         int32_t hot);
 void kit_gen_uniform_f32(kit_rng *r, float *out, size_t n, float lo, float hi);
+/* The labs' float distributions by name: "uniform" -> values in [-1, 1),
+ * "positive" -> [0, 1) (no cancellation: a lost or doubled term always shows).
+ * Sets *lo (hi is 1); returns 0, or -1 with "dist must be uniform or positive
+ * (got '...')" in err. */
+int kit_gen_float_dist(const char *dist, float *lo, char *err, size_t errlen);
 /* Sorted ascending, values uniform in [lo, hi] (duplicates when the range is small). */
 void kit_gen_sorted_i32(kit_rng *r, int32_t *out, size_t n, int32_t lo, int32_t hi);
 

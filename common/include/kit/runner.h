@@ -43,7 +43,9 @@ int lab_bench(kit_run_ctx *ctx);
 
 /* ---- provided by common/ for the harness ---- */
 /* Brackets one call of a student function.  Kernels launched inside are
- * recorded (name, grid, block, device time) for the device-execution check;
+ * recorded (name, grid, block, start/end, stream) and so are memory copies
+ * and memsets (kind, bytes, start/end, stream), for the device-execution
+ * check and the checker (kit_call_launches, kit_call_copies);
  * end() marks the end of the call on stdout (output printed later, e.g. by
  * an unsynchronised device printf, is after the mark), synchronises, and
  * records any CUDA error the call left behind.  Returns 0, or -1 if the call

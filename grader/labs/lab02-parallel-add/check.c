@@ -140,6 +140,8 @@ int lab_check(kit_check_ctx *ctx)
         kit_fail(ctx, "bad test parameters: %s", err);
         return 1;
     }
+    /* evidence (manifest): the kernels read a and b; vector_add gets them on the host */
+    kit_call_input(ctx, "*", 2.0 * d.n * sizeof(float), d.on_device);
     const char *call = d.on_device ? "vector_add_device" : "vector_add";
     check_sums(ctx, &d, call);
     check_threads_per_element(ctx, &d, call);

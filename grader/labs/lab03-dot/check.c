@@ -19,6 +19,8 @@ int lab_check(kit_check_ctx *ctx)
         kit_fail(ctx, "bad test parameters: %s", err);
         return 1;
     }
+    /* evidence (manifest): the kernels read both vectors, handed over on the device */
+    kit_call_input(ctx, "*", 2.0 * d.n * 4, 1);
     kit_cmp r;
     if (d.is_int) {
         const int32_t *got = kit_expect_array(ctx, "result_int", KIT_T_I32, 1, NULL);

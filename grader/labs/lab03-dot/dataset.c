@@ -14,11 +14,21 @@ int lab03_generate(const kit_params *p, uint64_t seed, lab03_data *d, char *err,
 {
     memset(d, 0, sizeof *d);
     int ok = 1;
-    long long n = kit_params_ll(p, "n", -1, &ok);
+    const char *variant = kit_params_get(p, "variant", "dot");
+    d->ladder = !strcmp(variant, "ladder");
+    if (!d->ladder && strcmp(variant, "dot")) {
+        snprintf(err, errlen, "variant must be dot or ladder (got '%s')", variant);
+        return -1;
+    }
+    long long n = kit_params_ll(p, "n", d->ladder ? 1 << 24 : -1, &ok);
     const char *type = kit_params_get(p, "type", "float");
     const char *dist = kit_params_get(p, "dist", "uniform");
     if (!ok || n < 0 || n > LAB03_MAX_N) {
         snprintf(err, errlen, "n must be given, 0 <= n <= 2^27 (got '%s')", kit_params_get(p, "n", ""));
+        return -1;
+    }
+    if (d->ladder && (n < 512 || n % 512 || strcmp(type, "float"))) {
+        snprintf(err, errlen, "variant=ladder needs type=float and n a positive multiple of 512 (got n=%lld)", n);
         return -1;
     }
     d->n = (int)n;
@@ -40,14 +50,8 @@ int lab03_generate(const kit_params *p, uint64_t seed, lab03_data *d, char *err,
         kit_gen_uniform_i32(&rb, d->ib, (size_t)n, -3, 3);
     } else {
         float lo;
-        if (!strcmp(dist, "uniform"))
-            lo = -1.0f;
-        else if (!strcmp(dist, "positive"))
-            lo = 0.0f;
-        else {
-            snprintf(err, errlen, "dist must be uniform or positive (got '%s')", dist);
+        if (kit_gen_float_dist(dist, &lo, err, errlen) != 0)
             return -1;
-        }
         d->fa = malloc(cnt * sizeof *d->fa);
         d->fb = malloc(cnt * sizeof *d->fb);
         if (!d->fa || !d->fb)

@@ -6,6 +6,10 @@
  *                     positive: floats in [0, 1)   (no cancellation: a lost
  *                               block shows at large n)
  *              ints are always uniform in [-3, 3], so |partial sums| <= 9n fits in int for n < 2^27.
+ *              variant dot (default): the graded dot product
+ *                      ladder: `make run-lab03` only - times the four block
+ *                              reductions of document 000 (ladder.h) on n
+ *                              floats (default 2^24, a multiple of 512)
  */
 #ifndef LAB03_DATASET_H
 #define LAB03_DATASET_H
@@ -18,6 +22,7 @@ extern "C" {
 
 typedef struct {
     int is_int;
+    int ladder; /* variant=ladder */
     int n;
     float *fa, *fb;
     int32_t *ia, *ib;

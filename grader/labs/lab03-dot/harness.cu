@@ -10,6 +10,7 @@
 #include "dataset.h"
 #include "dot.h"
 #include "kit/runner.h"
+#include "ladder.h"
 
 typedef struct {
     lab03_data d;
@@ -64,12 +65,34 @@ static int call_student(kit_run_ctx *ctx, inputs *in)
     return 0;
 }
 
+static void time_student(void *arg);
+static void time_baseline(void *arg);
+
+/* variant=ladder (show mode): the four block reductions of document 000 side
+ * by side, then the student's dot_shared and the baseline on the same n. */
+static int show_ladder(inputs *in)
+{
+    if (kit_ladder_show(in->d.fa, in->d.n) != 0)
+        return -1;
+    kit_timing ts, tb;
+    if (kit_time_interleaved(time_student, in, time_baseline, in, 2, 9, &ts, &tb) != 0)
+        return -1;
+    printf("for comparison, a whole dot product of the same n = %d (two arrays, grid-wide):\n", in->d.n);
+    printf("  your dot_shared %.4f ms, the kit's global-memory baseline %.4f ms (medians of 9)\n", ts.median_ms,
+           tb.median_ms);
+    return 0;
+}
+
 int lab_run(kit_run_ctx *ctx)
 {
     inputs in = {};
     int rc = setup(ctx, &in);
+    if (rc == 0 && in.d.ladder && !ctx->show) {
+        fprintf(stderr, "lab03: variant=ladder only times the reduction ladder (make run-lab03); it is not graded\n");
+        rc = -1;
+    }
     if (rc == 0)
-        rc = call_student(ctx, &in);
+        rc = in.d.ladder ? show_ladder(&in) : call_student(ctx, &in);
     teardown(&in);
     return rc;
 }
@@ -92,8 +115,8 @@ int lab_bench(kit_run_ctx *ctx)
 {
     inputs in = {};
     int rc = setup(ctx, &in);
-    if (rc == 0 && in.d.is_int) {
-        fprintf(stderr, "lab03: the benchmark times the float version (type=float)\n");
+    if (rc == 0 && (in.d.is_int || in.d.ladder)) {
+        fprintf(stderr, "lab03: the benchmark times the float dot product (type=float, variant=dot)\n");
         rc = -1;
     }
     if (rc == 0)

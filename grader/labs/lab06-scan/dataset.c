@@ -37,14 +37,8 @@ int lab06_generate(const kit_params *p, uint64_t seed, lab06_data *d, char *err,
         return -1;
     }
     float lo;
-    if (!strcmp(dist, "uniform"))
-        lo = -1.0f;
-    else if (!strcmp(dist, "positive"))
-        lo = 0.0f;
-    else {
-        snprintf(err, errlen, "dist must be uniform or positive (got '%s')", dist);
+    if (kit_gen_float_dist(dist, &lo, err, errlen) != 0)
         return -1;
-    }
     kit_rng r;
     kit_rng_seed(&r, seed, 0);
     size_t cnt = n ? (size_t)n : 1;

@@ -252,6 +252,33 @@ START_TEST(int_prefixes_fit)
 }
 END_TEST
 
+/* Evidence (issue 13): a right scan computed on the host behind a token
+ * kernel fails on the copy of the input to the host; a hierarchical scan that
+ * brings only its block totals back to the host passes. */
+START_TEST(host_scan_behind_a_token_kernel_fails)
+{
+    char text[2048];
+    const char *params = "part=2 type=float n=10^5";
+    lab06_data d;
+    generate(params, 11, &d);
+    float *out = float_scan(&d, 1024, 0);
+    kit_writer *w = lct_open();
+    kit_writer_put(w, "out", KIT_T_F32, out, (uint64_t)d.n);
+    lct_trace(w, call_line(&d), "0\t1,1,1\t1,1,1\t2000\t1000\t3000\t7\t-\tvoid touch(const float *)\n");
+    kit_writer_put_text(w, "trace.copies", "0\tD2H\t400000\t4000\t9000\t7\tpageable\n0\tH2D\t400000\t9000\t14000\t7\tdevice\n");
+    ck_assert_int_eq(lct_run(w, params, 11, "", 0, 1, 1, 1, text, sizeof text), 1);
+    ck_assert_msg(strstr(text, "scan() copied 400.0 kB of device data to host memory"), "%s", text);
+    w = lct_open(); /* the 98 block totals scanned on the host: 392 bytes, fine */
+    kit_writer_put(w, "out", KIT_T_F32, out, (uint64_t)d.n);
+    lct_trace(w, call_line(&d), "0\t98,1,1\t1024,1,1\t20000\t1000\t21000\t7\t-\tvoid scan_blocks<float>()\n"
+                                "0\t98,1,1\t1024,1,1\t9000\t30000\t39000\t7\t-\tvoid add_offsets<float>()\n");
+    kit_writer_put_text(w, "trace.copies", "0\tD2H\t392\t22000\t23000\t7\tpageable\n0\tH2D\t392\t24000\t25000\t7\tdevice\n");
+    ck_assert_msg(lct_run(w, params, 11, "", 0, 1, 1, 1, text, sizeof text) == 0, "%s", text);
+    free(out);
+    lab06_free(&d);
+}
+END_TEST
+
 static Suite *lab06_suite(void)
 {
     Suite *s = suite_create("lab06-check");
@@ -264,6 +291,7 @@ static Suite *lab06_suite(void)
     tcase_add_test(tc, unwritten_short_empty_library);
     tcase_add_test(tc, bad_parameters_are_reported);
     tcase_add_test(tc, int_prefixes_fit);
+    tcase_add_test(tc, host_scan_behind_a_token_kernel_fails);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -158,6 +158,12 @@ int lab_check(kit_check_ctx *ctx)
         kit_fail(ctx, "bad test parameters: %s", err);
         return 1;
     }
+    /* evidence (manifest): a merge reads A and B (keys, and tags for records); co_rank
+     * reads only O(log) elements per k, so there the ks are the input */
+    if (d.op == LAB07_CORANK)
+        kit_call_input(ctx, "*", (double)d.nk * sizeof(int32_t), 1);
+    else
+        kit_call_input(ctx, "*", ((double)d.m + d.n) * sizeof(int32_t) * (d.is_rec ? 2 : 1), 1);
     reference ref = {&d, (size_t)d.m + (size_t)d.n, NULL, NULL};
     ref.c = kit_xmalloc((ref.total ? ref.total : 1) * sizeof *ref.c, "the reference merge");
     ref.src = kit_xmalloc((ref.total ? ref.total : 1) * sizeof *ref.src, "the reference merge");

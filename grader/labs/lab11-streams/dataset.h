@@ -1,0 +1,36 @@
+/* dataset.h - lab11 inputs, generated identically by the runner and the checker.
+ *
+ * Parameters:  part     1: pinned_alloc + round_trip;  2 (default): process_streams
+ *              n        number of 32-bit words (part 1: 1 .. 2^28; part 2: 0 .. 2^26)
+ *              chunks   part 2: 1 .. 1024 (default 8)
+ *              streams  part 2: 1 .. 32 (default 4)
+ *              rounds   part 2: rounds of lab11_mix per element, 0 .. 4096 (default 64)
+ *              min_overlap  part 2, checker only: the fraction of the shorter of
+ *                       (copy time, kernel time) that must overlap the other,
+ *                       measured from the CUPTI timeline (absent: not judged)
+ * Data: uniformly random 32-bit words.
+ */
+#ifndef LAB11_DATASET_H
+#define LAB11_DATASET_H
+#include <stddef.h>
+#include <stdint.h>
+#include "kit/params.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    int part;
+    long long n;
+    int chunks, streams, rounds;
+    double min_overlap; /* < 0: not judged */
+    uint32_t *in;       /* n words */
+} lab11_data;
+
+int lab11_generate(const kit_params *p, uint64_t seed, lab11_data *d, char *err, size_t errlen);
+void lab11_free(lab11_data *d);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
