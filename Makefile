@@ -207,6 +207,9 @@ test-gpu: all $(GPU_TESTS) ## GPU integration tests only (fails without a CUDA d
 	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-gpu; rc=$$?; \
 	 $(MAKE) --no-print-directory test-demos NO_COLOR=1 || rc=1; exit $$rc
 
+bench-grader: all ## how fast and how fair grading is on this GPU (issue 12's table; prints, asserts nothing)
+	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tools/bench/grader
+
 deps: ## install missing distribution packages (as root)
 	@$(DEPS_ENV) mk/deps install
 
@@ -232,7 +235,7 @@ help: ## list the targets
 	@echo "    run-labNN    build your lab and run it once: make run-lab01 P=\"blocks=4 threads=3\""
 	@echo "    demo-NAME    run one race demo (make demo lists them)"
 
-.PHONY: all help clean test test-unit test-gpu test-build test-slurm test-fresh build-cu grade deps handouts FORCE $(LAB_IDS) $(addprefix run-,$(LAB_IDS))
+.PHONY: all help clean test test-unit test-gpu test-build test-slurm test-fresh bench-grader build-cu grade deps handouts FORCE $(LAB_IDS) $(addprefix run-,$(LAB_IDS))
 FORCE:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "kit/checker.h"
+#include "kit/protocol.h"
 #include "kit/util.h"
 
 #define STDOUT_CAP (16u << 20)
@@ -92,7 +93,7 @@ int main(int argc, char **argv)
         kit_fail(&ctx, "no usable result file: %s", err);
     } else {
         ctx.out = blob;
-        char *rs = kit_blob_text(blob, "runner.status");
+        char *rs = kit_blob_text(blob, KIT_KEY_RUNNER_STATUS);
         if (!rs)
             kit_fail(&ctx, "the run did not finish (its result file is incomplete)");
         free(rs);
@@ -100,27 +101,27 @@ int main(int argc, char **argv)
             kit_judge(&ctx, &policy, kernels, &device_ok, &result_ok);
     }
 
-    cJSON_AddBoolToObject(verdict, "pass", !ctx.failed);
+    cJSON_AddBoolToObject(verdict, KIT_VERDICT_PASS, !ctx.failed);
     /* Right values without the student's own kernels: computed elsewhere. */
-    cJSON_AddBoolToObject(verdict, "device_ok", device_ok);
-    cJSON_AddBoolToObject(verdict, "result_ok", result_ok);
-    cJSON_AddStringToObject(verdict, "summary", ctx.failed ? ctx.summary : (ctx.summary[0] ? ctx.summary : "ok"));
+    cJSON_AddBoolToObject(verdict, KIT_VERDICT_DEVICE_OK, device_ok);
+    cJSON_AddBoolToObject(verdict, KIT_VERDICT_RESULT_OK, result_ok);
+    cJSON_AddStringToObject(verdict, KIT_VERDICT_SUMMARY, ctx.failed ? ctx.summary : (ctx.summary[0] ? ctx.summary : "ok"));
     cJSON *details = cJSON_CreateArray();
     for (char *line = ctx.details ? strtok(ctx.details, "\n") : NULL; line; line = strtok(NULL, "\n"))
         cJSON_AddItemToArray(details, cJSON_CreateString(line));
-    cJSON_AddItemToObject(verdict, "details", details);
-    cJSON_AddItemToObject(verdict, "kernels", kernels);
+    cJSON_AddItemToObject(verdict, KIT_VERDICT_DETAILS, details);
+    cJSON_AddItemToObject(verdict, KIT_VERDICT_KERNELS, kernels);
     /* Timings and lab metrics of a bench run, for the grader's report. */
     cJSON *metrics = cJSON_CreateObject();
     for (int i = 0; blob && i < kit_blob_count(blob); i++) {
         const char *name = kit_blob_name(blob, i);
         uint64_t cnt = 0;
         const double *v;
-        if ((!strcmp(name, "student_ms") || !strcmp(name, "baseline_ms") || !strncmp(name, "metric.", 7)) &&
+        if ((!strcmp(name, KIT_KEY_STUDENT_MS) || !strcmp(name, KIT_KEY_BASELINE_MS) || !strncmp(name, KIT_KEY_METRIC_PREFIX, strlen(KIT_KEY_METRIC_PREFIX))) &&
             (v = kit_blob_get(blob, name, KIT_T_F64, &cnt)) && cnt == 1)
             cJSON_AddNumberToObject(metrics, name, *v);
     }
-    cJSON_AddItemToObject(verdict, "metrics", metrics);
+    cJSON_AddItemToObject(verdict, KIT_VERDICT_METRICS, metrics);
     char *json = cJSON_PrintUnformatted(verdict);
     puts(json);
     free(json);

@@ -5,9 +5,7 @@
  *   runner show  [--params P] [--seed S] [words...]
  *
  * The runner only computes and records; the grader's checker judges.  Exit
- * status: 0 done, 1 harness error (bad parameters, CUDA error of the kit's
- * own calls), 2 usage, 3 a CUDA_CHECK in the student's code failed, 4 the
- * student's call left a CUDA error.  Output is written only after the
+ * statuses: KIT_EXIT_* (kit/protocol.h).  Output is written only after the
  * student's code returned, so a run that crashes leaves no result file.
  */
 #include <cuda_runtime.h>
@@ -24,7 +22,7 @@ static int usage(void)
 {
     fprintf(stderr, "usage: runner run|bench|show [--params \"k=v ...\"] [--seed S] [--nonce N] [--out FILE]\n"
                     "                             [--warmup W] [--reps K] [--no-trace] [k=v ...]\n");
-    return 2;
+    return KIT_EXIT_USAGE;
 }
 
 static int parse_u64(const char *s, uint64_t *v)
@@ -107,7 +105,7 @@ int main(int argc, char **argv)
     char err[200];
     if (kit_params_parse(words, &params, err, sizeof err) != 0) {
         fprintf(stderr, "runner: bad parameters: %s\n", err);
-        return 2;
+        return KIT_EXIT_USAGE;
     }
 
     /* The trace must be set up before the first CUDA call creates a context. */
@@ -130,17 +128,19 @@ int main(int argc, char **argv)
         ctx.out = kit_writer_open(out_path, nonce);
         if (!ctx.out) {
             fprintf(stderr, "runner: cannot create %s: %s\n", out_path, strerror(errno));
-            return 1;
+            return KIT_EXIT_HARNESS;
         }
     }
     int rc = bench ? lab_bench(&ctx) : lab_run(&ctx);
     kit_trace_finish(ctx.out);
     if (ctx.out) {
-        kit_writer_put_text(ctx.out, "runner.status", rc == 0 ? "ok" : "error");
+        kit_writer_put_text(ctx.out, KIT_KEY_RUNNER_STATUS, rc == 0 ? "ok" : "error");
         if (kit_writer_close(ctx.out) != 0) {
             fprintf(stderr, "runner: writing %s failed (disk full or file size limit?)\n", out_path);
-            return 1;
+            return KIT_EXIT_HARNESS;
         }
     }
-    return rc == 0 ? 0 : (rc == KIT_RC_STUDENT_CUDA ? KIT_RC_STUDENT_CUDA : 1);
+    if (rc != 0 && kit_time_refused())
+        return KIT_EXIT_TIMED_NO_KERNEL;
+    return rc == 0 ? KIT_EXIT_OK : (rc == KIT_RC_STUDENT_CUDA ? KIT_EXIT_STUDENT_CUDA : KIT_EXIT_HARNESS);
 }

@@ -301,32 +301,24 @@ static void CUPTIAPI on_api(void *user, CUpti_CallbackDomain domain, CUpti_Callb
     snprintf(o->object, sizeof o->object, "%s", so);
 }
 
+static void observe_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+{
+    on_api(NULL, domain, cbid, cb);
+}
+
 /* Launch callbacks for the origins (without them every kernel reads as the
  * runner's; header-only libraries are still told by their namespace), and
- * pinned host allocations. */
+ * pinned host allocations.  The subscription is launches.cu's (it counts
+ * launches for the timing loop): CUPTI allows one per process. */
 static void subscribe_api(void)
 {
-    static const CUpti_CallbackId driver[] = {
-        CUPTI_DRIVER_TRACE_CBID_cuLaunch, CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid, CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
-        CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz};
-    static const CUpti_CallbackId runtime[] = {
-        CUPTI_RUNTIME_TRACE_CBID_cudaLaunch_v3020, CUPTI_RUNTIME_TRACE_CBID_cudaLaunch_ptsz_v7000,
-        CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
-        CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060,
-        CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000,
-        CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000, CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000,
-        CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000, CUPTI_RUNTIME_TRACE_CBID_cudaMallocHost_v3020,
-        CUPTI_RUNTIME_TRACE_CBID_cudaHostAlloc_v3020, CUPTI_RUNTIME_TRACE_CBID_cudaHostRegister_v4000};
-    CUpti_SubscriberHandle sub;
-    if (cuptiSubscribe(&sub, (CUpti_CallbackFunc)on_api, NULL) != CUPTI_SUCCESS)
+    static const CUpti_CallbackId runtime[] = {CUPTI_RUNTIME_TRACE_CBID_cudaMallocHost_v3020,
+                                               CUPTI_RUNTIME_TRACE_CBID_cudaHostAlloc_v3020,
+                                               CUPTI_RUNTIME_TRACE_CBID_cudaHostRegister_v4000};
+    if (kit_launch_observe(observe_api) != 0)
         return;
-    for (size_t i = 0; i < sizeof driver / sizeof driver[0]; i++)
-        cuptiEnableCallback(1, sub, CUPTI_CB_DOMAIN_DRIVER_API, driver[i]);
     for (size_t i = 0; i < sizeof runtime / sizeof runtime[0]; i++)
-        cuptiEnableCallback(1, sub, CUPTI_CB_DOMAIN_RUNTIME_API, runtime[i]);
+        kit_api_enable(CUPTI_CB_DOMAIN_RUNTIME_API, runtime[i]);
 }
 
 static unsigned long long now_ts(void)
@@ -519,4 +511,24 @@ void kit_trace_finish(kit_writer *out)
         snprintf(info, sizeof info, "peak_gbs=%.1f l2_bytes=%d", 2.0 * clk_khz * 1e3 * (bus_bits / 8) / 1e9, l2);
     cudaGetLastError();
     kit_writer_put_text(out, "trace.device", info);
+}
+
+/* The timing loop pauses the activity records while it times (timing.cuh):
+ * no student call is traced meanwhile. */
+void kit_trace_records(int on)
+{
+#ifndef KIT_NO_CUPTI
+    if (!T.active)
+        return;
+    static const CUpti_ActivityKind kinds[] = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
+                                               CUPTI_ACTIVITY_KIND_MEMSET};
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        if (on)
+            cuptiActivityEnable(kinds[i]);
+        else
+            cuptiActivityDisable(kinds[i]);
+    }
+#else
+    (void)on;
+#endif
 }

@@ -5,7 +5,9 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <fcntl.h>
 #include <time.h>
+#include <unistd.h>
 
 /* Ascending, NaN last, so a stray NaN cannot scramble the order qsort sees. */
 static int cmp_double(const void *pa, const void *pb)
@@ -91,4 +93,23 @@ char *kit_read_file(const char *path, size_t max, size_t *len)
     if (len)
         *len = n;
     return buf;
+}
+
+uint64_t kit_random_u64(void)
+{
+    uint64_t n = 0;
+    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        if (read(fd, &n, sizeof n) != (ssize_t)sizeof n)
+            n = 0;
+        close(fd);
+    }
+    return n ? n : (uint64_t)(kit_now() * 1e9) * 2654435761u;
+}
+
+/* fresh.cuh's host side (plain C: the checkers link libkit, not the runner library). */
+void kit_fresh_apply_host(const float *src, float *dst, int64_t n, int64_t shift, double scale)
+{
+    for (int64_t i = 0; i < n; i++)
+        dst[i] = (float)(scale * src[(i + shift) % n]);
 }

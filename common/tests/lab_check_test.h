@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "kit/blob.h"
+#include "kit/protocol.h"
 #include "kit/checker.h"
 
 #define LCT_NONCE 0x1234abcdULL
@@ -90,6 +91,19 @@ static inline int lct_run(kit_writer *w, const char *params, uint64_t seed, cons
 {
     kit_policy p = lct_policy(require_kernel, forbid_libraries);
     return lct_run_policy(w, params, seed, out_text, out_len, &p, details, text, len);
+}
+
+/* One timed call's record, as kit_timed_finish writes it (protocol.h):
+ * `count` elements of 4 bytes at `val`, at indices idx (NULL: the whole output). */
+static inline void lct_timed(kit_writer *w, const int32_t *call, const int64_t *shift, const double *scale, int n,
+                             const int64_t *idx, const void *val, uint64_t count)
+{
+    kit_writer_put(w, KIT_KEY_TIMED_CALL, KIT_T_I32, call, (uint64_t)n);
+    kit_writer_put(w, KIT_KEY_TIMED_SHIFT, KIT_T_I64, shift, (uint64_t)n);
+    kit_writer_put(w, KIT_KEY_TIMED_SCALE, KIT_T_F64, scale, (uint64_t)n);
+    if (idx)
+        kit_writer_put(w, KIT_KEY_TIMED_INDEX, KIT_T_I64, idx, count);
+    kit_writer_put(w, KIT_KEY_TIMED_VALUE, KIT_T_U32, val, count);
 }
 
 /* The summary only, no stdout. */

@@ -18,6 +18,7 @@
 extern char **environ;
 
 #include "kit/blob.h"
+#include "kit/protocol.h"
 #include "kit/rng.h"
 #include "kit/util.h"
 #include "lock.h"
@@ -27,8 +28,6 @@ extern char **environ;
 
 #define MAX_FAIL_DETAILS 4   /* failing cases described in full per test */
 #define CHECKER_TIMEOUT 300  /* seconds; the checker is kit code on large inputs */
-#define RUNNER_EXIT_CUDA_CHECK 3    /* CUDA_CHECK in the student's code (cuda_check.cuh) */
-#define RUNNER_EXIT_STUDENT_CUDA 4  /* a student call left a CUDA error (runner.h) */
 #define TAIL_LINE_MAX 300           /* bytes of one stderr line shown under a failure */
 
 /* ------------------------------------------------------------------ setup */
@@ -173,17 +172,7 @@ uint64_t engine_case_seed(uint64_t seed, const char *test, int case_index, int r
     return kit_mix64(seed ^ kit_hash_str(test) ^ kit_mix64((uint64_t)case_index * 1000003u + (uint64_t)rep));
 }
 
-static uint64_t random_nonce(void)
-{
-    uint64_t n = 0;
-    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-    if (fd >= 0) {
-        if (read(fd, &n, sizeof n) != (ssize_t)sizeof n)
-            n = 0;
-        close(fd);
-    }
-    return n ? n : (uint64_t)time(NULL) * 2654435761u;
-}
+static uint64_t random_nonce(void) { return kit_random_u64(); }
 
 /* ------------------------------------------------------------- work dirs */
 
@@ -318,6 +307,31 @@ static void limits_for(const engine *e, proc_opts *o, double timeout, const char
     o->drop_uid = e->sb.drop_uid;
 }
 
+/* A submission process (build, run, sanitizer run, show): the rubric's
+ * limits, a minimal environment (HOME = `home`), `cwd` its working folder,
+ * `rw` the one folder it may write (watched for floods), `ro` up to two more
+ * folders it may read.  Lives on the caller's stack: o points into it. */
+typedef struct {
+    proc_opts o;
+    const char *rw[2], *ro[3];
+    char store[8][512];
+    const char *env[8];
+} sandboxed;
+
+static void sandboxed_init(sandboxed *s, const engine *e, double timeout, const char *cwd, const char *home,
+                           const char *rw, const char *ro1, const char *ro2)
+{
+    memset(s, 0, sizeof *s);
+    limits_for(e, &s->o, timeout, rw);
+    s->o.cwd = cwd;
+    s->rw[0] = rw;
+    s->ro[0] = ro1, s->ro[1] = ro2;
+    s->o.sb_rw = s->rw;
+    s->o.sb_ro = s->ro;
+    submission_env(home, s->store, s->env);
+    s->o.env = s->env;
+}
+
 /* The last `lines` lines of a program's stderr, sanitized and indented. */
 static void add_tail(strbuf *b, const strbuf *text, int lines, const char *indent)
 {
@@ -420,20 +434,15 @@ static int build_runner(engine *e, const char *sub_dir, const workdirs *w, grade
     argv[n++] = lib2;
     argv[n] = NULL;
 
-    proc_opts o = {0};
-    limits_for(e, &o, e->rub.build_timeout_s, w->bin);
-    o.mem_mb = o.mem_mb < 8192 ? 8192 : o.mem_mb; /* cicc on a big file */
-    o.cwd = w->src;
-    const char *rw[] = {w->bin, NULL};
-    const char *ro[] = {w->src, w->lib, NULL};
-    o.sb_rw = rw;
-    o.sb_ro = ro;
-    char store[8][512];
-    const char *env[8];
-    submission_env(w->run, store, env);
-    o.env = env;
+    sandboxed sb;
+    sandboxed_init(&sb, e, e->rub.build_timeout_s, w->src, w->run, w->bin, w->src, w->lib);
+    sb.o.mem_mb = sb.o.mem_mb < 8192 ? 8192 : sb.o.mem_mb; /* cicc on a big file */
     proc_result r;
-    proc_run(argv, &o, &r);
+    cpu_slot slot = {-1}; /* only timing runs need a free core: none without a GPU */
+    if (e->gpu)
+        cpu_slot_acquire(&slot);
+    proc_run(argv, &sb.o, &r);
+    cpu_slot_release(&slot);
     free(tokens);
     if (have_objs)
         globfree(&objs);
@@ -468,6 +477,7 @@ typedef struct {
     strbuf text;     /* why it failed (several lines), or notes */
     strbuf kernels;  /* "name (grid x block) ms" lines */
     double student_ms, baseline_ms;
+    double waited_s; /* for the GPU lock */
     strbuf metrics;  /* "label: value" lines */
     int not_own;     /* the device-execution check failed (no own kernel, library kernels) */
     int elsewhere;   /* ... and the values were right */
@@ -515,7 +525,11 @@ static void run_checker(engine *e, const workdirs *w, const char *params, uint64
     o.out_cap = 4u << 20;
     o.env = (const char *const *)environ; /* kit code: the grader's own environment */
     proc_result r;
+    cpu_slot slot = {-1}; /* never while a GPU lock is held: run_case released it */
+    if (e->gpu)
+        cpu_slot_acquire(&slot);
     proc_run(argv, &o, &r);
+    cpu_slot_release(&slot);
     cJSON *v = proc_ok(&r) ? cJSON_Parse(sb_str(&r.out)) : NULL;
     if (!v) {
         strbuf d;
@@ -528,19 +542,19 @@ static void run_checker(engine *e, const workdirs *w, const char *params, uint64
         proc_result_free(&r);
         return;
     }
-    c->pass = cJSON_IsTrue(cJSON_GetObjectItem(v, "pass"));
-    c->not_own = cJSON_IsFalse(cJSON_GetObjectItem(v, "device_ok"));
-    c->elsewhere = c->not_own && cJSON_IsTrue(cJSON_GetObjectItem(v, "result_ok"));
-    const cJSON *summary = cJSON_GetObjectItem(v, "summary");
+    c->pass = cJSON_IsTrue(cJSON_GetObjectItem(v, KIT_VERDICT_PASS));
+    c->not_own = cJSON_IsFalse(cJSON_GetObjectItem(v, KIT_VERDICT_DEVICE_OK));
+    c->elsewhere = c->not_own && cJSON_IsTrue(cJSON_GetObjectItem(v, KIT_VERDICT_RESULT_OK));
+    const cJSON *summary = cJSON_GetObjectItem(v, KIT_VERDICT_SUMMARY);
     if (!c->pass && cJSON_IsString(summary))
         sb_printf(&c->text, "%s\n", summary->valuestring);
     const cJSON *it;
-    cJSON_ArrayForEach(it, cJSON_GetObjectItem(v, "details"))
+    cJSON_ArrayForEach(it, cJSON_GetObjectItem(v, KIT_VERDICT_DETAILS))
     {
         if (cJSON_IsString(it) && (!c->pass || strncmp(it->valuestring, "note:", 5) == 0))
             sb_printf(&c->text, "%s\n", it->valuestring);
     }
-    cJSON_ArrayForEach(it, cJSON_GetObjectItem(v, "kernels"))
+    cJSON_ArrayForEach(it, cJSON_GetObjectItem(v, KIT_VERDICT_KERNELS))
     {
         const cJSON *name = cJSON_GetObjectItem(it, "name"), *grid = cJSON_GetObjectItem(it, "grid"),
                     *block = cJSON_GetObjectItem(it, "block"), *ms = cJSON_GetObjectItem(it, "ms");
@@ -548,16 +562,16 @@ static void run_checker(engine *e, const workdirs *w, const char *params, uint64
             sb_printf(&c->kernels, "%s  grid (%s) block (%s)  %.3f ms\n", name->valuestring, grid->valuestring,
                       block->valuestring, ms->valuedouble);
     }
-    cJSON_ArrayForEach(it, cJSON_GetObjectItem(v, "metrics"))
+    cJSON_ArrayForEach(it, cJSON_GetObjectItem(v, KIT_VERDICT_METRICS))
     {
         if (!cJSON_IsNumber(it))
             continue;
-        if (!strcmp(it->string, "student_ms"))
+        if (!strcmp(it->string, KIT_KEY_STUDENT_MS))
             c->student_ms = it->valuedouble;
-        else if (!strcmp(it->string, "baseline_ms"))
+        else if (!strcmp(it->string, KIT_KEY_BASELINE_MS))
             c->baseline_ms = it->valuedouble;
-        else if (!strncmp(it->string, "metric.", 7))
-            sb_printf(&c->metrics, "%s: %.4g\n", it->string + 7, it->valuedouble);
+        else if (!strncmp(it->string, KIT_KEY_METRIC_PREFIX, strlen(KIT_KEY_METRIC_PREFIX)))
+            sb_printf(&c->metrics, "%s: %.4g\n", it->string + strlen(KIT_KEY_METRIC_PREFIX), it->valuedouble);
     }
     cJSON_Delete(v);
     proc_result_free(&r);
@@ -573,10 +587,12 @@ static void describe_run_failure(const engine *e, const proc_result *r, const ru
         sb_printf(b, "the run was %s (an endless loop in a kernel or on the host?)\n", sb_str(&d));
     else if (r->disk_exceeded)
         sb_printf(b, "the run was %s\n", sb_str(&d));
-    else if (r->exited && r->exit_code == RUNNER_EXIT_CUDA_CHECK)
+    else if (r->exited && r->exit_code == KIT_EXIT_CUDA_CHECK)
         sb_printf(b, "a CUDA call in your code failed (CUDA_CHECK):\n");
-    else if (r->exited && r->exit_code == RUNNER_EXIT_STUDENT_CUDA)
+    else if (r->exited && r->exit_code == KIT_EXIT_STUDENT_CUDA)
         sb_printf(b, "your code left a CUDA error behind:\n");
+    else if (r->exited && r->exit_code == KIT_EXIT_TIMED_NO_KERNEL)
+        sb_printf(b, "not timed: a timed call of your function launched no kernel:\n");
     else
         sb_printf(b, "the program %s\n", sb_str(&d));
     if (r->signaled && r->signal == SIGXFSZ)
@@ -616,7 +632,7 @@ static int run_finished(const engine *e, const workdirs *w, uint64_t nonce, strb
     char out[2200], err[256];
     snprintf(out, sizeof out, "%s/out.bin", w->run);
     kit_blobfile *b = kit_blob_load(out, nonce, (uint64_t)(e->rub.file_mb + 1) << 20, err, sizeof err);
-    char *status = b ? kit_blob_text(b, "runner.status") : NULL;
+    char *status = b ? kit_blob_text(b, KIT_KEY_RUNNER_STATUS) : NULL;
     int ok = status && !strcmp(status, "ok");
     if (!ok)
         sb_printf(why, "the program exited without finishing its work (%s): the test counts only a complete run\n",
@@ -624,6 +640,12 @@ static int run_finished(const engine *e, const workdirs *w, uint64_t nonce, strb
     free(status);
     kit_blob_free(b);
     return ok;
+}
+
+/* CUDA's words for a full GPU (cudaErrorMemoryAllocation), in the run's output. */
+static int mentions_out_of_memory(const proc_result *r)
+{
+    return strstr(sb_str(&r->err), "out of memory") || strstr(sb_str(&r->out), "out of memory");
 }
 
 /* One run of one case: the runner in the sandbox, then the checker. */
@@ -647,24 +669,28 @@ static void run_case(engine *e, const workdirs *w, const rubric_test *t, const c
     }
     argv[n] = NULL;
 
-    proc_opts o = {0};
-    limits_for(e, &o, t->timeout_s > 0 ? t->timeout_s : e->rub.timeout_s, w->run);
-    o.cwd = w->run;
-    const char *rw[] = {w->run, NULL};
-    const char *ro[] = {w->bin, NULL};
-    o.sb_rw = rw;
-    o.sb_ro = ro;
-    char store[8][512];
-    const char *env[8];
-    submission_env(w->run, store, env);
-    o.env = env;
+    sandboxed sb;
+    sandboxed_init(&sb, e, t->timeout_s > 0 ? t->timeout_s : e->rub.timeout_s, w->run, w->run, w->run, w->bin, NULL);
 
-    gpu_lock lock;
-    int locked = gpu_lock_acquire(&lock, e->gpu_uuid, bench, e->log) == 0;
     proc_result r;
-    proc_run(argv, &o, &r);
-    if (locked)
-        gpu_lock_release(&lock);
+    for (int alone = bench;; alone = 1) {
+        gpu_lock lock;
+        /* Waiting for the lock is not part of the run's time limit: the
+         * limit starts when proc_run does. */
+        int locked = gpu_lock_acquire(&lock, e->gpu_uuid, alone, e->log) == 0;
+        c->waited_s += locked ? lock.waited_s : 0;
+        proc_run(argv, &sb.o, &r);
+        if (locked)
+            gpu_lock_release(&lock);
+        /* Runs sharing the GPU share its memory: one that ran out of it
+         * next to others is rerun once with the GPU to itself, so another
+         * submission's memory hog cannot fail it (a hog of its own fails
+         * alone as well). */
+        if (alone || proc_ok(&r) || r.timed_out || !mentions_out_of_memory(&r))
+            break;
+        proc_result_free(&r);
+        clean_run_dir(e, w);
+    }
 
     /* The checker reads stdout from a file (lab01 judges printed lines),
      * written where the submission cannot reach: the run folder is the
@@ -750,22 +776,14 @@ static void run_sanitizer_case(engine *e, const workdirs *w, const rubric_test *
     argv[n++] = out;
     argv[n] = NULL;
 
-    proc_opts o = {0};
-    limits_for(e, &o, t->timeout_s > 0 ? t->timeout_s : e->rub.sanitizer_timeout_s, w->run);
-    o.cwd = w->run;
-    o.out_cap = 4u << 20; /* the sanitizer's report, not the program's flood */
-    const char *rw[] = {w->run, NULL};
-    const char *ro[] = {w->bin, w->src, NULL};
-    o.sb_rw = rw;
-    o.sb_ro = ro;
-    char store[8][512];
-    const char *env[8];
-    submission_env(w->run, store, env);
-    o.env = env;
+    sandboxed sb;
+    sandboxed_init(&sb, e, t->timeout_s > 0 ? t->timeout_s : e->rub.sanitizer_timeout_s, w->run, w->run, w->run,
+                   w->bin, w->src);
+    sb.o.out_cap = 4u << 20; /* the sanitizer's report, not the program's flood */
     gpu_lock lock;
     int locked = gpu_lock_acquire(&lock, e->gpu_uuid, 0, e->log) == 0;
     proc_result r;
-    proc_run(argv, &o, &r);
+    proc_run(argv, &sb.o, &r);
     if (locked)
         gpu_lock_release(&lock);
 
@@ -983,8 +1001,9 @@ static void run_sanitizer(engine *e, const workdirs *w, const rubric_test *t, te
 
 static void run_performance(engine *e, const workdirs *w, const rubric_test *t, test_result *tr)
 {
-    double log_sum = 0;
+    double log_sum = 0, waited = 0;
     int ok = 1;
+    tr->show_output = 1; /* students tune against these numbers: shown on a pass too */
     for (int i = 0; i < t->n_cases && ok; i++) {
         char params[1024];
         case_params(t, i, params, sizeof params);
@@ -992,6 +1011,7 @@ static void run_performance(engine *e, const workdirs *w, const rubric_test *t, 
         outcome c;
         outcome_init(&c);
         run_case(e, w, t, params, seed, 1, &c);
+        waited += c.waited_s;
         if (!c.pass || c.student_ms <= 0 || c.baseline_ms <= 0) {
             ok = 0;
             sb_printf(&tr->output, "case %s (seed %#llx): not timed, the run must first be correct:\n", params,
@@ -1003,8 +1023,10 @@ static void run_performance(engine *e, const workdirs *w, const rubric_test *t, 
         } else {
             double speedup = c.baseline_ms / c.student_ms;
             log_sum += log(speedup);
-            sb_printf(&tr->output, "case %s: yours %.3f ms, baseline %.3f ms (medians of %d): speedup %.2fx\n", params,
-                      c.student_ms, c.baseline_ms, t->reps, speedup);
+            sb_printf(&tr->output,
+                      "case %s: yours %.3f ms, baseline %.3f ms (medians of >= %d interleaved calls, best round): "
+                      "speedup %.2fx\n",
+                      params, c.student_ms, c.baseline_ms, t->reps, speedup);
             for (char *line = strtok(c.metrics.s ? c.metrics.s : (char *)"", "\n"); line; line = strtok(NULL, "\n"))
                 sb_printf(&tr->output, "  %s\n", line);
         }
@@ -1022,7 +1044,22 @@ static void run_performance(engine *e, const workdirs *w, const rubric_test *t, 
     tr->status = frac >= 1.0 ? ST_PASS : ST_FAIL;
     sb_printf(&tr->output, "speedup %.2fx: full points from %.2fx, none at or below %.2fx\n", s, t->threshold,
               t->min_speedup);
+    if (waited >= 1)
+        sb_printf(&tr->output, "(waited %.0f s for the GPU: timing runs take it one at a time; the wait is not timed)\n",
+                  waited);
 }
+
+/* What each kind of test runs, and what is decided once every test ran. */
+static void deny_credit_after(const engine *e, test_result *tr) { deny_sanitizer_credit(e, tr); }
+
+static const struct {
+    void (*run)(engine *e, const workdirs *w, const rubric_test *t, test_result *tr);
+    void (*after)(const engine *e, test_result *tr); /* NULL: nothing */
+} test_kinds[] = {
+    [KIND_CORRECTNESS] = {run_correctness, NULL},
+    [KIND_SANITIZER] = {run_sanitizer, deny_credit_after},
+    [KIND_PERFORMANCE] = {run_performance, NULL},
+};
 
 /* ------------------------------------------------------------ the whole */
 
@@ -1096,24 +1133,20 @@ void engine_grade(engine *e, const char *sub_dir, const char *work_dir, const ch
         } else if (!e->gpu) {
             tr->status = ST_SKIP;
             sb_add(&tr->output, "not run: needs a CUDA device\n");
-        } else if (t->kind == KIND_CORRECTNESS) {
-            run_correctness(e, &w, t, tr);
-        } else if (t->kind == KIND_SANITIZER) {
-            run_sanitizer(e, &w, t, tr);
         } else {
-            run_performance(e, &w, t, tr);
+            test_kinds[t->kind].run(e, &w, t, tr);
         }
         tr->seconds = kit_now() - ts;
-        if (t->kind == KIND_SANITIZER)
-            deny_sanitizer_credit(e, tr);
+        if (test_kinds[t->kind].after)
+            test_kinds[t->kind].after(e, tr);
         if (e->log)
             report_test_line(e->log, tr, &e->ropts);
     }
     /* A correctness test after a sanitizer test in the rubric may have found it only now. */
     for (int i = 0; i < g->n_tests; i++) {
         const rubric_test *t = rubric_find(&e->rub, g->tests[i].name);
-        if (t && t->kind == KIND_SANITIZER)
-            deny_sanitizer_credit(e, &g->tests[i]);
+        if (t && test_kinds[t->kind].after)
+            test_kinds[t->kind].after(e, &g->tests[i]);
     }
     grade_result_total(g);
     g->seconds = kit_now() - t0;
@@ -1155,19 +1188,10 @@ int engine_show(engine *e, const char *sub_dir, const char *work_dir, const char
     char seed_s[32];
     snprintf(seed_s, sizeof seed_s, "%#llx", (unsigned long long)e->seed);
     const char *argv[] = {w.runner, "show", "--params", params ? params : "", "--seed", seed_s, NULL};
-    proc_opts o = {0};
-    limits_for(e, &o, e->rub.timeout_s, w.run);
-    o.cwd = w.run;
-    const char *rw[] = {w.run, NULL};
-    const char *ro[] = {w.bin, NULL};
-    o.sb_rw = rw;
-    o.sb_ro = ro;
-    char store[8][512];
-    const char *env[8];
-    submission_env(w.run, store, env);
-    o.env = env;
+    sandboxed sb;
+    sandboxed_init(&sb, e, e->rub.timeout_s, w.run, w.run, w.run, w.bin, NULL);
     proc_result r;
-    proc_run(argv, &o, &r);
+    proc_run(argv, &sb.o, &r);
     fwrite(sb_str(&r.out), 1, r.out.len, stdout);
     fwrite(sb_str(&r.err), 1, r.err.len, stderr);
     int ok = proc_ok(&r);

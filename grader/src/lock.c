@@ -21,6 +21,8 @@ static double now(void)
 /* Opens (creating, world-writable) a lock file; students share one GPU. */
 static int open_lock(const char *device, const char *suffix)
 {
+    if (!device) /* machine-wide: suffix is the whole name */
+        device = "";
     const char *dir = getenv("KIT_LOCK_DIR");
     char path[1024], safe[128];
     size_t k = 0;
@@ -29,7 +31,10 @@ static int open_lock(const char *device, const char *suffix)
                                ? *p
                                : '_');
     safe[k] = 0;
-    snprintf(path, sizeof path, "%s/kit-gpu-%s.%s", dir && *dir ? dir : "/tmp", safe, suffix);
+    if (device[0])
+        snprintf(path, sizeof path, "%s/kit-gpu-%s.%s", dir && *dir ? dir : "/tmp", safe, suffix);
+    else
+        snprintf(path, sizeof path, "%s/kit-%s", dir && *dir ? dir : "/tmp", suffix);
     /* Open an existing file without O_CREAT first: with fs.protected_regular
      * another user's file in a sticky /tmp cannot be opened with O_CREAT. */
     int fd = open(path, O_RDWR | O_CLOEXEC);
@@ -116,4 +121,47 @@ void gpu_lock_release(gpu_lock *l)
         close(l->fd);
     }
     l->fd = -1;
+}
+
+static int cpu_slots(void)
+{
+    const char *v = getenv("KIT_CPU_SLOTS");
+    long n = v && *v ? strtol(v, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN) - 2;
+    return n < 1 ? 1 : n > 256 ? 256 : (int)n;
+}
+
+void cpu_slot_acquire(cpu_slot *s)
+{
+    s->fd = -1;
+    int n = cpu_slots();
+    char name[64];
+    int fds[256];
+    for (int i = 0; i < n; i++) {
+        snprintf(name, sizeof name, "cpu-slot.%d", i);
+        fds[i] = open_lock(NULL, name);
+        if (fds[i] < 0) { /* unusable lock folder: go ahead (the GPU lock warns about it) */
+            for (int k = 0; k < i; k++)
+                close(fds[k]);
+            return;
+        }
+    }
+    /* The first free slot, polled: a holder is a build or a checker (seconds),
+     * and whichever slot frees first is taken. */
+    for (int tries = 0; s->fd < 0; tries++) {
+        for (int i = 0; i < n && s->fd < 0; i++)
+            if (flock(fds[i], LOCK_EX | LOCK_NB) == 0)
+                s->fd = fds[i];
+        if (s->fd < 0)
+            usleep(tries < 10 ? 10000 : 50000);
+    }
+    for (int i = 0; i < n; i++)
+        if (fds[i] != s->fd)
+            close(fds[i]);
+}
+
+void cpu_slot_release(cpu_slot *s)
+{
+    if (s->fd >= 0)
+        close(s->fd); /* closing the last descriptor releases the flock */
+    s->fd = -1;
 }

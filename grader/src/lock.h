@@ -22,4 +22,18 @@ typedef struct {
 int gpu_lock_acquire(gpu_lock *l, const char *device, int exclusive, FILE *log);
 void gpu_lock_release(gpu_lock *l);
 
+/* CPU slots: builds and checkers (the kit's CPU-heavy work that may overlap
+ * a timing run) take one of N slots machine-wide, N = online CPUs - 2
+ * (KIT_CPU_SLOTS overrides; none taken without a GPU), so a timing run finds free cores: a
+ * student's call that includes host work (an allocation, a blocking copy)
+ * is timed the same with 50 checks at once as alone.  Correctness and
+ * sanitizer runs need no slot: they hold the GPU shared lock, so none runs
+ * during a timing run.  Files kit-cpu-slot.<i> in KIT_LOCK_DIR; a holder that
+ * dies releases its slot.  Never wait for a slot while holding a GPU lock. */
+typedef struct {
+    int fd; /* -1 when not held (or the slot files are unusable) */
+} cpu_slot;
+void cpu_slot_acquire(cpu_slot *s);
+void cpu_slot_release(cpu_slot *s);
+
 #endif

@@ -98,6 +98,7 @@ typedef struct {
     double score, max_score;
     double seconds;
     strbuf output;         /* plain-text details shown under the test line */
+    int show_output;       /* shown even when passed (a performance test's timings) */
 } test_result;
 
 typedef struct {

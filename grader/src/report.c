@@ -121,7 +121,7 @@ void report_test_line(FILE *f, const test_result *t, const report_opts *o)
     put_status_line(f, t->name, status_word(t->status), status_color(t->status), t->seconds,
                     t->max_score < 0 ? NULL : pts, o);
     /* details: under failures, skips, errors and partial credit */
-    if (t->output.len && (t->status != ST_PASS || t->score < t->max_score))
+    if (t->output.len && (t->show_output || t->status != ST_PASS || t->score < t->max_score))
         put_indented(f, t->output.s, t->output.len);
     fflush(f);
 }
@@ -328,6 +328,8 @@ int report_write_json(const grade_result *g, const char *path, char *err, size_t
             cJSON_AddStringToObject(x, "status", test_status_name(t->status));
             cJSON_AddNumberToObject(x, "seconds", t->seconds);
             add_cstr(x, "title", t->title);
+            if (t->show_output)
+                cJSON_AddBoolToObject(x, "show_output", 1);
         }
     }
 
@@ -484,6 +486,7 @@ int report_read_json(const char *path, grade_result *g, char *err, size_t errlen
                  : !strcmp(s, "after_due_date") ? VIS_AFTER_DUE_DATE
                  : !strcmp(s, "after_published") ? VIS_AFTER_PUBLISHED
                                                  : VIS_VISIBLE;
+        t->show_output = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(tx, "show_output"));
         get_str(tx, "status", s, sizeof s);
         if (!s[0]) {
             char gs[16];

@@ -160,6 +160,34 @@ START_TEST(terminal_plain)
 }
 END_TEST
 
+/* A passed performance test shows its numbers (students tune against them),
+ * in the terminal and after a JSON round trip (a resumed batch's feedback). */
+START_TEST(passed_test_shows_marked_output)
+{
+    grade_result g, r;
+    sample(&g);
+    test_result *t = &g.tests[0];
+    sb_clear(&t->output);
+    sb_add(&t->output, "speedup 2.31x: full points from 1.80x, none at or below 1.00x\n");
+    report_opts o = {.color = 0, .student_mode = 1, .repro = "make lab03"};
+    char *out = render(&g, &o);
+    ck_assert_msg(strstr(out, "10/10\n    speedup") == NULL, "%s", out);
+    free(out);
+    t->show_output = 1;
+    out = render(&g, &o);
+    ck_assert_msg(strstr(out, "10/10\n    speedup 2.31x: full points from 1.80x"), "%s", out);
+    free(out);
+    char path[512], err[256] = "";
+    snprintf(path, sizeof path, "%s/results.json", tmpdir);
+    ck_assert_msg(report_write_json(&g, path, err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(report_read_json(path, &r, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(r.tests[0].show_output, 1);
+    ck_assert_int_eq(r.tests[1].show_output, 0);
+    grade_result_free(&r);
+    grade_result_free(&g);
+}
+END_TEST
+
 START_TEST(terminal_color)
 {
     grade_result g;
@@ -651,6 +679,7 @@ static Suite *report_suite(void)
     tc = tcase_create("files");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, json_round_trip);
+    tcase_add_test(tc, passed_test_shows_marked_output);
     tcase_add_test(tc, json_invalid_utf8);
     tcase_add_test(tc, json_read_errors);
     tcase_add_test(tc, csv_gradebook);

@@ -38,6 +38,7 @@ typedef struct {
     int n_output;
     char absent[8][256];   /* phrases that must not appear (e.g. "SANDBOX ESCAPE") */
     int n_absent;
+    double max_speedup;    /* > 0: every performance test's speedup at most this (a cache must not pay) */
     int needs_gpu;         /* gpu = yes (the default) */
 } expectation;
 
@@ -92,6 +93,8 @@ static int expect_handler(void *user, const char *section, const char *name, con
         snprintf(x->output[x->n_output++], sizeof x->output[0], "%s", value);
     else if (!strcmp(name, "absent") && x->n_absent < 8)
         snprintf(x->absent[x->n_absent++], sizeof x->absent[0], "%s", value);
+    else if (!strcmp(name, "max_speedup"))
+        x->max_speedup = atof(value);
     else if (!strcmp(name, "gpu"))
         x->needs_gpu = strcmp(value, "no") != 0;
     else if (strcmp(name, "why") && strcmp(name, "needs_memory_gb") && strcmp(name, "needs_sandbox") &&
@@ -123,16 +126,20 @@ static void expectation_for(const char *lab, const char *who, expectation *x)
     ck_assert_msg(ini_parse(path, expect_handler, x) == 0, "%s: unreadable or invalid", path);
 }
 
-/* The overall speedup line of each performance test ("speedup 2.31x: full points ..."). */
-static void speedups(const grade_result *g, char *buf, size_t len)
+/* The overall speedup line of each performance test ("speedup 2.31x: full points ...");
+ * *max gets the largest (0 when none). */
+static void speedups(const grade_result *g, char *buf, size_t len, double *max)
 {
     buf[0] = 0;
+    *max = 0;
     for (int i = 0; i < g->n_tests; i++) {
         for (const char *s = strstr(sb_str(&g->tests[i].output), "speedup "); s; s = strstr(s + 1, "speedup ")) {
             double x;
             char colon[16];
             if (sscanf(s, "speedup %lfx%15[:] full points", &x, colon) == 2)
                 snprintf(buf + strlen(buf), len - strlen(buf), ", %s %.2fx", g->tests[i].name, x);
+            if (sscanf(s, "speedup %lfx%15[:] full points", &x, colon) == 2 && x > *max)
+                *max = x;
         }
     }
 }
@@ -202,7 +209,8 @@ START_TEST(verdict)
                       r->who);
     }
     char sp[512];
-    speedups(&g, sp, sizeof sp);
+    double max_sp;
+    speedups(&g, sp, sizeof sp, &max_sp);
     char seen[1024] = ""; /* the expected phrases found: the verdict in words */
     for (int i = 0; i < x.n_output; i++)
         if (result_mentions(&g, x.output[i]))
@@ -222,6 +230,9 @@ START_TEST(verdict)
     ck_assert_msg(!unexpected[0], "%s/%s: fails tests it should pass:%s", r->lab, r->who, unexpected);
     ck_assert_msg(!missing[0], "%s/%s: passes tests it must fail:%s", r->lab, r->who, missing);
     ck_assert_msg(!absent[0], "%s/%s: the result does not mention:%s", r->lab, r->who, absent);
+    if (x.max_speedup > 0 && !without_gpu())
+        ck_assert_msg(max_sp > 0 && max_sp <= x.max_speedup, "%s/%s: speedup %.2fx, expected a measured one of at most %.2fx",
+                      r->lab, r->who, max_sp, x.max_speedup);
     ck_assert_msg(!present[0], "%s/%s: the result mentions what it must not:%s", r->lab, r->who, present);
     grade_result_free(&g);
 }

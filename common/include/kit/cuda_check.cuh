@@ -19,14 +19,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define KIT_EXIT_CUDA 3
+#include "kit/protocol.h"
 
 static inline void kit_cuda_fail(cudaError_t e, const char *what, const char *file, int line)
 {
     fflush(stdout);
     fprintf(stderr, "%s:%d: CUDA error in %s: %s (%s)\n", file, line, what, cudaGetErrorString(e),
             cudaGetErrorName(e));
-    exit(KIT_EXIT_CUDA);
+    exit(KIT_EXIT_CUDA_CHECK);
 }
 
 static inline void kit_cuda_check(cudaError_t e, const char *what, const char *file, int line)

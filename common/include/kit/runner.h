@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include "kit/blob.h"
 #include "kit/params.h"
+#include "kit/protocol.h"
 #include "kit/timing.cuh"
 
 typedef struct kit_run_ctx {
@@ -70,8 +71,9 @@ void kit_out_text(kit_run_ctx *ctx, const char *name, const char *text);
     } while (0)
 void kit_harness_error(cudaError_t e, const char *what, const char *file, int line);
 
-/* Hook return value when a student call left a CUDA error (runner exit status 4). */
-#define KIT_RC_STUDENT_CUDA 4
+/* Hook return value when a student call left a CUDA error (the runner exits
+ * with KIT_EXIT_STUDENT_CUDA). */
+#define KIT_RC_STUDENT_CUDA KIT_EXIT_STUDENT_CUDA
 
 /* Marker the runner prints on stdout when a student call returns. */
 #define KIT_STDOUT_MARK "@@kit: student call returned@@"

@@ -1,10 +1,25 @@
 /* timing.cuh - timing GPU work the way the kit grades it.
  *
- * CUDA events around each call, warm-up calls first (module load, caches,
- * clocks), then `reps` timed calls of A and B interleaved (A B A B ...), so
- * that both see the same clock and thermal state, and the median of each.
- * The functions time what they are given, including any host work and
- * synchronisation inside them.
+ * CUDA events around each call.  Warm-up first: at least `warmup` calls of
+ * each and at least KIT_WARMUP_MS of wall time, then until the baseline's
+ * times have settled (the GPU's clocks have left their idle state: an H200
+ * idles at 840 MHz and boosts to 1980 MHz), at most 2 s.  Then
+ * KIT_TIME_ROUNDS rounds, each of at least `reps` calls of A and B
+ * interleaved (A B B A ...) and at least 0.1 s,
+ * so that both see the same clock and thermal state; each side's time is the
+ * smallest of its per-round medians (min-of-medians: a round disturbed by a
+ * burst of host load elsewhere is outvoted by a quiet one, and a median is
+ * never fooled by one lucky call).  The functions time what they are given,
+ * including any host work and synchronisation inside them.
+ *
+ * A is the student's function.  Every timed call of A must do its work:
+ * the optional prepare hook gives it fresh input contents before each call
+ * (outside the timed region), the optional after hook records or checks what
+ * it returned, and a timed call of A that launched no kernel at all is
+ * refused (kit_time_pair returns KIT_TIME_NO_KERNEL, with a message on stderr).
+ * The kernel trace (CUPTI activity records) is paused while timing: it costs
+ * every launch about a microsecond, which would favour the side with fewer
+ * launches.
  */
 #ifndef KIT_TIMING_CUH
 #define KIT_TIMING_CUH
@@ -14,16 +29,46 @@ typedef void (*kit_timed_fn)(void *arg);
 
 typedef struct {
     double median_ms, min_ms, max_ms;
-    int reps;
+    int reps;                 /* timed calls in all rounds */
+    double round_spread;      /* (largest - smallest round median) / smallest */
 } kit_timing;
+
+#define KIT_WARMUP_MS 250.0
+#define KIT_TIME_ROUNDS 3
+#define KIT_TIME_NO_KERNEL (-2) /* a timed call of the student's function launched no kernel */
+
+typedef struct {
+    kit_timed_fn a, b;        /* a: the student's function; b: the baseline */
+    void *arg_a, *arg_b;
+    int warmup, reps;
+    const char *a_name;       /* for messages: "dot_shared" */
+    int kernel_optional;      /* a's job is not a kernel (lab11's copies): no refusal */
+    /* Before call `k` (0, 1, ... over warm-up and timed calls) of a, untimed:
+     * fresh contents or rotated buffers.  NULL: none. */
+    void (*prepare)(void *arg_a, int k);
+    /* After call `k` of a, untimed: record or check its output; nonzero
+     * stops timing (the hook printed why).  NULL: none. */
+    int (*after)(void *arg_a, int k);
+} kit_time_pair_spec;
 
 /* Times one call of fn with events on the default stream; returns ms (< 0 on a CUDA error). */
 double kit_time_once(kit_timed_fn fn, void *arg);
-/* warmup calls of each, then reps interleaved timed calls.  Returns 0, or -1
- * on a CUDA error (reported on stderr with file:line). */
+/* Returns 0, -1 on a CUDA error (reported on stderr with file:line) or a
+ * failed after hook, KIT_TIME_NO_KERNEL when a timed call of a launched none. */
+int kit_time_pair(const kit_time_pair_spec *s, kit_timing *ta, kit_timing *tb);
+/* kit_time_pair without hooks. */
 int kit_time_interleaved(kit_timed_fn a, void *arg_a, kit_timed_fn b, void *arg_b, int warmup, int reps,
                          kit_timing *ta, kit_timing *tb);
+/* 1 once a timed call of a student's function launched no kernel (the
+ * runner then exits with KIT_EXIT_TIMED_NO_KERNEL, whatever the harness returned). */
+int kit_time_refused(void);
 /* Median of warmup+reps timed calls of one function. */
 int kit_time_median(kit_timed_fn fn, void *arg, int warmup, int reps, kit_timing *t);
+
+/* Kernel launches made by this process so far (CUPTI launch callbacks), or
+ * -1 when they cannot be counted (no CUPTI, another CUPTI subscriber). */
+long kit_launch_count(void);
+/* Pauses (0) or resumes (1) the kernel trace's activity records. */
+void kit_trace_records(int on);
 
 #endif

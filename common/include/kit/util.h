@@ -17,6 +17,12 @@ void *kit_xmalloc(size_t bytes, const char *what);
  * when the file is larger than max (errno EFBIG).  *len gets the size; the
  * buffer is NUL-terminated (caller frees). */
 char *kit_read_file(const char *path, size_t max, size_t *len);
+/* 64 bits from /dev/urandom (a clock-derived value if it cannot be read):
+ * nonces, and choices a submission must not be able to predict. */
+uint64_t kit_random_u64(void);
+/* dst[i] = scale * src[(i + shift) % n]: what a timed call with fresh
+ * contents (fresh.cuh) was given, for the checker. */
+void kit_fresh_apply_host(const float *src, float *dst, int64_t n, int64_t shift, double scale);
 
 #ifdef __cplusplus
 }

@@ -15,6 +15,7 @@
 
 #include "dataset.h"
 #include "kit/checker.h"
+#include "kit/timed.h"
 #include "kit/ref.h"
 
 /* The harness's fill value, bit for bit (a NaN the student's code would not produce). */
@@ -132,6 +133,36 @@ static void check_threads_per_element(kit_check_ctx *ctx, const lab02_data *d, c
                  call, threads, d->n, d->per_thread, allowed);
 }
 
+/* A benchmark run sampled c of a few timed calls of vector_add_device (chosen
+ * at random as they happened, and the last) with the (shift, scale) of their
+ * fresh a and b (timed.h): every sampled element is recomputed, so a c left
+ * from an earlier call (or the baseline's copy) fails. */
+static void check_timed(kit_check_ctx *ctx, const lab02_data *d)
+{
+    kit_timed_view v;
+    int64_t n = d->n;
+    if (kit_timed_load(ctx, LAB02_TIMED_SAMPLE, 0, n, &v) != 1)
+        return;
+    for (int k = 0; k < v.n && !ctx->failed; k++) {
+        if (v.shift[k] < 0 || v.shift[k] >= n || !(fabs(v.scale[k]) > 0)) {
+            kit_fail(ctx, "timed call %d of vector_add_device: its inputs were not recorded", v.call[k]);
+            break;
+        }
+        for (int j = 0; j < LAB02_TIMED_SAMPLE; j++) {
+            size_t at = (size_t)k * LAB02_TIMED_SAMPLE + (size_t)j;
+            int64_t i = v.index[at], q = (i + v.shift[k]) % n;
+            double exact = (double)(float)(v.scale[k] * d->a[q]) + (double)(float)(v.scale[k] * d->b[q]);
+            double got = kit_timed_f32(&v, at);
+            if (!(fabs(got - exact) <= KIT_U_F32 * fabs(exact))) {
+                kit_fail(ctx, "timed call %d of vector_add_device (fresh a and b each call): c[%lld] = %.9g, expected "
+                         "%.9g: every timed call must compute its result (a remembered one is not timed)",
+                         v.call[k], (long long)i, got, exact);
+                break;
+            }
+        }
+    }
+}
+
 int lab_check(kit_check_ctx *ctx)
 {
     lab02_data d;
@@ -145,6 +176,8 @@ int lab_check(kit_check_ctx *ctx)
     const char *call = d.on_device ? "vector_add_device" : "vector_add";
     check_sums(ctx, &d, call);
     check_threads_per_element(ctx, &d, call);
+    if (!ctx->failed)
+        check_timed(ctx, &d);
     lab02_free(&d);
     return ctx->failed;
 }

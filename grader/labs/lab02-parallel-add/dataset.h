@@ -21,6 +21,12 @@
 extern "C" {
 #endif
 
+/* Outputs of a benchmark run besides "c": for a few timed calls of
+ * vector_add_device, the (shift, scale) of their fresh a and b and
+ * LAB02_TIMED_SAMPLE sampled elements of c (index, value) each, under the KIT_KEY_TIMED_* names
+ * (kit/protocol.h, kit/timed.h; see harness.cu). */
+#define LAB02_TIMED_SAMPLE 4096
+
 typedef struct {
     int n;
     int on_device;   /* entry=device */

@@ -59,6 +59,44 @@ START_TEST(right_sums_pass)
 }
 END_TEST
 
+/* A benchmark's outputs: the checked c, then one timed call on fresh a and
+ * b, sampled; `stale` makes the samples the checked call's c (left from an
+ * earlier call). */
+START_TEST(timed_calls_are_checked)
+{
+    char why[1024], err[128];
+    const char *params = "entry=device n=2^22+1 per_thread=2";
+    int n;
+    float *c = sums(params, 3, -1, &n);
+    kit_params p;
+    kit_params_parse(params, &p, err, sizeof err);
+    lab02_data d;
+    lab02_generate(&p, 3, &d, err, sizeof err);
+    int64_t shift = 12345, idx[LAB02_TIMED_SAMPLE];
+    double scale = 0.125;
+    float val[LAB02_TIMED_SAMPLE];
+    int32_t call = 5;
+    for (int stale = 0; stale < 2; stale++) {
+        for (int j = 0; j < LAB02_TIMED_SAMPLE; j++) {
+            idx[j] = (int64_t)((j * 104729LL) % n);
+            int64_t q = (idx[j] + shift) % n;
+            val[j] = stale ? c[idx[j]] : (float)(scale * d.a[q]) + (float)(scale * d.b[q]);
+        }
+        kit_writer *w = run_with(c, n, CALL_DEV, STRIDE_KERNEL);
+        lct_timed(w, &call, &shift, &scale, 1, idx, val, LAB02_TIMED_SAMPLE);
+        int rc = lct_check(w, params, 3, why, sizeof why);
+        if (!stale)
+            ck_assert_msg(rc == 0, "%s", why);
+        else {
+            ck_assert_int_eq(rc, 1);
+            ck_assert_msg(strstr(why, "timed call 5 of vector_add_device"), "%s", why);
+        }
+    }
+    lab02_free(&d);
+    free(c);
+}
+END_TEST
+
 START_TEST(result_not_copied_back_fails)
 {
     char why[1024];
@@ -226,6 +264,7 @@ static Suite *lab02_suite(void)
     TCase *tc = tcase_create("verdicts");
     tcase_set_timeout(tc, 30); /* 2^24 elements generated twice */
     tcase_add_test(tc, right_sums_pass);
+    tcase_add_test(tc, timed_calls_are_checked);
     tcase_add_test(tc, result_not_copied_back_fails);
     tcase_add_test(tc, grid_too_small_fails);
     tcase_add_test(tc, wrong_values_fail);

@@ -27,6 +27,55 @@ static float float_result(const char *params, uint64_t seed, int drop)
     return (float)s;
 }
 
+/* dot(a, scale * (b rotated by shift)) in double, rounded: what a timed call computes. */
+static float timed_result(const char *params, uint64_t seed, int64_t shift, double scale)
+{
+    kit_params p;
+    char err[128];
+    ck_assert_int_eq(kit_params_parse(params, &p, err, sizeof err), 0);
+    lab03_data d;
+    ck_assert_int_eq(lab03_generate(&p, seed, &d, err, sizeof err), 0);
+    double s = 0;
+    for (int64_t i = 0; i < d.n; i++)
+        s += (double)d.fa[i] * (double)(float)(scale * d.fb[(i + shift) % d.n]);
+    lab03_free(&d);
+    return (float)s;
+}
+
+/* A benchmark's outputs: the checked call, then 3 timed calls on fresh
+ * contents; `stale` >= 0 makes that timed call return the previous one's
+ * result (a remembered result). */
+static kit_writer *bench_output(const char *params, uint64_t seed, int stale)
+{
+    int64_t shift[3] = {5, 100, 256};
+    double scale[3] = {0.5, -4, 2};
+    float got[3];
+    for (int k = 0; k < 3; k++)
+        got[k] = k == stale ? got[k - 1] : timed_result(params, seed, shift[k], scale[k]);
+    float r = float_result(params, seed, 0);
+    kit_writer *w = lct_open();
+    kit_writer_put(w, "result", KIT_T_F32, &r, 1);
+    kit_writer_put(w, LAB03_TIMED_SHIFT, KIT_T_I64, shift, 3);
+    kit_writer_put(w, LAB03_TIMED_SCALE, KIT_T_F64, scale, 3);
+    kit_writer_put(w, LAB03_TIMED_RESULT, KIT_T_F32, got, 3);
+    lct_trace(w, CALL_F, KERNEL);
+    return w;
+}
+
+START_TEST(timed_calls_are_checked)
+{
+    char why[512];
+    const char *params = "type=float n=1000 dist=positive";
+    kit_writer *w = bench_output(params, 11, -1);
+    ck_assert_msg(lct_check(w, params, 11, why, sizeof why) == 0, "%s", why);
+    /* The last timed call is always among those recomputed. */
+    w = bench_output(params, 11, 2);
+    ck_assert_int_eq(lct_check(w, params, 11, why, sizeof why), 1);
+    ck_assert_ptr_nonnull(strstr(why, "timed call 3 of dot_shared"));
+    ck_assert_ptr_nonnull(strstr(why, "remembered"));
+}
+END_TEST
+
 START_TEST(right_float_passes)
 {
     char why[512];
@@ -307,6 +356,7 @@ static Suite *lab03_suite(void)
     Suite *s = suite_create("lab03-check");
     TCase *tc = tcase_create("verdicts");
     tcase_add_test(tc, right_float_passes);
+    tcase_add_test(tc, timed_calls_are_checked);
     tcase_add_test(tc, lost_element_fails);
     tcase_add_test(tc, nan_and_empty_input);
     tcase_add_test(tc, int_must_be_exact);

@@ -11,6 +11,7 @@
 
 #include "dataset.h"
 #include "kit/checker.h"
+#include "kit/timed.h"
 #include "kit/ref.h"
 
 /* Explains what kind of wrong the histogram is. */
@@ -46,6 +47,33 @@ static void diagnose(kit_check_ctx *ctx, const lab04_data *d, const uint32_t *go
                    (unsigned long long)want[d->hot], got[d->hot]);
 }
 
+/* A benchmark run recorded the histograms of a few timed calls (chosen at
+ * random as they happened, and the last) with the offset their input values
+ * were shifted by (timed.h, shift = the offset): each must be the reference
+ * rotated by it, so a histogram left from an earlier call fails. */
+static void check_timed(kit_check_ctx *ctx, const lab04_data *d, const uint64_t *want)
+{
+    kit_timed_view v;
+    if (kit_timed_load(ctx, d->bins, 1, d->bins, &v) != 1)
+        return;
+    for (int k = 0; k < v.n && !ctx->failed; k++) {
+        if (v.shift[k] < 0 || v.shift[k] >= d->bins) {
+            kit_fail(ctx, "timed call %d of histogram_shared: its input was not recorded", v.call[k]);
+            break;
+        }
+        for (int b = 0; b < d->bins; b++) {
+            int at = (int)((b + v.shift[k]) % d->bins);
+            uint32_t got = v.value[(size_t)k * d->bins + (size_t)at];
+            if ((uint64_t)got != want[b]) {
+                kit_fail(ctx, "timed call %d of histogram_shared (fresh values each call): bin %d holds %u, expected %llu: "
+                         "every timed call must compute its result (a remembered one is not timed)",
+                         v.call[k], at, got, (unsigned long long)want[b]);
+                break;
+            }
+        }
+    }
+}
+
 int lab_check(kit_check_ctx *ctx)
 {
     lab04_data d;
@@ -67,6 +95,8 @@ int lab_check(kit_check_ctx *ctx)
         kit_cmp_u32(&r, got, (size_t)got_count, want, (size_t)d.bins);
         if (!kit_check_cmp(ctx, "histogram", &r) && !r.length_mismatch)
             diagnose(ctx, &d, got, want);
+        if (!ctx->failed)
+            check_timed(ctx, &d, want);
     }
     free(want);
     lab04_free(&d);

@@ -23,6 +23,11 @@ extern "C" {
 
 #define LAB04_SKEW_P 0.9
 
+/* A benchmark run also records the whole histogram of a few timed calls of
+ * histogram_shared, with the offset their input values were shifted by
+ * (v became (v + offset) % bins), under the KIT_KEY_TIMED_* names
+ * (kit/protocol.h, kit/timed.h; see harness.cu). */
+
 typedef struct {
     int n, bins;
     int32_t hot;     /* the bin that skewed/equal data favour */

@@ -49,6 +49,40 @@ START_TEST(right_histograms_pass)
 }
 END_TEST
 
+/* A benchmark's outputs: the checked histogram, then one timed call whose
+ * values were shifted by 7 (the histogram rotates); `stale` records the
+ * checked call's histogram instead (left from an earlier call). */
+START_TEST(timed_calls_are_checked)
+{
+    char why[1024];
+    const char *params = "bins=256 n=100000 dist=skewed";
+    lab04_data d;
+    uint32_t *bins = right_bins(params, 5, &d);
+    uint32_t *rotated = malloc((size_t)d.bins * sizeof *rotated);
+    for (int v = 0; v < d.bins; v++)
+        rotated[(v + 7) % d.bins] = bins[v];
+    int32_t call = 3;
+    int64_t shift = 7;
+    double one = 1;
+    for (int stale = 0; stale < 2; stale++) {
+        kit_writer *w = lct_open();
+        kit_writer_put(w, "bins", KIT_T_U32, bins, (uint64_t)d.bins);
+        lct_timed(w, &call, &shift, &one, 1, NULL, stale ? bins : rotated, (uint64_t)d.bins);
+        lct_trace(w, CALL, KERNEL);
+        int rc = lct_check(w, params, 5, why, sizeof why);
+        if (!stale)
+            ck_assert_msg(rc == 0, "%s", why);
+        else {
+            ck_assert_int_eq(rc, 1);
+            ck_assert_msg(strstr(why, "timed call 3 of histogram_shared"), "%s", why);
+        }
+    }
+    free(rotated);
+    free(bins);
+    lab04_free(&d);
+}
+END_TEST
+
 START_TEST(skewed_data_has_a_hot_bin)
 {
     lab04_data d;
@@ -244,6 +278,7 @@ static Suite *lab04_suite(void)
     Suite *s = suite_create("lab04-check");
     TCase *tc = tcase_create("verdicts");
     tcase_add_test(tc, right_histograms_pass);
+    tcase_add_test(tc, timed_calls_are_checked);
     tcase_add_test(tc, skewed_data_has_a_hot_bin);
     tcase_add_test(tc, same_count_in_every_bin_fails);
     tcase_add_test(tc, patterns_are_named);

@@ -12,6 +12,7 @@
 
 #include "dataset.h"
 #include "kit/checker.h"
+#include "kit/timed.h"
 #include "kit/ref.h"
 
 typedef struct {
@@ -107,6 +108,45 @@ static void check_float(kit_check_ctx *ctx, const lab05_data *d)
     free(bound);
 }
 
+/* A benchmark run sampled the output of a few timed calls (chosen at random
+ * as they happened, and the last) with the (shift, scale) of their fresh
+ * input (timed.h): every sampled element is recomputed, so an output left
+ * from an earlier call fails. */
+static void check_timed(kit_check_ctx *ctx, const lab05_data *d)
+{
+    kit_timed_view v;
+    int64_t n = d->n, r = d->mask_size / 2;
+    if (kit_timed_load(ctx, LAB05_TIMED_SAMPLE, 0, n, &v) != 1)
+        return;
+    for (int k = 0; k < v.n && !ctx->failed; k++) {
+        if (v.shift[k] < 0 || v.shift[k] >= n || !(fabs(v.scale[k]) > 0)) {
+            kit_fail(ctx, "timed call %d of %s: its inputs were not recorded", v.call[k], function_name(d));
+            break;
+        }
+        for (int j = 0; j < LAB05_TIMED_SAMPLE; j++) {
+            size_t at = (size_t)k * LAB05_TIMED_SAMPLE + (size_t)j;
+            int64_t i = v.index[at];
+            /* out[i] = sum_m mask[m] * x'[i + m - r], x'[q] = scale * in[(q + shift) % n] */
+            double want = 0, mag = 0;
+            for (int m = 0; m < d->mask_size; m++) {
+                int64_t q = i + m - r;
+                if (q < 0 || q >= n)
+                    continue;
+                double term = (double)d->fmask[m] * (double)(float)(v.scale[k] * d->fin[(q + v.shift[k]) % n]);
+                want += term;
+                mag += fabs(term);
+            }
+            double got = kit_timed_f32(&v, at);
+            if (!(fabs(got - want) <= kit_sum_bound((double)d->mask_size + 1, mag, KIT_U_F32))) {
+                kit_fail(ctx, "timed call %d of %s (fresh input each call): out[%lld] = %.9g, expected %.9g: every "
+                         "timed call must compute its result (a remembered one is not timed)",
+                         v.call[k], function_name(d), (long long)i, got, want);
+                break;
+            }
+        }
+    }
+}
+
 int lab_check(kit_check_ctx *ctx)
 {
     lab05_data d;
@@ -121,6 +161,8 @@ int lab_check(kit_check_ctx *ctx)
         check_int(ctx, &d);
     else
         check_float(ctx, &d);
+    if (!d.is_int && !ctx->failed)
+        check_timed(ctx, &d);
     lab05_free(&d);
     return ctx->failed;
 }

@@ -21,6 +21,12 @@
 extern "C" {
 #endif
 
+/* Outputs of a benchmark run besides "out": for a few timed calls, the
+ * (shift, scale) of their fresh input and LAB05_TIMED_SAMPLE sampled output
+ * elements (index, value) each, under the KIT_KEY_TIMED_* names
+ * (kit/protocol.h, kit/timed.h; see harness.cu). */
+#define LAB05_TIMED_SAMPLE 4096
+
 typedef struct {
     int is_int, halo, example;
     int n, mask_size;

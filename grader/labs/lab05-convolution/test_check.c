@@ -5,6 +5,7 @@
 #include "check_main.h"
 #include "dataset.h"
 #include "kit/ref.h"
+#include "kit/util.h"
 #include "lab_check_test.h"
 
 static const char *KERNEL = "0\t4,1,1\t256,1,1\t20000\tvoid conv_tiled<float>(const float *, float *, int, int)\n";
@@ -66,6 +67,47 @@ static int run_check(const char *params, uint64_t seed, const lab05_data *d, con
     lct_trace(w, call_line(d), kernels);
     return lct_run(w, params, seed, "", 0, 1, 1, 1, text, len);
 }
+
+/* A benchmark's outputs: the checked convolution, then one timed call on
+ * fresh contents, sampled; `stale` makes the sampled values the checked
+ * call's (an output left from an earlier call). */
+static int run_timed(const char *params, uint64_t seed, int stale, char *text, size_t len)
+{
+    lab05_data d;
+    generate(params, seed, &d);
+    int64_t n = d.n, shift = n / 3;
+    double scale = 4;
+    float *out = float_result(&d, 0);
+    float *x = malloc((size_t)n * sizeof *x), *fresh = malloc((size_t)n * sizeof *fresh);
+    double *exact = malloc((size_t)n * sizeof *exact);
+    kit_fresh_apply_host(d.fin, x, n, shift, scale);
+    kit_ref_conv1d_f32(x, (size_t)n, d.fmask, d.mask_size, exact, NULL);
+    int64_t idx[LAB05_TIMED_SAMPLE];
+    float val[LAB05_TIMED_SAMPLE];
+    for (int j = 0; j < LAB05_TIMED_SAMPLE; j++) {
+        idx[j] = (int64_t)((j * 7919LL) % n);
+        val[j] = stale ? out[idx[j]] : (float)exact[idx[j]];
+    }
+    int32_t call = 17;
+    kit_writer *w = lct_open();
+    kit_writer_put(w, "out", KIT_T_F32, out, (uint64_t)n);
+    lct_timed(w, &call, &shift, &scale, 1, idx, val, LAB05_TIMED_SAMPLE);
+    lct_trace(w, call_line(&d), KERNEL);
+    int rc = lct_run(w, params, seed, "", 0, 1, 1, 1, text, len);
+    free(out), free(x), free(fresh), free(exact);
+    lab05_free(&d);
+    return rc;
+}
+
+START_TEST(timed_calls_are_checked)
+{
+    char text[2048];
+    const char *params = "type=float n=5001 mask=7";
+    ck_assert_msg(run_timed(params, 9, 0, text, sizeof text) == 0, "%s", text);
+    ck_assert_int_eq(run_timed(params, 9, 1, text, sizeof text), 1);
+    ck_assert_msg(strstr(text, "timed call 17 of conv1d_tiled"), "%s", text);
+}
+END_TEST
 
 START_TEST(right_outputs_pass)
 {
@@ -255,6 +297,7 @@ static Suite *lab05_suite(void)
     Suite *s = suite_create("lab05-check");
     TCase *tc = tcase_create("verdicts");
     tcase_add_test(tc, right_outputs_pass);
+    tcase_add_test(tc, timed_calls_are_checked);
     tcase_add_test(tc, worked_example_is_exact);
     tcase_add_test(tc, dropped_end_elements_fail);
     tcase_add_test(tc, float_tolerance_follows_the_bound);

@@ -13,7 +13,9 @@
 
 #include "dataset.h"
 #include "kit/checker.h"
+#include "kit/timed.h"
 #include "kit/ref.h"
+#include "kit/util.h"
 
 /* Does got[0..lim) look like an inclusive scan restarted every `block`
  * elements?  (What Part 2's first step alone produces.) */
@@ -110,6 +112,57 @@ static void check_float(kit_check_ctx *ctx, const lab06_data *d)
     free(mag);
 }
 
+typedef struct {
+    int64_t index;
+    int pos; /* in the record */
+} sampled;
+
+static int by_index(const void *a, const void *b)
+{
+    int64_t x = ((const sampled *)a)->index, y = ((const sampled *)b)->index;
+    return (x > y) - (x < y);
+}
+
+/* A benchmark run sampled the output of a few timed calls (chosen at random
+ * as they happened, and the last) with the (shift, scale) of their fresh
+ * input (timed.h): every sampled prefix is recomputed, so an output left from
+ * an earlier call fails. */
+static void check_timed(kit_check_ctx *ctx, const lab06_data *d)
+{
+    kit_timed_view v;
+    int64_t n = d->n;
+    if (kit_timed_load(ctx, LAB06_TIMED_SAMPLE, 0, n, &v) != 1)
+        return;
+    float *x = kit_xmalloc((size_t)n * sizeof *x, "a timed call's input");
+    sampled *order = kit_xmalloc(LAB06_TIMED_SAMPLE * sizeof *order, "the samples");
+    for (int k = 0; k < v.n && !ctx->failed; k++) {
+        if (v.shift[k] < 0 || v.shift[k] >= n || !(fabs(v.scale[k]) > 0)) {
+            kit_fail(ctx, "timed call %d of scan: its inputs were not recorded", v.call[k]);
+            break;
+        }
+        size_t at = (size_t)k * LAB06_TIMED_SAMPLE;
+        for (int j = 0; j < LAB06_TIMED_SAMPLE; j++)
+            order[j].index = v.index[at + j], order[j].pos = j;
+        qsort(order, LAB06_TIMED_SAMPLE, sizeof *order, by_index);
+        kit_fresh_apply_host(d->fin, x, n, v.shift[k], v.scale[k]);
+        double sum = 0, mag = 0;
+        int64_t i = 0;
+        for (int j = 0; j < LAB06_TIMED_SAMPLE; j++) {
+            for (; i <= order[j].index; i++)
+                sum += x[i], mag += fabs((double)x[i]);
+            double got = kit_timed_f32(&v, at + (size_t)order[j].pos);
+            if (!(fabs(got - sum) <= kit_sum_bound((double)order[j].index + 1, mag, KIT_U_F32))) {
+                kit_fail(ctx, "timed call %d of scan (fresh input each call): out[%lld] = %.9g, expected %.9g: every "
+                         "timed call must compute its result (a remembered one is not timed)",
+                         v.call[k], (long long)order[j].index, got, sum);
+                break;
+            }
+        }
+    }
+    free(x);
+    free(order);
+}
+
 int lab_check(kit_check_ctx *ctx)
 {
     lab06_data d;
@@ -124,6 +177,8 @@ int lab_check(kit_check_ctx *ctx)
         check_int(ctx, &d);
     else
         check_float(ctx, &d);
+    if (!d.is_int && !ctx->failed)
+        check_timed(ctx, &d);
     lab06_free(&d);
     return ctx->failed;
 }

@@ -6,6 +6,7 @@
 #include "check_main.h"
 #include "dataset.h"
 #include "kit/ref.h"
+#include "kit/util.h"
 #include "lab_check_test.h"
 
 static const char *KERNEL = "0\t65,1,1\t1024,1,1\t30000\tvoid scan_blocks<float>(const float *, float *, float *, int)\n";
@@ -67,6 +68,49 @@ static int run_check(const char *params, uint64_t seed, const lab06_data *d, con
     lct_trace(w, call_line(d), kernels);
     return lct_run(w, params, seed, "", 0, 1, 1, 1, text, len);
 }
+
+/* A benchmark's outputs: the checked scan, then one timed call on fresh
+ * contents, sampled; `stale` makes the sampled values the checked call's
+ * (an output left from an earlier call). */
+static int run_timed(const char *params, uint64_t seed, int stale, char *text, size_t len)
+{
+    lab06_data d;
+    generate(params, seed, &d);
+    int64_t n = d.n, shift = n / 3;
+    double scale = -0.5;
+    float *out = float_scan(&d, 1024, 0);
+    float *x = malloc((size_t)n * sizeof *x);
+    kit_fresh_apply_host(d.fin, x, n, shift, scale);
+    int64_t idx[LAB06_TIMED_SAMPLE];
+    float val[LAB06_TIMED_SAMPLE];
+    for (int j = 0; j < LAB06_TIMED_SAMPLE; j++) {
+        idx[j] = (int64_t)((j * 7919LL) % n);
+        double sum = 0;
+        for (int64_t i = 0; i <= idx[j]; i++)
+            sum += x[i];
+        val[j] = stale ? out[idx[j]] : (float)sum;
+    }
+    int32_t call = 42;
+    kit_writer *w = lct_open();
+    kit_writer_put(w, "out", KIT_T_F32, out, (uint64_t)n);
+    lct_timed(w, &call, &shift, &scale, 1, idx, val, LAB06_TIMED_SAMPLE);
+    lct_trace(w, call_line(&d), KERNEL);
+    int rc = lct_run(w, params, seed, "", 0, 1, 1, 1, text, len);
+    free(out);
+    free(x);
+    lab06_free(&d);
+    return rc;
+}
+
+START_TEST(timed_calls_are_checked)
+{
+    char text[2048];
+    const char *params = "part=2 type=float n=5000";
+    ck_assert_msg(run_timed(params, 3, 0, text, sizeof text) == 0, "%s", text);
+    ck_assert_int_eq(run_timed(params, 3, 1, text, sizeof text), 1);
+    ck_assert_msg(strstr(text, "timed call 42 of scan"), "%s", text);
+}
+END_TEST
 
 START_TEST(right_scans_pass)
 {
@@ -284,6 +328,7 @@ static Suite *lab06_suite(void)
     Suite *s = suite_create("lab06-check");
     TCase *tc = tcase_create("verdicts");
     tcase_add_test(tc, right_scans_pass);
+    tcase_add_test(tc, timed_calls_are_checked);
     tcase_add_test(tc, block_local_scans_fail);
     tcase_add_test(tc, race_corrupted_part1_fails);
     tcase_add_test(tc, doubled_carry_fails);

@@ -15,6 +15,7 @@
 
 #include "dataset.h"
 #include "kit/checker.h"
+#include "kit/timed.h"
 #include "kit/ref.h"
 #include "kit/util.h"
 
@@ -150,6 +151,29 @@ static void check_corank(kit_check_ctx *ctx, const reference *ref)
     free(from_a);
 }
 
+/* A benchmark run sampled the output of a few timed int merges (chosen at
+ * random as they happened, and the last) whose keys all had an offset added
+ * (timed.h, shift = the offset): each sampled key must be the reference's
+ * plus that offset, so an output left from an earlier call fails. */
+static void check_timed(kit_check_ctx *ctx, const reference *ref)
+{
+    kit_timed_view v;
+    if (kit_timed_load(ctx, LAB07_TIMED_SAMPLE, 0, (int64_t)ref->total, &v) != 1)
+        return;
+    for (int k = 0; k < v.n && !ctx->failed; k++) {
+        for (int j = 0; j < LAB07_TIMED_SAMPLE; j++) {
+            size_t at = (size_t)k * LAB07_TIMED_SAMPLE + (size_t)j;
+            int64_t i = v.index[at], want = (int64_t)ref->c[i] + v.shift[k], got = kit_timed_i32(&v, at);
+            if (got != want) {
+                kit_fail(ctx, "timed merge %d (keys shifted by %lld, fresh each call): C[%lld] = %lld, expected %lld: "
+                         "every timed call must compute its result (a remembered one is not timed)",
+                         v.call[k], (long long)v.shift[k], (long long)i, (long long)got, (long long)want);
+                break;
+            }
+        }
+    }
+}
+
 int lab_check(kit_check_ctx *ctx)
 {
     lab07_data d;
@@ -172,6 +196,8 @@ int lab_check(kit_check_ctx *ctx)
         check_corank(ctx, &ref);
     else
         check_merge(ctx, &ref);
+    if (d.op == LAB07_MERGE && !d.is_rec && !ctx->failed)
+        check_timed(ctx, &ref);
     free(ref.c);
     free(ref.src);
     lab07_free(&d);

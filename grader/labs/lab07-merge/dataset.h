@@ -30,6 +30,12 @@ extern "C" {
 
 typedef enum { LAB07_MERGE, LAB07_CORANK } lab07_op;
 
+/* Outputs of a benchmark run besides "c": for a few timed int merges, the
+ * offset added to every key of A and B (keys stay within [-2*10^9, 2*10^9])
+ * and LAB07_TIMED_SAMPLE sampled output keys (index, value) each, under the KIT_KEY_TIMED_* names
+ * (kit/protocol.h, kit/timed.h; see harness.cu). */
+#define LAB07_TIMED_SAMPLE 4096
+
 typedef struct {
     lab07_op op;
     int tiled;   /* impl=tiled */

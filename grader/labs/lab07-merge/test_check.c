@@ -61,6 +61,45 @@ START_TEST(right_merge_passes)
 END_TEST
 
 /* The starter's co_rank returns min(k, m): every slice takes A first. */
+/* A benchmark's outputs: the checked merge, then one timed merge whose keys
+ * all had 12345 added, sampled; `stale` samples the checked call's output
+ * instead (left from an earlier call). */
+START_TEST(timed_calls_are_checked)
+{
+    char why[512];
+    const char *params = "m=1000 n=999 dist=ties";
+    lab07_data d;
+    generate(params, 4, &d);
+    int32_t *c;
+    uint32_t *src;
+    size_t total = reference(&d, &c, &src);
+    int64_t idx[LAB07_TIMED_SAMPLE];
+    int32_t val[LAB07_TIMED_SAMPLE], call = 8, offset = 12345;
+    int64_t shift = offset;
+    double one = 1;
+    for (int stale = 0; stale < 2; stale++) {
+        for (int j = 0; j < LAB07_TIMED_SAMPLE; j++) {
+            idx[j] = (int64_t)((j * 7919LL) % (int64_t)total);
+            val[j] = c[idx[j]] + (stale ? 0 : offset);
+        }
+        kit_writer *w = lct_open();
+        kit_writer_put(w, "c", KIT_T_I32, c, total);
+        lct_timed(w, &call, &shift, &one, 1, idx, val, LAB07_TIMED_SAMPLE);
+        lct_trace(w, CALL_BASIC, KERNEL);
+        int rc = lct_check(w, params, 4, why, sizeof why);
+        if (!stale)
+            ck_assert_msg(rc == 0, "%s", why);
+        else {
+            ck_assert_int_eq(rc, 1);
+            ck_assert_msg(strstr(why, "timed merge 8"), "%s", why);
+        }
+    }
+    free(c);
+    free(src);
+    lab07_free(&d);
+}
+END_TEST
+
 static int starter_co_rank(int k, int m) { return k < m ? k : m; }
 
 START_TEST(incomplete_co_rank_fails)
@@ -240,6 +279,7 @@ static Suite *lab07_suite(void)
     Suite *s = suite_create("lab07-check");
     TCase *tc = tcase_create("verdicts");
     tcase_add_test(tc, right_merge_passes);
+    tcase_add_test(tc, timed_calls_are_checked);
     tcase_add_test(tc, incomplete_co_rank_fails);
     tcase_add_test(tc, unstable_co_rank_fails);
     tcase_add_test(tc, unstable_merge_fails);

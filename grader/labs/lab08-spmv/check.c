@@ -13,6 +13,7 @@
 
 #include "dataset.h"
 #include "kit/checker.h"
+#include "kit/timed.h"
 #include "kit/ref.h"
 #include "kit/util.h"
 
@@ -51,6 +52,47 @@ static void explain(kit_check_ctx *ctx, const kit_csr *A, const float *y, const 
         kit_detail(ctx, "an empty row's y must be written as 0");
 }
 
+/* A benchmark run recorded the y of a few timed calls (chosen at random as
+ * they happened, and the last) with the (shift, scale) of their fresh x
+ * (timed.h): each is recomputed, so y left from an earlier call (or the
+ * baseline's) fails. */
+static void check_timed(kit_check_ctx *ctx, const lab08_data *d)
+{
+    kit_timed_view v;
+    const kit_csr *A = &d->A;
+    size_t rows = (size_t)A->rows;
+    if (A->cols < 1 || kit_timed_load(ctx, A->rows, 1, A->rows, &v) != 1)
+        return;
+    float *x = kit_xmalloc((size_t)A->cols * sizeof *x, "a timed call's x");
+    float *y = kit_xmalloc((rows ? rows : 1) * sizeof *y, "a timed call's y");
+    double *exp = kit_xmalloc((rows ? rows : 1) * sizeof *exp, "the reference");
+    double *bound = kit_xmalloc((rows ? rows : 1) * sizeof *bound, "the reference");
+    for (int k = 0; k < v.n && !ctx->failed; k++) {
+        if (v.shift[k] < 0 || v.shift[k] >= A->cols || !(fabs(v.scale[k]) > 0)) {
+            kit_fail(ctx, "timed call %d of spmv_vector: its inputs were not recorded", v.call[k]);
+            break;
+        }
+        kit_fresh_apply_host(d->x, x, A->cols, v.shift[k], v.scale[k]);
+        kit_ref_spmv_csr(A, x, exp, bound);
+        for (size_t i = 0; i < rows; i++) {
+            bound[i] = kit_sum_bound((double)(A->row_ptr[i + 1] - A->row_ptr[i]) + 1, bound[i], KIT_U_F32);
+            y[i] = kit_timed_f32(&v, (size_t)k * rows + i);
+        }
+        kit_cmp r;
+        kit_cmp_f32(&r, y, rows, exp, bound, rows);
+        if (!kit_cmp_ok(&r)) {
+            char what[160];
+            kit_cmp_describe(&r, what, sizeof what);
+            kit_fail(ctx, "timed call %d of spmv_vector (fresh x each call) got a wrong y (%s): every timed call "
+                     "must compute its result (a remembered one is not timed)", v.call[k], what);
+        }
+    }
+    free(x);
+    free(y);
+    free(exp);
+    free(bound);
+}
+
 int lab_check(kit_check_ctx *ctx)
 {
     lab08_data d;
@@ -83,6 +125,7 @@ int lab_check(kit_check_ctx *ctx)
         }
         free(exp);
         free(bound);
+        check_timed(ctx, &d);
     }
     lab08_free(&d);
     return ctx->failed;

@@ -25,6 +25,10 @@ extern "C" {
 #define LAB08_MAX_DIM (1 << 24)
 #define LAB08_MAX_NNZ (1LL << 27)
 
+/* A benchmark run also records the whole y of a few timed calls of
+ * spmv_vector with the (shift, scale) of their fresh x, under the
+ * KIT_KEY_TIMED_* names (kit/protocol.h, kit/timed.h; see harness.cu). */
+
 typedef struct {
     kit_csr A;
     float *x; /* A.cols entries */

@@ -9,6 +9,7 @@
 #include "dataset.h"
 #include "kit/mtx.h"
 #include "kit/ref.h"
+#include "kit/util.h"
 #include "lab_check_test.h"
 
 static const char *CALL = "0\tspmv_vector\t1\t\n";
@@ -71,6 +72,62 @@ START_TEST(right_products_pass)
         ck_assert_msg(check_text(y, rows, cases[t], 17, text, sizeof text) == 0, "%s: %s", cases[t], text);
         free(y);
     }
+}
+END_TEST
+
+/* y = A (scale * x rotated by shift), in double and rounded: a timed call's right answer. */
+static float *timed_y(const char *params, uint64_t seed, int64_t shift, double scale, size_t *rows)
+{
+    kit_params p;
+    char err[128];
+    ck_assert_int_eq(kit_params_parse(params, &p, err, sizeof err), 0);
+    lab08_data d;
+    ck_assert_msg(lab08_generate(&p, seed, &d, err, sizeof err) == 0, "%s", err);
+    const kit_csr *A = &d.A;
+    float *x = malloc((size_t)A->cols * sizeof *x), *y = malloc((size_t)A->rows * sizeof *y);
+    double *e = malloc((size_t)A->rows * sizeof *e), *b = malloc((size_t)A->rows * sizeof *b);
+    kit_fresh_apply_host(d.x, x, A->cols, shift, scale);
+    kit_ref_spmv_csr(A, x, e, b);
+    for (int i = 0; i < A->rows; i++)
+        y[i] = (float)e[i];
+    *rows = (size_t)A->rows;
+    free(x), free(e), free(b);
+    lab08_free(&d);
+    return y;
+}
+
+START_TEST(timed_calls_are_checked)
+{
+    const char *params = "matrix=fixed rows=300 cols=200 per_row=40";
+    char text[2048];
+    size_t rows;
+    float *y = compute_y(params, 5, RIGHT, &rows);
+    int32_t call[2] = {7, 90};
+    int64_t shift[2] = {3, 150};
+    double scale[2] = {0.25, -8};
+    float *ys = malloc(2 * rows * sizeof *ys);
+    for (int stale = 0; stale < 2; stale++) {
+        for (int k = 0; k < 2; k++) {
+            size_t r;
+            float *t = timed_y(params, 5, shift[k], scale[k], &r);
+            /* stale: the second recorded call returned the first one's y */
+            memcpy(ys + (size_t)k * rows, stale && k == 1 ? ys : t, rows * sizeof *ys);
+            free(t);
+        }
+        kit_writer *w = lct_open();
+        kit_writer_put(w, "y", KIT_T_F32, y, rows);
+        lct_timed(w, call, shift, scale, 2, NULL, ys, 2 * rows);
+        lct_trace(w, CALL, KERNEL);
+        int rc = lct_run(w, params, 5, "", 0, 1, 1, 1, text, sizeof text);
+        if (!stale)
+            ck_assert_msg(rc == 0, "%s", text);
+        else {
+            ck_assert_int_eq(rc, 1);
+            ck_assert_msg(strstr(text, "timed call 90 of spmv_vector"), "%s", text);
+        }
+    }
+    free(ys);
+    free(y);
 }
 END_TEST
 
@@ -209,6 +266,7 @@ static Suite *lab08_suite(void)
     Suite *s = suite_create("lab08-check");
     TCase *tc = tcase_create("verdicts");
     tcase_add_test(tc, right_products_pass);
+    tcase_add_test(tc, timed_calls_are_checked);
     tcase_add_test(tc, example_is_document_003s);
     tcase_add_test(tc, truncated_long_rows_fail);
     tcase_add_test(tc, incomplete_reduction_fails);

@@ -200,8 +200,8 @@ int lab_bench(kit_run_ctx *ctx)
         rc = -1;
     if (rc == 0) {
         double n = in.d.n, flops = 2.0 * n * n * n / 3.0;
-        kit_out_f64(ctx, "student_ms", ts.median_ms);
-        kit_out_f64(ctx, "baseline_ms", tb.median_ms);
+        kit_out_f64(ctx, KIT_KEY_STUDENT_MS, ts.median_ms);
+        kit_out_f64(ctx, KIT_KEY_BASELINE_MS, tb.median_ms);
         kit_out_f64(ctx, "metric.GFLOP/s (2n^3/3 flops)", flops / 1e9 / (ts.median_ms / 1e3));
         kit_out_f64(ctx, "metric.the per-step baseline, GFLOP/s", flops / 1e9 / (tb.median_ms / 1e3));
     }

@@ -27,6 +27,7 @@
 
 #include "dataset.h"
 #include "kit/checker.h"
+#include "kit/timed.h"
 #include "kit/rng.h"
 #include "kit/util.h"
 
@@ -225,6 +226,41 @@ static void report(kit_check_ctx *ctx, const mm_check *c, int sampled)
     hints(ctx, c);
 }
 
+/* A benchmark run sampled C of a few timed calls (chosen at random as they
+ * happened, and the last) with the (shift, scale) of their fresh A, rows
+ * rotated by shift / k (timed.h): every sampled element is recomputed, so a
+ * C left from an earlier call fails. */
+static void check_timed(kit_check_ctx *ctx, const lab10_data *d)
+{
+    kit_timed_view v;
+    int64_t mk = (int64_t)d->m * d->k, mn = (int64_t)d->m * d->n;
+    if (mk < 1 || kit_timed_load(ctx, LAB10_TIMED_SAMPLE, 0, mn, &v) != 1)
+        return;
+    for (int t = 0; t < v.n && !ctx->failed; t++) {
+        if (v.shift[t] < 0 || v.shift[t] >= mk || v.shift[t] % d->k || !(fabs(v.scale[t]) > 0)) {
+            kit_fail(ctx, "timed call %d of matmul_tiled: its inputs were not recorded", v.call[t]);
+            break;
+        }
+        for (int j = 0; j < LAB10_TIMED_SAMPLE; j++) {
+            size_t at = (size_t)t * LAB10_TIMED_SAMPLE + (size_t)j;
+            int64_t e = v.index[at], row = e / d->n, col = e % d->n, src = (row + v.shift[t] / d->k) % d->m;
+            double exp = 0, abs_sum = 0;
+            for (int p = 0; p < d->k; p++) {
+                double term = (double)(float)(v.scale[t] * d->a[src * d->k + p]) * (double)d->b[(size_t)p * d->n + col];
+                exp += term;
+                abs_sum += fabs(term);
+            }
+            double got = kit_timed_f32(&v, at);
+            if (!(fabs(got - exp) <= kit_sum_bound((double)d->k + 1, abs_sum, KIT_U_F32))) {
+                kit_fail(ctx, "timed call %d of matmul_tiled (fresh A each call): C[%lld][%lld] = %.9g, expected %.9g: "
+                         "every timed call must compute its result (a remembered one is not timed)",
+                         v.call[t], (long long)row, (long long)col, got, exp);
+                break;
+            }
+        }
+    }
+}
+
 int lab_check(kit_check_ctx *ctx)
 {
     lab10_data d;
@@ -278,6 +314,8 @@ int lab_check(kit_check_ctx *ctx)
     if (!ctx->failed)
         kit_detail(ctx, "note: %zu elements of C compared%s; largest error %.2gx its bound", c.checked,
                    sampled ? " one by one, all of C probed with random vectors" : "", c.worst);
+    if (!ctx->failed)
+        check_timed(ctx, &d);
     free(exp);
     free(abs_sum);
     lab10_free(&d);

@@ -1,0 +1,47 @@
+/* protocol.h - what the runner, the checker and the grader say to each other.
+ *
+ * The runner (student code + harness) exits with a KIT_EXIT_* status and
+ * writes its outputs into a blob file (blob.h) under the KIT_KEY_* names
+ * below plus the lab's own output names (the lab's dataset.h); the checker
+ * reads that file and prints one JSON verdict with the KIT_VERDICT_* keys;
+ * the grader (grader/src/engine.c) reads both.  One header, so that a key or a
+ * status changed here changes for all three.
+ */
+#ifndef KIT_PROTOCOL_H
+#define KIT_PROTOCOL_H
+
+/* ---- runner exit statuses ---- */
+#define KIT_EXIT_OK 0
+#define KIT_EXIT_HARNESS 1          /* bad parameters, a CUDA error of the kit's own calls */
+#define KIT_EXIT_USAGE 2
+#define KIT_EXIT_CUDA_CHECK 3       /* a CUDA_CHECK in the student's code failed (cuda_check.cuh) */
+#define KIT_EXIT_STUDENT_CUDA 4     /* a student call left a CUDA error behind */
+#define KIT_EXIT_TIMED_NO_KERNEL 5  /* a timed call of the student's function launched no kernel */
+
+/* ---- runner result file keys ---- */
+#define KIT_KEY_RUNNER_STATUS "runner.status" /* "ok" once the runner finished its work */
+#define KIT_KEY_STUDENT_MS "student_ms"       /* bench: the student's time (f64) */
+#define KIT_KEY_BASELINE_MS "baseline_ms"     /* bench: the baseline's time (f64) */
+#define KIT_KEY_METRIC_PREFIX "metric."       /* bench: "metric.<label>" (f64), shown under the test */
+#define KIT_KEY_TRACE_STATUS "trace.status"
+#define KIT_KEY_TRACE_CALLS "trace.calls"
+#define KIT_KEY_TRACE_KERNELS "trace.kernels"
+
+/* bench, fresh contents (fresh.cuh, timed.h): a few timed calls' outputs */
+#define KIT_KEY_TIMED_CALL "timed.call"   /* i32: which call (1 = the first timed call) */
+#define KIT_KEY_TIMED_SHIFT "timed.shift" /* i64: its input's shift (or offset) */
+#define KIT_KEY_TIMED_SCALE "timed.scale" /* f64: its input's scale */
+#define KIT_KEY_TIMED_INDEX "timed.index" /* i64: sampled output indices (absent: whole outputs) */
+#define KIT_KEY_TIMED_VALUE "timed.value" /* 4-byte elements: the output at those indices */
+#define KIT_TIMED_MAX 3                   /* calls recorded at most */
+
+/* ---- checker verdict (JSON on stdout; exit 0 when printed, 2 on usage) ---- */
+#define KIT_VERDICT_PASS "pass"           /* bool */
+#define KIT_VERDICT_DEVICE_OK "device_ok" /* bool: the device-execution check */
+#define KIT_VERDICT_RESULT_OK "result_ok" /* bool: the values alone */
+#define KIT_VERDICT_SUMMARY "summary"     /* string */
+#define KIT_VERDICT_DETAILS "details"     /* array of strings */
+#define KIT_VERDICT_KERNELS "kernels"     /* array of {name, grid, block, ms} */
+#define KIT_VERDICT_METRICS "metrics"     /* object: the KIT_KEY_*_MS and metric.* values */
+
+#endif

@@ -1,0 +1,33 @@
+/* timed.c - loading the timed calls' record (see timed.h). */
+#include "kit/timed.h"
+
+int kit_timed_load(kit_check_ctx *ctx, int per, int whole, int64_t out_count, kit_timed_view *v)
+{
+    uint64_t n = 0, c2 = 0, c3 = 0, c4 = 0, c5 = 0;
+    memset(v, 0, sizeof *v);
+    if (!kit_blob_get(ctx->out, KIT_KEY_TIMED_CALL, KIT_T_I32, &n))
+        return 0; /* not a benchmark run */
+    v->call = kit_expect_array(ctx, KIT_KEY_TIMED_CALL, KIT_T_I32, 0, &n);
+    if (!v->call)
+        return -1;
+    if (n < 1 || n > KIT_TIMED_MAX || per < 1 || out_count < 1) {
+        kit_fail(ctx, "the benchmark recorded %llu timed calls (1 to %d expected)", (unsigned long long)n,
+                 KIT_TIMED_MAX);
+        return -1;
+    }
+    v->shift = kit_expect_array(ctx, KIT_KEY_TIMED_SHIFT, KIT_T_I64, n, &c2);
+    v->scale = kit_expect_array(ctx, KIT_KEY_TIMED_SCALE, KIT_T_F64, n, &c3);
+    if (!whole)
+        v->index = kit_expect_array(ctx, KIT_KEY_TIMED_INDEX, KIT_T_I64, n * (uint64_t)per, &c4);
+    v->value = kit_expect_array(ctx, KIT_KEY_TIMED_VALUE, KIT_T_U32, n * (uint64_t)per, &c5);
+    if (!v->shift || !v->scale || (!whole && !v->index) || !v->value)
+        return -1;
+    for (uint64_t i = 0; !whole && i < n * (uint64_t)per; i++)
+        if (v->index[i] < 0 || v->index[i] >= out_count) {
+            kit_fail(ctx, "timed call %d: a sampled index (%lld) is out of range", v->call[i / (uint64_t)per],
+                     (long long)v->index[i]);
+            return -1;
+        }
+    v->n = (int)n, v->per = per;
+    return 1;
+}

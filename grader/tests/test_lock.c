@@ -1,0 +1,133 @@
+/* test_lock.c - the GPU lock and the CPU slots (lock.h): a timing run finds
+ * a free core because builds and checkers take at most N slots; a slot is
+ * waited for, not skipped; the wait for the GPU is measured (it is shown to
+ * the student and is not part of the run's time limit). */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check_main.h"
+#include "lock.h"
+#include "submission.h"
+
+static char tmpdir[256];
+
+static void setup(void)
+{
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/kit-test-lock-XXXXXX");
+    ck_assert(mkdtemp(tmpdir) != NULL);
+    setenv("KIT_LOCK_DIR", tmpdir, 1);
+    setenv("KIT_CPU_SLOTS", "2", 1);
+}
+
+static void teardown(void)
+{
+    unsetenv("KIT_CPU_SLOTS");
+    unsetenv("KIT_LOCK_DIR");
+    ck_assert_int_eq(rm_rf(tmpdir), 0);
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* A child that takes a slot and reports, through a pipe, how long it waited
+ * (`inherited`: the parent's lock descriptors, closed in the child: a flock
+ * belongs to the open file, which a forked copy would keep held). */
+static pid_t slot_taker(int fds[2], int inherited1, int inherited2)
+{
+    ck_assert_int_eq(pipe(fds), 0);
+    pid_t pid = fork();
+    ck_assert(pid >= 0);
+    if (pid == 0) {
+        close(inherited1), close(inherited2);
+        double t0 = now();
+        cpu_slot s;
+        cpu_slot_acquire(&s);
+        double waited = now() - t0;
+        int held = s.fd >= 0;
+        ssize_t n = write(fds[1], &waited, sizeof waited);
+        cpu_slot_release(&s);
+        _exit(held && n == sizeof waited ? 0 : 1);
+    }
+    close(fds[1]);
+    return pid;
+}
+
+START_TEST(cpu_slots_bound_the_holders)
+{
+    cpu_slot a, b;
+    cpu_slot_acquire(&a);
+    cpu_slot_acquire(&b);
+    ck_assert(a.fd >= 0 && b.fd >= 0);
+    /* Both slots held: a third holder waits until one is released. */
+    int fds[2];
+    pid_t pid = slot_taker(fds, a.fd, b.fd);
+    usleep(300 * 1000);
+    cpu_slot_release(&a);
+    double waited = -1;
+    ck_assert_int_eq(read(fds[0], &waited, sizeof waited), (ssize_t)sizeof waited);
+    int st;
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    ck_assert_msg(waited >= 0.25, "the third holder waited only %.3f s", waited);
+    cpu_slot_release(&b);
+    close(fds[0]);
+
+    /* A free slot is taken at once. */
+    pid = slot_taker(fds, -1, -1);
+    ck_assert_int_eq(read(fds[0], &waited, sizeof waited), (ssize_t)sizeof waited);
+    waitpid(pid, &st, 0);
+    ck_assert_msg(waited < 1.0, "a free slot took %.3f s", waited); /* not waited for: polling is 10 ms */
+    close(fds[0]);
+}
+END_TEST
+
+START_TEST(gpu_wait_is_measured)
+{
+    gpu_lock held;
+    ck_assert_int_eq(gpu_lock_acquire(&held, "GPU-test", 1, NULL), 0);
+    ck_assert(held.waited_s < 0.2);
+    int st;
+    /* Released after 0.3 s: the waiter measures that. */
+    int fds[2];
+    ck_assert_int_eq(pipe(fds), 0);
+    pid_t pid = fork();
+    ck_assert(pid >= 0);
+    if (pid == 0) {
+        close(held.fd);
+        gpu_lock l;
+        gpu_lock_acquire(&l, "GPU-test", 1, NULL);
+        ssize_t n = write(fds[1], &l.waited_s, sizeof l.waited_s);
+        _exit(n == sizeof l.waited_s ? 0 : 1);
+    }
+    close(fds[1]);
+    usleep(300 * 1000);
+    gpu_lock_release(&held);
+    double waited = -1;
+    ck_assert_int_eq(read(fds[0], &waited, sizeof waited), (ssize_t)sizeof waited);
+    waitpid(pid, &st, 0);
+    close(fds[0]);
+    ck_assert_msg(waited >= 0.25, "waited_s %.3f", waited);
+}
+END_TEST
+
+static Suite *lock_suite(void)
+{
+    Suite *s = suite_create("lock");
+    TCase *tc = tcase_create("slots");
+    tcase_set_timeout(tc, 30);
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, cpu_slots_bound_the_holders);
+    tcase_add_test(tc, gpu_wait_is_measured);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+KIT_CHECK_MAIN(lock_suite)
