@@ -25,7 +25,10 @@
 
 #include "kit/util.h"
 #include "proc.h"
+#include "class_report.h"
+#include "deadline.h"
 #include "report.h"
+#include "spool.h"
 #include "submission.h"
 
 #define MAX_GPUS 64
@@ -35,6 +38,8 @@ typedef struct {
     char safe[800];   /* file-name-safe form for results/feedback */
     pid_t pid;        /* worker, 0 when not running */
     int state;        /* 0 queued, 1 running, 2 done, 3 skipped (already graded) */
+    char src[4096];   /* the folder graded: SUBMISSIONS/<name>, or a spool version ("": none, see spool) */
+    spool_pick *spool; /* the hand-in picked from a course spool, NULL for a plain folder */
 } entry;
 
 typedef struct {
@@ -72,6 +77,24 @@ void batch_safe_name(const char *name, char *out, size_t len)
 }
 
 static int cmp_entry(const void *a, const void *b) { return strcmp(((const entry *)a)->name, ((const entry *)b)->name); }
+
+/* A course spool's lab folder (spool.h): one entry per login, graded from the
+ * version picked for it. */
+static int list_spool(const char *dir, const rubric *r, entry **out, spool_pick **picks, char *err, size_t errlen)
+{
+    int n = spool_pick_versions(dir, r, picks, err, errlen);
+    *out = n > 0 ? calloc((size_t)n, sizeof **out) : NULL;
+    if (n > 0 && !*out)
+        n = 0;
+    for (int i = 0; i < n; i++) {
+        entry *e = &(*out)[i];
+        snprintf(e->name, sizeof e->name, "%s", (*picks)[i].login);
+        batch_safe_name(e->name, e->safe, sizeof e->safe);
+        snprintf(e->src, sizeof e->src, "%s", (*picks)[i].dir);
+        e->spool = &(*picks)[i];
+    }
+    return n;
+}
 
 static int list_submissions(const char *dir, entry **out, char *err, size_t errlen)
 {
@@ -113,6 +136,7 @@ static int list_submissions(const char *dir, entry **out, char *err, size_t errl
         memset(e, 0, sizeof *e);
         snprintf(e->name, sizeof e->name, "%s", de->d_name);
         batch_safe_name(e->name, e->safe, sizeof e->safe);
+        fmt_into(e->src, sizeof e->src, "%s/%s", dir, de->d_name);
     }
     closedir(d);
     qsort(*out, (size_t)n, sizeof **out, cmp_entry);
@@ -129,26 +153,34 @@ static void result_path(const char *out_dir, const entry *en, const char *sub, c
 static int read_result(engine *e, const char *subs_dir, const char *out_dir, const entry *en, grade_result *g,
                        char hash[65])
 {
-    char path[4096], src[4096], err[256];
+    char path[4096], err[256];
+    (void)subs_dir;
     result_path(out_dir, en, "results", "json", path, sizeof path);
-    if (report_read_json(path, g, err, sizeof err) != 0)
+    if (!en->src[0] || report_read_json(path, g, err, sizeof err) != 0)
         return -1;
-    snprintf(src, sizeof src, "%s/%s", subs_dir, en->name);
     strbuf problems;
     sb_init(&problems);
-    submission_take(&e->man, src, NULL, &problems, hash);
+    submission_take(&e->man, en->src, NULL, &problems, hash);
     sb_free(&problems);
     return 0;
 }
 
-/* Finished = a readable result for the same files, not an internal error. */
+/* The result is of the submission's current files (and hand-in version) and
+ * not an internal error. */
+static int result_current(const grade_result *g, const char *hash, const entry *en)
+{
+    return !strcmp(hash, g->source_hash) && !strstr(sb_str(&g->notes), "internal grader error") &&
+           !strcmp(g->version, en->spool ? en->spool->version : "");
+}
+
+/* Finished = a readable, current result. */
 static int already_graded(engine *e, const char *subs_dir, const char *out_dir, const entry *en)
 {
     grade_result g;
     char hash[65];
     if (read_result(e, subs_dir, out_dir, en, &g, hash) != 0)
         return 0;
-    int same = !strcmp(hash, g.source_hash) && !strstr(sb_str(&g.notes), "internal grader error");
+    int same = result_current(&g, hash, en);
     grade_result_free(&g);
     return same;
 }
@@ -163,7 +195,7 @@ static int batch_result_present(engine *e, const char *subs_dir, const char *out
     char hash[65];
     if (read_result(e, subs_dir, out_dir, en, &g, hash) != 0)
         return 0;
-    int present = !strcmp(hash, g.source_hash) && !strstr(sb_str(&g.notes), "internal grader error");
+    int present = result_current(&g, hash, en);
     grade_result_free(&g);
     return present;
 }
@@ -235,11 +267,14 @@ static void worker(engine *e, const char *subs_dir, const char *out_dir, const c
     e->log = NULL;
     e->before_gpu = wait_for_gpu;
     e->before_gpu_arg = slots;
-    char src[4096], work[4096], path[4096], err[512];
-    snprintf(src, sizeof src, "%s/%s", subs_dir, en->name);
+    char work[4096], path[4096], err[512];
+    (void)subs_dir;
     fmt_into(work, sizeof work, "%s/%s", work_root, en->safe);
     grade_result g;
-    engine_grade(e, src, work, en->name, &g);
+    engine_grade(e, en->src, work, en->name, &g);
+    if (en->spool)
+        spool_apply_late_policy(en->spool, &e->rub, &g);
+    spool_read_answers(en->src, &g);
     result_path(out_dir, en, "feedback", "txt", path, sizeof path);
     report_write_feedback(&g, path, err, sizeof err);
     result_path(out_dir, en, "results", "json", path, sizeof path);
@@ -252,17 +287,28 @@ static void worker(engine *e, const char *subs_dir, const char *out_dir, const c
 
 /* A worker died without writing its result: record that, so nothing is lost
  * from the gradebook, and so a rerun regrades it. */
+static void write_placeholder(engine *e, const char *out_dir, const entry *en, const char *note, const char *why);
+
 static void record_worker_failure(engine *e, const char *out_dir, const entry *en, int status)
+{
+    char note[512];
+    snprintf(note, sizeof note, "internal grader error: the worker grading this submission %s %d; rerun the batch (or "
+                                "--only) to regrade it",
+             WIFSIGNALED(status) ? "was killed by signal" : "exited with status",
+             WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+    write_placeholder(e, out_dir, en, note, "not graded: internal grader error");
+}
+
+/* A result with no points for every test, and why (a dead worker; a spool
+ * entry with nothing that may be graded). */
+static void write_placeholder(engine *e, const char *out_dir, const entry *en, const char *note, const char *why)
 {
     grade_result g;
     grade_result_init(&g);
     snprintf(g.student, sizeof g.student, "%s", en->name);
     snprintf(g.lab, sizeof g.lab, "%s", e->man.name);
     g.seed = e->seed;
-    sb_printf(&g.notes, "internal grader error: the worker grading this submission %s %d; rerun the batch (or --only) "
-                        "to regrade it\n",
-              WIFSIGNALED(status) ? "was killed by signal" : "exited with status",
-              WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+    sb_printf(&g.notes, "%s\n", note);
     for (int i = 0; i < e->rub.n_tests; i++) {
         test_result *t = grade_result_add(&g);
         snprintf(t->name, sizeof t->name, "%s", e->rub.tests[i].name);
@@ -270,7 +316,7 @@ static void record_worker_failure(engine *e, const char *out_dir, const entry *e
         t->vis = e->rub.tests[i].vis;
         t->max_score = e->rub.tests[i].points;
         t->status = ST_ERROR;
-        sb_add(&t->output, "not graded: internal grader error\n");
+        sb_printf(&t->output, "%s\n", why);
     }
     grade_result_total(&g);
     char path[4096], err[256];
@@ -364,7 +410,10 @@ int batch_run(engine *e, const char *subs_dir, const char *out_dir, const batch_
     sandbox_hide(&e->sb, subs_dir);
 
     entry *ents = NULL;
-    int n = list_submissions(subs_dir, &ents, err, sizeof err);
+    spool_pick *picks = NULL;
+    int from_spool = spool_is_lab_folder(subs_dir);
+    int n = from_spool ? list_spool(subs_dir, &e->rub, &ents, &picks, err, sizeof err)
+                       : list_submissions(subs_dir, &ents, err, sizeof err);
     if (n < 0) {
         fprintf(stderr, "kitgrade: %s\n", err);
         return 2;
@@ -376,7 +425,13 @@ int batch_run(engine *e, const char *subs_dir, const char *out_dir, const batch_
             continue;
         }
         total++;
-        if (o->merge) {
+        if (!ents[i].src[0]) { /* a spool entry with nothing that may be graded: say why */
+            char note[600];
+            snprintf(note, sizeof note, "not graded: %s", ents[i].spool->why);
+            write_placeholder(e, out_dir, &ents[i], note, "not graded: see the notes");
+            ents[i].state = 3;
+            skipped++;
+        } else if (o->merge) {
             if (o->missing && (o->force || !batch_result_present(e, subs_dir, out_dir, &ents[i])))
                 fprintf(o->missing, "%s\n", ents[i].safe);
             ents[i].state = 3;
@@ -392,6 +447,12 @@ int batch_run(engine *e, const char *subs_dir, const char *out_dir, const batch_
     }
     slots_ctx slots = {out_dir, 0, o->per_gpu > 0 ? o->per_gpu : 1, {{0}}};
     count_gpus(e, &slots);
+    if (from_spool) {
+        char policy[300];
+        deadline_describe(&e->rub, policy, sizeof policy);
+        fprintf(stderr, "%s is a course spool: each student's last hand-in before the cut-off is graded%s%s\n",
+                subs_dir, policy[0] ? "; " : "", policy);
+    }
     fprintf(stderr, "%s: %d submission%s in %s (%d already graded, kept; --force regrades), seed %#llx, %d GPU%s, %d "
                     "jobs\n",
             e->man.name, total, total == 1 ? "" : "s", subs_dir, skipped, (unsigned long long)e->seed, slots.n_gpus,
@@ -468,15 +529,30 @@ int batch_run(engine *e, const char *subs_dir, const char *out_dir, const batch_
             progress(o, done, total, failed, t0, finished_now, label);
         }
     }
-    if (!o->want)
+    if (!o->want) { /* a Slurm shard leaves these to the merge */
         write_gradebook(e, out_dir, ents, n);
+        /* The class report: every student's result on disk, similarity over their files. */
+        class_member *members = calloc((size_t)n + 1, sizeof *members);
+        char (*paths)[4096] = calloc((size_t)n + 1, sizeof *paths);
+        for (int i = 0; members && paths && i < n; i++) {
+            result_path(out_dir, &ents[i], "results", "json", paths[i], sizeof paths[i]);
+            members[i].name = ents[i].name;
+            members[i].src = ents[i].src;
+            members[i].result = paths[i];
+        }
+        if (members && paths && class_report_write(e, out_dir, members, n, o->similarity_threshold, err, sizeof err) != 0)
+            fprintf(stderr, "kitgrade: class report: %s\n", err);
+        free(members);
+        free(paths);
+    }
     if (o->tty)
         fputc('\n', stderr);
     fprintf(stderr, "done: %d graded now, %d kept from before; gradebook %s/gradebook.csv, results in %s/results/, "
-                    "feedback in %s/feedback/\n",
-            finished_now, skipped, out_dir, out_dir, out_dir);
+                    "feedback in %s/feedback/, class report %s/report.html\n",
+            finished_now, skipped, out_dir, out_dir, out_dir, out_dir);
     rmdir(work_root); /* each worker removed its own folder */
     free(ents);
+    free(picks);
     close(lock);
     return 0;
 }

@@ -1,7 +1,9 @@
 /* batch.h - grading a folder with one subfolder per student.
  *
  * OUT/results/<student>.json (Gradescope format), OUT/feedback/<student>.txt,
- * OUT/gradebook.csv.  Student folder names are kept as they are inside the
+ * OUT/gradebook.csv, OUT/report.html (class_report.h).  SUBMISSIONS may be
+ * a lab folder of a course spool (spool.h): then each login's last hand-in
+ * before the cut-off is graded, with the late policy applied.  Student folder names are kept as they are inside the
  * files; file names are percent-encoded where needed.
  */
 #ifndef GRADER_BATCH_H
@@ -17,6 +19,7 @@ typedef struct {
     const char *only;      /* grade just this student folder */
     int tty;               /* progress line rewritten in place */
     const char *work_root; /* scratch (NULL: OUT/work) */
+    double similarity_threshold; /* class report: pairs at or above this percentage (0: the default) */
     /* Slurm (slurm.c): an array task grades the submissions `want` accepts
      * (its shard) beside other tasks writing to the same OUT, so it leaves the
      * gradebook and the stale temporary files to the merge.  A merge grades

@@ -16,7 +16,10 @@
 #include "batch.h"
 #include "engine.h"
 #include "kit/util.h"
+#include "lock.h"
 #include "report.h"
+#include "roster.h"
+#include "spool.h"
 #include "slurm.h"
 #include "submission.h"
 
@@ -37,17 +40,24 @@ static const char usage_text[] =
     "  list                              the labs this kit has\n"
     "  build LAB DIR                     compile only\n"
     "  build-all [--jobs N]              compile every lab's starter and solution (CI)\n"
+    "course (README: Course):\n"
+    "  handin LAB [DIR] [--anyway]       hand DIR (default labs/<lab>) in to the course spool, print a receipt\n"
+    "  spool-init SPOOL [--group G]      make the course spool's folders (instructor; G: the staff's group)\n"
+    "  merge OUT [--roster R] [--manual M] [--manual-max P]   final.csv and lms.csv from a batch's results\n"
+    "  with-gpu-lock DEVICE [--shared] -- CMD...   run CMD holding the GPU lock graders and students share\n"
     "options for check/grade/batch/run:\n"
     "  --test NAME   run one test alone (a,b,c: these tests)   --seed S   reproduce a run\n"
     "  --no-color    plain output             LAB is lab03 or lab03-dot\n"
     "  --rubric FILE use this rubric instead of the lab's (e.g. a private one with hidden tests)\n"
     "  --per-gpu N   batch: submissions sharing one GPU at a time (default 1; timing runs still\n"
-    "                take the GPU alone)\n";
+    "                take the GPU alone)\n"
+    "  --similarity P  batch: class report lists pairs of hand-ins sharing at least P% (default 50)\n";
 
 typedef struct {
-    const char *cmd, *lab, *dir, *dir2, *out, *only, *test, *seed, *rubric;
+    const char *cmd, *lab, *dir, *dir2, *out, *only, *test, *seed, *rubric, *group;
+    double similarity;
+    int force, jobs, per_gpu, no_color, anyway;
     const char *shard, *merge; /* batch inside kitgrade slurm (slurm.h) */
-    int force, jobs, per_gpu, no_color;
     const char *params[32];
     int n_params;
 } cli;
@@ -80,6 +90,18 @@ static int parse(int argc, char **argv, cli *c)
             c->shard = v, i++;
         else if (!strcmp(a, "--merge") && v)
             c->merge = v, i++;
+        else if (!strcmp(a, "--similarity") && v) {
+            char *end;
+            c->similarity = strtod(v, &end), i++;
+            if (*end || !(c->similarity > 0 && c->similarity <= 100)) {
+                fprintf(stderr, "kitgrade: --similarity '%s': a percentage above 0 and at most 100\n", v);
+                return -1;
+            }
+        }
+        else if (!strcmp(a, "--group") && v)
+            c->group = v, i++;
+        else if (!strcmp(a, "--anyway"))
+            c->anyway = 1;
         else if (!strcmp(a, "--force"))
             c->force = 1;
         else if (!strcmp(a, "--no-color"))
@@ -280,6 +302,7 @@ static int cmd_batch(const cli *c, const char *argv0)
     o.per_gpu = c->per_gpu > 0 ? c->per_gpu : 1;
     o.only = c->only;
     o.tty = isatty(2);
+    o.similarity_threshold = c->similarity;
     char work[4096] = "";
     if (e.sb.drop_uid || getenv("KIT_SCRATCH")) {
         if (scratch_dir(&e, c->out, "batch", 1, work, sizeof work) < 0)
@@ -337,6 +360,57 @@ static int cmd_build(const cli *c, const char *argv0)
     grade_result_free(&g);
     engine_free(&e);
     return ok ? 0 : 1;
+}
+
+/* A student's hand-in into the course spool (spool.c). */
+static int cmd_handin(const cli *c, const char *argv0)
+{
+    engine e;
+    if (!c->lab || setup(&e, c, argv0) != 0)
+        return 2;
+    char dir[4096], work[4096], base[4096];
+    if (c->dir)
+        snprintf(dir, sizeof dir, "%s", c->dir);
+    else
+        snprintf(dir, sizeof dir, "%s/labs/%s", e.conf.kit_root, e.man.name);
+    snprintf(base, sizeof base, "%s/work", e.conf.build_dir);
+    if (scratch_dir(&e, base, "handin", 1, work, sizeof work) < 0)
+        return 2;
+    mkdirs(work, 0755);
+    int rc = spool_handin(&e, dir, work, c->anyway);
+    rm_rf(work);
+    engine_free(&e);
+    return rc;
+}
+
+/* `with-gpu-lock DEVICE [--shared] -- CMD...`: a TA's benchmark or demo
+ * takes its turn on the GPU like a grading run (lock.h). */
+static int cmd_with_gpu_lock(int argc, char **argv)
+{
+    int i = 2, exclusive = 1;
+    const char *device = i < argc ? argv[i++] : NULL;
+    if (i < argc && !strcmp(argv[i], "--shared"))
+        exclusive = 0, i++;
+    if (!device || i >= argc || strcmp(argv[i], "--") || i + 1 >= argc) {
+        fprintf(stderr, "usage: kitgrade with-gpu-lock DEVICE [--shared] -- CMD [ARGS...]  (DEVICE: the GPU's UUID, "
+                        "as nvidia-smi -L prints it)\n");
+        return 2;
+    }
+    gpu_lock l;
+    gpu_lock_acquire(&l, device, exclusive, stderr);
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (l.fd >= 0)
+            close(l.fd);
+        execvp(argv[i + 1], argv + i + 1);
+        fprintf(stderr, "kitgrade: cannot run %s: %s\n", argv[i + 1], strerror(errno));
+        _exit(127);
+    }
+    int st = 0;
+    while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    gpu_lock_release(&l);
+    return pid < 0 ? 1 : WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
 /* ".../grader/labs/lab03-dot/manifest.ini" -> "lab03-dot" */
@@ -452,6 +526,10 @@ int main(int argc, char **argv)
         return slurm_main(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "validate"))
         return cmd_validate(argc, argv, argv[0]);
+    if (argc >= 2 && !strcmp(argv[1], "merge"))
+        return roster_merge_command(argc, argv);
+    if (argc >= 2 && !strcmp(argv[1], "with-gpu-lock"))
+        return cmd_with_gpu_lock(argc, argv);
     if (parse(argc, argv, &c) != 0) {
         fputs(usage_text, stderr);
         return 2;
@@ -466,6 +544,21 @@ int main(int argc, char **argv)
         return cmd_run(&c, argv[0]);
     if (!strcmp(c.cmd, "build"))
         return cmd_build(&c, argv[0]);
+    if (!strcmp(c.cmd, "handin"))
+        return cmd_handin(&c, argv[0]);
+    if (!strcmp(c.cmd, "spool-init")) {
+        kit_conf conf;
+        char err[1024];
+        if (!c.lab) {
+            fprintf(stderr, "usage: kitgrade spool-init SPOOL [--group STAFF]\n");
+            return 2;
+        }
+        if (engine_load_conf(&conf, argv[0], err, sizeof err) != 0) {
+            fprintf(stderr, "kitgrade: %s\n", err);
+            return 2;
+        }
+        return spool_init(conf.kit_root, c.lab, c.group);
+    }
     if (!strcmp(c.cmd, "build-all"))
         return cmd_build_all(&c, argv[0]);
     if (!strcmp(c.cmd, "list")) {

@@ -63,6 +63,7 @@ void grade_result_init(grade_result *g)
     memset(g, 0, sizeof *g);
     sb_init(&g->build_log);
     sb_init(&g->notes);
+    sb_init(&g->answers);
     g->tests = NULL;
 }
 
@@ -73,6 +74,7 @@ void grade_result_free(grade_result *g)
     free(g->tests);
     sb_free(&g->build_log);
     sb_free(&g->notes);
+    sb_free(&g->answers);
     grade_result_init(g);
 }
 

@@ -73,6 +73,11 @@ typedef struct {
     long max_processes;
     long output_kb;            /* stdout+stderr kept per run */
     long file_mb;              /* largest file a submission process may write */
+    /* Deadline (course.c): due/cutoff as UTC seconds since the epoch, 0 when
+     * not set; late_penalty: percent of the score taken per day started
+     * after `due`; after `cutoff` a hand-in is refused and not graded. */
+    long long due, cutoff;
+    double late_penalty;
     rubric_test *tests;
     int n_tests;
 } rubric;
@@ -116,6 +121,14 @@ typedef struct {
     double seconds;        /* whole grading wall time */
     int gpu_ran;           /* 0 when no device was available */
     char graded_at[32];    /* ISO 8601 UTC */
+    /* Hand-ins from the course spool (spool.c): which version was graded,
+     * when it was handed in, days started after the due date and the
+     * penalty taken (percent; score holds the points after it). */
+    char version[64];
+    char handed_in_at[32];
+    int late_days;
+    double late_penalty_pct, score_before_late;
+    strbuf answers;        /* the student's answers.md (sanitized, capped), shown to the grader */
 } grade_result;
 
 void grade_result_init(grade_result *g);

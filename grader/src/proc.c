@@ -397,3 +397,18 @@ void proc_describe(const proc_result *r, strbuf *b)
     } else
         sb_printf(b, "exited with status %d", r->exit_code);
 }
+
+int proc_capture(const char *const argv[], const char *cwd, double timeout_s, size_t cap, strbuf *out)
+{
+    proc_opts o = {0};
+    o.timeout_s = timeout_s;
+    o.cwd = cwd;
+    o.out_cap = cap;
+    proc_result r;
+    proc_run(argv, &o, &r);
+    int ok = proc_ok(&r);
+    if (ok)
+        sb_add(out, sb_str(&r.out));
+    proc_result_free(&r);
+    return ok ? 0 : -1;
+}

@@ -58,6 +58,9 @@ void proc_result_free(proc_result *r);
 void proc_describe(const proc_result *r, strbuf *b);
 /* 1 when it exited with status 0. */
 int proc_ok(const proc_result *r);
+/* Runs a trusted tool (sha256sum, sim_c) in cwd, no sandbox: 0 with its
+ * stdout (at most cap bytes) appended to out, -1 when it did not exit 0. */
+int proc_capture(const char *const argv[], const char *cwd, double timeout_s, size_t cap, strbuf *out);
 /* Make this process the subreaper of its descendants (call once at start). */
 void proc_become_subreaper(void);
 

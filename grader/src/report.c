@@ -347,6 +347,15 @@ int report_write_json(const grade_result *g, const char *path, char *err, size_t
         cJSON_AddBoolToObject(x, "gpu_ran", g->gpu_ran != 0);
         add_cstr(x, "graded_at", g->graded_at);
         cJSON_AddNumberToObject(x, "max_score", g->max_score);
+        if (g->version[0]) { /* a hand-in from the course spool */
+            add_cstr(x, "version", g->version);
+            add_cstr(x, "handed_in_at", g->handed_in_at);
+            cJSON_AddNumberToObject(x, "late_days", g->late_days);
+            cJSON_AddNumberToObject(x, "late_penalty_pct", g->late_penalty_pct);
+            cJSON_AddNumberToObject(x, "score_before_late", g->score_before_late);
+        }
+        if (g->answers.len)
+            add_text(x, "answers", sb_str(&g->answers), g->answers.len);
         cJSON_AddNumberToObject(x, "kit_version", 1);
     }
 
@@ -466,6 +475,12 @@ int report_read_json(const char *path, grade_result *g, char *err, size_t errlen
     get_sb(x, "notes", &g->notes);
     g->gpu_ran = get_bool(x, "gpu_ran");
     get_str(x, "graded_at", g->graded_at, sizeof g->graded_at);
+    get_str(x, "version", g->version, sizeof g->version);
+    get_str(x, "handed_in_at", g->handed_in_at, sizeof g->handed_in_at);
+    g->late_days = (int)get_num(x, "late_days", 0);
+    g->late_penalty_pct = get_num(x, "late_penalty_pct", 0);
+    g->score_before_late = get_num(x, "score_before_late", 0);
+    get_sb(x, "answers", &g->answers);
 
     const cJSON *jt;
     double max_sum = 0;
@@ -517,6 +532,15 @@ int report_write_feedback(const grade_result *g, const char *path, char *err, si
     }
     report_opts o = {0};
     report_terminal(f, g, &o);
+    if (g->version[0])
+        fprintf(f, "Graded hand-in: version %s, handed in %s%s\n", g->version, g->handed_in_at,
+                g->late_days ? " (late)" : " (on time)");
+    if (g->answers.len) { /* for the person grading the questions by hand */
+        fputs("\n---- answers.md (questions, graded by hand) ----\n", f);
+        fwrite(g->answers.s, 1, g->answers.len, f);
+        if (g->answers.s[g->answers.len - 1] != '\n')
+            fputc('\n', f);
+    }
     if (fclose(f) != 0) {
         free(buf);
         set_err(err, errlen, "%s: out of memory", path);
@@ -529,7 +553,7 @@ int report_write_feedback(const grade_result *g, const char *path, char *err, si
 
 /* ---------- gradebook CSV ---------- */
 
-static void csv_field(strbuf *b, const char *s)
+void report_csv_field(strbuf *b, const char *s)
 {
     strbuf clean;
     sb_init(&clean);
@@ -608,7 +632,7 @@ int report_write_csv(const char *path, grade_result *const *results, int n, cons
     sb_add(&b, "student");
     for (int k = 0; k < ng; k++) {
         sb_add(&b, ",");
-        csv_field(&b, groups[k]);
+        report_csv_field(&b, groups[k]);
     }
     sb_add(&b, ",total,max,status\n");
     for (int i = 0; i < n; i++) {
@@ -631,13 +655,16 @@ int report_write_csv(const char *path, grade_result *const *results, int n, cons
         if (g->student[0] && strchr("=+-@\t\r", g->student[0])) {
             char quoted[sizeof g->student + 1];
             snprintf(quoted, sizeof quoted, "'%s", g->student);
-            csv_field(&b, quoted);
+            report_csv_field(&b, quoted);
         } else
-            csv_field(&b, g->student);
+            report_csv_field(&b, g->student);
         for (int k = 0; k < ng; k++)
             sb_printf(&b, ",%g", sums[k]);
         sb_printf(&b, ",%g,%g,%s\n", g->score, g->max_score,
-                  !g->build_ok ? "build failed" : !g->gpu_ran ? "no GPU" : "ok");
+                  strstr(sb_str(&g->notes), "not graded: ") ? "not graded" /* a spool entry (spool.h) */
+                  : !g->build_ok                             ? "build failed"
+                  : !g->gpu_ran                              ? "no GPU"
+                                                             : "ok");
     }
     free(sorted);
     free(sums);

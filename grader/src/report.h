@@ -40,6 +40,8 @@ int report_write_feedback(const grade_result *g, const char *path, char *err, si
  * leading ' (no spreadsheet formulas from folder names); atomic write. */
 int report_write_csv(const char *path, grade_result *const *results, int n, const rubric *r, char *err,
                      size_t errlen);
+/* Appends one CSV field (RFC 4180 quoting, sanitized). */
+void report_csv_field(strbuf *b, const char *s);
 /* Writes `len` bytes to path atomically (helper shared by the writers). */
 int write_file_atomic(const char *path, const char *data, size_t len, char *err, size_t errlen);
 

@@ -6,6 +6,7 @@
  * section header, so that every message can say "rubric.ini:LINE: ..." and
  * an empty [test x] section is still seen.
  */
+#include "deadline.h"
 #include "ini_lines.h"
 #include "model.h"
 
@@ -30,9 +31,11 @@ static const char *const test_keys[K_NKEYS] = {
     "threshold", "min_speedup", "warmup", "reps",
 };
 
-enum { R_LAB, R_TIMEOUT, R_BUILD_TIMEOUT, R_SAN_TIMEOUT, R_MEMORY, R_PROCS, R_OUTPUT, R_FILE, R_NKEYS };
+enum { R_LAB, R_TIMEOUT, R_BUILD_TIMEOUT, R_SAN_TIMEOUT, R_MEMORY, R_PROCS, R_OUTPUT, R_FILE, R_DUE, R_CUTOFF,
+       R_LATE_PENALTY, R_NKEYS };
 static const char *const rubric_keys[R_NKEYS] = {
     "lab", "timeout", "build_timeout", "sanitizer_timeout", "memory_mb", "max_processes", "output_kb", "file_mb",
+    "due", "cutoff", "late_penalty",
 };
 
 typedef struct {
@@ -229,6 +232,19 @@ static void rubric_key(rctx *c, const char *name, const char *v)
             return;
         }
         copy_str(c, r->lab, sizeof r->lab, name, v);
+        return;
+    case R_DUE:
+    case R_CUTOFF: {
+        char perr[256];
+        if (deadline_parse(v, k == R_DUE ? &r->due : &r->cutoff, perr, sizeof perr))
+            fail(c, c->in.lineno, "'%s': %s", name, perr);
+        return;
+    }
+    case R_LATE_PENALTY:
+        if (parse_double(v, &d) || d < 0 || d > 100)
+            fail(c, c->in.lineno, "'late_penalty' must be a percentage per day from 0 to 100: '%s'", v);
+        else
+            r->late_penalty = d;
         return;
     case R_TIMEOUT:
     case R_BUILD_TIMEOUT:
@@ -427,6 +443,16 @@ static void check_tests(rctx *c)
     }
     if (!c->rkey_line[R_LAB]) {
         fail(c, c->rubric_line, "[rubric] has no 'lab'");
+        return;
+    }
+    /* The late policy needs a due date, and the cut-off comes after it. */
+    if (!c->rkey_line[R_DUE] && (c->rkey_line[R_CUTOFF] || c->rkey_line[R_LATE_PENALTY])) {
+        int k = c->rkey_line[R_CUTOFF] ? R_CUTOFF : R_LATE_PENALTY;
+        fail(c, c->rkey_line[k], "'%s' needs a 'due' date in [rubric]", rubric_keys[k]);
+        return;
+    }
+    if (r->cutoff && r->cutoff < r->due) {
+        fail(c, c->rkey_line[R_CUTOFF], "'cutoff' is before 'due' (line %d)", c->rkey_line[R_DUE]);
         return;
     }
     if (r->n_tests == 0) {

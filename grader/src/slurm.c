@@ -362,7 +362,8 @@ static int parse_slurm(int argc, char **argv, slurm_cli *c)
             c->seed = v, i++;
         else if (!strcmp(a, "--force"))
             c->force = 1;
-        else if ((!strcmp(a, "--rubric") || !strcmp(a, "--test") || !strcmp(a, "--jobs") || !strcmp(a, "--per-gpu")) &&
+        else if ((!strcmp(a, "--rubric") || !strcmp(a, "--test") || !strcmp(a, "--jobs") || !strcmp(a, "--per-gpu") ||
+                  !strcmp(a, "--similarity")) &&
                  v && c->n_fwd < 62) {
             c->jobs_given |= !strcmp(a, "--jobs");
             c->fwd[c->n_fwd++] = a, c->fwd[c->n_fwd++] = v, i++;

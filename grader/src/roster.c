@@ -1,0 +1,317 @@
+/* roster.c - roster, manual points and the LMS export (see roster.h). */
+#include "roster.h"
+
+#include <errno.h>
+#include <glob.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "strbuf.h"
+
+#define MAX_FIELDS 16
+
+/* One CSV record (RFC 4180: quotes, doubled quotes, commas and newlines in
+ * quotes).  Returns the number of fields, 0 at the end, -1 on a bad record. */
+static int csv_record(FILE *f, strbuf *fields, int *line)
+{
+    for (int i = 0; i < MAX_FIELDS; i++)
+        sb_clear(&fields[i]);
+    int n = 0, c, quoted = 0, any = 0;
+    while ((c = fgetc(f)) != EOF) {
+        any = 1;
+        if (quoted) {
+            if (c == '"') {
+                int d = fgetc(f);
+                if (d == '"')
+                    sb_addn(&fields[n], "\"", 1);
+                else {
+                    quoted = 0;
+                    if (d != EOF)
+                        ungetc(d, f);
+                }
+            } else {
+                if (c == '\n')
+                    (*line)++;
+                char ch = (char)c;
+                sb_addn(&fields[n], &ch, 1);
+            }
+        } else if (c == '"' && fields[n].len == 0)
+            quoted = 1;
+        else if (c == ',') {
+            if (++n >= MAX_FIELDS)
+                return -1;
+        } else if (c == '\n') {
+            (*line)++;
+            return n + 1;
+        } else if (c != '\r') {
+            char ch = (char)c;
+            sb_addn(&fields[n], &ch, 1);
+        }
+    }
+    return quoted ? -1 : any ? n + 1 : 0;
+}
+
+typedef struct {
+    char login[256], id[128], name[256], email[256], comment[512];
+    double manual;
+    int has_manual, in_roster, line;
+    grade_result g;
+    int has_result;
+} student;
+
+typedef struct {
+    student *s;
+    int n;
+} class_list;
+
+static student *find(class_list *c, const char *login, int create)
+{
+    for (int i = 0; i < c->n; i++)
+        if (!strcmp(c->s[i].login, login))
+            return &c->s[i];
+    if (!create)
+        return NULL;
+    student *ns = realloc(c->s, (size_t)(c->n + 1) * sizeof *ns);
+    if (!ns)
+        return NULL;
+    c->s = ns;
+    student *s = &c->s[c->n++];
+    memset(s, 0, sizeof *s);
+    snprintf(s->login, sizeof s->login, "%s", login);
+    return s;
+}
+
+/* Reads a CSV with a header naming `want` columns (the first is the key). */
+static int read_csv(const char *path, const char *const *want, int nwant, int *required, class_list *c,
+                    int (*row)(class_list *, const char *path, int line, strbuf *f, const int *col))
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "kitgrade: %s: cannot open: %s\n", path, strerror(errno));
+        return -1;
+    }
+    strbuf fields[MAX_FIELDS];
+    for (int i = 0; i < MAX_FIELDS; i++)
+        sb_init(&fields[i]);
+    int line = 1, col[8], rc = 0;
+    int n = csv_record(f, fields, &line);
+    for (int k = 0; k < nwant; k++) {
+        col[k] = -1;
+        for (int i = 0; i < n; i++)
+            if (!strcmp(sb_str(&fields[i]), want[k]))
+                col[k] = i;
+        if (col[k] < 0 && required[k]) {
+            fprintf(stderr, "kitgrade: %s:1: the header has no column '%s' (it needs:", path, want[k]);
+            for (int j = 0; j < nwant; j++)
+                if (required[j])
+                    fprintf(stderr, " %s", want[j]);
+            fprintf(stderr, ")\n");
+            rc = -1;
+        }
+    }
+    while (!rc) {
+        int at = line;
+        n = csv_record(f, fields, &line);
+        if (n == 0)
+            break;
+        if (n < 0) {
+            fprintf(stderr, "kitgrade: %s:%d: malformed CSV record (an unclosed quote, or over %d fields)\n", path, at,
+                    MAX_FIELDS);
+            rc = -1;
+            break;
+        }
+        if (n == 1 && !fields[0].len)
+            continue; /* empty line */
+        if (row(c, path, at, fields, col) != 0)
+            rc = -1;
+    }
+    for (int i = 0; i < MAX_FIELDS; i++)
+        sb_free(&fields[i]);
+    fclose(f);
+    return rc;
+}
+
+static const char *field(strbuf *f, const int *col, int k) { return col[k] >= 0 ? sb_str(&f[col[k]]) : ""; }
+
+static int roster_row(class_list *c, const char *path, int line, strbuf *f, const int *col)
+{
+    const char *login = field(f, col, 0);
+    if (!*login) {
+        fprintf(stderr, "kitgrade: %s:%d: empty login\n", path, line);
+        return -1;
+    }
+    student *s = find(c, login, 1);
+    if (s && s->in_roster) {
+        fprintf(stderr, "kitgrade: %s:%d: login '%s' twice (first at line %d)\n", path, line, login, s->line);
+        return -1;
+    }
+    if (!s)
+        return -1;
+    s->in_roster = 1, s->line = line;
+    snprintf(s->id, sizeof s->id, "%s", field(f, col, 1));
+    snprintf(s->name, sizeof s->name, "%s", field(f, col, 2));
+    snprintf(s->email, sizeof s->email, "%s", field(f, col, 3));
+    return 0;
+}
+
+static int manual_row(class_list *c, const char *path, int line, strbuf *f, const int *col)
+{
+    const char *login = field(f, col, 0), *pts = field(f, col, 1);
+    student *s = find(c, login, 0);
+    if (!s) {
+        fprintf(stderr, "kitgrade: %s:%d: no student '%s' in the results or the roster\n", path, line, login);
+        return -1;
+    }
+    if (s->has_manual) {
+        fprintf(stderr, "kitgrade: %s:%d: points for '%s' twice\n", path, line, login);
+        return -1;
+    }
+    char *end;
+    errno = 0;
+    double v = strtod(pts, &end);
+    if (!*pts) /* not graded yet: no manual points */
+        return 0;
+    if (end == pts || *end || errno || !isfinite(v) || v < 0) {
+        fprintf(stderr, "kitgrade: %s:%d: points '%s' for '%s' is not a number >= 0\n", path, line, pts, login);
+        return -1;
+    }
+    s->manual = v, s->has_manual = 1;
+    snprintf(s->comment, sizeof s->comment, "%s", field(f, col, 2));
+    return 0;
+}
+
+/* A field of final.csv / lms.csv: no spreadsheet formulas from names. */
+static void csv_cell(strbuf *b, const char *s, int last)
+{
+    if (*s && strchr("=+-@\t\r", *s)) {
+        strbuf q;
+        sb_init(&q);
+        sb_printf(&q, "'%s", s);
+        report_csv_field(b, sb_str(&q));
+        sb_free(&q);
+    } else
+        report_csv_field(b, s);
+    sb_add(b, last ? "\n" : ",");
+}
+
+static const char merge_usage[] =
+    "usage: kitgrade merge OUT [--roster roster.csv] [--manual manual.csv] [--manual-max POINTS]\n"
+    "  OUT is a batch's output folder (OUT/results/*.json); writes OUT/final.csv and OUT/lms.csv\n";
+
+int roster_merge_command(int argc, char **argv)
+{
+    const char *out = NULL, *roster = NULL, *manual = NULL;
+    double manual_max = 0;
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "--roster") && i + 1 < argc)
+            roster = argv[++i];
+        else if (!strcmp(argv[i], "--manual") && i + 1 < argc)
+            manual = argv[++i];
+        else if (!strcmp(argv[i], "--manual-max") && i + 1 < argc) {
+            char *end;
+            manual_max = strtod(argv[++i], &end);
+            if (*end || manual_max < 0) {
+                fprintf(stderr, "kitgrade: --manual-max '%s' is not a number >= 0\n", argv[i]);
+                return 2;
+            }
+        } else if (argv[i][0] != '-' && !out)
+            out = argv[i];
+        else {
+            fputs(merge_usage, stderr);
+            return 2;
+        }
+    }
+    if (!out) {
+        fputs(merge_usage, stderr);
+        return 2;
+    }
+    class_list c = {0};
+    char pattern[4200], lab[NAME_LEN] = "";
+    snprintf(pattern, sizeof pattern, "%s/results/*.json", out);
+    glob_t gl;
+    if (glob(pattern, 0, NULL, &gl) != 0) {
+        fprintf(stderr, "kitgrade: no results in %s/results: run the batch first (make grade LAB=.. SUBMISSIONS=.. "
+                        "OUT=%s)\n", out, out);
+        return 2;
+    }
+    for (size_t i = 0; i < gl.gl_pathc; i++) {
+        grade_result g;
+        char err[512];
+        if (report_read_json(gl.gl_pathv[i], &g, err, sizeof err) != 0) {
+            fprintf(stderr, "kitgrade: %s\n", err);
+            continue;
+        }
+        student *s = find(&c, g.student, 1);
+        if (!s) {
+            grade_result_free(&g);
+            continue;
+        }
+        s->g = g, s->has_result = 1;
+        snprintf(lab, sizeof lab, "%s", g.lab);
+    }
+    globfree(&gl);
+    static const char *const rcols[] = {"login", "student_id", "name", "email"};
+    static const char *const mcols[] = {"login", "points", "comment"};
+    int rreq[] = {1, 1, 1, 1}, mreq[] = {1, 1, 0};
+    int rc = 0;
+    if (roster && read_csv(roster, rcols, 4, rreq, &c, roster_row) != 0)
+        rc = 1;
+    if (!rc && manual && read_csv(manual, mcols, 3, mreq, &c, manual_row) != 0)
+        rc = 1;
+    if (!rc) {
+        strbuf fin, lms;
+        sb_init(&fin);
+        sb_init(&lms);
+        sb_add(&fin, "login,student_id,name,email,tests,manual,total,max,late_penalty_pct,version,comment\n");
+        sb_printf(&lms, "Student,ID,SIS User ID,SIS Login ID,Section,Email address,%s\n", lab[0] ? lab : "lab");
+        int missing_roster = 0;
+        for (int i = 0; i < c.n; i++) {
+            student *s = &c.s[i];
+            char num[64];
+            double tests = s->has_result ? s->g.score : 0, max = (s->has_result ? s->g.max_score : 0) + manual_max;
+            missing_roster += roster && !s->in_roster;
+            if (roster && !s->in_roster)
+                fprintf(stderr, "kitgrade: warning: '%s' has a result but is not in %s (row kept, no id)\n", s->login,
+                        roster);
+            csv_cell(&fin, s->login, 0);
+            csv_cell(&fin, s->id, 0);
+            csv_cell(&fin, s->name, 0);
+            csv_cell(&fin, s->email, 0);
+            sb_printf(&fin, "%g,%s,%g,%g,%g,", tests, s->has_manual ? (snprintf(num, sizeof num, "%g", s->manual), num) : "",
+                      tests + s->manual, max, s->has_result ? s->g.late_penalty_pct : 0);
+            csv_cell(&fin, s->has_result ? s->g.version : "", 0);
+            csv_cell(&fin, s->has_result ? s->comment : s->comment, 1);
+            csv_cell(&lms, s->name[0] ? s->name : s->login, 0);
+            csv_cell(&lms, "", 0);
+            csv_cell(&lms, s->id, 0);
+            csv_cell(&lms, s->login, 0);
+            csv_cell(&lms, "", 0);
+            csv_cell(&lms, s->email, 0);
+            sb_printf(&lms, "%g\n", tests + s->manual);
+        }
+        char path[4200], err[512];
+        snprintf(path, sizeof path, "%s/final.csv", out);
+        if (write_file_atomic(path, sb_str(&fin), fin.len, err, sizeof err) != 0) {
+            fprintf(stderr, "kitgrade: %s\n", err);
+            rc = 1;
+        }
+        snprintf(path, sizeof path, "%s/lms.csv", out);
+        if (!rc && write_file_atomic(path, sb_str(&lms), lms.len, err, sizeof err) != 0) {
+            fprintf(stderr, "kitgrade: %s\n", err);
+            rc = 1;
+        }
+        if (!rc)
+            printf("merge: %d students; %s/final.csv (tests + manual points), %s/lms.csv (LMS import)%s\n", c.n, out,
+                   out, missing_roster ? "; some students are not in the roster (above)" : "");
+        sb_free(&fin);
+        sb_free(&lms);
+    }
+    for (int i = 0; i < c.n; i++)
+        if (c.s[i].has_result)
+            grade_result_free(&c.s[i].g);
+    free(c.s);
+    return rc;
+}
