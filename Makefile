@@ -30,14 +30,43 @@ KIT_INI := $(BUILD)/kit.ini
 
 obj = $(patsubst %,$(BUILD)/%.o,$(basename $(1)))
 
+# ---- names users type ----------------------------------------------------------
+# `make lab99`, `make lab3`, `make run-lab99`, `make grade LAB=bogus`: one line naming
+# the value and the labs, exit 2, before anything is installed or built.
+KIT_LABS_LINE = the labs are $(strip $(LAB_IDS)) (make $(firstword $(LAB_IDS)), make run-$(firstword $(LAB_IDS)), make grade LAB=$(firstword $(LAB_IDS)) ...)
+BAD_LAB_GOALS := $(filter-out $(LAB_IDS) $(addprefix run-,$(LAB_IDS)),$(filter lab% run-lab%,$(MAKECMDGOALS)))
+ifneq ($(BAD_LAB_GOALS),)
+  $(error make $(firstword $(BAD_LAB_GOALS)): no such lab; $(KIT_LABS_LINE))
+endif
+ifneq ($(filter grade,$(MAKECMDGOALS)),)
+  ifneq ($(LAB),)
+    ifeq ($(filter $(LAB),$(LAB_IDS) $(LAB_NAMES)),)
+      $(error make grade LAB=$(LAB): no such lab; $(KIT_LABS_LINE))
+    endif
+  endif
+endif
+
 # ---- deps ----------------------------------------------------------------------------
 # Missing distribution packages: installed when make runs as root (a fresh
 # machine), otherwise one line per package saying what to install, then stop.
-DEPS_OK := $(BUILD)/.deps-ok
-$(DEPS_OK): mk/deps
-	@NVCC="$(NVCC)" mk/deps check >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && mk/deps install; } || { NVCC="$(NVCC)" mk/deps check; exit 1; }
-	@NVCC="$(NVCC)" mk/deps check
-	@mkdir -p $(@D) && touch $@
+# $(DEPS_OK) is an included makefile: make brings it up to date before it
+# builds anything, then reads the whole Makefile again, so the compile and link
+# flags below come from pkg-config *after* the install.  (Flags looked up
+# while the Makefile was first read were empty on a fresh machine: the first
+# `make lab03` failed with undefined references to cJSON - issue 11.)
+DEPS_OK := $(BUILD)/deps.mk
+DEPS_ENV = NVCC="$(NVCC)" COMPUTE_SANITIZER="$(COMPUTE_SANITIZER)"
+ifneq ($(filter-out clean help deps,$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))),)
+  include $(DEPS_OK)
+endif
+$(DEPS_OK): mk/deps mk/config.mk
+	@$(DEPS_ENV) mk/deps check >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && mk/deps install; } || { $(DEPS_ENV) mk/deps check; exit 1; }
+	@$(DEPS_ENV) mk/deps check
+	@mkdir -p $(@D) && { echo "# written by make from pkg-config after mk/deps (see Makefile)"; \
+	  echo "PKG_CFLAGS := $$(pkg-config --cflags $(PKGS))"; \
+	  echo "CHECK_LIBS := $$(pkg-config --libs check)"; \
+	  echo "CJSON_LIBS := $$(pkg-config --libs libcjson)"; \
+	  echo "INIH_LIBS := $$(pkg-config --libs inih)"; } > $@.tmp && mv $@.tmp $@
 
 # Flags that change object code: rebuild when they change.
 FLAGS_STAMP := $(BUILD)/.flags
@@ -133,9 +162,11 @@ endef
 $(foreach l,$(LAB_NAMES),$(eval $(call STUDENT_TARGET,$(firstword $(subst -, ,$(l))),$(l))))
 
 # ---- instructors ------------------------------------------------------------------------
-grade: all ## grade a folder of submissions: make grade LAB=lab03 SUBMISSIONS=dir [OUT=dir] [ONLY=name] [FORCE=1]
+grade: all ## grade a folder of submissions: make grade LAB=lab03 SUBMISSIONS=dir [OUT=dir] [ONLY=name] [FORCE=1] [ALLOW_NO_GPU=1] [SLURM=1 [WAIT=1] [SLURM_OPTS=..]]
 	@test -n "$(LAB)" -a -n "$(SUBMISSIONS)" || { echo "usage: make grade LAB=lab03 SUBMISSIONS=folder [OUT=folder] [ONLY=name] [FORCE=1] [ALLOW_NO_GPU=1]"; exit 2; }
-	@$(KITGRADE) batch $(LAB) $(SUBMISSIONS) --out $(or $(OUT),grades/$(LAB)) $(if $(ONLY),--only $(ONLY)) $(if $(FORCE),--force) $(if $(ALLOW_NO_GPU),--allow-no-gpu) $(KITGRADE_OPTS)
+	@$(KITGRADE) $(if $(SLURM),slurm,batch) $(LAB) $(SUBMISSIONS) --out $(or $(OUT),grades/$(LAB)) $(if $(ONLY),--only $(ONLY)) $(if $(FORCE),--force) $(if $(ALLOW_NO_GPU),--allow-no-gpu) $(if $(SLURM),$(SLURM_ARGS)) $(KITGRADE_OPTS)
+# SLURM=1: the same batch as one Slurm job array (kitgrade slurm; README "Cluster admins").
+SLURM_ARGS = $(if $(WAIT),--wait) $(if $(GRES),--gres '$(GRES)') $(if $(SLURM_OPTS),--sbatch '$(SLURM_OPTS)') $(if $(SHARD_SIZE),--shard-size $(SHARD_SIZE)) $(if $(MAX_RUNNING),--max-running $(MAX_RUNNING))
 
 # ---- tests ---------------------------------------------------------------------------
 UNIT_TEST_SRC := $(wildcard common/tests/test_*.c grader/tests/test_*.c)
@@ -165,6 +196,16 @@ test: $(DEPS_OK) ## the kit's tests: unit tests, every .cu built, GPU tests when
 	@if $(KIT_DEVICES) --quiet; then $(MAKE) --no-print-directory test-gpu; \
 	 else echo "SKIP: GPU integration tests (no CUDA device: $$($(KIT_DEVICES) --why 2>&1))"; \
 	      $(MAKE) --no-print-directory test-cpu-submissions; fi
+	@$(MAKE) --no-print-directory test-build test-slurm
+
+test-build: ## what the build tells users: unknown lab names, mk/deps notes, rendered handouts
+	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-build
+
+test-slurm: all $(GPU_TESTS) ## make grade SLURM=1 on a throw-away one-node Slurm cluster (root; SKIP otherwise)
+	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-slurm
+
+test-fresh: ## CI's fresh-machine step (.ci/run) in a private view without the kit's packages (root)
+	@tests/run-fresh-machine
 
 test-cpu-submissions: all $(GPU_TESTS) ## the known-bad submissions that need no GPU (compile errors, floods, fork bombs...)
 	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-cpu-submissions
@@ -178,7 +219,7 @@ bench-grader: all ## how fast and how fair grading is on this GPU (issue 12's ta
 	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tools/bench/grader
 
 deps: ## install missing distribution packages (as root)
-	@mk/deps install
+	@$(DEPS_ENV) mk/deps install
 
 # ---- TAs: race-condition demos ---------------------------------------------------------
 -include resources/demos/demos.mk
@@ -187,10 +228,11 @@ deps: ## install missing distribution packages (as root)
 # ---- handouts ------------------------------------------------------------------------
 HANDOUTS_MD := $(wildcard handouts/*.md)
 handouts: $(patsubst handouts/%.md,$(BUILD)/handouts/%.html,$(HANDOUTS_MD)) ## HTML handouts with pandoc
-$(BUILD)/handouts/%.html: handouts/%.md
+# mk/handouts.lua marks the shell blocks ("How to run it") so comments render as comments.
+$(BUILD)/handouts/%.html: handouts/%.md mk/handouts.lua
 	@mkdir -p $(@D)
 	@command -v pandoc >/dev/null || { echo "handouts: pandoc is not installed (apt-get install pandoc)"; exit 1; }
-	pandoc --standalone --toc --metadata title="$*" -o $@ $<
+	pandoc --standalone --toc --lua-filter mk/handouts.lua --metadata title="$*" -o $@ $<
 
 clean: ## remove the build directory
 	rm -rf $(BUILD)
@@ -202,7 +244,7 @@ help: ## list the targets
 	@echo "    run-labNN    build your lab and run it once: make run-lab01 P=\"blocks=4 threads=3\""
 	@echo "    demo-NAME    run one race demo (make demo lists them)"
 
-.PHONY: all help clean test test-unit test-gpu bench-grader build-cu grade deps handouts FORCE $(LAB_IDS) $(addprefix run-,$(LAB_IDS))
+.PHONY: all help clean test test-unit test-gpu test-build test-slurm test-fresh bench-grader build-cu grade deps handouts FORCE $(LAB_IDS) $(addprefix run-,$(LAB_IDS))
 FORCE:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

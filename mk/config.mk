@@ -49,8 +49,6 @@ CUDART_STATIC := -L$(CUDA_LIBDIR) -lcudart_static -ldl -lpthread -lrt
 CUPTI_LIBS := $(if $(CUPTI_LIBDIR),-L$(CUPTI_LIBDIR) -lcupti -Xlinker -rpath=$(CUPTI_LIBDIR))
 
 # ---- distribution libraries (pkg-config) ---------------------------------------
+# Their flags (PKG_CFLAGS, CHECK_LIBS, CJSON_LIBS, INIH_LIBS) are written to
+# $(BUILD)/deps.mk once mk/deps has installed them: see the Makefile.
 PKGS := check libcjson inih
-PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
-CJSON_LIBS = $(shell pkg-config --libs libcjson 2>/dev/null)
-INIH_LIBS = $(shell pkg-config --libs inih 2>/dev/null)

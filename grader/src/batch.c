@@ -151,25 +151,58 @@ static void result_path(const char *out_dir, const entry *en, const char *sub, c
     snprintf(buf, len, "%s/%s/%s.%s", out_dir, sub, en->safe, ext);
 }
 
-/* Finished = a readable result for the same files, made by the same rubric,
- * kit code and conditions (gradekey.h), not an internal error. */
-static int already_graded(engine *e, const char *subs_dir, const char *out_dir, const entry *en)
+/* The submission's result on disk and the hash of its current files: 0, or
+ * -1 when there is no readable result. */
+static int read_result(engine *e, const char *subs_dir, const char *out_dir, const entry *en, grade_result *g,
+                       char hash[65])
 {
-    char path[4096], hash[65];
+    char path[4096], err[256];
     (void)subs_dir;
     result_path(out_dir, en, "results", "json", path, sizeof path);
-    grade_result g;
-    char err[256];
-    if (!en->src[0] || report_read_json(path, &g, err, sizeof err) != 0)
-        return 0;
+    if (!en->src[0] || report_read_json(path, g, err, sizeof err) != 0)
+        return -1;
     strbuf problems;
     sb_init(&problems);
     submission_take(&e->man, en->src, NULL, &problems, hash);
     sb_free(&problems);
-    int same = result_reusable(&g, hash, e->grading_key, e->gpu) &&
-               !strcmp(g.version, en->spool ? en->spool->version : ""); /* a spool's picked hand-in */
+    return 0;
+}
+
+/* The result is of the submission's current files (and hand-in version) and
+ * not an internal error. */
+static int result_current(const grade_result *g, const char *hash, const entry *en)
+{
+    return !strcmp(hash, g->source_hash) && !strstr(sb_str(&g->notes), "internal grader error") &&
+           !strcmp(g->version, en->spool ? en->spool->version : "");
+}
+
+/* Finished = a readable, current result made by the same rubric, kit code
+ * and conditions (gradekey.h): the grading node's rule (a merge on a login
+ * node only asks whether a current result is present). */
+static int already_graded(engine *e, const char *subs_dir, const char *out_dir, const entry *en)
+{
+    grade_result g;
+    char hash[65];
+    if (read_result(e, subs_dir, out_dir, en, &g, hash) != 0)
+        return 0;
+    int same = result_current(&g, hash, en) && result_reusable(&g, hash, e->grading_key, e->gpu);
     grade_result_free(&g);
     return same;
+}
+
+/* Merge (Slurm): a result of the submission's current files that is not an
+ * internal error.  Whether it was graded under the current rubric, kit and
+ * GPU is for the grading node to say (already_graded): the login node that
+ * merges has other conditions (no GPU).  See slurm.c. */
+static int batch_result_present(engine *e, const char *subs_dir, const char *out_dir, const entry *en)
+{
+    grade_result g;
+    char hash[65];
+    if (read_result(e, subs_dir, out_dir, en, &g, hash) != 0)
+        return 0;
+    int present = result_current(&g, hash, en);
+    grade_result_free(&g);
+    return present;
 }
 
 /* ---- GPU slots: per_gpu submissions per GPU at a time within this batch ---- */
@@ -183,7 +216,9 @@ static void wait_for_gpu(engine *e, void *arg)
         for (int slot = 0; slot < s->n_gpus * s->per_gpu; slot++) {
             int i = slot % s->n_gpus; /* fill the GPUs evenly */
             char path[4096];
-            snprintf(path, sizeof path, "%s/.slots/gpu%d-%d.lock", s->out_dir, i, slot / s->n_gpus);
+            /* Named after the GPU's UUID, not its index: Slurm array tasks on
+             * other nodes (or given other GPUs) share OUT and all see index 0. */
+            snprintf(path, sizeof path, "%s/.slots/%s-%d.lock", s->out_dir, s->uuids[i], slot / s->n_gpus);
             int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
             if (fd < 0)
                 continue;
@@ -353,14 +388,14 @@ int batch_run(engine *e, const char *given_dir, const char *out_dir, const batch
     /* One batch per output folder at a time. */
     snprintf(path, sizeof path, "%s/.batch.lock", out_dir);
     int lock = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (lock < 0 || flock(lock, LOCK_EX | LOCK_NB) != 0) {
+    if (lock < 0 || flock(lock, (o->want ? LOCK_SH : LOCK_EX) | LOCK_NB) != 0) { /* shards share OUT */
         fprintf(stderr, "kitgrade: another batch is writing to %s; wait for it or use another --out\n", out_dir);
         return KIT_EXIT_USAGE;
     }
     /* Temporary files of results a killed batch was writing (".NAME.XXXXXX");
      * safe names never start with a dot. */
     static const char *subs_of_out[] = {"results", "feedback"};
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 2 && !o->want; k++) { /* a shard: other tasks' files in progress */
         snprintf(path, sizeof path, "%s/%s", out_dir, subs_of_out[k]);
         DIR *d = opendir(path);
         struct dirent *de;
@@ -399,7 +434,7 @@ int batch_run(engine *e, const char *given_dir, const char *out_dir, const batch
     }
     int total = 0, skipped = 0;
     for (int i = 0; i < n; i++) {
-        if (o->only && strcmp(ents[i].name, o->only)) {
+        if ((o->only && strcmp(ents[i].name, o->only)) || (o->want && !o->want(ents[i].safe, o->want_arg))) {
             ents[i].state = 3;
             continue;
         }
@@ -410,6 +445,10 @@ int batch_run(engine *e, const char *given_dir, const char *out_dir, const batch
             write_placeholder(e, out_dir, &ents[i], note, "not graded: see the notes");
             ents[i].state = 3;
             skipped++;
+        } else if (o->merge) {
+            if (o->missing && (o->force || !batch_result_present(e, subs_dir, out_dir, &ents[i])))
+                fprintf(o->missing, "%s\n", ents[i].safe);
+            ents[i].state = 3;
         } else if (!o->force && already_graded(e, subs_dir, out_dir, &ents[i])) {
             ents[i].state = 3;
             skipped++;
@@ -502,24 +541,27 @@ int batch_run(engine *e, const char *given_dir, const char *out_dir, const batch
                 failed++;
             }
             sb_free(&who);
-            write_gradebook(e, out_dir, ents, n);
+            if (!o->want)
+                write_gradebook(e, out_dir, ents, n);
             progress(o, done, total, failed, t0, finished_now, label);
         }
     }
-    write_gradebook(e, out_dir, ents, n);
-    /* The class report: every student's result on disk, similarity over their files. */
-    class_member *members = calloc((size_t)n + 1, sizeof *members);
-    char (*paths)[4096] = calloc((size_t)n + 1, sizeof *paths);
-    for (int i = 0; members && paths && i < n; i++) {
-        result_path(out_dir, &ents[i], "results", "json", paths[i], sizeof paths[i]);
-        members[i].name = ents[i].name;
-        members[i].src = ents[i].src;
-        members[i].result = paths[i];
+    if (!o->want) { /* a Slurm shard leaves these to the merge */
+        write_gradebook(e, out_dir, ents, n);
+        /* The class report: every student's result on disk, similarity over their files. */
+        class_member *members = calloc((size_t)n + 1, sizeof *members);
+        char (*paths)[4096] = calloc((size_t)n + 1, sizeof *paths);
+        for (int i = 0; members && paths && i < n; i++) {
+            result_path(out_dir, &ents[i], "results", "json", paths[i], sizeof paths[i]);
+            members[i].name = ents[i].name;
+            members[i].src = ents[i].src;
+            members[i].result = paths[i];
+        }
+        if (members && paths && class_report_write(e, out_dir, members, n, o->similarity_threshold, err, sizeof err) != 0)
+            fprintf(stderr, "kitgrade: class report: %s\n", err);
+        free(members);
+        free(paths);
     }
-    if (members && paths && class_report_write(e, out_dir, members, n, o->similarity_threshold, err, sizeof err) != 0)
-        fprintf(stderr, "kitgrade: class report: %s\n", err);
-    free(members);
-    free(paths);
     if (o->tty)
         fputc('\n', stderr);
     fprintf(stderr, "done: %d graded now, %d kept from before; gradebook %s/gradebook.csv, results in %s/results/, "

@@ -10,6 +10,7 @@
 #ifndef GRADER_BATCH_H
 #define GRADER_BATCH_H
 #include <stddef.h>
+#include <stdio.h>
 #include "engine.h"
 
 typedef struct {
@@ -20,6 +21,16 @@ typedef struct {
     int tty;               /* progress line rewritten in place */
     const char *work_root; /* scratch (NULL: OUT/work) */
     double similarity_threshold; /* class report: pairs at or above this percentage (0: the default) */
+    /* Slurm (slurm.c): an array task grades the submissions `want` accepts
+     * (its shard) beside other tasks writing to the same OUT, so it leaves the
+     * gradebook and the stale temporary files to the merge.  A merge grades
+     * nothing: it writes the gradebook from the results present and lists, in
+     * `missing`, the safe names of the submissions without a finished result
+     * for their current files. */
+    int (*want)(const char *safe_name, void *arg);
+    void *want_arg;
+    int merge;
+    FILE *missing;
 } batch_opts;
 
 /* Returns 0 when the batch ran (whatever the submissions did), KIT_EXIT_USAGE

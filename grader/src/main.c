@@ -24,6 +24,7 @@
 #include "report.h"
 #include "roster.h"
 #include "spool.h"
+#include "slurm.h"
 #include "submission.h"
 
 static const char usage_text[] =
@@ -38,6 +39,7 @@ static const char usage_text[] =
     "                                    (default DIR/results.json) and prints the report\n"
     "  batch LAB SUBMISSIONS --out DIR   grade every subfolder of SUBMISSIONS; resumable\n"
     "        [--only NAME] [--force] [--jobs N] [--per-gpu N] [--allow-no-gpu]\n"
+    "  slurm LAB SUBMISSIONS --out DIR   the same batch as one Slurm job array (kitgrade slurm --help)\n"
     "  validate [LAB...] [--rubric FILE] check manifests and rubrics, every case by the lab's own rules\n"
     "                                    (all labs when none given)\n"
     "  list                              the labs this kit has\n"
@@ -62,6 +64,7 @@ typedef struct {
     const char *cmd, *lab, *dir, *dir2, *out, *only, *test, *seed, *rubric, *group;
     double similarity;
     int force, jobs, per_gpu, no_color, anyway, allow_no_gpu;
+    const char *shard, *merge; /* batch inside kitgrade slurm (slurm.h) */
     const char *params[32];
     int n_params;
 } cli;
@@ -90,6 +93,10 @@ static int parse(int argc, char **argv, cli *c)
             c->per_gpu = atoi(v), i++;
         else if (!strcmp(a, "--rubric") && v)
             c->rubric = v, i++;
+        else if (!strcmp(a, "--shard") && v)
+            c->shard = v, i++;
+        else if (!strcmp(a, "--merge") && v)
+            c->merge = v, i++;
         else if (!strcmp(a, "--similarity") && v) {
             char *end;
             c->similarity = strtod(v, &end), i++;
@@ -319,7 +326,7 @@ static int cmd_batch(const cli *c, const char *argv0)
         return KIT_EXIT_USAGE;
     /* Grades of zero written because the tests could not run would stick:
      * refuse, unless asked for build-only results (marked in every output). */
-    if (!e.gpu && !c->allow_no_gpu) {
+    if (!e.gpu && !c->allow_no_gpu && !c->merge) { /* a Slurm merge on the login node grades nothing */
         fprintf(stderr, "kitgrade: no GPU here (%s): a batch would write grades without running any test; run it on "
                         "a GPU node (or pass --allow-no-gpu, make grade ALLOW_NO_GPU=1, for build-only results marked "
                         "as such)\n",
@@ -344,7 +351,11 @@ static int cmd_batch(const cli *c, const char *argv0)
             return KIT_EXIT_USAGE;
         o.work_root = work;
     }
+    if (slurm_batch_opts(&e, c->shard, c->merge, &o) != 0)
+        return 2;
     int rc = batch_run(&e, c->dir, c->out, &o);
+    if (slurm_batch_close(&o) != 0 && rc == 0)
+        rc = 4;
     engine_free(&e);
     return rc;
 }
@@ -580,6 +591,8 @@ int main(int argc, char **argv)
         fputs(usage_text, stdout);
         return 0;
     }
+    if (argc >= 2 && !strcmp(argv[1], "slurm"))
+        return slurm_main(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "validate"))
         return cmd_validate(argc, argv, argv[0]);
     if (argc >= 2 && !strcmp(argv[1], "merge"))
