@@ -7,6 +7,8 @@
 
 #include "proc.h"
 
+extern char **environ;
+
 #define CHECK_TIMEOUT 60 /* seconds: the checker only parses */
 #define MAX_LINES 500    /* --params per checker process */
 
@@ -27,6 +29,9 @@ static int run_validate(const engine *e, const char *const *lines, int n, char *
     for (int i = 0; i < n; i++)
         argv[k++] = "--params", argv[k++] = lines[i];
     proc_opts o = {0};
+    /* kit code, like the checker of a run (engine.c): the grader's own environment,
+     * where LD_LIBRARY_PATH may be what finds cJSON on a machine with private packages */
+    o.env = (const char *const *)environ;
     o.timeout_s = CHECK_TIMEOUT;
     o.out_cap = 1u << 20;
     proc_result r;
