@@ -169,7 +169,7 @@ static void check_host_copy(kit_check_ctx *ctx, const kit_policy *p, const char 
     if (pinned > 0) {
         char pb[32];
         human_bytes(pinned, pb, sizeof pb);
-        snprintf(pin, sizeof pin, ", %s of it pinned host memory the kernels can write", pb);
+        snprintf(pin, sizeof pin, ", %s of it pinned or managed memory the kernels can write and the host can read", pb);
     }
     kit_fail(ctx,
              "%s() copied %s of device data to host memory (%d cop%s%s) while its inputs on the GPU are %s; at most "

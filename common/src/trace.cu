@@ -262,7 +262,11 @@ static const char *foreign_caller(void)
 }
 
 /* Pinned host memory allocated or registered inside a call: the device can
- * write into it directly (zero-copy), so it is a way to the host like a copy. */
+ * write into it directly (zero-copy), so it is a way to the host like a copy.
+ * Managed memory allocated inside a call is one too: the host reads it after
+ * the kernels wrote it, and the pages that migrate on that read are not
+ * always reported (CUPTI's unified-memory counters were silent on the H200
+ * machines we grade on), so its size counts as soon as it is allocated. */
 static size_t host_memory_bytes(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void *params)
 {
     if (domain != CUPTI_CB_DOMAIN_RUNTIME_API || !params)
@@ -274,6 +278,8 @@ static size_t host_memory_bytes(CUpti_CallbackDomain domain, CUpti_CallbackId cb
         return ((const cudaHostAlloc_v3020_params *)params)->size;
     case CUPTI_RUNTIME_TRACE_CBID_cudaHostRegister_v4000:
         return ((const cudaHostRegister_v4000_params *)params)->size;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMallocManaged_v6000:
+        return ((const cudaMallocManaged_v6000_params *)params)->size;
     default:
         return 0;
     }
@@ -314,7 +320,8 @@ static void subscribe_api(void)
 {
     static const CUpti_CallbackId runtime[] = {CUPTI_RUNTIME_TRACE_CBID_cudaMallocHost_v3020,
                                                CUPTI_RUNTIME_TRACE_CBID_cudaHostAlloc_v3020,
-                                               CUPTI_RUNTIME_TRACE_CBID_cudaHostRegister_v4000};
+                                               CUPTI_RUNTIME_TRACE_CBID_cudaHostRegister_v4000,
+                                               CUPTI_RUNTIME_TRACE_CBID_cudaMallocManaged_v6000};
     if (kit_launch_observe(observe_api) != 0)
         return;
     for (size_t i = 0; i < sizeof runtime / sizeof runtime[0]; i++)
