@@ -15,7 +15,7 @@ merge: $(KITGRADE) ## final and LMS CSVs: make merge OUT=grades/lab07 [ROSTER=cs
 
 # The course path without a GPU: student kit, several real users, hand-in,
 # spool grading, report in a headless browser, similarity (tests/course/run).
-test-course: all ## course tests: student kit, users, hand-in, spool grading, class report (root for the uid tests)
+test-course: all $(GPU_TESTS) ## course tests: student kit, users, hand-in, spool grading, class report (root for the uid tests)
 	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) CUDA_ARCH="$(CUDA_ARCH)" tests/course/run
 
 test: test-course
