@@ -79,7 +79,7 @@ typedef struct {
     unsigned long long t0, t1;
     char error[160]; /* CUDA error left behind by the call, "" when none */
     int kernel_optional;
-    unsigned long long pinned_bytes; /* pinned host memory allocated/registered in the call */
+    unsigned long long pinned_bytes; /* pinned host or managed memory allocated/registered in the call */
 } call_rec;
 
 static struct {

@@ -87,9 +87,11 @@ typedef struct {
 /* The copies and memsets of the (last) student call named `call`, like
  * kit_call_launches. */
 int kit_call_copies(const kit_blobfile *out, const char *call, kit_copy *cs, int max);
-/* Bytes of pinned host memory the call allocated or registered
- * (cudaMallocHost, cudaHostAlloc, cudaHostRegister): the device writes into
- * it directly.  0 when none or no trace. */
+/* Bytes of memory both sides reach that the call allocated or registered:
+ * pinned host memory (cudaMallocHost, cudaHostAlloc, cudaHostRegister), which
+ * the device writes directly, and managed memory (cudaMallocManaged), which
+ * the host reads after the kernels wrote it.  0 when none or no trace.
+ * ("pinned" in the name and in the trace key trace.pinned is historical.) */
 unsigned long long kit_call_pinned_bytes(const kit_blobfile *out, const char *call);
 /* "H2D", "D2H", "D2D", "H2H", "P2P", "memset", "?" */
 const char *kit_copy_kind_name(kit_copy_kind k);
