@@ -656,6 +656,7 @@ void engine_grade(engine *e, const char *sub_dir, const char *work_dir, const ch
     start_result(e, student, g);
     e->not_own_right = e->not_own_wrong = 0;
     e->serve_deaths = 0;
+    e->n_sanitizers = 0;
     workdirs w;
     if (prepare_dirs(e, work_dir, &w) != 0) {
         sb_printf(&g->notes, "internal error: cannot prepare the work folder %s: %s\n", work_dir, strerror(errno));
@@ -679,6 +680,10 @@ void engine_grade(engine *e, const char *sub_dir, const char *work_dir, const ch
     g->gpu_ran = e->gpu && g->build_ok;
     if (g->gpu_ran && e->before_gpu)
         e->before_gpu(e, e->before_gpu_arg);
+    /* The sanitizer tests start now and run while the correctness cases do. */
+    for (int i = 0; g->gpu_ran && i < e->rub.n_tests; i++)
+        if (e->rub.tests[i].kind == KIND_SANITIZER && wanted(e, &e->rub.tests[i]))
+            serve_sanitizer_start(e, &w, &e->rub.tests[i]);
     for (int i = 0; i < e->rub.n_tests; i++) {
         const rubric_test *t = &e->rub.tests[i];
         if (!wanted(e, t))
@@ -693,8 +698,11 @@ void engine_grade(engine *e, const char *sub_dir, const char *work_dir, const ch
             tr->status = ST_SKIP;
             sb_add(&tr->output, "not run: needs a CUDA device\n");
         } else {
-            if (t->kind != KIND_CORRECTNESS) /* its runs need the GPU without the server's lock */
+            if (t->kind == KIND_PERFORMANCE) { /* its timing loop needs the GPU without this grading's hold */
                 serve_stop(e);
+                serve_sanitizers_stop(e);
+                gpu_unshare(e);
+            }
             test_kinds[t->kind].run(e, &w, t, tr);
         }
         tr->seconds = kit_now() - ts;
@@ -704,6 +712,8 @@ void engine_grade(engine *e, const char *sub_dir, const char *work_dir, const ch
             report_test_line(e->log, tr, &e->ropts);
     }
     serve_stop(e);
+    serve_sanitizers_stop(e);
+    gpu_unshare(e);
     /* A correctness test after a sanitizer test in the rubric may have found it only now. */
     for (int i = 0; i < g->n_tests; i++) {
         const rubric_test *t = rubric_find(&e->rub, g->tests[i].name);
