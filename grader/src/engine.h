@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "kitconf.h"
+#include "lock.h"
 #include "model.h"
 #include "report.h"
 #include "sandbox.h"
@@ -45,6 +46,12 @@ typedef struct engine_s {
     char conditions[256];   /* the conditions in words, stored with each result */
     int not_own_right, not_own_wrong; /* this grading: runs without the student's own kernels, with
                                          right / wrong values (sanitizer credit, engine.c) */
+    struct case_server *server; /* the runner serving this grading's correctness cases (serve.c), or NULL */
+    int serve_deaths;           /* this grading: server processes that ended mid-case */
+    struct san_session *sanitizers[8]; /* sanitizer tests running meanwhile (serve.c) */
+    gpu_lock shared;            /* this grading's one shared hold of the GPU (cases.c gpu_share) */
+    int shared_held;
+    int n_sanitizers;
 } engine;
 
 /* Loads build/kit.ini (from $KIT_BUILD, else ../ of the executable), the lab's
