@@ -343,7 +343,7 @@ void run_case(engine *e, const workdirs *w, const rubric_test *t, const char *pa
     argv[n] = NULL;
     const char *gated_argv[28];
     memcpy(gated_argv, argv, sizeof argv);
-    gated_argv[n] = "--gate-fd", gated_argv[n + 1] = "3", gated_argv[n + 2] = NULL;
+    gated_argv[n] = "--gate-fd", gated_argv[n + 1] = KIT_CTL_FD_S, gated_argv[n + 2] = NULL;
 
     double limit = t->timeout_s > 0 ? t->timeout_s : e->rub.timeout_s;
     sandboxed sb;
@@ -375,7 +375,11 @@ void run_case(engine *e, const workdirs *w, const rubric_test *t, const char *pa
          * next to others is rerun once with the GPU to itself, so another
          * submission's memory hog cannot fail it (a hog of its own fails
          * alone as well). */
-        if (alone || proc_ok(&r) || r.timed_out || !mentions_out_of_memory(&r))
+        /* A timing run that failed while it shared the GPU runs again with
+         * the GPU to itself from start to end, whatever the failure: so
+         * the gate can cost no verdict. */
+        int retry = !alone && (gated ? !proc_ok(&r) : !proc_ok(&r) && !r.timed_out && mentions_out_of_memory(&r));
+        if (!retry)
             break;
         proc_result_free(&r);
         clean_run_dir(e, w);

@@ -593,7 +593,7 @@ static void run_performance(engine *e, const workdirs *w, const rubric_test *t, 
     tr->status = frac >= 1.0 ? ST_PASS : ST_FAIL;
     sb_printf(&tr->output, "speedup %.2fx: full points from %.2fx, none at or below %.2fx\n", s, t->threshold,
               t->min_speedup);
-    if (waited >= 1 && !e->early_child) /* an early run waits for its own grading's other tests too */
+    if (waited >= 1)
         sb_printf(&tr->output, "(waited %.0f s for the GPU: timing runs take it one at a time; the wait is not timed)\n",
                   waited);
 }
@@ -657,7 +657,6 @@ void engine_grade(engine *e, const char *sub_dir, const char *work_dir, const ch
     e->not_own_right = e->not_own_wrong = 0;
     e->serve_deaths = 0;
     e->n_sanitizers = 0;
-    e->early = NULL;
     workdirs w;
     if (prepare_dirs(e, work_dir, &w) != 0) {
         sb_printf(&g->notes, "internal error: cannot prepare the work folder %s: %s\n", work_dir, strerror(errno));
@@ -685,10 +684,6 @@ void engine_grade(engine *e, const char *sub_dir, const char *work_dir, const ch
     for (int i = 0; g->gpu_ran && i < e->rub.n_tests; i++)
         if (e->rub.tests[i].kind == KIND_SANITIZER && wanted(e, &e->rub.tests[i]))
             serve_sanitizer_start(e, &w, &e->rub.tests[i]);
-    /* So does the first performance test, up to its timing loop (early.c). */
-    for (int i = 0; g->gpu_ran && i < e->rub.n_tests && !e->early; i++)
-        if (e->rub.tests[i].kind == KIND_PERFORMANCE && wanted(e, &e->rub.tests[i]))
-            early_start(e, &w, &e->rub.tests[i], run_performance);
     for (int i = 0; i < e->rub.n_tests; i++) {
         const rubric_test *t = &e->rub.tests[i];
         if (!wanted(e, t))
@@ -708,8 +703,7 @@ void engine_grade(engine *e, const char *sub_dir, const char *work_dir, const ch
                 serve_sanitizers_stop(e);
                 gpu_unshare(e);
             }
-            if (!early_collect(e, t, tr))
-                test_kinds[t->kind].run(e, &w, t, tr);
+            test_kinds[t->kind].run(e, &w, t, tr);
         }
         tr->seconds = kit_now() - ts;
         if (test_kinds[t->kind].after)
@@ -720,7 +714,6 @@ void engine_grade(engine *e, const char *sub_dir, const char *work_dir, const ch
     serve_stop(e);
     serve_sanitizers_stop(e);
     gpu_unshare(e);
-    early_stop(e);
     /* A correctness test after a sanitizer test in the rubric may have found it only now. */
     for (int i = 0; i < g->n_tests; i++) {
         const rubric_test *t = rubric_find(&e->rub, g->tests[i].name);

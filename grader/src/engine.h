@@ -51,8 +51,6 @@ typedef struct engine_s {
     struct san_session *sanitizers[8]; /* sanitizer tests running meanwhile (serve.c) */
     gpu_lock shared;            /* this grading's one shared hold of the GPU (cases.c gpu_share) */
     int shared_held;
-    struct early_run *early;    /* the performance test started after the build (early.c) */
-    int early_child;            /* this process is that early run */
     int n_sanitizers;
 } engine;
 

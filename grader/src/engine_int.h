@@ -89,6 +89,10 @@ void run_sanitizer_case(engine *e, const workdirs *w, const rubric_test *t, cons
                         outcome *c);
 
 /* ---- serve.c: the correctness cases of a grading in one runner process ---- */
+/* The descriptor of the runner's conversation with the grader (serve,
+ * --gate-fd): far above the ones a program and its libraries open first. */
+#define KIT_CTL_FD 100
+#define KIT_CTL_FD_S "100"
 /* Runs one correctness case in the submission's case server (started, under
  * a shared GPU lock, when none runs).  1: c holds the case's verdict (the
  * checker's, or a time limit hit); 0: run the case on its own (run_case):
@@ -114,17 +118,6 @@ void serve_sanitizers_stop(engine *e);
  * grows by the time spent waiting for the lock (not part of the limit). */
 void run_gated(engine *e, const char *const argv[], const sandboxed *sb, double limit, proc_result *r,
                double *waited_s);
-/* ---- early.c: the performance test started right after the build ---- */
-/* Forks a copy of the engine that runs `run` (the performance test t) in
- * w->root/perf while the other tests run; its timing loop gets the GPU alone
- * once this grading's shared hold is given up. */
-void early_start(engine *e, const workdirs *w, const rubric_test *t,
-                 void (*run)(engine *e, const workdirs *w, const rubric_test *t, test_result *tr));
-/* Its result into tr (1), or 0 when t was not started early or the copy
- * failed: then run t now.  Give up the shared hold first. */
-int early_collect(engine *e, const rubric_test *t, test_result *tr);
-/* Ends an early run not collected. */
-void early_stop(engine *e);
 /* KIT_SERVE=0: one process per case, timing runs alone from start to end. */
 int serve_enabled(void);
 

@@ -13,9 +13,10 @@
  * A case that ends the process (a crash, a CUDA error left behind: the
  * context may be unusable) is run again on its own (run_case), so its
  * verdict and message are exactly those of a single run, and the next case
- * starts a new server.  After MAX_DEATHS such ends in one grading the rest
- * runs case by case.  A case that hits its time limit is final (alone it
- * would too).  KIT_SERVE=0 turns the server off (one process per case, and
+ * starts a new server; so is a case that hits its time limit in the server
+ * (a hang of the server's own making must not cost the case: alone, an
+ * endless loop hits the limit again).  After MAX_DEATHS such ends in one
+ * grading the rest runs case by case.  KIT_SERVE=0 turns the server off (one process per case, and
  * timing runs hold the GPU alone from start to end, as before).
  */
 #include "engine_int.h"
@@ -29,7 +30,7 @@
 #include "lock.h"
 #include "submission.h"
 
-#define CTL_FD 3
+#define CTL_FD KIT_CTL_FD
 #define MAX_DEATHS 3
 #define READY_TIMEOUT 60 /* seconds for the runner to start (a CUDA context, CUPTI) */
 #define EXIT_TIMEOUT 10  /* seconds to exit once told there are no more cases */
@@ -139,21 +140,9 @@ int serve_case(engine *e, const workdirs *w, const rubric_test *t, const char *p
     int sent = proc_send(srv->s, msg);
     int got = sent == 0 ? proc_receive(srv->s, limit, line, sizeof line) : 0;
     debug(sent != 0 ? "not sent" : got == 1 ? "answer" : got == 0 ? "exited" : "killed", got == 1 ? line : NULL);
-    if (got < 0) { /* killed: at the case's time limit, or for a flood of files */
-        proc_end(srv->s, EXIT_TIMEOUT);
-        srv->s = NULL;
-        c->pass = 0;
-        c->timed_out = srv->r.timed_out;
-        if (srv->r.timed_out)
-            sb_printf(&c->text, "the run was killed after the %.0f s time limit (an endless loop in a kernel or on the "
-                                "host?)\n",
-                      limit);
-        else
-            describe_run_failure(e, &srv->r, t, &c->text);
-        server_close(e);
-        return 1;
-    }
-    if (got == 0 || strcmp(line, "done") != 0) {
+    /* Killed (its time limit, a flood of files), ended, or not the protocol's
+     * word: the case runs again on its own, and decides there. */
+    if (got != 1 || strcmp(line, "done") != 0) {
         server_died(e);
         return 0;
     }

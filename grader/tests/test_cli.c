@@ -296,8 +296,8 @@ START_TEST(batch_archives)
 }
 END_TEST
 
-/* The case server, the sanitizer processes and the early performance run
- * (serve.c, early.c) change how a grading runs, not what it says: with the
+/* The case server and the sanitizer processes (serve.c) change how a
+ * grading runs, not what it says: with the
  * GPU present but unusable every run fails, and the report of each test is
  * the one of one process per case (KIT_SERVE=0), timings aside. */
 START_TEST(served_reports_like_single_runs)

@@ -133,12 +133,12 @@ START_TEST(gated_timing_run)
     snprintf(script, sizeof script,
              "L=%s/kit-gpu-GPU-test.lock; "
              "flock -n -s $L true && echo shared-before-ok; "
-             "echo exclusive >&3; read -r a <&3; [ \"$a\" = go ] || exit 9; "
+             "echo exclusive >&%d; read -r a <&%d; [ \"$a\" = go ] || exit 9; "
              "flock -n -s $L true || echo alone-ok; "
-             "echo shared >&3; read -r a <&3; [ \"$a\" = ok ] || exit 8; "
+             "echo shared >&%d; read -r a <&%d; [ \"$a\" = ok ] || exit 8; "
              "flock -n -s $L true && echo shared-after-ok",
-             tmpdir);
-    const char *argv[] = {"/bin/sh", "-c", script, NULL};
+             tmpdir, KIT_CTL_FD, KIT_CTL_FD, KIT_CTL_FD, KIT_CTL_FD);
+    const char *argv[] = {"/bin/bash", "-c", script, NULL};
     sandboxed sb;
     memset(&sb, 0, sizeof sb);
     /* another grading holds the GPU shared for a moment: "exclusive" waits */
@@ -160,7 +160,10 @@ START_TEST(gated_timing_run)
     proc_result_free(&r);
 
     /* a runner that says anything else is ended, not obeyed */
-    const char *bad[] = {"/bin/sh", "-c", "echo 'rm -rf /' >&3; read -r a <&3; echo obeyed", NULL};
+    char bad_script[256];
+    snprintf(bad_script, sizeof bad_script, "echo 'rm -rf /' >&%d; read -r a <&%d; echo obeyed", KIT_CTL_FD,
+             KIT_CTL_FD);
+    const char *bad[] = {"/bin/bash", "-c", bad_script, NULL};
     waited = 0;
     run_gated(&e, bad, &sb, 5, &r, &waited);
     ck_assert_msg(!strstr(sb_str(&r.out), "obeyed"), "%s", sb_str(&r.out));
