@@ -51,9 +51,8 @@ bench-build: $(BENCH_BINS) ## build the bench programs (make bench)
 
 # Exit status: 0 every result right, 1 a wrong result (flagged in the table),
 # 2 no such lab, 3 no GPU (one line, as kitgrade).
-bench: ## each lab against NVIDIA's libraries: make bench [LAB=lab06] (student, reference, baseline, library, copy roof)
+bench: $(foreach l,$(BENCH_PICK),$(BUILD)/bench/$(l)/bench $(BENCH_SO_$(l))) ## each lab against NVIDIA's libraries: make bench [LAB=lab06] (student, reference, baseline, library, copy roof)
 	@$(if $(BENCH_PICK),,echo "make bench LAB=$(LAB): no bench for it; labs with one: $(BENCH_LABS)"; exit 2)
-	@$(MAKE) --no-print-directory $(foreach l,$(BENCH_PICK),$(BUILD)/bench/$(l)/bench $(BENCH_SO_$(l)))
 	@rc=0; for l in $(BENCH_PICK); do \
 	  $(BUILD)/bench/$$l/bench --student $(BUILD)/bench/$$l/student.so \
 	    $$([ -d solutions/$$l ] && echo --reference $(BUILD)/bench/$$l/reference.so); r=$$?; \

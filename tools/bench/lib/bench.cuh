@@ -24,6 +24,8 @@
 #define KIT_BENCH_CUH
 #include <cuda_runtime.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 typedef struct {
     const char *name;                 /* "reference", "cub::DeviceScan::InclusiveSum", ... */
