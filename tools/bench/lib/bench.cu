@@ -29,6 +29,35 @@ static int g_said[2];
 static int g_wrong;
 static int g_symbols_only; /* --symbols: resolve the functions, then exit (CI, no GPU) */
 static int g_missing;
+static char **g_argv;
+static int g_student_failed;       /* --student-failed: a first run ended inside the student's code */
+static const bench_row *g_current; /* the row whose call (and its synchronisation) is under way */
+
+/* The process is ending while a row's call is under way: its code (or a CUDA
+ * error it caused) ended it.  The student's: run again without it; anyone
+ * else's: say whose, status 1. */
+static void ended_in_call(void)
+{
+    const bench_row *r = g_current;
+    if (!r)
+        return;
+    g_current = NULL;
+    fflush(stdout);
+    if (r->who == BENCH_STUDENT && !g_student_failed) {
+        fprintf(stderr, "bench %s: the student's code ended the program (the error above); running again without it\n",
+                g_lab);
+        int argc = 0;
+        while (g_argv[argc])
+            argc++;
+        char **args = (char **)calloc(argc + 2, sizeof *args);
+        for (int i = 0; i < argc; i++)
+            args[i] = g_argv[i];
+        args[argc] = (char *)"--student-failed";
+        execv("/proc/self/exe", args);
+    }
+    fprintf(stderr, "bench %s: the program ended during a call of '%s' (the error above)\n", g_lab, r->name);
+    _exit(1);
+}
 
 static const char *who_name(int who) { return who == BENCH_STUDENT ? "student" : "reference"; }
 
@@ -70,9 +99,13 @@ void bench_start(int argc, char **argv, const char *lab)
 {
     g_lab = lab;
     setvbuf(stdout, NULL, _IOLBF, 0);
+    g_argv = argv;
+    atexit(ended_in_call);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--symbols"))
             g_symbols_only = 1;
+        else if (!strcmp(argv[i], "--student-failed"))
+            g_student_failed = 1;
         else if (i + 1 >= argc)
             usage(argv[0]);
         else if (!strcmp(argv[i], "--student"))
@@ -111,6 +144,14 @@ void bench_gpu(void)
 
 void *bench_fn(int who, const char *name)
 {
+    if (who == BENCH_STUDENT && g_student_failed) {
+        if (!g_said[who]++) {
+            printf("   student: left out - its code ended the first run with the CUDA error shown above (make %.5s says more)\n",
+                   g_lab);
+            g_wrong = 1;
+        }
+        return NULL;
+    }
     if (!g_so[who] || access(g_so[who], R_OK) != 0) {
         if (!g_said[who]++)
             printf("   %s: not in this copy of the kit (%s): skipped\n", who_name(who),
@@ -143,6 +184,7 @@ int bench_add(bench_row *rows, int who, const char *what, void *fn, void (*call)
     rows->arg = arg;
     rows->check = check;
     rows->prepare = prepare;
+    rows->who = who;
     return 1;
 }
 
@@ -158,12 +200,16 @@ static void copy_call(void *p)
     BENCH_CUDA(cudaMemcpyAsync(c->dst, c->src, c->bytes, cudaMemcpyDeviceToDevice, 0));
 }
 
+/* One untimed call, synchronised. */
 static void run_once(bench_row *r)
 {
     if (r->prepare)
         r->prepare(r->arg);
+    g_current = r;
     r->call(r->arg);
     BENCH_CUDA(cudaGetLastError());
+    BENCH_CUDA(cudaDeviceSynchronize());
+    g_current = NULL;
 }
 
 static double median(std::vector<double> &v)
@@ -215,7 +261,6 @@ void bench_case_run(const bench_case *c, bench_row *in_rows, int nrows)
         r->wrong = NULL;
         r->ms = 0;
         run_once(r);
-        BENCH_CUDA(cudaDeviceSynchronize());
         if (r->check && (r->wrong = r->check(r->arg)) != NULL)
             g_wrong = 1;
         else
@@ -226,7 +271,6 @@ void bench_case_run(const bench_case *c, bench_row *in_rows, int nrows)
     for (int k = 0; k < 3 || now_ms() - t0 < WARMUP_MS; k++) {
         for (bench_row *r : live)
             run_once(r);
-        BENCH_CUDA(cudaDeviceSynchronize());
         if (now_ms() - t0 > MAX_TIMED_MS)
             break;
     }
@@ -250,10 +294,12 @@ void bench_case_run(const bench_case *c, bench_row *in_rows, int nrows)
                 BENCH_CUDA(cudaDeviceSynchronize());
             }
             BENCH_CUDA(cudaEventRecord(e0, 0));
+            g_current = r;
             r->call(r->arg);
             BENCH_CUDA(cudaEventRecord(e1, 0));
             BENCH_CUDA(cudaEventSynchronize(e1));
             BENCH_CUDA(cudaGetLastError());
+            g_current = NULL;
             float t;
             BENCH_CUDA(cudaEventElapsedTime(&t, e0, e1));
             ms[i].push_back(t);

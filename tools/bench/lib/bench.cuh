@@ -34,6 +34,7 @@ typedef struct {
     void (*prepare)(void *arg);       /* untimed, before every call (in-place inputs); NULL: none */
     const char *(*check)(void *arg);  /* after the first call: NULL when right, else why */
     int peer;                         /* the library peer: "x library" divides by its time */
+    int who;                          /* BENCH_STUDENT, BENCH_REFERENCE, or -1: the kit's or a library's */
     /* set by bench_case_run */
     const char *wrong;
     double ms;
@@ -51,11 +52,14 @@ enum { BENCH_STUDENT, BENCH_REFERENCE };
 static inline bench_row bench_make(const char *name, void (*call)(void *), void *arg, const char *(*check)(void *),
                                    int peer, void (*prepare)(void *) = NULL)
 {
-    bench_row r = {name, call, arg, prepare, check, peer, NULL, 0.0};
+    bench_row r = {name, call, arg, prepare, check, peer, -1, NULL, 0.0};
     return r;
 }
 
-/* Parses `--student SO [--reference SO] [--symbols]`. */
+/* Parses `--student SO [--reference SO] [--symbols]`.  The student's code
+ * may end the process (CUDA_CHECK exits, a kernel fault makes every later
+ * CUDA call fail): then the program runs itself again without it, and the
+ * table says so. */
 void bench_start(int argc, char **argv, const char *lab);
 /* Function `name` of the student's or the reference's shared object; NULL when
  * that code is not there (a student copy of the kit has no solutions/: said
