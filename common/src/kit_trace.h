@@ -5,6 +5,8 @@
 void kit_trace_init(int enable);
 /* Flushes CUPTI and writes trace.status, trace.calls, trace.kernels, trace.copies. */
 void kit_trace_finish(kit_writer *out);
+/* Forgets the records of the case just finished (a runner serving many). */
+void kit_trace_reset(void);
 #ifndef KIT_NO_CUPTI
 #include <cupti.h>
 /* Called on entry to and exit from every kernel launch entry point, and the

@@ -1,8 +1,9 @@
 /* runner_main.cu - main() of every runner (student code + lab harness).
  *
  *   runner run   --params P --seed S --nonce N --out FILE [--no-trace]
- *   runner bench --params P --seed S --nonce N --out FILE [--warmup W] [--reps K] [--no-trace]
+ *   runner bench --params P --seed S --nonce N --out FILE [--warmup W] [--reps K] [--no-trace] [--gate-fd FD]
  *   runner show  [--params P] [--seed S] [words...]
+ *   runner serve --ctl-fd FD --out FILE [--no-trace]   (cases sent by the grader, see serve())
  *
  * The runner only computes and records; the grader's checker judges.  Exit
  * statuses: KIT_EXIT_* (kit/protocol.h).  Output is written only after the
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "kit/runner.h"
 #include "kit_trace.h"
@@ -21,7 +23,8 @@
 static int usage(void)
 {
     fprintf(stderr, "usage: runner run|bench|show [--params \"k=v ...\"] [--seed S] [--nonce N] [--out FILE]\n"
-                    "                             [--warmup W] [--reps K] [--no-trace] [k=v ...]\n");
+                    "                             [--warmup W] [--reps K] [--no-trace] [--gate-fd FD] [k=v ...]\n"
+                    "       runner serve --ctl-fd FD --out FILE [--no-trace]\n");
     return KIT_EXIT_USAGE;
 }
 
@@ -57,18 +60,139 @@ void kit_harness_error(cudaError_t e, const char *what, const char *file, int li
             cudaGetErrorString(e), cudaGetErrorName(e));
 }
 
+/* One case: its parameters parsed, the lab's hook run, the result file
+ * written.  Returns a KIT_EXIT_* status. */
+static int run_case(int bench, const char *words, uint64_t seed, uint64_t nonce, const char *out_path, int warmup,
+                    int reps)
+{
+    kit_params params;
+    char err[200];
+    if (kit_params_parse(words, &params, err, sizeof err) != 0) {
+        fprintf(stderr, "runner: bad parameters: %s\n", err);
+        return KIT_EXIT_USAGE;
+    }
+    kit_run_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.params = &params;
+    ctx.seed = seed;
+    ctx.warmup = warmup < 0 ? 0 : warmup;
+    ctx.reps = reps < 1 ? 1 : reps;
+    /* Created before the student's code runs but filled only by kit_out_*
+     * after each call returns; the checker rejects a file whose nonce is not
+     * this run's (a stale or forged file). */
+    ctx.out = kit_writer_open(out_path, nonce);
+    if (!ctx.out) {
+        fprintf(stderr, "runner: cannot create %s: %s\n", out_path, strerror(errno));
+        return KIT_EXIT_HARNESS;
+    }
+    int rc = bench ? lab_bench(&ctx) : lab_run(&ctx);
+    kit_trace_finish(ctx.out);
+    kit_writer_put_text(ctx.out, KIT_KEY_RUNNER_STATUS, rc == 0 ? "ok" : "error");
+    if (kit_writer_close(ctx.out) != 0) {
+        fprintf(stderr, "runner: writing %s failed (disk full or file size limit?)\n", out_path);
+        return KIT_EXIT_HARNESS;
+    }
+    if (rc != 0 && kit_time_refused())
+        return KIT_EXIT_TIMED_NO_KERNEL;
+    return rc == 0 ? KIT_EXIT_OK : (rc == KIT_RC_STUDENT_CUDA ? KIT_EXIT_STUDENT_CUDA : KIT_EXIT_HARNESS);
+}
+
+/* One line from the grader on the control descriptor; 0 at its end. */
+static int read_line(int fd, char *buf, size_t len)
+{
+    size_t n = 0;
+    for (;;) {
+        char c;
+        ssize_t k = read(fd, &c, 1);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return 0;
+        if (c == '\n')
+            break;
+        if (n + 1 < len)
+            buf[n++] = c;
+    }
+    buf[n] = 0;
+    return 1;
+}
+
+static int write_line(int fd, const char *line)
+{
+    size_t n = strlen(line), done = 0;
+    while (done < n) {
+        ssize_t k = write(fd, line + done, n - done);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return -1;
+        done += (size_t)k;
+    }
+    return 0;
+}
+
+/* --gate-fd: the grader's conversation about the GPU lock.  A timing loop
+ * asks for the GPU alone ("exclusive", answered "go" once no other run uses
+ * it) and gives it back after ("shared", answered "ok"); the rest of the
+ * run shares the GPU like a correctness run. */
+static int gate_fd = -1;
+
+static void gate(int alone)
+{
+    char line[64];
+    fflush(stdout);
+    if (write_line(gate_fd, alone ? "exclusive\n" : "shared\n") != 0 || !read_line(gate_fd, line, sizeof line) ||
+        strcmp(line, alone ? "go" : "ok") != 0) {
+        fprintf(stderr, "runner: the grader did not answer about the GPU lock\n");
+        _exit(KIT_EXIT_HARNESS);
+    }
+}
+
+/* `serve`: many cases in one process and one CUDA context, as a program
+ * calls a function many times.  The grader sends "run SEED NONCE PARAMS"
+ * lines on descriptor fd; each is run like `runner run` into out_path and
+ * answered "done" once its result file is complete, after which the grader
+ * checks it and sends the next.  A case that does not end well (a CUDA
+ * error, a crash) ends the process with its status instead: the grader
+ * runs that case again on its own.  EOF: exit 0. */
+static int serve(int fd, const char *out_path)
+{
+    if (write_line(fd, "ready\n") != 0)
+        return KIT_EXIT_HARNESS;
+    char line[4096];
+    while (read_line(fd, line, sizeof line)) {
+        char words[2048];
+        unsigned long long seed, nonce;
+        int used = 0;
+        if (sscanf(line, "run %llx %llu %n", &seed, &nonce, &used) < 2 || used == 0) {
+            fprintf(stderr, "runner: the grader sent '%.80s', not 'run SEED NONCE PARAMS'\n", line);
+            return KIT_EXIT_USAGE;
+        }
+        snprintf(words, sizeof words, " %s", line + used);
+        int rc = run_case(0, words, seed, nonce, out_path, 0, 1);
+        kit_trace_reset();
+        fflush(stdout);
+        fflush(stderr);
+        if (rc != KIT_EXIT_OK)
+            return rc;
+        if (write_line(fd, "done\n") != 0)
+            return KIT_EXIT_HARNESS;
+    }
+    return KIT_EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2)
         return usage();
     const char *mode = argv[1];
-    int bench = !strcmp(mode, "bench"), show = !strcmp(mode, "show");
-    if (!bench && !show && strcmp(mode, "run"))
+    int bench = !strcmp(mode, "bench"), show = !strcmp(mode, "show"), served = !strcmp(mode, "serve");
+    if (!bench && !show && !served && strcmp(mode, "run"))
         return usage();
 
     char words[1024] = "";
     const char *out_path = NULL;
-    uint64_t seed = 1, nonce = 0;
+    uint64_t seed = 1, nonce = 0, ctl_fd = 0;
     int warmup = 3, reps = 15, trace = 1;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
@@ -82,6 +206,15 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "--nonce") && v) {
             if (parse_u64(v, &nonce))
                 return usage();
+            i++;
+        } else if ((!strcmp(a, "--ctl-fd") || !strcmp(a, "--gate-fd")) && v) {
+            uint64_t fd;
+            if (parse_u64(v, &fd) || fd < 3 || fd > 1023)
+                return usage();
+            if (!strcmp(a, "--ctl-fd"))
+                ctl_fd = fd;
+            else
+                gate_fd = (int)fd;
             i++;
         } else if (!strcmp(a, "--out") && v) {
             out_path = v, i++;
@@ -98,8 +231,17 @@ int main(int argc, char **argv)
             return usage();
         }
     }
-    if (!show && !out_path)
+    if ((!show && !out_path) || (served && !ctl_fd))
         return usage();
+
+    /* The trace must be set up before the first CUDA call creates a context. */
+    kit_trace_init(trace && !show);
+    if (served)
+        return serve((int)ctl_fd, out_path);
+    if (bench && gate_fd >= 0)
+        kit_time_set_gate(gate);
+    if (!show)
+        return run_case(bench, words, seed, nonce, out_path, warmup, reps);
 
     kit_params params;
     char err[200];
@@ -107,40 +249,15 @@ int main(int argc, char **argv)
         fprintf(stderr, "runner: bad parameters: %s\n", err);
         return KIT_EXIT_USAGE;
     }
-
-    /* The trace must be set up before the first CUDA call creates a context. */
-    kit_trace_init(trace && !show);
-
     kit_run_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.params = &params;
     ctx.seed = seed;
     ctx.warmup = warmup < 0 ? 0 : warmup;
     ctx.reps = reps < 1 ? 1 : reps;
-    ctx.show = show;
-    if (show)
-        printf("seed 0x%" PRIx64 ", parameters:%s\n", seed, words[0] ? words : " (defaults)");
-
-    /* Created before the student's code runs but filled only by kit_out_*
-     * after each call returns; the checker rejects a file whose nonce is not
-     * this run's (a stale or forged file). */
-    if (!show) {
-        ctx.out = kit_writer_open(out_path, nonce);
-        if (!ctx.out) {
-            fprintf(stderr, "runner: cannot create %s: %s\n", out_path, strerror(errno));
-            return KIT_EXIT_HARNESS;
-        }
-    }
-    int rc = bench ? lab_bench(&ctx) : lab_run(&ctx);
-    kit_trace_finish(ctx.out);
-    if (ctx.out) {
-        kit_writer_put_text(ctx.out, KIT_KEY_RUNNER_STATUS, rc == 0 ? "ok" : "error");
-        if (kit_writer_close(ctx.out) != 0) {
-            fprintf(stderr, "runner: writing %s failed (disk full or file size limit?)\n", out_path);
-            return KIT_EXIT_HARNESS;
-        }
-    }
-    if (rc != 0 && kit_time_refused())
-        return KIT_EXIT_TIMED_NO_KERNEL;
+    ctx.show = 1;
+    printf("seed 0x%" PRIx64 ", parameters:%s\n", seed, words[0] ? words : " (defaults)");
+    int rc = lab_run(&ctx);
+    kit_trace_finish(NULL);
     return rc == 0 ? KIT_EXIT_OK : (rc == KIT_RC_STUDENT_CUDA ? KIT_EXIT_STUDENT_CUDA : KIT_EXIT_HARNESS);
 }

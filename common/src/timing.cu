@@ -51,6 +51,18 @@ double kit_time_once(kit_timed_fn fn, void *arg)
 static int refused;
 int kit_time_refused(void) { return refused; }
 
+/* The GPU to this process alone while it times (kit_time_set_gate); nested
+ * timing loops ask once. */
+static void (*gate_fn)(int alone);
+static int gate_depth;
+void kit_time_set_gate(void (*fn)(int alone)) { gate_fn = fn; }
+
+static void gate(int alone)
+{
+    if (gate_fn && (alone ? gate_depth++ == 0 : --gate_depth == 0))
+        gate_fn(alone);
+}
+
 typedef struct {
     const kit_time_pair_spec *s;
     int k; /* calls of a so far */
@@ -143,6 +155,7 @@ int kit_time_pair(const kit_time_pair_spec *s, kit_timing *ta, kit_timing *tb)
     double worst_a = 0, worst_b = 0;
     if (!va || !vb)
         goto out;
+    gate(1);
     kit_trace_records(0);
     rc = 0;
     {
@@ -213,7 +226,10 @@ int kit_time_pair(const kit_time_pair_spec *s, kit_timing *ta, kit_timing *tb)
         }
     }
 out:
-    kit_trace_records(1);
+    if (va && vb) {
+        kit_trace_records(1);
+        gate(0);
+    }
     free(va);
     free(vb);
     return rc;
@@ -232,18 +248,20 @@ int kit_time_median(kit_timed_fn fn, void *arg, int warmup, int reps, kit_timing
     double *v = (double *)calloc((size_t)reps, sizeof *v);
     if (!v)
         return -1;
-    for (int i = 0; i < warmup; i++)
-        if (kit_time_once(fn, arg) < 0) {
-            free(v);
-            return -1;
-        }
-    for (int i = 0; i < reps; i++)
-        if ((v[i] = kit_time_once(fn, arg)) < 0) {
-            free(v);
-            return -1;
-        }
-    summarise(v, reps, t);
-    t->round_spread = 0;
+    int rc = 0;
+    gate(1);
+    for (int i = 0; i < warmup + reps && rc == 0; i++) {
+        double ms = kit_time_once(fn, arg);
+        if (ms < 0)
+            rc = -1;
+        else if (i >= warmup)
+            v[i - warmup] = ms;
+    }
+    gate(0);
+    if (rc == 0) {
+        summarise(v, reps, t);
+        t->round_spread = 0;
+    }
     free(v);
-    return 0;
+    return rc;
 }

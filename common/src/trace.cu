@@ -443,13 +443,14 @@ void kit_trace_finish(kit_writer *out)
 #endif
     if (!out)
         return;
+    char status[sizeof T.status + 96];
+    snprintf(status, sizeof status, "%s", T.status);
     if (T.dropped)
-        snprintf(T.status + strlen(T.status), sizeof T.status - strlen(T.status), " (%ld kernel records dropped)",
-                 T.dropped);
+        snprintf(status + strlen(status), sizeof status - strlen(status), " (%ld kernel records dropped)", T.dropped);
     if (T.dropped_copies)
-        snprintf(T.status + strlen(T.status), sizeof T.status - strlen(T.status), " (%ld copy records dropped)",
+        snprintf(status + strlen(status), sizeof status - strlen(status), " (%ld copy records dropped)",
                  T.dropped_copies);
-    kit_writer_put_text(out, "trace.status", T.status);
+    kit_writer_put_text(out, "trace.status", status);
 
     /* calls: "index<TAB>name<TAB>kernel required (1/0)<TAB>error" */
     size_t cap = 256 + (size_t)T.n_calls * 256, len = 0;
@@ -518,6 +519,15 @@ void kit_trace_finish(kit_writer *out)
         snprintf(info, sizeof info, "peak_gbs=%.1f l2_bytes=%d", 2.0 * clk_khz * 1e3 * (bus_bits / 8) / 1e9, l2);
     cudaGetLastError();
     kit_writer_put_text(out, "trace.device", info);
+}
+
+/* The next case of a runner that serves many (runner_main.cu): forget the
+ * records of the last one, which kit_trace_finish has flushed and written. */
+void kit_trace_reset(void)
+{
+    T.n_kernels = T.n_copies = T.n_origins = T.n_calls = 0;
+    T.dropped = T.dropped_copies = 0;
+    T.in_call = 0;
 }
 
 /* The timing loop pauses the activity records while it times (timing.cuh):

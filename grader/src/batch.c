@@ -459,8 +459,15 @@ int batch_run(engine *e, const char *given_dir, const char *out_dir, const batch
         free(ents);
         return KIT_EXIT_USAGE;
     }
-    slots_ctx slots = {out_dir, 0, o->per_gpu > 0 ? o->per_gpu : 1, {{0}}};
+    slots_ctx slots = {out_dir, 0, o->per_gpu, {{0}}};
     count_gpus(e, &slots);
+    /* Default: every job may be in its test phase, the jobs spread over the
+     * GPUs.  Correctness and sanitizer runs share a GPU (a run that runs out
+     * of its memory while sharing is rerun alone), timing runs take it alone
+     * (the GPU lock): one submission per GPU at a time left the GPU idle
+     * while each one built, generated inputs and checked results. */
+    if (slots.per_gpu <= 0)
+        slots.per_gpu = slots.n_gpus > 0 ? (o->jobs + slots.n_gpus - 1) / slots.n_gpus : 1;
     if (from_spool) {
         char policy[300];
         deadline_describe(&e->rub, policy, sizeof policy);

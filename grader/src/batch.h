@@ -16,7 +16,7 @@
 typedef struct {
     int jobs;              /* submissions in flight (builds run in parallel) */
     int force;             /* regrade finished ones */
-    int per_gpu;           /* submissions in their test phase per GPU (timing runs still exclusive) */
+    int per_gpu;           /* submissions in their test phase per GPU (timing runs still exclusive); 0: jobs / GPUs */
     const char *only;      /* grade just this student folder */
     int tty;               /* progress line rewritten in place */
     const char *work_root; /* scratch (NULL: OUT/work) */

@@ -45,6 +45,8 @@ typedef struct engine_s {
     char conditions[256];   /* the conditions in words, stored with each result */
     int not_own_right, not_own_wrong; /* this grading: runs without the student's own kernels, with
                                          right / wrong values (sanitizer credit, engine.c) */
+    struct case_server *server; /* the runner serving this grading's correctness cases (serve.c), or NULL */
+    int serve_deaths;           /* this grading: server processes that ended mid-case */
 } engine;
 
 /* Loads build/kit.ini (from $KIT_BUILD, else ../ of the executable), the lab's

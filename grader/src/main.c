@@ -87,10 +87,16 @@ static int parse(int argc, char **argv, cli *c)
             c->test = v, i++;
         else if (!strcmp(a, "--seed") && v)
             c->seed = v, i++;
-        else if (!strcmp(a, "--jobs") && v)
-            c->jobs = atoi(v), i++;
-        else if (!strcmp(a, "--per-gpu") && v)
-            c->per_gpu = atoi(v), i++;
+        else if ((!strcmp(a, "--jobs") || !strcmp(a, "--per-gpu")) && v) {
+            char *end;
+            long n = strtol(v, &end, 10);
+            i++;
+            if (*end || end == v || n < 1 || n > 256) {
+                fprintf(stderr, "kitgrade: %s '%s': a whole number from 1 to 256\n", a, v);
+                return -2;
+            }
+            *(!strcmp(a, "--jobs") ? &c->jobs : &c->per_gpu) = (int)n;
+        }
         else if (!strcmp(a, "--rubric") && v)
             c->rubric = v, i++;
         else if (!strcmp(a, "--shard") && v)
@@ -102,7 +108,7 @@ static int parse(int argc, char **argv, cli *c)
             c->similarity = strtod(v, &end), i++;
             if (*end || !(c->similarity > 0 && c->similarity <= 100)) {
                 fprintf(stderr, "kitgrade: --similarity '%s': a percentage above 0 and at most 100\n", v);
-                return -1;
+                return -2;
             }
         }
         else if (!strcmp(a, "--group") && v)
@@ -341,7 +347,7 @@ static int cmd_batch(const cli *c, const char *argv0)
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     o.jobs = c->jobs > 0 ? c->jobs : (cpus > 8 ? 8 : cpus > 1 ? (int)cpus : 2);
     o.force = c->force;
-    o.per_gpu = c->per_gpu > 0 ? c->per_gpu : 1;
+    o.per_gpu = c->per_gpu > 0 ? c->per_gpu : 0; /* 0: the jobs spread over the GPUs (batch.c) */
     o.only = c->only;
     o.tty = isatty(2);
     o.similarity_threshold = c->similarity;
@@ -599,8 +605,10 @@ int main(int argc, char **argv)
         return roster_merge_command(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "with-gpu-lock"))
         return cmd_with_gpu_lock(argc, argv);
-    if (parse(argc, argv, &c) != 0) {
-        fputs(usage_text, stderr);
+    int parsed = parse(argc, argv, &c);
+    if (parsed != 0) {
+        if (parsed == -1) /* -2: the value was named in its own line already */
+            fputs(usage_text, stderr);
         return KIT_EXIT_USAGE;
     }
     if (!strcmp(c.cmd, "check"))

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -51,14 +52,20 @@ static void set_limit(int res, rlim_t v)
 }
 
 /* In the child: limits, uid, descriptors, then exec.  Only async-signal-safe calls. */
-static void child(const char *const argv[], const proc_opts *o, int out_w, int err_w, pid_t parent)
+static void child(const char *const argv[], const proc_opts *o, int out_w, int err_w, int ctl, int ctl_fd,
+                  pid_t parent)
 {
     setpgid(0, 0);
     int devnull = open("/dev/null", O_RDONLY);
     if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(out_w, 1) < 0 || dup2(err_w, 2) < 0)
         _exit(126);
+    /* The control channel survives the exec: dup2 clears close-on-exec, and
+     * when it already is ctl_fd the flag is cleared by hand. */
+    if (ctl >= 0 && (ctl == ctl_fd ? fcntl(ctl, F_SETFD, 0) : dup2(ctl, ctl_fd)) < 0)
+        _exit(126);
     for (int fd = 3; fd < 1024; fd++)
-        close(fd);
+        if (ctl < 0 || fd != ctl_fd)
+            close(fd);
     if (o->mem_mb > 0)
         set_limit(RLIMIT_DATA, (rlim_t)o->mem_mb << 20);
     if (o->fsize_mb > 0)
@@ -200,18 +207,42 @@ static long long dir_usage(int dirfd, int depth, long *entries, long max_entries
 
 #define WATCH_MAX_ENTRIES 10000
 
-static int over_disk_limit(const proc_opts *o)
+static int over_disk_limit(const char *dir, long long max_bytes)
 {
-    int fd = open(o->watch_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0)
         return 0;
     long entries = 0;
     long long used = dir_usage(fd, 0, &entries, WATCH_MAX_ENTRIES);
-    return used < 0 || used > o->watch_max_bytes;
+    return used < 0 || used > max_bytes;
+}
+
+/* Children of ours that are still in a conversation (proc_start without
+ * proc_end yet): a case server lives on while other programs (the checker)
+ * run and end, and must not be taken for their orphan. */
+#define MAX_LIVE 16
+static pid_t live[MAX_LIVE];
+
+static void set_live(pid_t pid, int on)
+{
+    for (int i = 0; i < MAX_LIVE; i++)
+        if (on ? live[i] == 0 : live[i] == pid) {
+            live[i] = on ? pid : 0;
+            return;
+        }
+}
+
+static int is_live(pid_t pid)
+{
+    for (int i = 0; i < MAX_LIVE; i++)
+        if (live[i] == pid)
+            return 1;
+    return 0;
 }
 
 /* Kills and reaps descendants that escaped the process group: as subreaper we
- * inherit orphans; kill every process whose parent is us (except `keep`). */
+ * inherit orphans; kill every process whose parent is us (except `keep` and
+ * the children still in a conversation). */
 static void reap_orphans(pid_t keep)
 {
     for (int round = 0; round < 20; round++) {
@@ -223,7 +254,7 @@ static void reap_orphans(pid_t keep)
         pid_t me = getpid();
         while ((e = readdir(d))) {
             pid_t pid = (pid_t)atoi(e->d_name);
-            if (pid <= 0 || pid == keep)
+            if (pid <= 0 || pid == keep || is_live(pid))
                 continue;
             char path[64], buf[512];
             snprintf(path, sizeof path, "/proc/%d/stat", pid);
@@ -239,18 +270,143 @@ static void reap_orphans(pid_t keep)
             if (rp && sscanf(rp + 2, "%c %d", &state, &ppid) == 2 && ppid == me) {
                 kill(pid, SIGKILL);
                 found = 1;
+                /* reaped one by one: waitpid(-1) could take the exit of a
+                 * live child, whose status is its own caller's to read */
+                waitpid(pid, NULL, WNOHANG);
             }
         }
         closedir(d);
-        while (waitpid(-1, NULL, WNOHANG) > 0)
-            ;
         if (!found)
             return;
         usleep(10000);
     }
 }
 
-int proc_run(const char *const argv[], const proc_opts *o, proc_result *r)
+/* A started child and what is being collected of it (proc_run, proc_start). */
+struct proc_session {
+    pid_t pid;
+    int out_fd, err_fd, ctl_fd; /* ctl_fd: the parent's end of the control channel, -1 when none */
+    int out_open, err_open, exited;
+    int status;
+    capture out, err;
+    double t0, next_watch;
+    const char *watch_dir;
+    long long watch_max_bytes;
+    int use_bwrap;
+    proc_result *r;
+    char line[4096]; /* control bytes received, not yet a whole line */
+    size_t line_len;
+};
+
+static void kill_group(proc_session *s)
+{
+    kill(-s->pid, SIGKILL);
+    kill(s->pid, SIGKILL);
+}
+
+/* Reads what stdout and stderr hold now, without waiting. */
+static void drain_now(proc_session *s)
+{
+    for (int i = 0; i < 64 && s->out_open; i++) {
+        size_t before = *s->out.total;
+        s->out_open = drain(s->out_fd, &s->out);
+        if (*s->out.total == before)
+            break;
+    }
+    for (int i = 0; i < 64 && s->err_open; i++) {
+        size_t before = *s->err.total;
+        s->err_open = drain(s->err_fd, &s->err);
+        if (*s->err.total == before)
+            break;
+    }
+}
+
+/* Takes one whole control line out of s->line into buf; 1 when there was one. */
+static int take_line(proc_session *s, char *buf, size_t len)
+{
+    char *nl = memchr(s->line, '\n', s->line_len);
+    if (!nl)
+        return 0;
+    size_t n = (size_t)(nl - s->line);
+    size_t k = n < len - 1 ? n : len - 1;
+    memcpy(buf, s->line, k);
+    buf[k] = 0;
+    memmove(s->line, nl + 1, s->line_len - n - 1);
+    s->line_len -= n + 1;
+    return 1;
+}
+
+enum { PUMP_EXITED = 0, PUMP_LINE = 1, PUMP_KILLED = -1 };
+
+/* Collects output until the child exits (PUMP_EXITED), a whole control line
+ * arrives (PUMP_LINE: in buf, stdout and stderr read up to it), or the
+ * deadline passes or the watched folder overflows (PUMP_KILLED: the group is
+ * killed, r->timed_out or r->disk_exceeded says which).  deadline <= 0: none. */
+static int pump(proc_session *s, double deadline, char *buf, size_t len)
+{
+    if (buf && take_line(s, buf, len)) {
+        drain_now(s);
+        return PUMP_LINE;
+    }
+    while (!s->exited) {
+        double left = deadline > 0 ? deadline - now() : 1.0;
+        if (left <= 0) {
+            s->r->timed_out = 1;
+            kill_group(s);
+            return PUMP_KILLED;
+        }
+        if (s->watch_dir && now() >= s->next_watch) {
+            if (over_disk_limit(s->watch_dir, s->watch_max_bytes)) {
+                s->r->disk_exceeded = 1;
+                s->r->watch_limit_mb = s->watch_max_bytes >> 20;
+                kill_group(s);
+                return PUMP_KILLED;
+            }
+            s->next_watch = now() + 0.25;
+        }
+        struct pollfd fds[3];
+        int nf = 0;
+        if (s->out_open)
+            fds[nf++] = (struct pollfd){s->out_fd, POLLIN, 0};
+        if (s->err_open)
+            fds[nf++] = (struct pollfd){s->err_fd, POLLIN, 0};
+        if (s->ctl_fd >= 0 && buf)
+            fds[nf++] = (struct pollfd){s->ctl_fd, POLLIN, 0};
+        int ms = (int)(left * 1000 < 100 ? left * 1000 + 1 : 100);
+        if (nf)
+            poll(fds, (nfds_t)nf, ms);
+        else
+            usleep((useconds_t)ms * 1000);
+        for (int i = 0; i < nf; i++) {
+            if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            if (fds[i].fd == s->out_fd)
+                s->out_open = drain(s->out_fd, &s->out);
+            else if (fds[i].fd == s->err_fd)
+                s->err_open = drain(s->err_fd, &s->err);
+            else {
+                ssize_t n = read(s->ctl_fd, s->line + s->line_len, sizeof s->line - 1 - s->line_len);
+                if (n > 0)
+                    s->line_len += (size_t)n;
+                else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
+                    close(s->ctl_fd); /* the child closed its end: wait for its exit */
+                    s->ctl_fd = -1;
+                }
+                if (s->line_len == sizeof s->line - 1 && !memchr(s->line, '\n', s->line_len))
+                    s->line_len = 0; /* an endless line is no message */
+                if (take_line(s, buf, len)) {
+                    drain_now(s);
+                    return PUMP_LINE;
+                }
+            }
+        }
+        if (waitpid(s->pid, &s->status, WNOHANG) == s->pid)
+            s->exited = 1;
+    }
+    return PUMP_EXITED;
+}
+
+proc_session *proc_start(const char *const argv[], const proc_opts *o, int ctl_fd, proc_result *r)
 {
     proc_result_init(r);
     const char *full[MAX_ARGS + 1];
@@ -260,101 +416,130 @@ int proc_run(const char *const argv[], const proc_opts *o, proc_result *r)
         n = sandbox_argv(o->sb, o->cwd ? o->cwd : "/", o->sb_rw, o->sb_ro, full, MAX_ARGS - 32, store, sizeof store);
         if (n < 0) {
             snprintf(r->spawn_error, sizeof r->spawn_error, "sandbox command line too long");
-            return -1;
+            return NULL;
         }
     }
     for (int i = 0; argv[i] && n < MAX_ARGS; i++)
         full[n++] = argv[i];
     full[n] = NULL;
 
-    int out_p[2], err_p[2];
-    if (pipe2(out_p, O_CLOEXEC) != 0 || pipe2(err_p, O_CLOEXEC) != 0) {
+    proc_session *s = calloc(1, sizeof *s);
+    int out_p[2], err_p[2], ctl_p[2] = {-1, -1};
+    if (!s || pipe2(out_p, O_CLOEXEC) != 0) {
         snprintf(r->spawn_error, sizeof r->spawn_error, "pipe: %s", strerror(errno));
-        return -1;
+        free(s);
+        return NULL;
     }
-    double t0 = now();
+    if (pipe2(err_p, O_CLOEXEC) != 0 || (ctl_fd > 2 && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ctl_p) != 0)) {
+        snprintf(r->spawn_error, sizeof r->spawn_error, "pipe: %s", strerror(errno));
+        close(out_p[0]), close(out_p[1]);
+        free(s);
+        return NULL;
+    }
+    s->t0 = now();
     pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         snprintf(r->spawn_error, sizeof r->spawn_error, "fork: %s", strerror(errno));
         close(out_p[0]), close(out_p[1]), close(err_p[0]), close(err_p[1]);
-        return -1;
+        if (ctl_p[0] >= 0)
+            close(ctl_p[0]), close(ctl_p[1]);
+        free(s);
+        return NULL;
     }
     if (pid == 0)
-        child(full, o, out_p[1], err_p[1], parent);
+        child(full, o, out_p[1], err_p[1], ctl_p[1], ctl_fd, parent);
     setpgid(pid, pid); /* also in the parent: no race with the kill below */
     r->started = 1;
     close(out_p[1]);
     close(err_p[1]);
+    if (ctl_p[1] >= 0)
+        close(ctl_p[1]);
     fcntl(out_p[0], F_SETFL, O_NONBLOCK);
     fcntl(err_p[0], F_SETFL, O_NONBLOCK);
+    if (ctl_p[0] >= 0)
+        fcntl(ctl_p[0], F_SETFL, O_NONBLOCK);
 
     size_t out_cap = o->out_cap ? o->out_cap : DEFAULT_CAP, err_cap = o->err_cap ? o->err_cap : DEFAULT_CAP;
-    capture out = {&r->out, out_cap, &r->out_total, NULL, 0, 0, 0};
-    capture err = {&r->err, err_cap / 2, &r->err_total, malloc(err_cap - err_cap / 2), err_cap - err_cap / 2, 0, 0};
-    if (!err.ring)
-        err.head = err_cap, err.ring_cap = 0;
-    int out_open = 1, err_open = 1, status = 0, done = 0;
-    double next_watch = t0 + 0.25;
-    while (!done) {
-        double left = o->timeout_s > 0 ? o->timeout_s - (now() - t0) : 1.0;
-        if (left <= 0) {
-            r->timed_out = 1;
-            kill(-pid, SIGKILL);
-            kill(pid, SIGKILL);
-            break;
-        }
-        if (o->watch_dir && now() >= next_watch) {
-            if (over_disk_limit(o)) {
-                r->disk_exceeded = 1;
-                r->watch_limit_mb = o->watch_max_bytes >> 20;
-                kill(-pid, SIGKILL);
-                kill(pid, SIGKILL);
-                break;
-            }
-            next_watch = now() + 0.25;
-        }
-        struct pollfd fds[2];
-        int nf = 0;
-        if (out_open)
-            fds[nf++] = (struct pollfd){out_p[0], POLLIN, 0};
-        if (err_open)
-            fds[nf++] = (struct pollfd){err_p[0], POLLIN, 0};
-        int ms = (int)(left * 1000 < 100 ? left * 1000 + 1 : 100);
-        if (nf)
-            poll(fds, (nfds_t)nf, ms);
-        else
-            usleep((useconds_t)ms * 1000);
-        for (int i = 0; i < nf; i++) {
-            if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
-                continue;
-            if (fds[i].fd == out_p[0])
-                out_open = drain(out_p[0], &out);
-            else
-                err_open = drain(err_p[0], &err);
-        }
-        pid_t w = waitpid(pid, &status, WNOHANG);
-        if (w == pid)
-            done = 1;
+    s->pid = pid;
+    s->out_fd = out_p[0], s->err_fd = err_p[0], s->ctl_fd = ctl_p[0];
+    s->out = (capture){&r->out, out_cap, &r->out_total, NULL, 0, 0, 0};
+    s->err = (capture){&r->err, err_cap / 2, &r->err_total, malloc(err_cap - err_cap / 2), err_cap - err_cap / 2, 0, 0};
+    if (!s->err.ring)
+        s->err.head = err_cap, s->err.ring_cap = 0;
+    s->out_open = s->err_open = 1;
+    s->next_watch = s->t0 + 0.25;
+    s->watch_dir = o->watch_dir;
+    s->watch_max_bytes = o->watch_max_bytes;
+    s->use_bwrap = o->sb && o->sb->use_bwrap;
+    s->r = r;
+    set_live(pid, 1);
+    return s;
+}
+
+int proc_send(proc_session *s, const char *line)
+{
+    if (!s || s->ctl_fd < 0)
+        return -1;
+    size_t n = strlen(line), done = 0;
+    while (done < n) {
+        struct pollfd p = {s->ctl_fd, POLLOUT, 0};
+        if (poll(&p, 1, 1000) <= 0) /* the child reads nothing: it is stuck or gone */
+            return -1;
+        ssize_t k = send(s->ctl_fd, line + done, n - done, MSG_NOSIGNAL);
+        if (k < 0 && errno != EINTR && errno != EAGAIN)
+            return -1;
+        done += k > 0 ? (size_t)k : 0;
     }
-    if (!done) {
-        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+    return 0;
+}
+
+int proc_receive(proc_session *s, double timeout_s, char *buf, size_t len)
+{
+    if (!s)
+        return -1;
+    int got = pump(s, timeout_s > 0 ? now() + timeout_s : 0, buf, len);
+    return got == PUMP_LINE ? 1 : got == PUMP_EXITED ? 0 : -1;
+}
+
+void proc_kill(proc_session *s)
+{
+    if (s && !s->exited)
+        kill_group(s);
+}
+
+size_t proc_stdout_len(const proc_session *s) { return s ? s->r->out.len : 0; }
+
+void proc_end(proc_session *s, double timeout_s)
+{
+    if (!s)
+        return;
+    proc_result *r = s->r;
+    if (s->ctl_fd >= 0) /* end of the conversation: the child sees EOF */
+        shutdown(s->ctl_fd, SHUT_WR);
+    if (!r->timed_out && !r->disk_exceeded)
+        pump(s, timeout_s > 0 ? now() + timeout_s : 0, NULL, 0);
+    if (!s->exited) {
+        while (waitpid(s->pid, &s->status, 0) < 0 && errno == EINTR)
             ;
     }
     /* Whatever is still buffered in the pipes (bounded: the writers are gone or killed). */
-    kill(-pid, SIGKILL);
+    kill(-s->pid, SIGKILL);
+    set_live(s->pid, 0);
     reap_orphans(0);
-    if (out_open)
-        drain_rest(out_p[0], &out);
-    if (err_open)
-        drain_rest(err_p[0], &err);
-    r->out_capped = capture_finish(&out);
-    r->err_capped = capture_finish(&err);
-    close(out_p[0]);
-    close(err_p[0]);
-    r->seconds = now() - t0;
-    if (WIFEXITED(status) && o->sb && o->sb->use_bwrap && WEXITSTATUS(status) > 128 &&
-        WEXITSTATUS(status) < 128 + 32) {
+    if (s->out_open)
+        drain_rest(s->out_fd, &s->out);
+    if (s->err_open)
+        drain_rest(s->err_fd, &s->err);
+    r->out_capped = capture_finish(&s->out);
+    r->err_capped = capture_finish(&s->err);
+    close(s->out_fd);
+    close(s->err_fd);
+    if (s->ctl_fd >= 0)
+        close(s->ctl_fd);
+    r->seconds = now() - s->t0;
+    int status = s->status;
+    if (WIFEXITED(status) && s->use_bwrap && WEXITSTATUS(status) > 128 && WEXITSTATUS(status) < 128 + 32) {
         /* bubblewrap exits with 128 + N when its child was killed by signal N
          * (as a shell does): report the signal, not a status. */
         r->signaled = 1;
@@ -366,6 +551,15 @@ int proc_run(const char *const argv[], const proc_opts *o, proc_result *r)
         r->signaled = 1;
         r->signal = WTERMSIG(status);
     }
+    free(s);
+}
+
+int proc_run(const char *const argv[], const proc_opts *o, proc_result *r)
+{
+    proc_session *s = proc_start(argv, o, -1, r);
+    if (!s)
+        return -1;
+    proc_end(s, o->timeout_s);
     return 0;
 }
 

@@ -50,6 +50,28 @@ typedef struct {
 } proc_result;
 
 int proc_run(const char *const argv[], const proc_opts *o, proc_result *r);
+
+/* A conversation with a child that serves many requests (the runner's
+ * `serve` mode): proc_start starts argv like proc_run, except that the
+ * child also gets one end of a socket pair as descriptor ctl_fd (> 2; -1:
+ * none) and no time limit of its own; each proc_receive has one.  r is
+ * filled as the child runs and completed by proc_end. */
+typedef struct proc_session proc_session;
+proc_session *proc_start(const char *const argv[], const proc_opts *o, int ctl_fd, proc_result *r);
+/* Sends one line (with its newline) to the child: 0, or -1 when it cannot take it. */
+int proc_send(proc_session *s, const char *line);
+/* Waits at most timeout_s for one line from the child, collecting its output
+ * meanwhile: 1 with the line (no newline) in buf and stdout/stderr read up to
+ * it; 0 when the child exited first; -1 when it was killed at the time limit
+ * (r->timed_out) or for its files (r->disk_exceeded). */
+int proc_receive(proc_session *s, double timeout_s, char *buf, size_t len);
+/* Kills the child's process group now (it broke the conversation's rules). */
+void proc_kill(proc_session *s);
+/* Bytes of stdout kept so far (r->out.len while the child runs). */
+size_t proc_stdout_len(const proc_session *s);
+/* Ends the conversation (the child reads EOF), waits at most timeout_s for its
+ * exit, then kills what is left and completes r.  Frees s. */
+void proc_end(proc_session *s, double timeout_s);
 void proc_result_init(proc_result *r);
 void proc_result_free(proc_result *r);
 /* One phrase: "exited with status 3", "crashed: SIGSEGV (segmentation fault)",

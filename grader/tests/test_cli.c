@@ -90,6 +90,24 @@ START_TEST(bad_seeds_refused)
 }
 END_TEST
 
+/* --jobs x was read as 0 jobs (a batch that never starts), --per-gpu -3
+ * as the default: refused in one line naming the value and the range. */
+START_TEST(bad_counts_refused)
+{
+    static const char *bad[][2] = {{"--jobs", "x"}, {"--jobs", "0"}, {"--per-gpu", "-3"}, {"--per-gpu", "2x"},
+                                   {"--jobs", "100000"}};
+    strbuf out;
+    sb_init(&out);
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        int rc = run(&out, "\"$KG\" batch lab03 \"$T\" --out \"$T/out\" %s '%s'", bad[i][0], bad[i][1]);
+        ck_assert_msg(rc == KIT_EXIT_USAGE && lines(&out) == 1 && strstr(sb_str(&out), bad[i][1]) &&
+                          strstr(sb_str(&out), "1 to 256"),
+                      "%s %s: rc %d: %s", bad[i][0], bad[i][1], rc, sb_str(&out));
+    }
+    sb_free(&out);
+}
+END_TEST
+
 /* Like xv6's make grade: 0 only when everything ran and passed.  A build
  * error was exit 0; no GPU has a code of its own and shows no score. */
 START_TEST(check_exit_codes)
@@ -373,6 +391,7 @@ static Suite *cli_suite(void)
     tcase_set_timeout(tc, 600);
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, bad_seeds_refused);
+    tcase_add_test(tc, bad_counts_refused);
     tcase_add_test(tc, check_exit_codes);
     tcase_add_test(tc, batch_no_gpu_and_reuse);
     tcase_add_test(tc, case_parameters_by_the_labs_rules);

@@ -5,11 +5,13 @@
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "check_main.h"
+#include "engine_int.h"
 #include "lock.h"
 #include "submission.h"
 
@@ -118,6 +120,54 @@ START_TEST(gpu_wait_is_measured)
 }
 END_TEST
 
+/* A timing run holds the GPU alone only inside its timing loop (serve.c
+ * run_gated): a stand-in runner asks through the gate descriptor, and while
+ * it has "go" no shared holder can get the lock, while after "ok" one can.
+ * Its time limit does not count the wait for the lock. */
+START_TEST(gated_timing_run)
+{
+    engine e;
+    memset(&e, 0, sizeof e);
+    snprintf(e.gpu_uuid, sizeof e.gpu_uuid, "GPU-test");
+    char script[2048];
+    snprintf(script, sizeof script,
+             "L=%s/kit-gpu-GPU-test.lock; "
+             "flock -n -s $L true && echo shared-before-ok; "
+             "echo exclusive >&3; read -r a <&3; [ \"$a\" = go ] || exit 9; "
+             "flock -n -s $L true || echo alone-ok; "
+             "echo shared >&3; read -r a <&3; [ \"$a\" = ok ] || exit 8; "
+             "flock -n -s $L true && echo shared-after-ok",
+             tmpdir);
+    const char *argv[] = {"/bin/sh", "-c", script, NULL};
+    sandboxed sb;
+    memset(&sb, 0, sizeof sb);
+    /* another grading holds the GPU shared for a moment: "exclusive" waits */
+    pid_t holder = fork();
+    if (holder == 0) {
+        gpu_lock l;
+        gpu_lock_acquire(&l, "GPU-test", 0, NULL);
+        usleep(600000);
+        _exit(0);
+    }
+    usleep(100000);
+    proc_result r;
+    double waited = 0;
+    run_gated(&e, argv, &sb, 5, &r, &waited);
+    waitpid(holder, NULL, 0);
+    ck_assert_msg(proc_ok(&r), "%s %s", sb_str(&r.out), sb_str(&r.err));
+    ck_assert_str_eq(sb_str(&r.out), "shared-before-ok\nalone-ok\nshared-after-ok\n");
+    ck_assert_msg(waited > 0.2, "waited %.3f s for the holder", waited);
+    proc_result_free(&r);
+
+    /* a runner that says anything else is ended, not obeyed */
+    const char *bad[] = {"/bin/sh", "-c", "echo 'rm -rf /' >&3; read -r a <&3; echo obeyed", NULL};
+    waited = 0;
+    run_gated(&e, bad, &sb, 5, &r, &waited);
+    ck_assert_msg(!strstr(sb_str(&r.out), "obeyed"), "%s", sb_str(&r.out));
+    proc_result_free(&r);
+}
+END_TEST
+
 static Suite *lock_suite(void)
 {
     Suite *s = suite_create("lock");
@@ -126,6 +176,7 @@ static Suite *lock_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, cpu_slots_bound_the_holders);
     tcase_add_test(tc, gpu_wait_is_measured);
+    tcase_add_test(tc, gated_timing_run);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -55,6 +55,11 @@ typedef struct {
 double kit_time_once(kit_timed_fn fn, void *arg);
 /* Returns 0, -1 on a CUDA error (reported on stderr with file:line) or a
  * failed after hook, KIT_TIME_NO_KERNEL when a timed call of a launched none. */
+/* Set by the runner (runner_main.cu, --gate-fd): called with 1 before a
+ * timing loop (kit_time_pair, kit_time_median) and 0 after it, so that the
+ * grader gives the GPU to this process alone only while it times - not
+ * while it generates inputs or copies results. */
+void kit_time_set_gate(void (*fn)(int alone));
 int kit_time_pair(const kit_time_pair_spec *s, kit_timing *ta, kit_timing *tb);
 /* kit_time_pair without hooks. */
 int kit_time_interleaved(kit_timed_fn a, void *arg_a, kit_timed_fn b, void *arg_b, int warmup, int reps,

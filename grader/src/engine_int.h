@@ -1,0 +1,105 @@
+/* engine_int.h - inside the engine: the work folders, the sandboxed
+ * processes and the one-case runs that engine.c (the tests), cases.c (one
+ * case) and serve.c (many cases in one runner process) share. */
+#ifndef GRADER_ENGINE_INT_H
+#define GRADER_ENGINE_INT_H
+#include <stdint.h>
+#include "engine.h"
+#include "proc.h"
+#include "sanitizer.h"
+#include "strbuf.h"
+
+/* The work folder of one grading: src (the student's files and the kit's
+ * headers), lib (kit objects), bin (the runner), run (the runs' folder,
+ * the submission's to write). */
+typedef struct {
+    char root[2048], src[2100], lib[2100], bin[2100], run[2100], runner[2200];
+} workdirs;
+
+/* A submission process (build, run, sanitizer run, show): the rubric's
+ * limits, a minimal environment (HOME = `home`), `cwd` its working folder,
+ * `rw` the one folder it may write (watched for floods), `ro` up to two more
+ * folders it may read.  Lives on the caller's stack: o points into it. */
+typedef struct {
+    proc_opts o;
+    const char *rw[2], *ro[3];
+    char store[8][512];
+    const char *env[8];
+} sandboxed;
+
+void sandboxed_init(sandboxed *s, const engine *e, double timeout, const char *cwd, const char *home, const char *rw,
+                    const char *ro1, const char *ro2);
+
+/* What one run of one case came to. */
+typedef struct {
+    int pass;
+    int timed_out;   /* killed at the time limit */
+    strbuf text;     /* why it failed (several lines), or notes */
+    strbuf kernels;  /* "name (grid x block) ms" lines */
+    double student_ms, baseline_ms;
+    double waited_s; /* for the GPU lock */
+    strbuf metrics;  /* "label: value" lines */
+    int not_own;     /* the device-execution check failed (no own kernel, library kernels) */
+    int elsewhere;   /* ... and the values were right */
+} outcome;
+
+void outcome_init(outcome *c);
+void outcome_free(outcome *c);
+
+uint64_t random_nonce(void);
+/* Empties the run folder (owned by the sandbox uid). */
+void clean_run_dir(engine *e, const workdirs *w);
+/* The last `lines` lines of a program's stderr, sanitized and indented. */
+void add_tail(strbuf *b, const strbuf *text, int lines, const char *indent);
+/* Why a runner process did not finish normally, in the student's terms. */
+void describe_run_failure(const engine *e, const proc_result *r, const rubric_test *t, strbuf *b);
+/* The runner's result file is a regular file (or missing), not a planted link or FIFO. */
+int result_file_ok(const workdirs *w, strbuf *why);
+/* CUDA's words for a full GPU in a run's output. */
+int mentions_out_of_memory(const proc_result *r);
+/* Runs the kit's checker on a finished run (its stdout in w->root/stdout.txt)
+ * and reads its verdict into c.  use_slot: take a CPU slot (lock.h) for it. */
+void run_checker(engine *e, const workdirs *w, const char *params, uint64_t seed, uint64_t nonce, int use_slot,
+                 outcome *c);
+/* Writes a run's stdout for the checker (w->root/stdout.txt, never through a link). */
+void write_run_stdout(const workdirs *w, const char *data, size_t len);
+/* One run of one case on its own: the runner in the sandbox (bench: timed),
+ * then the checker. */
+void run_case(engine *e, const workdirs *w, const rubric_test *t, const char *params, uint64_t seed, int bench,
+              outcome *c);
+/* Did the runner finish its work (its own result file, complete, nonce)? */
+int run_finished(const engine *e, const workdirs *w, uint64_t nonce, strbuf *why);
+/* compute-sanitizer with t's tool and the kit's options, then runner_args;
+ * returns the count of argv (NULL-terminated, at most max entries). */
+int sanitizer_argv(const engine *e, const rubric_test *t, const char *const runner_args[], const char **argv, int max);
+/* The findings of a sanitizer run in rep; returns the errors that fail the
+ * test (racecheck: its warnings too). */
+int sanitizer_errors(const rubric_test *t, const proc_result *r, san_report *rep);
+/* One case under compute-sanitizer (t->tool). */
+void run_sanitizer_case(engine *e, const workdirs *w, const rubric_test *t, const char *params, uint64_t seed,
+                        outcome *c);
+
+/* ---- serve.c: the correctness cases of a grading in one runner process ---- */
+/* Runs one correctness case in the submission's case server (started, under
+ * a shared GPU lock, when none runs).  1: c holds the case's verdict (the
+ * checker's, or a time limit hit); 0: run the case on its own (run_case):
+ * no server could start, or the case ended the process (a crash, a CUDA
+ * error left behind), or its output was cut. */
+int serve_case(engine *e, const workdirs *w, const rubric_test *t, const char *params, uint64_t seed, outcome *c);
+/* Ends the case server, if one runs: before a test that runs other
+ * processes (sanitizer, timing) and at the end of a grading. */
+void serve_stop(engine *e);
+/* Runs every case of sanitizer test t in one compute-sanitizer process
+ * around the runner's serve mode: 1 when each case finished its work and
+ * the report is clean (the test passes), else 0: run the cases one by one
+ * (run_sanitizer_case) for their own findings and messages. */
+int serve_sanitizer_clean(engine *e, const workdirs *w, const rubric_test *t);
+/* A timing run (argv: runner bench ... --gate-fd 3) that shares the GPU but
+ * for its timing loop, which gets it alone; r as from proc_run, waited_s
+ * grows by the time spent waiting for the lock (not part of the limit). */
+void run_gated(engine *e, const char *const argv[], const sandboxed *sb, double limit, proc_result *r,
+               double *waited_s);
+/* KIT_SERVE=0: one process per case, timing runs alone from start to end. */
+int serve_enabled(void);
+
+#endif

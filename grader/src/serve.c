@@ -1,0 +1,259 @@
+/* serve.c - the correctness cases of one grading in one runner process.
+ *
+ * A new process per case costs a CUDA context (about 0.3 s on an H200)
+ * for milliseconds of GPU work.  The runner's `serve` mode (runner_main.cu)
+ * runs case after case in one process and context, as a program calls a
+ * function many times: the grader sends "run SEED NONCE PARAMS" on a
+ * control socket, the runner answers "done" once the case's result file is
+ * complete, and the kit's checker judges it before the next case is sent.
+ * The trust model is the one of single runs: the same sandbox and limits,
+ * a fresh nonce per case, the separate checker; each case has its own time
+ * limit, counted from when it is sent.
+ *
+ * A case that ends the process (a crash, a CUDA error left behind: the
+ * context may be unusable) is run again on its own (run_case), so its
+ * verdict and message are exactly those of a single run, and the next case
+ * starts a new server.  After MAX_DEATHS such ends in one grading the rest
+ * runs case by case.  A case that hits its time limit is final (alone it
+ * would too).  KIT_SERVE=0 turns the server off (one process per case, and
+ * timing runs hold the GPU alone from start to end, as before).
+ */
+#include "engine_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kit/util.h"
+#include "lock.h"
+
+#define CTL_FD 3
+#define MAX_DEATHS 3
+#define READY_TIMEOUT 60 /* seconds for the runner to start (a CUDA context, CUPTI) */
+#define EXIT_TIMEOUT 10  /* seconds to exit once told there are no more cases */
+
+struct case_server {
+    proc_session *s;
+    proc_result r;
+    sandboxed sb;
+    gpu_lock lock;
+    int locked;
+    char out[2200];
+};
+
+/* KIT_SERVE_DEBUG=1: what the server does, on stderr (for kit developers). */
+static void debug(const char *what, const char *detail)
+{
+    static int on = -1;
+    if (on < 0)
+        on = getenv("KIT_SERVE_DEBUG") && strcmp(getenv("KIT_SERVE_DEBUG"), "0") != 0;
+    if (on)
+        fprintf(stderr, "serve: %.3f %s %s\n", kit_now(), what, detail ? detail : "");
+}
+
+int serve_enabled(void)
+{
+    const char *env = getenv("KIT_SERVE");
+    return !(env && !strcmp(env, "0"));
+}
+
+static int serve_wanted(const engine *e) { return serve_enabled() && e->serve_deaths < MAX_DEATHS; }
+
+/* CPU-time backstop of the whole process (proc.c sets RLIMIT_CPU from it):
+ * every correctness run of the rubric at its time limit. */
+static double total_limit(const engine *e)
+{
+    double sum = 0;
+    for (int i = 0; i < e->rub.n_tests; i++) {
+        const rubric_test *t = &e->rub.tests[i];
+        if (t->kind == KIND_CORRECTNESS)
+            sum += (t->timeout_s > 0 ? t->timeout_s : e->rub.timeout_s) * t->n_cases * (t->repeat > 0 ? t->repeat : 1);
+    }
+    return sum > 0 ? sum : e->rub.timeout_s;
+}
+
+/* Ends the process and forgets it; its result is in srv->r until freed here. */
+static void server_close(engine *e)
+{
+    struct case_server *srv = e->server;
+    if (!srv)
+        return;
+    proc_end(srv->s, EXIT_TIMEOUT);
+    strbuf d;
+    sb_init(&d);
+    proc_describe(&srv->r, &d);
+    debug("closed:", sb_str(&d));
+    sb_free(&d);
+    if (srv->locked)
+        gpu_lock_release(&srv->lock);
+    proc_result_free(&srv->r);
+    free(srv);
+    e->server = NULL;
+}
+
+void serve_stop(engine *e) { server_close(e); }
+
+/* A process that ended mid-case: its cases go on case by case from here. */
+static void server_died(engine *e)
+{
+    e->serve_deaths++;
+    server_close(e);
+}
+
+static int server_start(engine *e, const workdirs *w)
+{
+    struct case_server *srv = calloc(1, sizeof *srv);
+    if (!srv)
+        return -1;
+    e->server = srv;
+    clean_run_dir(e, w);
+    snprintf(srv->out, sizeof srv->out, "%s/out.bin", w->run);
+    char fd_s[16];
+    snprintf(fd_s, sizeof fd_s, "%d", CTL_FD);
+    const char *argv[] = {w->runner, "serve", "--ctl-fd", fd_s, "--out", srv->out, NULL};
+    sandboxed_init(&srv->sb, e, total_limit(e), w->run, w->run, w->run, w->bin, NULL);
+    srv->locked = gpu_lock_acquire(&srv->lock, e->gpu_uuid, 0, e->log) == 0;
+    srv->s = proc_start(argv, &srv->sb.o, CTL_FD, &srv->r);
+    char line[64];
+    int got = srv->s ? proc_receive(srv->s, READY_TIMEOUT, line, sizeof line) : -2;
+    debug("start", got == 1 ? line : got == 0 ? "(exited)" : "(killed or not started)");
+    if (got != 1 || strcmp(line, "ready") != 0) {
+        server_died(e);
+        return -1;
+    }
+    return 0;
+}
+
+int serve_case(engine *e, const workdirs *w, const rubric_test *t, const char *params, uint64_t seed, outcome *c)
+{
+    if (!e->server && (!serve_wanted(e) || server_start(e, w) != 0))
+        return 0;
+    struct case_server *srv = e->server;
+    unlink(srv->out); /* as root: whatever the last case left there, a planted link too */
+    uint64_t nonce = random_nonce();
+    size_t off = proc_stdout_len(srv->s);
+    size_t total_before = srv->r.out_total;
+    char msg[2200], line[64];
+    snprintf(msg, sizeof msg, "run 0x%llx %llu %s\n", (unsigned long long)seed, (unsigned long long)nonce, params);
+    double limit = t->timeout_s > 0 ? t->timeout_s : e->rub.timeout_s;
+    debug("send", params);
+    int sent = proc_send(srv->s, msg);
+    int got = sent == 0 ? proc_receive(srv->s, limit, line, sizeof line) : 0;
+    debug(sent != 0 ? "not sent" : got == 1 ? "answer" : got == 0 ? "exited" : "killed", got == 1 ? line : NULL);
+    if (got < 0) { /* killed: at the case's time limit, or for a flood of files */
+        proc_end(srv->s, EXIT_TIMEOUT);
+        srv->s = NULL;
+        c->pass = 0;
+        c->timed_out = srv->r.timed_out;
+        if (srv->r.timed_out)
+            sb_printf(&c->text, "the run was killed after the %.0f s time limit (an endless loop in a kernel or on the "
+                                "host?)\n",
+                      limit);
+        else
+            describe_run_failure(e, &srv->r, t, &c->text);
+        server_close(e);
+        return 1;
+    }
+    if (got == 0 || strcmp(line, "done") != 0) {
+        server_died(e);
+        return 0;
+    }
+    /* stdout of this case: what came since it was sent (cut when the
+     * output limit was reached: then run it alone) */
+    size_t len = proc_stdout_len(srv->s);
+    if (srv->r.out_total - total_before != len - off)
+        return 0;
+    write_run_stdout(w, sb_str(&srv->r.out) + off, len - off);
+    if (result_file_ok(w, &c->text))
+        run_checker(e, w, params, seed, nonce, 0, c);
+    else
+        c->pass = 0;
+    return 1;
+}
+
+int serve_sanitizer_clean(engine *e, const workdirs *w, const rubric_test *t)
+{
+    if (!serve_wanted(e) || t->n_cases < 2) /* one case: the single run is the same cost */
+        return 0;
+    clean_run_dir(e, w);
+    char out[2200], fd_s[16];
+    snprintf(out, sizeof out, "%s/out.bin", w->run);
+    snprintf(fd_s, sizeof fd_s, "%d", CTL_FD);
+    const char *serve_args[] = {w->runner, "serve", "--ctl-fd", fd_s, "--no-trace", "--out", out, NULL};
+    const char *argv[32];
+    sanitizer_argv(e, t, serve_args, argv, 32);
+    double limit = t->timeout_s > 0 ? t->timeout_s : e->rub.sanitizer_timeout_s;
+    sandboxed sb;
+    sandboxed_init(&sb, e, limit * (t->n_cases + 1), w->run, w->run, w->run, w->bin, w->src);
+    sb.o.out_cap = 4u << 20; /* the sanitizer's report, not the program's flood */
+    gpu_lock lock;
+    int locked = gpu_lock_acquire(&lock, e->gpu_uuid, 0, e->log) == 0;
+    proc_result r;
+    proc_session *s = proc_start(argv, &sb.o, CTL_FD, &r);
+    char line[64];
+    int ok = s && proc_receive(s, READY_TIMEOUT + limit, line, sizeof line) == 1 && !strcmp(line, "ready");
+    for (int i = 0; ok && i < t->n_cases; i++) {
+        char params[1024], msg[2200];
+        snprintf(params, sizeof params, "%s%s%s", t->params, t->params[0] ? " " : "", t->cases[i]);
+        uint64_t nonce = random_nonce();
+        unlink(out);
+        snprintf(msg, sizeof msg, "run 0x%llx %llu %s\n", (unsigned long long)engine_case_seed(e->seed, t->name, i, 0),
+                 (unsigned long long)nonce, params);
+        ok = proc_send(s, msg) == 0 && proc_receive(s, limit, line, sizeof line) == 1 && !strcmp(line, "done");
+        strbuf why;
+        sb_init(&why);
+        ok = ok && run_finished(e, w, nonce, &why);
+        sb_free(&why);
+    }
+    proc_end(s, limit);
+    if (locked)
+        gpu_lock_release(&lock);
+    san_report rep;
+    san_report_init(&rep);
+    int errors = ok ? sanitizer_errors(t, &r, &rep) : -1;
+    int clean = ok && proc_ok(&r) && errors == 0 && !rep.tool_failed;
+    san_report_free(&rep);
+    proc_result_free(&r);
+    return clean;
+}
+
+/* A timing run that holds the GPU alone only while it times: it starts
+ * sharing the GPU like a correctness run (inputs, the untimed call, copies
+ * of results), and its timing loop asks for the GPU alone through the
+ * runner's gate descriptor (runner_main.cu --gate-fd).  A batch's other
+ * submissions build, generate inputs and check results meanwhile; the lock
+ * (lock.h) still keeps every other GPU run out of the timed loop.  Waiting
+ * for the lock is not part of the time limit. */
+void run_gated(engine *e, const char *const argv[], const sandboxed *sb, double limit, proc_result *r,
+               double *waited_s)
+{
+    gpu_lock lock;
+    int locked = gpu_lock_acquire(&lock, e->gpu_uuid, 0, e->log) == 0;
+    *waited_s += locked ? lock.waited_s : 0;
+    proc_session *s = proc_start(argv, &sb->o, CTL_FD, r);
+    double left = limit;
+    while (s) {
+        char line[64];
+        double t0 = kit_now();
+        int got = proc_receive(s, left > 0.001 ? left : 0.001, line, sizeof line);
+        left -= kit_now() - t0;
+        if (got != 1)
+            break;
+        int alone = !strcmp(line, "exclusive");
+        if (!alone && strcmp(line, "shared") != 0) { /* not the gate's words: the run ends here */
+            proc_kill(s);
+            break;
+        }
+        if (locked)
+            gpu_lock_release(&lock);
+        locked = gpu_lock_acquire(&lock, e->gpu_uuid, alone, e->log) == 0;
+        *waited_s += locked ? lock.waited_s : 0;
+        debug(alone ? "gate: alone" : "gate: shared", NULL);
+        if (proc_send(s, alone ? "go\n" : "ok\n") != 0)
+            break;
+    }
+    proc_end(s, left > 1 ? left : 1);
+    if (locked)
+        gpu_lock_release(&lock);
+}
