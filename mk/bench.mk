@@ -7,8 +7,9 @@
 #   make bench-build         build them all (part of make build-cu, so CI compiles them)
 #
 # A lab has a bench when tools/bench/lib/<lab>.cu exists.  The student's file
-# (labs/<lab>/) and the reference (solutions/<lab>/, absent from a student copy
-# of the kit) are each built as a shared object with the kit's flags and loaded
+# (labs/<lab>/), the reference (solutions/<lab>/, absent from a student copy
+# of the kit) and a stretch exercise's solution (solutions/<lab>/stretch/) are
+# each built as a shared object with the kit's flags and loaded
 # by the bench program, as both define the same function names.  The libraries
 # are linked here only: never into graded code.
 
@@ -34,6 +35,12 @@ $(BUILD)/bench/$(1)/reference.so: $$(wildcard solutions/$(1)/*.cu labs/$(1)/*.h)
 	$(NVCC) $$(BENCH_SO_FLAGS) -Ilabs/$(1) -o $$@ $$(wildcard solutions/$(1)/*.cu)
 BENCH_SO_$(1) += $(BUILD)/bench/$(1)/reference.so
 endif
+ifneq ($$(wildcard solutions/$(1)/stretch/*.cu),)
+$(BUILD)/bench/$(1)/stretch.so: $$(wildcard solutions/$(1)/stretch/*.cu labs/$(1)/*.h) $(DEPS_OK) $(FLAGS_STAMP)
+	@mkdir -p $$(@D)
+	$(NVCC) $$(BENCH_SO_FLAGS) -Ilabs/$(1) -o $$@ $$(wildcard solutions/$(1)/stretch/*.cu)
+BENCH_SO_$(1) += $(BUILD)/bench/$(1)/stretch.so
+endif
 $(call obj,$(BENCH_DIR)/$(1).cu): KIT_NVCCFLAGS += -Ilabs/$(1) -Igrader/labs/$(1) -I$(BENCH_DIR)
 $(call obj,$(BENCH_DIR)/$(1).cu): $(BENCH_DIR)/bench.cuh
 $(BUILD)/bench/$(1)/bench: $(call obj,$(BENCH_DIR)/$(1).cu) $(BENCH_DRIVER_OBJ) $(call obj,grader/labs/$(1)/baseline.cu) $(LIBKIT)
@@ -55,7 +62,8 @@ bench: $(foreach l,$(BENCH_PICK),$(BUILD)/bench/$(l)/bench $(BENCH_SO_$(l))) ## 
 	@$(if $(BENCH_PICK),,echo "make bench LAB=$(LAB): no bench for it; labs with one: $(BENCH_LABS)"; exit 2)
 	@rc=0; for l in $(BENCH_PICK); do \
 	  $(BUILD)/bench/$$l/bench --student $(BUILD)/bench/$$l/student.so \
-	    $$([ -d solutions/$$l ] && echo --reference $(BUILD)/bench/$$l/reference.so); r=$$?; \
+	    $$([ -d solutions/$$l ] && echo --reference $(BUILD)/bench/$$l/reference.so) \
+	    $$([ -d solutions/$$l/stretch ] && echo --stretch $(BUILD)/bench/$$l/stretch.so); r=$$?; \
 	  [ $$r = 3 ] && exit 3; [ $$r = 0 ] || rc=1; done; exit $$rc
 
 build-cu: bench-build

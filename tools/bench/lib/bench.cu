@@ -23,9 +23,9 @@
 #define FEW_ROUNDS 5         /* ...but never before this many */
 
 static const char *g_lab;
-static const char *g_so[2];        /* student, reference */
-static void *g_handle[2];
-static int g_said[2];
+static const char *g_so[3];        /* student, reference, reference stretch */
+static void *g_handle[3];
+static int g_said[3];
 static int g_wrong;
 static int g_symbols_only; /* --symbols: resolve the functions, then exit (CI, no GPU) */
 static int g_missing;
@@ -59,7 +59,10 @@ static void ended_in_call(void)
     _exit(1);
 }
 
-static const char *who_name(int who) { return who == BENCH_STUDENT ? "student" : "reference"; }
+static const char *who_name(int who)
+{
+    return who == BENCH_STUDENT ? "student" : who == BENCH_REFERENCE ? "reference" : "stretch reference";
+}
 
 static char *fmt(const char *f, ...)
 {
@@ -90,7 +93,7 @@ void bench_cuda(cudaError_t e, const char *what, const char *file, int line)
 
 static void usage(const char *argv0)
 {
-    fprintf(stderr, "usage: %s --student SO [--reference SO] [--symbols]\n"
+    fprintf(stderr, "usage: %s --student SO [--reference SO] [--stretch SO] [--symbols]\n"
                     "(make bench LAB=labNN builds the shared objects and runs this)\n", argv0);
     exit(2);
 }
@@ -112,6 +115,8 @@ void bench_start(int argc, char **argv, const char *lab)
             g_so[BENCH_STUDENT] = argv[++i];
         else if (!strcmp(argv[i], "--reference"))
             g_so[BENCH_REFERENCE] = argv[++i];
+        else if (!strcmp(argv[i], "--stretch"))
+            g_so[BENCH_STRETCH] = argv[++i];
         else
             usage(argv[0]);
     }
@@ -153,7 +158,7 @@ void *bench_fn(int who, const char *name)
         return NULL;
     }
     if (!g_so[who] || access(g_so[who], R_OK) != 0) {
-        if (!g_said[who]++)
+        if (who != BENCH_STRETCH && !g_said[who]++) /* a lab without a stretch exercise: nothing to say */
             printf("   %s: not in this copy of the kit (%s): skipped\n", who_name(who),
                    who == BENCH_REFERENCE ? "a student copy has no solutions/" : "no --student");
         return NULL;
@@ -329,7 +334,7 @@ int bench_finish(void)
 {
     if (g_wrong)
         printf("bench %s: a result above was WRONG (not timed)\n", g_lab);
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 3; i++)
         if (g_handle[i])
             dlclose(g_handle[i]);
     return g_wrong ? 1 : 0;

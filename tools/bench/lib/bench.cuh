@@ -46,7 +46,9 @@ typedef struct {
     double flops;  /* > 0: report GFLOP/s instead of GB/s */
 } bench_case;
 
-enum { BENCH_STUDENT, BENCH_REFERENCE };
+/* BENCH_STRETCH: the solution of a handout's optional stretch exercise
+ * (solutions/<lab>/stretch/), where the lab has one. */
+enum { BENCH_STUDENT, BENCH_REFERENCE, BENCH_STRETCH };
 
 /* A row of the kit's or a library's own (peer = 1: the library peer). */
 static inline bench_row bench_make(const char *name, void (*call)(void *), void *arg, const char *(*check)(void *),
@@ -56,7 +58,7 @@ static inline bench_row bench_make(const char *name, void (*call)(void *), void 
     return r;
 }
 
-/* Parses `--student SO [--reference SO] [--symbols]`.  The student's code
+/* Parses `--student SO [--reference SO] [--stretch SO] [--symbols]`.  The student's code
  * may end the process (CUDA_CHECK exits, a kernel fault makes every later
  * CUDA call fail): then the program runs itself again without it, and the
  * table says so. */
