@@ -7,15 +7,17 @@
  *    resolve towards A, which makes the split (and so the merge) stable.
  *  - basic: each thread owns ITEMS consecutive outputs, finds the co-ranks of
  *    both ends of its slice in global memory and merges the slice.
- *  - tiled: two threads of each block find the co-ranks of the block's tile
- *    boundaries (binary searches in global memory, the only global accesses
- *    that are not coalesced); then the block stages its slices of A and B
+ *  - tiled: a small kernel first finds the co-ranks of every tile boundary
+ *    (one thread per boundary); then each block stages its slices of A and B
  *    (together exactly TILE elements) in shared memory with coalesced loads,
  *    each thread merges ITEMS outputs from shared memory into a shared output
  *    tile, and the block writes the tile back coalesced.  The output tile is
  *    padded by one element every 32 (PAD): thread t writes its ITEMS outputs
  *    from index t * ITEMS on, and without the padding the 32 threads of a
- *    warp would hit only 32 / ITEMS of the 32 shared-memory banks.
+ *    warp would hit only 32 / ITEMS of the 32 shared-memory banks.  (Finding
+ *    the tile co-ranks inside the merge kernel instead, two threads per
+ *    block, was slower: every block then starts with a chain of dependent
+ *    global loads.)
  */
 #include <cuda_runtime.h>
 
@@ -92,18 +94,25 @@ void merge_basic_rec(const merge_rec *d_a, int m, const merge_rec *d_b, int n, m
 }
 
 /* ---- Part 2: tiled --------------------------------------------------------------- */
-template <typename T> __global__ void merge_tiled_kernel(const T *a, int m, const T *b, int n, T *c)
+/* split[t] = co-rank of output index min(t * TILE, m + n), t = 0 .. tiles. */
+template <typename T> __global__ void tile_split_kernel(const T *a, int m, const T *b, int n, int tiles, int *split)
+{
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t > tiles)
+        return;
+    long long k = (long long)t * TILE;
+    int total = m + n;
+    split[t] = co_rank(k < total ? (int)k : total, a, m, b, n);
+}
+
+template <typename T> __global__ void merge_tiled_kernel(const T *a, int m, const T *b, int n, const int *split, T *c)
 {
     __shared__ T s_in[TILE];  /* this tile's slice of A, then its slice of B */
     __shared__ T s_out[PAD(TILE)]; /* the merged tile, padded */
-    __shared__ int s_split[2];     /* the co-ranks of the tile's first output and of the next tile's */
     int total = m + n;
     int k0 = blockIdx.x * TILE;
     int k1 = total - k0 < TILE ? total : k0 + TILE;
-    if (threadIdx.x < 2)
-        s_split[threadIdx.x] = co_rank(threadIdx.x == 0 ? k0 : k1, a, m, b, n);
-    __syncthreads();
-    int i0 = s_split[0], i1 = s_split[1];
+    int i0 = split[blockIdx.x], i1 = split[blockIdx.x + 1];
     int j0 = k0 - i0, j1 = k1 - i1;
     int la = i1 - i0, lb = j1 - j0, len = la + lb; /* len = k1 - k0 <= TILE */
 
@@ -130,13 +139,24 @@ template <typename T> __global__ void merge_tiled_kernel(const T *a, int m, cons
         c[k0 + t] = s_out[PAD(t)];
 }
 
+/* Tile boundaries for up to `tiles` tiles, kept between calls (grown when needed). */
+static int *d_split;
+static int split_cap;
+
 template <typename T> static void merge_tiled_t(const T *d_a, int m, const T *d_b, int n, T *d_c)
 {
     long long total = (long long)m + n;
     if (total <= 0)
         return;
     int tiles = (int)((total + TILE - 1) / TILE);
-    merge_tiled_kernel<T><<<tiles, THREADS>>>(d_a, m, d_b, n, d_c);
+    if (tiles + 1 > split_cap) {
+        CUDA_CHECK(cudaFree(d_split));
+        CUDA_CHECK(cudaMalloc(&d_split, (size_t)(tiles + 1) * sizeof *d_split));
+        split_cap = tiles + 1;
+    }
+    tile_split_kernel<T><<<(tiles + 1 + THREADS - 1) / THREADS, THREADS>>>(d_a, m, d_b, n, tiles, d_split);
+    CUDA_CHECK_LAUNCH();
+    merge_tiled_kernel<T><<<tiles, THREADS>>>(d_a, m, d_b, n, d_split, d_c);
     CUDA_CHECK_LAUNCH();
 }
 
