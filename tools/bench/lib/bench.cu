@@ -193,6 +193,13 @@ int bench_add(bench_row *rows, int who, const char *what, void *fn, void (*call)
     return 1;
 }
 
+int bench_add_both(bench_row *rows, const char *what, void *stu, void *ref, void (*call)(void *), void *arg_stu,
+                   void *arg_ref, const char *(*check)(void *), void (*prepare)(void *))
+{
+    int k = bench_add(rows, BENCH_STUDENT, what, stu, call, arg_stu, check, prepare);
+    return k + bench_add(rows + k, BENCH_REFERENCE, what, ref, call, arg_ref, check, prepare);
+}
+
 /* ---- the copy roof: cudaMemcpy D2D moving the case's bytes (half read, half written) ---- */
 typedef struct {
     void *src, *dst;

@@ -77,6 +77,9 @@ void bench_gpu(void);
  * number of rows added, 0 or 1); `what` follows the name: "tiled", "" ... */
 int bench_add(bench_row *rows, int who, const char *what, void *fn, void (*call)(void *), void *arg,
               const char *(*check)(void *), void (*prepare)(void *));
+/* bench_add for the student's function, then the reference's: rows added (0-2). */
+int bench_add_both(bench_row *rows, const char *what, void *stu, void *ref, void (*call)(void *), void *arg_stu,
+                   void *arg_ref, const char *(*check)(void *), void (*prepare)(void *));
 /* Runs one case (see above); prints its table. */
 void bench_case_run(const bench_case *c, bench_row *rows, int nrows);
 /* 0 when every row was right, 1 otherwise. */

@@ -64,8 +64,7 @@ int main(int argc, char **argv)
                            {ref, da, db, dc[2], n, want}, {NULL, da, db, dc[0], n, want}};
         bench_row rows[4] = {bench_make("cub::DeviceTransform (a + b)", call_cub, &args[0], check, 1)};
         int k = 1;
-        k += bench_add(&rows[k], BENCH_STUDENT, "", (void *)stu, call_fn, &args[1], check, NULL);
-        k += bench_add(&rows[k], BENCH_REFERENCE, "", (void *)ref, call_fn, &args[2], check, NULL);
+        k += bench_add_both(&rows[k], "", (void *)stu, (void *)ref, call_fn, &args[1], &args[2], check, NULL);
         rows[k++] = bench_make("baseline (kit_copy_same_bytes)", call_baseline, &args[3], NULL, 0);
         bench_case c = {"", 3.0 * bytes, 0};
         snprintf(c.title, sizeof c.title, "c = a + b, n = %s floats", bench_size(n));

@@ -74,8 +74,7 @@ int main(int argc, char **argv)
             args[i] = (dot_arg){i == 1 ? stu : i == 2 ? ref : NULL, h, da, db, n, 0.0f, want, tol};
         bench_row rows[4] = {bench_make("cublasSdot", call_cublas, &args[0], check, 1)};
         int k = 1;
-        k += bench_add(&rows[k], BENCH_STUDENT, "", (void *)stu, call_fn, &args[1], check, NULL);
-        k += bench_add(&rows[k], BENCH_REFERENCE, "", (void *)ref, call_fn, &args[2], check, NULL);
+        k += bench_add_both(&rows[k], "", (void *)stu, (void *)ref, call_fn, &args[1], &args[2], check, NULL);
         rows[k++] = bench_make("baseline (kit_dot_global)", call_baseline, &args[3], check, 0);
         bench_case c = {"", 2.0 * bytes, 0};
         snprintf(c.title, sizeof c.title, "dot product, n = %s floats", bench_size(n));

@@ -80,8 +80,7 @@ int main(int argc, char **argv)
         args[0].temp = bench_malloc(args[0].temp_bytes);
         bench_row rows[4] = {bench_make("cub::DeviceHistogram::HistogramEven", call_cub, &args[0], check, 1, poison)};
         int k = 1;
-        k += bench_add(&rows[k], BENCH_STUDENT, "", (void *)stu, call_fn, &args[1], check, poison);
-        k += bench_add(&rows[k], BENCH_REFERENCE, "", (void *)ref, call_fn, &args[2], check, poison);
+        k += bench_add_both(&rows[k], "", (void *)stu, (void *)ref, call_fn, &args[1], &args[2], check, poison);
         rows[k++] = bench_make("baseline (kit_histogram_global)", call_baseline, &args[3], check, 0, poison);
         bench_case c = {"", (double)n * sizeof(int), 0};
         snprintf(c.title, sizeof c.title, "histogram, n = %s ints, %d bins, %s", bench_size(n), bins, cs.what);

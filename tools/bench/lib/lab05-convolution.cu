@@ -72,8 +72,7 @@ int main(int argc, char **argv)
             args[i] = (conv_arg){fns[i], din, dout[i], n, mask, mask_size, want, tol};
         bench_row rows[4];
         int k = 0;
-        k += bench_add(&rows[k], BENCH_STUDENT, "tiled", (void *)stu, call_fn, &args[0], check, NULL);
-        k += bench_add(&rows[k], BENCH_REFERENCE, "tiled", (void *)ref, call_fn, &args[1], check, NULL);
+        k += bench_add_both(&rows[k], "tiled", (void *)stu, (void *)ref, call_fn, &args[0], &args[1], check, NULL);
         k += bench_add(&rows[k], BENCH_REFERENCE, "halo from global", (void *)ref_halo, call_fn, &args[2], check, NULL);
         rows[k++] = bench_make("baseline (kit_conv1d_global)", call_fn, &args[3], check, 0);
         bench_case c = {"", 2.0 * bytes, 0};

@@ -72,8 +72,7 @@ int main(int argc, char **argv)
         args[0].temp = bench_malloc(args[0].temp_bytes);
         bench_row rows[5] = {bench_make("cub::DeviceScan::InclusiveSum", call_cub, &args[0], check, 1)};
         int k = 1;
-        k += bench_add(&rows[k], BENCH_STUDENT, "", (void *)stu, call_fn, &args[1], check, NULL);
-        k += bench_add(&rows[k], BENCH_REFERENCE, "", (void *)ref, call_fn, &args[2], check, NULL);
+        k += bench_add_both(&rows[k], "", (void *)stu, (void *)ref, call_fn, &args[1], &args[2], check, NULL);
         k += bench_add(&rows[k], BENCH_STRETCH, "(reduce-then-scan)", (void *)str, call_fn, &args[4], check, NULL);
         rows[k++] = bench_make("baseline (kit_scan_global)", call_baseline, &args[3], check, 0);
         bench_case c = {"", 2.0 * bytes, 0};

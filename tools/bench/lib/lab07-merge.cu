@@ -81,8 +81,7 @@ int main(int argc, char **argv)
         bench_row rows[6] = {bench_make("cub::DeviceMerge::MergeKeys", call_cub, &args[0], check, 1),
                              bench_make("thrust::merge", call_thrust, &args[1], check, 0)};
         int k = 2;
-        k += bench_add(&rows[k], BENCH_STUDENT, "tiled", (void *)stu, call_fn, &args[2], check, NULL);
-        k += bench_add(&rows[k], BENCH_REFERENCE, "tiled", (void *)ref, call_fn, &args[3], check, NULL);
+        k += bench_add_both(&rows[k], "tiled", (void *)stu, (void *)ref, call_fn, &args[2], &args[3], check, NULL);
         k += bench_add(&rows[k], BENCH_REFERENCE, "basic", (void *)ref_basic, call_fn, &args[4], check, NULL);
         rows[k++] = bench_make("baseline (kit_merge_basic)", call_baseline, &args[5], check, 0);
         bench_case c = {"", 2.0 * ((double)m + n) * sizeof(int), 0};

@@ -122,8 +122,7 @@ int main(int argc, char **argv)
         pa->buf = bench_malloc(buf_bytes);
         bench_row rows[4] = {bench_make("cusparseSpMV (CSR)", call_cusparse, &args[0], check, 1)};
         int k = 1;
-        k += bench_add(&rows[k], BENCH_STUDENT, "", (void *)stu, call_fn, &args[1], check, NULL);
-        k += bench_add(&rows[k], BENCH_REFERENCE, "", (void *)ref, call_fn, &args[2], check, NULL);
+        k += bench_add_both(&rows[k], "", (void *)stu, (void *)ref, call_fn, &args[1], &args[2], check, NULL);
         rows[k++] = bench_make("baseline (kit_spmv_scalar)", call_fn, &args[3], check, 0);
         /* values and columns once, row pointers, x once, y */
         bench_case c = {"", (double)m.nnz * 8 + (m.rows + 1.0) * 4 + m.cols * 4.0 + m.rows * 4.0, 0};

@@ -114,8 +114,7 @@ int main(int argc, char **argv)
         args[0].info = (int *)bench_malloc(sizeof(int));
         bench_row rows[4] = {bench_make("cusolverDnSgetrf (no pivoting)", call_cusolver, &args[0], check, 1, restore)};
         int k = 1;
-        k += bench_add(&rows[k], BENCH_STUDENT, "blocked", (void *)stu, call_fn, &args[1], check, restore);
-        k += bench_add(&rows[k], BENCH_REFERENCE, "blocked", (void *)ref, call_fn, &args[2], check, restore);
+        k += bench_add_both(&rows[k], "blocked", (void *)stu, (void *)ref, call_fn, &args[1], &args[2], check, restore);
         if (n <= 2048) /* ~1 s a call at 4096 */
             rows[k++] = bench_make("baseline (kit_lu_step)", call_fn, &args[3], check, 0, restore);
         bench_case c = {"", 0, 2.0 * n * (double)n * n / 3.0};

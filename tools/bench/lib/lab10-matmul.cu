@@ -111,8 +111,7 @@ int main(int argc, char **argv)
                                h, want, tol, v};
         bench_row rows[4] = {bench_make("cublasSgemm (FP32, no TF32)", call_cublas, &args[0], check, 1, poison)};
         int kk = 1;
-        kk += bench_add(&rows[kk], BENCH_STUDENT, "tiled", (void *)stu, call_fn, &args[1], check, poison);
-        kk += bench_add(&rows[kk], BENCH_REFERENCE, "tiled", (void *)ref, call_fn, &args[2], check, poison);
+        kk += bench_add_both(&rows[kk], "tiled", (void *)stu, (void *)ref, call_fn, &args[1], &args[2], check, poison);
         rows[kk++] = bench_make("baseline (kit_matmul_naive)", call_fn, &args[3], check, 0, poison);
         bench_case c = {"", 0, 2.0 * m * (double)n * k};
         snprintf(c.title, sizeof c.title, "C = A B, m = %d, n = %d, k = %d floats", m, n, k);

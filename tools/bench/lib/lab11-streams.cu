@@ -86,8 +86,7 @@ int main(int argc, char **argv)
         BENCH_CUDA(cudaStreamCreateWithFlags(&roof->s[1], cudaStreamNonBlocking));
         bench_row rows[4] = {bench_make("copy roof (pinned H2D || D2H, no kernel)", call_roof, &args[0], NULL, 1)};
         int k = 1;
-        k += bench_add(&rows[k], BENCH_STUDENT, "", (void *)stu, call_fn, &args[1], check, poison);
-        k += bench_add(&rows[k], BENCH_REFERENCE, "", (void *)ref, call_fn, &args[2], check, poison);
+        k += bench_add_both(&rows[k], "", (void *)stu, (void *)ref, call_fn, &args[1], &args[2], check, poison);
         rows[k++] = bench_make("baseline (kit_process_serial)", call_fn, &args[3], check, 0, poison);
         bench_case c = {"", 0, 0};
         snprintf(c.title, sizeof c.title,
