@@ -42,7 +42,6 @@ template <typename T> __global__ void dot_partial(const T *a, const T *b, T *out
 
 /* Room for MAX_BLOCKS + 1 partials of the largest type, allocated once. */
 static void *d_partials;
-
 template <typename T> static T dot(const T *d_a, const T *d_b, int n)
 {
     if (n <= 0)
