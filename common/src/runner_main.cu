@@ -60,23 +60,31 @@ void kit_harness_error(cudaError_t e, const char *what, const char *file, int li
             cudaGetErrorString(e), cudaGetErrorName(e));
 }
 
+/* The context of one case; -1 (said on stderr) when the parameters are bad. */
+static int ctx_init(kit_run_ctx *ctx, kit_params *params, const char *words, uint64_t seed, int warmup, int reps)
+{
+    char err[200];
+    if (kit_params_parse(words, params, err, sizeof err) != 0) {
+        fprintf(stderr, "runner: bad parameters: %s\n", err);
+        return -1;
+    }
+    memset(ctx, 0, sizeof *ctx);
+    ctx->params = params;
+    ctx->seed = seed;
+    ctx->warmup = warmup < 0 ? 0 : warmup;
+    ctx->reps = reps < 1 ? 1 : reps;
+    return 0;
+}
+
 /* One case: its parameters parsed, the lab's hook run, the result file
  * written.  Returns a KIT_EXIT_* status. */
 static int run_case(int bench, const char *words, uint64_t seed, uint64_t nonce, const char *out_path, int warmup,
                     int reps)
 {
     kit_params params;
-    char err[200];
-    if (kit_params_parse(words, &params, err, sizeof err) != 0) {
-        fprintf(stderr, "runner: bad parameters: %s\n", err);
-        return KIT_EXIT_USAGE;
-    }
     kit_run_ctx ctx;
-    memset(&ctx, 0, sizeof ctx);
-    ctx.params = &params;
-    ctx.seed = seed;
-    ctx.warmup = warmup < 0 ? 0 : warmup;
-    ctx.reps = reps < 1 ? 1 : reps;
+    if (ctx_init(&ctx, &params, words, seed, warmup, reps) != 0)
+        return KIT_EXIT_USAGE;
     /* Created before the student's code runs but filled only by kit_out_*
      * after each call returns; the checker rejects a file whose nonce is not
      * this run's (a stale or forged file). */
@@ -244,17 +252,9 @@ int main(int argc, char **argv)
         return run_case(bench, words, seed, nonce, out_path, warmup, reps);
 
     kit_params params;
-    char err[200];
-    if (kit_params_parse(words, &params, err, sizeof err) != 0) {
-        fprintf(stderr, "runner: bad parameters: %s\n", err);
-        return KIT_EXIT_USAGE;
-    }
     kit_run_ctx ctx;
-    memset(&ctx, 0, sizeof ctx);
-    ctx.params = &params;
-    ctx.seed = seed;
-    ctx.warmup = warmup < 0 ? 0 : warmup;
-    ctx.reps = reps < 1 ? 1 : reps;
+    if (ctx_init(&ctx, &params, words, seed, warmup, reps) != 0)
+        return KIT_EXIT_USAGE;
     ctx.show = 1;
     printf("seed 0x%" PRIx64 ", parameters:%s\n", seed, words[0] ? words : " (defaults)");
     int rc = lab_run(&ctx);

@@ -1,4 +1,8 @@
 /* timed.c - loading the timed calls' record (see timed.h). */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+
 #include "kit/timed.h"
 
 int kit_timed_load(kit_check_ctx *ctx, int per, int whole, int64_t out_count, kit_timed_view *v)
@@ -30,4 +34,24 @@ int kit_timed_load(kit_check_ctx *ctx, int per, int whole, int64_t out_count, ki
         }
     v->n = (int)n, v->per = per;
     return 1;
+}
+
+int kit_timed_inputs_ok(kit_check_ctx *ctx, const kit_timed_view *v, int k, int64_t limit, const char *call)
+{
+    if (v->shift[k] >= 0 && v->shift[k] < limit && isfinite(v->scale[k]) && v->scale[k] != 0)
+        return 1;
+    kit_fail(ctx, "timed call %d of %s: its inputs were not recorded", v->call[k], call);
+    return 0;
+}
+
+void kit_timed_fail(kit_check_ctx *ctx, const kit_timed_view *v, int k, const char *call, const char *fresh,
+                    const char *fmt, ...)
+{
+    char what[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    kit_fail(ctx, "timed call %d of %s (fresh %s each call): %s: every timed call must compute its result (a "
+             "remembered one is not timed)", v->call[k], call, fresh, what);
 }

@@ -93,7 +93,7 @@ static inline int lct_run(kit_writer *w, const char *params, uint64_t seed, cons
     return lct_run_policy(w, params, seed, out_text, out_len, &p, details, text, len);
 }
 
-/* One timed call's record, as kit_timed_finish writes it (protocol.h):
+/* One timed call's record, as the timed-call driver (fresh.cuh) writes it (protocol.h):
  * `count` elements of 4 bytes at `val`, at indices idx (NULL: the whole output). */
 static inline void lct_timed(kit_writer *w, const int32_t *call, const int64_t *shift, const double *scale, int n,
                              const int64_t *idx, const void *val, uint64_t count)

@@ -24,6 +24,20 @@ extern char **environ;
 #define CHECKER_TIMEOUT 300 /* seconds; the checker is kit code on large inputs */
 #define TAIL_LINE_MAX 300   /* bytes of one stderr line shown under a failure */
 
+void gpu_share(engine *e)
+{
+    if (e->shared_held)
+        return;
+    e->shared_held = gpu_lock_acquire(&e->shared, e->gpu_uuid, 0, e->log) == 0 ? 1 : -1;
+}
+
+void gpu_unshare(engine *e)
+{
+    if (e->shared_held == 1)
+        gpu_lock_release(&e->shared);
+    e->shared_held = 0;
+}
+
 uint64_t random_nonce(void) { return kit_random_u64(); }
 
 void clean_run_dir(engine *e, const workdirs *w)
@@ -339,11 +353,19 @@ void run_case(engine *e, const workdirs *w, const rubric_test *t, const char *pa
     for (int alone = bench && !gated;; alone = 1) {
         if (!alone && gated) { /* the GPU alone for the timing loop only */
             run_gated(e, gated_argv, &sb, limit, &r, &c->waited_s);
+        } else if (!alone) {
+            gpu_share(e);
+            proc_run(argv, &sb.o, &r);
         } else {
+            /* The GPU alone: this grading's other GPU processes end first,
+             * and its shared hold with them (a later run takes it again). */
+            serve_stop(e);
+            serve_sanitizers_stop(e);
+            gpu_unshare(e);
             gpu_lock lock;
             /* Waiting for the lock is not part of the run's time limit: the
              * limit starts when proc_run does. */
-            int locked = gpu_lock_acquire(&lock, e->gpu_uuid, alone, e->log) == 0;
+            int locked = gpu_lock_acquire(&lock, e->gpu_uuid, 1, e->log) == 0;
             c->waited_s += locked ? lock.waited_s : 0;
             proc_run(argv, &sb.o, &r);
             if (locked)
@@ -367,7 +389,7 @@ void run_case(engine *e, const workdirs *w, const rubric_test *t, const char *pa
     } else if (!result_file_ok(w, &c->text)) {
         c->pass = 0;
     } else {
-        run_checker(e, w, params, seed, nonce, 1, c);
+        run_checker(e, w, params, seed, nonce, !e->shared_held, c);
     }
     proc_result_free(&r);
 }
@@ -447,12 +469,9 @@ void run_sanitizer_case(engine *e, const workdirs *w, const rubric_test *t, cons
     sandboxed_init(&sb, e, t->timeout_s > 0 ? t->timeout_s : e->rub.sanitizer_timeout_s, w->run, w->run, w->run,
                    w->bin, w->src);
     sb.o.out_cap = 4u << 20; /* the sanitizer's report, not the program's flood */
-    gpu_lock lock;
-    int locked = gpu_lock_acquire(&lock, e->gpu_uuid, 0, e->log) == 0;
+    gpu_share(e);
     proc_result r;
     proc_run(argv, &sb.o, &r);
-    if (locked)
-        gpu_lock_release(&lock);
 
     san_report rep;
     san_report_init(&rep);

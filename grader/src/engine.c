@@ -593,7 +593,7 @@ static void run_performance(engine *e, const workdirs *w, const rubric_test *t, 
     tr->status = frac >= 1.0 ? ST_PASS : ST_FAIL;
     sb_printf(&tr->output, "speedup %.2fx: full points from %.2fx, none at or below %.2fx\n", s, t->threshold,
               t->min_speedup);
-    if (waited >= 1)
+    if (waited >= 1 && !e->early_child) /* an early run waits for its own grading's other tests too */
         sb_printf(&tr->output, "(waited %.0f s for the GPU: timing runs take it one at a time; the wait is not timed)\n",
                   waited);
 }
@@ -656,6 +656,8 @@ void engine_grade(engine *e, const char *sub_dir, const char *work_dir, const ch
     start_result(e, student, g);
     e->not_own_right = e->not_own_wrong = 0;
     e->serve_deaths = 0;
+    e->n_sanitizers = 0;
+    e->early = NULL;
     workdirs w;
     if (prepare_dirs(e, work_dir, &w) != 0) {
         sb_printf(&g->notes, "internal error: cannot prepare the work folder %s: %s\n", work_dir, strerror(errno));
@@ -679,6 +681,14 @@ void engine_grade(engine *e, const char *sub_dir, const char *work_dir, const ch
     g->gpu_ran = e->gpu && g->build_ok;
     if (g->gpu_ran && e->before_gpu)
         e->before_gpu(e, e->before_gpu_arg);
+    /* The sanitizer tests start now and run while the correctness cases do. */
+    for (int i = 0; g->gpu_ran && i < e->rub.n_tests; i++)
+        if (e->rub.tests[i].kind == KIND_SANITIZER && wanted(e, &e->rub.tests[i]))
+            serve_sanitizer_start(e, &w, &e->rub.tests[i]);
+    /* So does the first performance test, up to its timing loop (early.c). */
+    for (int i = 0; g->gpu_ran && i < e->rub.n_tests && !e->early; i++)
+        if (e->rub.tests[i].kind == KIND_PERFORMANCE && wanted(e, &e->rub.tests[i]))
+            early_start(e, &w, &e->rub.tests[i], run_performance);
     for (int i = 0; i < e->rub.n_tests; i++) {
         const rubric_test *t = &e->rub.tests[i];
         if (!wanted(e, t))
@@ -693,9 +703,13 @@ void engine_grade(engine *e, const char *sub_dir, const char *work_dir, const ch
             tr->status = ST_SKIP;
             sb_add(&tr->output, "not run: needs a CUDA device\n");
         } else {
-            if (t->kind != KIND_CORRECTNESS) /* its runs need the GPU without the server's lock */
+            if (t->kind == KIND_PERFORMANCE) { /* its timing loop needs the GPU without this grading's hold */
                 serve_stop(e);
-            test_kinds[t->kind].run(e, &w, t, tr);
+                serve_sanitizers_stop(e);
+                gpu_unshare(e);
+            }
+            if (!early_collect(e, t, tr))
+                test_kinds[t->kind].run(e, &w, t, tr);
         }
         tr->seconds = kit_now() - ts;
         if (test_kinds[t->kind].after)
@@ -704,6 +718,9 @@ void engine_grade(engine *e, const char *sub_dir, const char *work_dir, const ch
             report_test_line(e->log, tr, &e->ropts);
     }
     serve_stop(e);
+    serve_sanitizers_stop(e);
+    gpu_unshare(e);
+    early_stop(e);
     /* A correctness test after a sanitizer test in the rubric may have found it only now. */
     for (int i = 0; i < g->n_tests; i++) {
         const rubric_test *t = rubric_find(&e->rub, g->tests[i].name);

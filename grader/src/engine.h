@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "kitconf.h"
+#include "lock.h"
 #include "model.h"
 #include "report.h"
 #include "sandbox.h"
@@ -47,6 +48,12 @@ typedef struct engine_s {
                                          right / wrong values (sanitizer credit, engine.c) */
     struct case_server *server; /* the runner serving this grading's correctness cases (serve.c), or NULL */
     int serve_deaths;           /* this grading: server processes that ended mid-case */
+    struct san_session *sanitizers[8]; /* sanitizer tests running meanwhile (serve.c) */
+    gpu_lock shared;            /* this grading's one shared hold of the GPU (cases.c gpu_share) */
+    int shared_held;
+    struct early_run *early;    /* the performance test started after the build (early.c) */
+    int early_child;            /* this process is that early run */
+    int n_sanitizers;
 } engine;
 
 /* Loads build/kit.ini (from $KIT_BUILD, else ../ of the executable), the lab's

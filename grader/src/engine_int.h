@@ -46,6 +46,15 @@ typedef struct {
 void outcome_init(outcome *c);
 void outcome_free(outcome *c);
 
+/* The GPU lock of a grading: its correctness and sanitizer runs (the case
+ * server, sanitizer processes, single runs) share the GPU under ONE shared
+ * hold, taken at the first and kept until a timing run or the end.  Never
+ * two holds at once: a shared request waits at the turnstile while a timing
+ * run waits for the GPU, and that run would wait for the hold already held. */
+void gpu_share(engine *e);
+/* Ends the grading's shared hold (its GPU processes must be gone). */
+void gpu_unshare(engine *e);
+
 uint64_t random_nonce(void);
 /* Empties the run folder (owned by the sandbox uid). */
 void clean_run_dir(engine *e, const workdirs *w);
@@ -89,16 +98,33 @@ int serve_case(engine *e, const workdirs *w, const rubric_test *t, const char *p
 /* Ends the case server, if one runs: before a test that runs other
  * processes (sanitizer, timing) and at the end of a grading. */
 void serve_stop(engine *e);
-/* Runs every case of sanitizer test t in one compute-sanitizer process
- * around the runner's serve mode: 1 when each case finished its work and
- * the report is clean (the test passes), else 0: run the cases one by one
- * (run_sanitizer_case) for their own findings and messages. */
+/* Starts every case of sanitizer test t in one compute-sanitizer process
+ * around the runner's serve mode, in a folder of its own, to run while the
+ * correctness cases do (nothing when the server is off). */
+void serve_sanitizer_start(engine *e, const workdirs *w, const rubric_test *t);
+/* Waits for test t's sanitizer process (started now if it was not): 1 when
+ * each case finished its work and the report is clean (the test passes),
+ * else 0: run the cases one by one (run_sanitizer_case) for their own
+ * findings and messages. */
 int serve_sanitizer_clean(engine *e, const workdirs *w, const rubric_test *t);
+/* Ends the sanitizer processes not waited for (a grading cut short). */
+void serve_sanitizers_stop(engine *e);
 /* A timing run (argv: runner bench ... --gate-fd 3) that shares the GPU but
  * for its timing loop, which gets it alone; r as from proc_run, waited_s
  * grows by the time spent waiting for the lock (not part of the limit). */
 void run_gated(engine *e, const char *const argv[], const sandboxed *sb, double limit, proc_result *r,
                double *waited_s);
+/* ---- early.c: the performance test started right after the build ---- */
+/* Forks a copy of the engine that runs `run` (the performance test t) in
+ * w->root/perf while the other tests run; its timing loop gets the GPU alone
+ * once this grading's shared hold is given up. */
+void early_start(engine *e, const workdirs *w, const rubric_test *t,
+                 void (*run)(engine *e, const workdirs *w, const rubric_test *t, test_result *tr));
+/* Its result into tr (1), or 0 when t was not started early or the copy
+ * failed: then run t now.  Give up the shared hold first. */
+int early_collect(engine *e, const rubric_test *t, test_result *tr);
+/* Ends an early run not collected. */
+void early_stop(engine *e);
 /* KIT_SERVE=0: one process per case, timing runs alone from start to end. */
 int serve_enabled(void);
 

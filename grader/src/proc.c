@@ -502,6 +502,8 @@ int proc_receive(proc_session *s, double timeout_s, char *buf, size_t len)
     return got == PUMP_LINE ? 1 : got == PUMP_EXITED ? 0 : -1;
 }
 
+void proc_keep(pid_t pid, int keep) { set_live(pid, keep); }
+
 void proc_kill(proc_session *s)
 {
     if (s && !s->exited)

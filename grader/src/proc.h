@@ -65,6 +65,9 @@ int proc_send(proc_session *s, const char *line);
  * it; 0 when the child exited first; -1 when it was killed at the time limit
  * (r->timed_out) or for its files (r->disk_exceeded). */
 int proc_receive(proc_session *s, double timeout_s, char *buf, size_t len);
+/* A child of ours started otherwise (a fork) that the clean-up after each
+ * program must leave alone while keep is 1. */
+void proc_keep(pid_t pid, int keep);
 /* Kills the child's process group now (it broke the conversation's rules). */
 void proc_kill(proc_session *s);
 /* Bytes of stdout kept so far (r->out.len while the child runs). */

@@ -27,18 +27,18 @@
 
 #include "kit/util.h"
 #include "lock.h"
+#include "submission.h"
 
 #define CTL_FD 3
 #define MAX_DEATHS 3
 #define READY_TIMEOUT 60 /* seconds for the runner to start (a CUDA context, CUPTI) */
 #define EXIT_TIMEOUT 10  /* seconds to exit once told there are no more cases */
+#define MAX_SAN_SESSIONS 8
 
 struct case_server {
     proc_session *s;
     proc_result r;
     sandboxed sb;
-    gpu_lock lock;
-    int locked;
     char out[2200];
 };
 
@@ -85,8 +85,6 @@ static void server_close(engine *e)
     proc_describe(&srv->r, &d);
     debug("closed:", sb_str(&d));
     sb_free(&d);
-    if (srv->locked)
-        gpu_lock_release(&srv->lock);
     proc_result_free(&srv->r);
     free(srv);
     e->server = NULL;
@@ -113,7 +111,7 @@ static int server_start(engine *e, const workdirs *w)
     snprintf(fd_s, sizeof fd_s, "%d", CTL_FD);
     const char *argv[] = {w->runner, "serve", "--ctl-fd", fd_s, "--out", srv->out, NULL};
     sandboxed_init(&srv->sb, e, total_limit(e), w->run, w->run, w->run, w->bin, NULL);
-    srv->locked = gpu_lock_acquire(&srv->lock, e->gpu_uuid, 0, e->log) == 0;
+    gpu_share(e);
     srv->s = proc_start(argv, &srv->sb.o, CTL_FD, &srv->r);
     char line[64];
     int got = srv->s ? proc_receive(srv->s, READY_TIMEOUT, line, sizeof line) : -2;
@@ -172,50 +170,109 @@ int serve_case(engine *e, const workdirs *w, const rubric_test *t, const char *p
     return 1;
 }
 
-int serve_sanitizer_clean(engine *e, const workdirs *w, const rubric_test *t)
+/* A sanitizer test's cases in one compute-sanitizer process around the
+ * runner's serve mode, started early (serve_sanitizer_start: right after
+ * the build, in a folder of its own) so that it runs while the correctness
+ * cases do; every case is sent at once and answered in turn. */
+struct san_session {
+    const rubric_test *t;
+    proc_session *s;
+    proc_result r;
+    sandboxed sb;
+    int sent;
+    double limit;
+    char dir[2200], out[2300];
+};
+
+void serve_sanitizer_start(engine *e, const workdirs *w, const rubric_test *t)
 {
-    if (!serve_wanted(e) || t->n_cases < 2) /* one case: the single run is the same cost */
-        return 0;
-    clean_run_dir(e, w);
-    char out[2200], fd_s[16];
-    snprintf(out, sizeof out, "%s/out.bin", w->run);
+    if (!serve_wanted(e) || !e->conf.compute_sanitizer[0] || e->n_sanitizers >= MAX_SAN_SESSIONS)
+        return;
+    struct san_session *ss = calloc(1, sizeof *ss);
+    if (!ss)
+        return;
+    ss->t = t;
+    snprintf(ss->dir, sizeof ss->dir, "%s/san-%d", w->root, e->n_sanitizers);
+    snprintf(ss->out, sizeof ss->out, "%s/out.bin", ss->dir);
+    rm_rf(ss->dir);
+    if (mkdirs(ss->dir, 0755) != 0 || (e->sb.drop_uid && chown(ss->dir, e->sb.uid, e->sb.gid) != 0)) {
+        free(ss);
+        return;
+    }
+    char fd_s[16];
     snprintf(fd_s, sizeof fd_s, "%d", CTL_FD);
-    const char *serve_args[] = {w->runner, "serve", "--ctl-fd", fd_s, "--no-trace", "--out", out, NULL};
+    const char *serve_args[] = {w->runner, "serve", "--ctl-fd", fd_s, "--no-trace", "--out", ss->out, NULL};
     const char *argv[32];
     sanitizer_argv(e, t, serve_args, argv, 32);
-    double limit = t->timeout_s > 0 ? t->timeout_s : e->rub.sanitizer_timeout_s;
-    sandboxed sb;
-    sandboxed_init(&sb, e, limit * (t->n_cases + 1), w->run, w->run, w->run, w->bin, w->src);
-    sb.o.out_cap = 4u << 20; /* the sanitizer's report, not the program's flood */
-    gpu_lock lock;
-    int locked = gpu_lock_acquire(&lock, e->gpu_uuid, 0, e->log) == 0;
-    proc_result r;
-    proc_session *s = proc_start(argv, &sb.o, CTL_FD, &r);
-    char line[64];
-    int ok = s && proc_receive(s, READY_TIMEOUT + limit, line, sizeof line) == 1 && !strcmp(line, "ready");
-    for (int i = 0; ok && i < t->n_cases; i++) {
+    ss->limit = t->timeout_s > 0 ? t->timeout_s : e->rub.sanitizer_timeout_s;
+    sandboxed_init(&ss->sb, e, ss->limit * (t->n_cases + 1), ss->dir, ss->dir, ss->dir, w->bin, w->src);
+    ss->sb.o.out_cap = 4u << 20; /* the sanitizer's report, not the program's flood */
+    gpu_share(e);
+    ss->s = proc_start(argv, &ss->sb.o, CTL_FD, &ss->r);
+    for (int i = 0; ss->s && i < t->n_cases; i++) {
         char params[1024], msg[2200];
         snprintf(params, sizeof params, "%s%s%s", t->params, t->params[0] ? " " : "", t->cases[i]);
-        uint64_t nonce = random_nonce();
-        unlink(out);
         snprintf(msg, sizeof msg, "run 0x%llx %llu %s\n", (unsigned long long)engine_case_seed(e->seed, t->name, i, 0),
-                 (unsigned long long)nonce, params);
-        ok = proc_send(s, msg) == 0 && proc_receive(s, limit, line, sizeof line) == 1 && !strcmp(line, "done");
-        strbuf why;
-        sb_init(&why);
-        ok = ok && run_finished(e, w, nonce, &why);
-        sb_free(&why);
+                 (unsigned long long)random_nonce(), params);
+        if (proc_send(ss->s, msg) != 0)
+            break;
+        ss->sent++;
     }
-    proc_end(s, limit);
-    if (locked)
-        gpu_lock_release(&lock);
+    e->sanitizers[e->n_sanitizers++] = ss;
+    debug("sanitizer started", t->name);
+}
+
+/* Ends a session; 1 when every case finished and the report is clean. */
+static int san_finish(engine *e, struct san_session *ss)
+{
+    int ok = ss->s && ss->sent == ss->t->n_cases;
+    char line[64];
+    ok = ok && proc_receive(ss->s, READY_TIMEOUT + ss->limit, line, sizeof line) == 1 && !strcmp(line, "ready");
+    for (int i = 0; ok && i < ss->t->n_cases; i++)
+        ok = proc_receive(ss->s, ss->limit, line, sizeof line) == 1 && !strcmp(line, "done");
+    proc_end(ss->s, ss->limit);
     san_report rep;
     san_report_init(&rep);
-    int errors = ok ? sanitizer_errors(t, &r, &rep) : -1;
-    int clean = ok && proc_ok(&r) && errors == 0 && !rep.tool_failed;
+    int errors = ok ? sanitizer_errors(ss->t, &ss->r, &rep) : -1;
+    int clean = ok && proc_ok(&ss->r) && errors == 0 && !rep.tool_failed;
     san_report_free(&rep);
-    proc_result_free(&r);
+    proc_result_free(&ss->r);
+    rm_rf(ss->dir);
+    debug(clean ? "sanitizer clean" : "sanitizer not clean: case by case", ss->t->name);
+    (void)e;
     return clean;
+}
+
+int serve_sanitizer_clean(engine *e, const workdirs *w, const rubric_test *t)
+{
+    int k = -1;
+    for (int i = 0; i < e->n_sanitizers; i++)
+        if (e->sanitizers[i] && e->sanitizers[i]->t == t)
+            k = i;
+    if (k < 0) { /* not started early: now */
+        serve_sanitizer_start(e, w, t);
+        for (int i = 0; i < e->n_sanitizers; i++)
+            if (e->sanitizers[i] && e->sanitizers[i]->t == t)
+                k = i;
+        if (k < 0)
+            return 0;
+    }
+    struct san_session *ss = e->sanitizers[k];
+    e->sanitizers[k] = NULL;
+    int clean = san_finish(e, ss);
+    free(ss);
+    return clean;
+}
+
+void serve_sanitizers_stop(engine *e)
+{
+    for (int i = 0; i < e->n_sanitizers; i++)
+        if (e->sanitizers[i]) {
+            proc_kill(e->sanitizers[i]->s);
+            san_finish(e, e->sanitizers[i]);
+            free(e->sanitizers[i]);
+        }
+    e->n_sanitizers = 0;
 }
 
 /* A timing run that holds the GPU alone only while it times: it starts
@@ -228,6 +285,7 @@ int serve_sanitizer_clean(engine *e, const workdirs *w, const rubric_test *t)
 void run_gated(engine *e, const char *const argv[], const sandboxed *sb, double limit, proc_result *r,
                double *waited_s)
 {
+    gpu_unshare(e); /* its own holds, one at a time */
     gpu_lock lock;
     int locked = gpu_lock_acquire(&lock, e->gpu_uuid, 0, e->log) == 0;
     *waited_s += locked ? lock.waited_s : 0;

@@ -296,6 +296,25 @@ START_TEST(batch_archives)
 }
 END_TEST
 
+/* The case server, the sanitizer processes and the early performance run
+ * (serve.c, early.c) change how a grading runs, not what it says: with the
+ * GPU present but unusable every run fails, and the report of each test is
+ * the one of one process per case (KIT_SERVE=0), timings aside. */
+START_TEST(served_reports_like_single_runs)
+{
+    strbuf out;
+    sb_init(&out);
+    const char *cmd = "KIT_LOCK_DIR=\"$T\" KIT_RUN_WITHOUT_GPU=1 KIT_SERVE=%s \"$KG\" grade lab03 tests/submissions/lab03-dot/cache-result "
+                      "--seed 0x5eed --no-color --out \"$T/r%s.json\" 2>&1 | sed -e 's/([ 0-9.]*s)//' "
+                      "-e '/^lab03-dot: grading/d' -e '/^results: /d' > \"$T/served%s.txt\"";
+    run(&out, cmd, "1", "1", "1");
+    run(&out, cmd, "0", "0", "0");
+    int rc = run(&out, "diff \"$T/served1.txt\" \"$T/served0.txt\" && grep -c 'rerun just this test' \"$T/served1.txt\"");
+    ck_assert_msg(rc == 0 && atoi(sb_str(&out)) >= 4, "rc %d: %s", rc, sb_str(&out));
+    sb_free(&out);
+}
+END_TEST
+
 /* The rerun hint was `kitgrade grade lab03 DIR --test TEST=float-small
  * SEED=0x...` (make syntax after an option) and dropped --rubric.  Each
  * hint printed here is pasted into a shell and must rerun exactly that test
@@ -398,6 +417,7 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, batch_layouts_refused);
     tcase_add_test(tc, batch_archives);
     tcase_add_test(tc, printed_rerun_hints_work);
+    tcase_add_test(tc, served_reports_like_single_runs);
     tcase_add_test(tc, compiler_messages_for_the_student);
     tcase_add_test(tc, feedback_for_the_student);
     suite_add_tcase(s, tc);

@@ -168,6 +168,42 @@ START_TEST(gated_timing_run)
 }
 END_TEST
 
+/* The deadlock seen on the H200 with batches side by side: a grading that
+ * held the GPU shared (its case server) asked again (a sanitizer process)
+ * while a timing run of another grading waited at the turnstile: the second
+ * request waited for the timing run, which waited for the first hold.  A
+ * grading now holds the GPU shared once for all its processes. */
+START_TEST(one_shared_hold_per_grading)
+{
+    engine e;
+    memset(&e, 0, sizeof e);
+    snprintf(e.gpu_uuid, sizeof e.gpu_uuid, "GPU-test");
+    gpu_share(&e);
+    ck_assert_int_eq(e.shared_held, 1);
+    int p[2];
+    ck_assert_int_eq(pipe(p), 0);
+    pid_t timing = fork();
+    if (timing == 0) { /* another grading's timing run */
+        gpu_lock l;
+        gpu_lock_acquire(&l, "GPU-test", 1, NULL);
+        char c = 'x';
+        if (write(p[1], &c, 1) != 1)
+            _exit(2);
+        _exit(0);
+    }
+    usleep(200000); /* it now waits at the turnstile */
+    alarm(10);      /* a deadlock fails the test instead of hanging it */
+    gpu_share(&e);  /* the case server, a sanitizer process, a single run */
+    gpu_share(&e);
+    alarm(0);
+    ck_assert_int_eq(e.shared_held, 1);
+    gpu_unshare(&e);
+    char c;
+    ck_assert_int_eq(read(p[0], &c, 1), 1); /* the timing run got the GPU */
+    waitpid(timing, NULL, 0);
+}
+END_TEST
+
 static Suite *lock_suite(void)
 {
     Suite *s = suite_create("lock");
@@ -177,6 +213,7 @@ static Suite *lock_suite(void)
     tcase_add_test(tc, cpu_slots_bound_the_holders);
     tcase_add_test(tc, gpu_wait_is_measured);
     tcase_add_test(tc, gated_timing_run);
+    tcase_add_test(tc, one_shared_hold_per_grading);
     suite_add_tcase(s, tc);
     return s;
 }

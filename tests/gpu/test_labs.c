@@ -15,6 +15,7 @@
  * Prints one line per graded submission: scores, failed tests, speedups.
  */
 #include <dirent.h>
+#include <glob.h>
 #include <ini.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -240,6 +241,26 @@ START_TEST(verdict)
 }
 END_TEST
 
+/* Every known-bad submission's expect.ini reads (CPU too): three of them had
+ * lines too long for inih and were found only on the GPU, as "unreadable". */
+START_TEST(expectations_read)
+{
+    glob_t g;
+    char pattern[4096];
+    snprintf(pattern, sizeof pattern, "%s/tests/submissions/*/*/expect.ini", kit_test_root());
+    ck_assert_int_eq(glob(pattern, 0, NULL, &g), 0);
+    ck_assert_uint_gt(g.gl_pathc, 20);
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+        expectation x;
+        memset(&x, 0, sizeof x);
+        int rc = ini_parse(g.gl_pathv[i], expect_handler, &x);
+        ck_assert_msg(rc == 0, "%s: line %d unreadable (an unknown key, or over 200 characters: continue a long "
+                               "'why' on an indented line)", g.gl_pathv[i], rc);
+    }
+    globfree(&g);
+}
+END_TEST
+
 static int cmp_runs(const void *a, const void *b)
 {
     const graded *x = a, *y = b;
@@ -283,6 +304,9 @@ static Suite *labs_suite(void)
     TCase *tc = tcase_create("verdicts");
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, verdict, 0, n_runs);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("expectations");
+    tcase_add_test(tc, expectations_read);
     suite_add_tcase(s, tc);
     return s;
 }

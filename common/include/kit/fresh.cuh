@@ -1,67 +1,102 @@
-/* fresh.cuh - fresh contents for timed calls (timing.cuh's prepare hook).
+/* fresh.cuh - the timed calls of a student's function, one driver for every lab.
  *
- * A timed call must not be answerable from memory: before each one, the
- * harness replaces an input by scale * (the original rotated by shift), with
- * (shift, scale) drawn from a generator seeded from /dev/urandom, so neither
- * pointers nor contents repeat in a way the submission can predict.  The
- * scale is a power of two (±2^-8 .. ±2^8): scaling is exact, so the checker
- * recomputes the expected output from the original input and (shift, scale)
- * with the same error bound as the checked call.
+ * A timed call must not be answerable from memory.  Before timed call k the
+ * driver draws a (shift, scale) from a generator seeded from /dev/urandom,
+ * writes scale * (the original input rotated by shift) - or the lab's
+ * variant of that, kit_fresh_how - into the timed calls' own copy of each
+ * refreshed input, poisons the timed calls' output, and calls the student's
+ * function on them (untimed preparation, timed call: kit_time_pair in
+ * timing.cuh, whose warm-up and median policy apply unchanged).  The outputs
+ * of a few calls - chosen at random as they happen, and the last - are
+ * recorded with their (shift, scale) under the KIT_KEY_TIMED_* names
+ * (protocol.h); the lab's checker recomputes them (timed.h), so a result
+ * remembered from an earlier call (keyed by pointers or by contents) fails.
+ * The baseline is timed on the original inputs, as before.
+ *
+ * A scale is a power of two (±2^-8 .. ±2^8): scaling is exact, so the checker
+ * recomputes a timed call's output from the original input and (shift,
+ * scale) with the same error bound as the checked call.
+ *
+ * A lab declares its timed calls in a kit_timed_calls and calls
+ * kit_timed_calls_time, both in bench mode (ctx->warmup, ctx->reps: the
+ * record is written) and in show mode (`make run-labNN`: the same calls, the
+ * record goes nowhere), so a student sees the time the grader measures.
+ * Everything the driver allocates is freed before it returns.
  */
 #ifndef KIT_FRESH_CUH
 #define KIT_FRESH_CUH
 #include <stdint.h>
 #include "kit/protocol.h"
 #include "kit/rng.h"
+#include "kit/timing.cuh"
 
 typedef struct {
     int64_t shift;
     double scale;
 } kit_fresh;
 
-/* A new (shift in [0, n), scale) for an input of n elements (n >= 1). */
-kit_fresh kit_fresh_draw(kit_rng *r, int64_t n);
+/* How the inputs of a timed call are made from the originals (4-byte
+ * elements; every refreshed input of a call gets the same (shift, scale)). */
+typedef enum {
+    KIT_FRESH_ROTATE_SCALE,  /* f32, device: dst[i] = scale * src[(i + shift) % count] */
+    KIT_FRESH_ROTATE_SQUARE, /* f32, device, side x side, row-major: a symmetric rotation,
+                                dst[i][j] = scale * src[(i + shift) % side][(j + shift) % side] */
+    KIT_FRESH_OFFSET,        /* i32, device: dst[i] = src[i] + shift, or (src[i] + shift) % modulus
+                                when modulus > 0; scale 1 */
+    KIT_FRESH_ROTATE_XOR,    /* u32, host: dst[i] = src[(i + shift) % count] ^ mask, with the
+                                32-bit mask drawn per call and recorded as the scale */
+} kit_fresh_how;
+
 /* dst[i] = scale * src[(i + shift) % n] on the device (default stream, asynchronous). */
 void kit_fresh_apply(const float *src, float *dst, int64_t n, kit_fresh f);
 /* The host side, for the checker: kit_fresh_apply_host in util.h. */
 
-/* Whether to record the output of the timed call just made: about one call
- * in 32, while fewer than max - 1 are recorded (the last slot is kept for
- * the last call, recorded after timing). */
-int kit_fresh_record_now(kit_rng *r, int n_recorded, int max);
+#define KIT_FRESH_MAX_IN 2
 
-/* For outputs too large to record whole: m indices drawn in [0, n) and the
- * device output's 4-byte elements there (float, int: copied bit for bit;
- * synchronous).  Returns 0, or -1 on a CUDA error (reported on stderr). */
-int kit_fresh_sample(const void *d_out, int64_t n, kit_rng *r, int m, int64_t *idx, void *val);
-
-/* The record of a few timed calls' outputs, written under the
- * KIT_KEY_TIMED_* names (protocol.h) and read by the checker with
- * kit_timed_load (timed.h).  A harness's own per-call state is a struct whose
- * first member is a kit_timed, so that kit_timed_after serves as the timing
- * loop's after hook; its prepare hook sets `cur` and refills the input. */
 typedef struct {
-    kit_rng rng;
-    kit_fresh cur;          /* the current call's (shift, scale); set by prepare */
-    const void *d_out;      /* the timed calls' output (4-byte elements) */
-    int64_t out_count;
-    int sample;             /* elements sampled per call; 0: the whole output */
-    int n_rec, calls;
-    int32_t call[KIT_TIMED_MAX];
-    int64_t shift[KIT_TIMED_MAX];
-    double scale[KIT_TIMED_MAX];
-    int64_t *index;         /* KIT_TIMED_MAX * sample */
-    uint32_t *value;        /* KIT_TIMED_MAX * (sample or out_count) */
-} kit_timed;
+    const void *orig; /* the case's input (device; host for ROTATE_XOR): never written */
+    int64_t count;    /* elements */
+    void *work;       /* the timed calls' copy; NULL: the driver allocates one */
+} kit_fresh_input;
 
-/* Seeds from /dev/urandom and allocates the record; 0, or -1 (message on stderr). */
-int kit_timed_init(kit_timed *t, const void *d_out, int64_t out_count, int sample);
-/* The after hook (arg: a kit_timed, or a struct starting with one). */
-int kit_timed_after(void *arg, int k);
+typedef struct kit_timed_calls kit_timed_calls;
+struct kit_timed_calls {
+    /* ---- declared by the lab ---- */
+    const char *name;       /* the student's function, for messages: "scan" */
+    void (*call)(const kit_timed_calls *tc); /* one call on in[].work and out; tc->lab for the rest */
+    void *lab;
+    kit_fresh_how how;
+    int64_t shift_lo, shift_hi, shift_step; /* shift = shift_step * uniform[shift_lo, shift_hi] */
+    int64_t side, modulus;  /* ROTATE_SQUARE's side, OFFSET's modulus */
+    kit_fresh_input in[KIT_FRESH_MAX_IN];
+    int n_in;
+    void *out;              /* the timed calls' output (4-byte elements); NULL: the driver allocates it */
+    int64_t out_count;
+    int out_host;           /* out is host memory (a driver-allocated one is pinned) */
+    unsigned char poison;   /* every byte of out before each call */
+    int sample;             /* output elements recorded per call; 0: the whole output */
+    /* The sampled indices (m of them, in [0, out_count)); NULL: uniform. */
+    void (*pick)(const kit_timed_calls *tc, kit_rng *r, int m, int64_t *idx);
+    int kernel_optional;    /* the call's job is not a kernel (lab11's copies): no refusal */
+
+    /* ---- the driver's (kit_timed_calls_time) ---- */
+    kit_rng rng;
+    kit_fresh cur;          /* the current call's (shift, scale) */
+    int n_rec, calls;
+    int32_t rec_call[KIT_TIMED_MAX];
+    int64_t rec_shift[KIT_TIMED_MAX];
+    double rec_scale[KIT_TIMED_MAX];
+    int64_t *rec_index;     /* KIT_TIMED_MAX * sample */
+    uint32_t *rec_value;    /* KIT_TIMED_MAX * (sample or out_count) */
+    unsigned owned;         /* bit k: in[k].work allocated here; bit KIT_FRESH_MAX_IN: out */
+};
+
 struct kit_run_ctx;
-/* After timing: records the last call (its output is still in d_out) and
- * writes the record.  0, or -1. */
-int kit_timed_finish(kit_timed *t, struct kit_run_ctx *ctx);
-void kit_timed_free(kit_timed *t);
+/* Times warmup + reps calls (kit_time_pair) of tc's function against
+ * baseline(baseline_arg), which reads the original inputs; in bench mode
+ * (ctx->out) writes the record.  Returns 0, -1 (a CUDA error or no memory,
+ * reported on stderr), or KIT_TIME_NO_KERNEL (kit_time_pair). */
+int kit_timed_calls_time(kit_timed_calls *tc, struct kit_run_ctx *ctx, kit_timed_fn baseline, void *baseline_arg,
+                         int warmup, int reps, kit_timing *ts, kit_timing *tb);
 
 #endif

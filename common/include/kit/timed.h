@@ -28,6 +28,15 @@ typedef struct {
  * kit_fail (a malformed record). */
 int kit_timed_load(kit_check_ctx *ctx, int per, int whole, int64_t out_count, kit_timed_view *v);
 
+/* Whether call k's recorded input shift is in [0, limit) and its scale is a
+ * nonzero number; otherwise kit_fail ("its inputs were not recorded") and 0. */
+int kit_timed_inputs_ok(kit_check_ctx *ctx, const kit_timed_view *v, int k, int64_t limit, const char *call);
+/* kit_fail for a wrong output of timed call k: "timed call K of CALL (fresh
+ * FRESH each call): <fmt ...>: every timed call must compute its result (a
+ * remembered one is not timed)". */
+void kit_timed_fail(kit_check_ctx *ctx, const kit_timed_view *v, int k, const char *call, const char *fresh,
+                    const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
 static inline float kit_timed_f32(const kit_timed_view *v, size_t i)
 {
     float f;

@@ -144,19 +144,16 @@ static void check_timed(kit_check_ctx *ctx, const lab02_data *d)
     if (kit_timed_load(ctx, LAB02_TIMED_SAMPLE, 0, n, &v) != 1)
         return;
     for (int k = 0; k < v.n && !ctx->failed; k++) {
-        if (v.shift[k] < 0 || v.shift[k] >= n || !(fabs(v.scale[k]) > 0)) {
-            kit_fail(ctx, "timed call %d of vector_add_device: its inputs were not recorded", v.call[k]);
+        if (!kit_timed_inputs_ok(ctx, &v, k, n, "vector_add_device"))
             break;
-        }
         for (int j = 0; j < LAB02_TIMED_SAMPLE; j++) {
             size_t at = (size_t)k * LAB02_TIMED_SAMPLE + (size_t)j;
             int64_t i = v.index[at], q = (i + v.shift[k]) % n;
             double exact = (double)(float)(v.scale[k] * d->a[q]) + (double)(float)(v.scale[k] * d->b[q]);
             double got = kit_timed_f32(&v, at);
             if (!(fabs(got - exact) <= KIT_U_F32 * fabs(exact))) {
-                kit_fail(ctx, "timed call %d of vector_add_device (fresh a and b each call): c[%lld] = %.9g, expected "
-                         "%.9g: every timed call must compute its result (a remembered one is not timed)",
-                         v.call[k], (long long)i, got, exact);
+                kit_timed_fail(ctx, &v, k, "vector_add_device", "a and b", "c[%lld] = %.9g, expected %.9g",
+                               (long long)i, got, exact);
                 break;
             }
         }

@@ -13,7 +13,6 @@
 #include "baseline.h"
 #include "dataset.h"
 #include "kit/fresh.cuh"
-#include "kit/rng.h"
 #include "kit/runner.h"
 #include "kit/util.h"
 #include "parallel_add.h"
@@ -112,40 +111,6 @@ static int call_student(kit_run_ctx *ctx, inputs *in)
 
 /* ---------------------------------------------------------------- timing */
 
-static void time_kernel(void *arg)
-{
-    inputs *in = (inputs *)arg;
-    vector_add_device(in->da, in->db, in->dc, in->d.n);
-}
-
-/* Timed calls of the benchmark get fresh contents (fresh.cuh): before call
- * k, a and b are replaced by scale_k * (a, b rotated by shift_k) and c
- * poisoned (NaN), in buffers of their own (the baseline writes the shared
- * c).  For a few calls - chosen at random as they happen, and the last -
- * LAB02_TIMED_SAMPLE elements of c are recorded; the checker recomputes them. */
-typedef struct {
-    kit_timed rec; /* first: kit_timed_after is the after hook */
-    inputs *in;
-    float *aw, *bw, *cw;
-} timed;
-
-static void prepare_kernel(void *arg, int k)
-{
-    (void)k;
-    timed *t = (timed *)arg;
-    int n = t->in->d.n;
-    t->rec.cur = kit_fresh_draw(&t->rec.rng, n);
-    kit_fresh_apply(t->in->da, t->aw, n, t->rec.cur);
-    kit_fresh_apply(t->in->db, t->bw, n, t->rec.cur);
-    cudaMemsetAsync(t->cw, 0xFF, (size_t)n * sizeof(float));
-}
-
-static void time_kernel_fresh(void *arg)
-{
-    timed *t = (timed *)arg;
-    vector_add_device(t->aw, t->bw, t->cw, t->in->d.n);
-}
-
 static void time_copy(void *arg)
 {
     inputs *in = (inputs *)arg;
@@ -185,18 +150,26 @@ static double time_cpu(inputs *in, int reps)
 #define CPU_REPS 3
 #define ROUND_TRIP_REPS 3
 
-/* fresh: the benchmark's timed calls (fresh contents, sampled); NULL: show mode. */
-static int measure(kit_run_ctx *ctx, inputs *in, int with_round_trip, timings *t, timed *fresh)
+/* The timed calls of vector_add_device (fresh.cuh): before each, a and b
+ * are replaced by scale * (a, b rotated by shift) and c is poisoned (NaN), in
+ * buffers of their own (the baseline writes the shared c); LAB02_TIMED_SAMPLE
+ * elements of c of a few calls are recorded for the checker. */
+static void timed_add(const kit_timed_calls *tc)
+{
+    const inputs *in = (const inputs *)tc->lab;
+    vector_add_device((const float *)tc->in[0].work, (const float *)tc->in[1].work, (float *)tc->out, in->d.n);
+}
+
+static int measure(kit_run_ctx *ctx, inputs *in, int with_round_trip, timings *t)
 {
     memset(t, 0, sizeof *t);
-    kit_time_pair_spec s = {};
-    s.a = time_kernel, s.arg_a = in, s.b = time_copy, s.arg_b = in;
-    s.warmup = ctx->warmup, s.reps = ctx->reps, s.a_name = "vector_add_device";
-    if (fresh) {
-        s.a = time_kernel_fresh, s.arg_a = fresh;
-        s.prepare = prepare_kernel, s.after = kit_timed_after;
-    }
-    if (kit_time_pair(&s, &t->kernel, &t->copy) != 0)
+    kit_timed_calls tc = {};
+    tc.name = "vector_add_device", tc.call = timed_add, tc.lab = in;
+    tc.how = KIT_FRESH_ROTATE_SCALE, tc.shift_hi = in->d.n - 1;
+    tc.in[0].orig = in->da, tc.in[1].orig = in->db, tc.n_in = 2;
+    tc.in[0].count = tc.in[1].count = in->d.n;
+    tc.out_count = in->d.n, tc.poison = 0xFF, tc.sample = LAB02_TIMED_SAMPLE;
+    if (kit_timed_calls_time(&tc, ctx, time_copy, in, ctx->warmup, ctx->reps, &t->kernel, &t->copy) != 0)
         return -1;
     t->cpu_ms = time_cpu(in, CPU_REPS);
     if (with_round_trip) {
@@ -236,7 +209,7 @@ int lab_run(kit_run_ctx *ctx)
         timings t;
         if (in.d.n == 0)
             printf("nothing to time for n = 0\n");
-        else if (measure(ctx, &in, 1, &t, NULL) != 0)
+        else if (measure(ctx, &in, 1, &t) != 0)
             rc = -1;
         else
             show_timings(&in, &t);
@@ -255,30 +228,9 @@ int lab_bench(kit_run_ctx *ctx)
     }
     if (rc == 0)
         rc = call_student(ctx, &in); /* the result of this call is checked */
-    size_t bytes = alloc_count(&in) * sizeof(float);
-    timed *f = rc == 0 ? (timed *)calloc(1, sizeof *f) : NULL;
-    if (rc == 0 && (!f || cudaMalloc(&f->aw, bytes) != cudaSuccess || cudaMalloc(&f->bw, bytes) != cudaSuccess ||
-                    cudaMalloc(&f->cw, bytes) != cudaSuccess)) {
-        fprintf(stderr, "lab02: out of memory for the timed calls' a, b and c\n");
-        rc = -1;
-    }
-    if (rc == 0 && kit_timed_init(&f->rec, f->cw, (int64_t)in.d.n, LAB02_TIMED_SAMPLE) != 0)
-        rc = -1;
-    if (rc == 0)
-        f->in = &in;
     timings t;
-    if (rc == 0 && measure(ctx, &in, 0, &t, f) != 0)
+    if (rc == 0 && measure(ctx, &in, 0, &t) != 0)
         rc = -1;
-    /* The timed calls' output buffer still holds the last one's (the baseline writes its own). */
-    if (rc == 0 && kit_timed_finish(&f->rec, ctx) != 0)
-        rc = -1;
-    if (f) {
-        cudaFree(f->aw);
-        cudaFree(f->bw);
-        cudaFree(f->cw);
-        kit_timed_free(&f->rec);
-        free(f);
-    }
     if (rc == 0) {
         double gb = traffic_gb(in.d.n);
         kit_out_f64(ctx, KIT_KEY_STUDENT_MS, t.kernel.median_ms);

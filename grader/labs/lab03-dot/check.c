@@ -11,48 +11,29 @@
 #include "dataset.h"
 #include "kit/checker.h"
 #include "kit/ref.h"
-#include "kit/rng.h"
+#include "kit/timed.h"
 #include "kit/util.h"
 
-#define TIMED_SAMPLE 4 /* timed calls recomputed per benchmark run */
-
-/* A benchmark run recorded every timed call's result with the (shift,
- * scale) its b was rotated and scaled by.  Recomputes an unpredictable
- * sample of them (always including the last): a submission returning a
- * result remembered from an earlier call fails. */
+/* A benchmark run recorded the result of a few timed calls (chosen at
+ * random as they happened, and the last) with the (shift, scale) of their
+ * fresh b (timed.h): each is recomputed, so a result remembered from an
+ * earlier call fails. */
 static void check_timed(kit_check_ctx *ctx, const lab03_data *d)
 {
-    uint64_t n_calls = 0, c2 = 0, c3 = 0;
-    if (!kit_blob_get(ctx->out, LAB03_TIMED_RESULT, KIT_T_F32, &n_calls))
-        return; /* not a benchmark run */
-    const float *got = kit_expect_array(ctx, LAB03_TIMED_RESULT, KIT_T_F32, 0, &n_calls);
-    const int64_t *shift = kit_expect_array(ctx, LAB03_TIMED_SHIFT, KIT_T_I64, n_calls, &c2);
-    const double *scale = kit_expect_array(ctx, LAB03_TIMED_SCALE, KIT_T_F64, n_calls, &c3);
-    if (!got || !shift || !scale)
+    kit_timed_view v;
+    if (d->n < 1 || kit_timed_load(ctx, 1, 1, 1, &v) != 1)
         return;
-    if (n_calls == 0 || d->n < 1) {
-        kit_fail(ctx, "the benchmark recorded no timed call of dot_shared");
-        return;
-    }
-    uint64_t pick = kit_random_u64();
     float *rb = kit_xmalloc((size_t)d->n * sizeof *rb, "rotated b");
-    for (int s = 0; s < TIMED_SAMPLE && !ctx->failed; s++) {
-        uint64_t k = s == 0 ? n_calls - 1 : kit_mix64(pick + (uint64_t)s) % n_calls;
-        if (shift[k] < 0 || shift[k] >= d->n || !(fabs(scale[k]) > 0)) {
-            kit_fail(ctx, "timed call %llu of dot_shared: its inputs were not recorded", (unsigned long long)k + 1);
+    for (int k = 0; k < v.n && !ctx->failed; k++) {
+        if (!kit_timed_inputs_ok(ctx, &v, k, d->n, "dot_shared"))
             break;
-        }
-        kit_fresh_apply_host(d->fb, rb, d->n, shift[k], scale[k]);
+        kit_fresh_apply_host(d->fb, rb, d->n, v.shift[k], v.scale[k]);
         double sum_abs = 0;
         double exact = kit_ref_dot_f32(d->fa, rb, (size_t)d->n, &sum_abs);
         double bound = kit_sum_bound((double)d->n + 1, sum_abs, KIT_U_F32);
-        kit_cmp r;
-        kit_cmp_scalar(&r, got[k], exact, bound);
-        if (!kit_cmp_ok(&r)) {
-            kit_fail(ctx, "timed call %llu of dot_shared (fresh inputs each call) returned %.9g, expected %.9g: "
-                     "every timed call must compute its result (a remembered one is not timed)",
-                     (unsigned long long)k + 1, got[k], exact);
-        }
+        float got = kit_timed_f32(&v, (size_t)k);
+        if (!(fabs((double)got - exact) <= bound))
+            kit_timed_fail(ctx, &v, k, "dot_shared", "b", "returned %.9g, expected %.9g", got, exact);
     }
     free(rb);
 }

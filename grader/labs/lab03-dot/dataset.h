@@ -20,11 +20,9 @@
 extern "C" {
 #endif
 
-/* Outputs of a benchmark run besides "result": every timed call of
- * dot_shared with the (shift, scale) of its inputs (see harness.cu). */
-#define LAB03_TIMED_SHIFT "timed.shift"
-#define LAB03_TIMED_SCALE "timed.scale"
-#define LAB03_TIMED_RESULT "timed.result"
+/* Outputs of a benchmark run besides "result": the result of a few timed
+ * calls of dot_shared with the (shift, scale) of their b, under the
+ * KIT_KEY_TIMED_* names (kit/protocol.h, kit/timed.h; see harness.cu). */
 
 typedef struct {
     int is_int;

@@ -11,7 +11,6 @@
 #include "dataset.h"
 #include "dot.h"
 #include "kit/fresh.cuh"
-#include "kit/rng.h"
 #include "kit/runner.h"
 #include "kit/util.h"
 #include "ladder.h"
@@ -69,24 +68,44 @@ static int call_student(kit_run_ctx *ctx, inputs *in)
     return 0;
 }
 
-static void time_baseline(void *arg);
-
-/* `make run-lab03 P="variant=ladder"`: dot_shared timed on the case's own inputs. */
-static void time_student_shown(void *arg)
+static void time_baseline(void *arg)
 {
     inputs *in = (inputs *)arg;
-    volatile float r = dot_shared((const float *)in->da, (const float *)in->db, in->d.n);
+    volatile float r = kit_dot_global((const float *)in->da, (const float *)in->db, in->d.n);
     (void)r;
+}
+
+/* The timed calls of dot_shared (fresh.cuh): before each, b is replaced by
+ * scale * (b rotated by shift), in a buffer of its own, and the result slot
+ * poisoned (NaN); the result of a few calls is recorded for the checker.
+ * The baseline always reads the original b. */
+static void timed_dot(const kit_timed_calls *tc)
+{
+    const inputs *in = (const inputs *)tc->lab;
+    *(float *)tc->out = dot_shared((const float *)in->da, (const float *)tc->in[0].work, in->d.n);
+}
+
+static int time_dot(kit_run_ctx *ctx, inputs *in, int warmup, int reps, kit_timing *ts, kit_timing *tb)
+{
+    float result;
+    kit_timed_calls tc = {};
+    tc.name = "dot_shared", tc.call = timed_dot, tc.lab = in;
+    tc.how = KIT_FRESH_ROTATE_SCALE, tc.shift_hi = in->d.n - 1;
+    tc.in[0].orig = in->db, tc.in[0].count = in->d.n, tc.n_in = 1;
+    tc.out = &result, tc.out_host = 1, tc.out_count = 1, tc.poison = 0xFF;
+    return kit_timed_calls_time(&tc, ctx, time_baseline, in, warmup, reps, ts, tb);
 }
 
 /* variant=ladder (show mode): the four block reductions of document 000 side
  * by side, then the student's dot_shared and the baseline on the same n. */
-static int show_ladder(inputs *in)
+static int show_ladder(kit_run_ctx *ctx, inputs *in)
 {
     if (kit_ladder_show(in->d.fa, in->d.n) != 0)
         return -1;
     kit_timing ts, tb;
-    if (kit_time_interleaved(time_student_shown, in, time_baseline, in, 2, 9, &ts, &tb) != 0)
+    if (in->d.n < 1)
+        return 0;
+    if (time_dot(ctx, in, 2, 9, &ts, &tb) != 0)
         return -1;
     printf("for comparison, a whole dot product of the same n = %d (two arrays, grid-wide):\n", in->d.n);
     printf("  your dot_shared %.4f ms, the kit's global-memory baseline %.4f ms (medians of 9)\n", ts.median_ms,
@@ -103,66 +122,14 @@ int lab_run(kit_run_ctx *ctx)
         rc = -1;
     }
     if (rc == 0)
-        rc = in.d.ladder ? show_ladder(&in) : call_student(ctx, &in);
+        rc = in.d.ladder ? show_ladder(ctx, &in) : call_student(ctx, &in);
     teardown(&in);
     return rc;
-}
-
-/* Timed calls get fresh contents (fresh.cuh): before call k of dot_shared,
- * b is replaced by scale_k * (b rotated by shift_k), so a result remembered
- * from an earlier call (keyed by pointers, or by contents) is wrong.  Every
- * timed result is recorded with its (shift, scale); the checker recomputes
- * an unpredictable sample of them.  The baseline always reads the original b. */
-typedef struct {
-    inputs *in;
-    float *dwork; /* the b of the timed calls */
-    kit_rng rng;
-    int64_t *shift;
-    double *scale;
-    float *result;
-    int n_calls, cap;
-} timed;
-
-static void prepare_student(void *arg, int k)
-{
-    timed *t = (timed *)arg;
-    if (k >= t->cap) {
-        int cap = t->cap ? 2 * t->cap : 256;
-        t->shift = (int64_t *)realloc(t->shift, (size_t)cap * sizeof *t->shift);
-        t->scale = (double *)realloc(t->scale, (size_t)cap * sizeof *t->scale);
-        t->result = (float *)realloc(t->result, (size_t)cap * sizeof *t->result);
-        t->cap = cap;
-    }
-    kit_fresh f = kit_fresh_draw(&t->rng, t->in->d.n);
-    t->shift[k] = f.shift, t->scale[k] = f.scale;
-    kit_fresh_apply((const float *)t->in->db, t->dwork, t->in->d.n, f);
-    t->result[k] = NAN;
-}
-
-static void time_student(void *arg)
-{
-    timed *t = (timed *)arg;
-    t->result[t->n_calls] = dot_shared((const float *)t->in->da, t->dwork, t->in->d.n);
-}
-
-static int after_student(void *arg, int k)
-{
-    timed *t = (timed *)arg;
-    t->n_calls = k + 1;
-    return 0;
-}
-
-static void time_baseline(void *arg)
-{
-    inputs *in = (inputs *)arg;
-    volatile float r = kit_dot_global((const float *)in->da, (const float *)in->db, in->d.n);
-    (void)r;
 }
 
 int lab_bench(kit_run_ctx *ctx)
 {
     inputs in = {};
-    timed t = {};
     int rc = setup(ctx, &in);
     if (rc == 0 && (in.d.is_int || in.d.ladder || in.d.n < 1)) {
         fprintf(stderr, "lab03: the benchmark times the float dot product (type=float, variant=dot) with n >= 1\n");
@@ -171,34 +138,14 @@ int lab_bench(kit_run_ctx *ctx)
     if (rc == 0)
         rc = call_student(ctx, &in); /* the result of this call is checked */
     kit_timing ts, tb;
-    if (rc == 0) {
-        t.in = &in;
-        kit_rng_seed(&t.rng, kit_random_u64(), 3);
-        if (cudaMalloc(&t.dwork, (size_t)in.d.n * sizeof(float)) != cudaSuccess) {
-            fprintf(stderr, "lab03: out of device memory for the timed calls' inputs\n");
-            rc = -1;
-        }
-    }
-    if (rc == 0) {
-        kit_time_pair_spec s = {};
-        s.a = time_student, s.arg_a = &t, s.b = time_baseline, s.arg_b = &in;
-        s.warmup = ctx->warmup, s.reps = ctx->reps, s.a_name = "dot_shared";
-        s.prepare = prepare_student, s.after = after_student;
-        rc = kit_time_pair(&s, &ts, &tb) == 0 ? 0 : -1;
-    }
+    if (rc == 0)
+        rc = time_dot(ctx, &in, ctx->warmup, ctx->reps, &ts, &tb) == 0 ? 0 : -1;
     if (rc == 0) {
         kit_out_f64(ctx, KIT_KEY_STUDENT_MS, ts.median_ms);
         kit_out_f64(ctx, KIT_KEY_BASELINE_MS, tb.median_ms);
         double gb = 2.0 * in.d.n * sizeof(float) / 1e9;
         kit_out_f64(ctx, "metric.dot_shared reads (GB/s)", gb / (ts.median_ms / 1e3));
-        kit_out(ctx, LAB03_TIMED_SHIFT, KIT_T_I64, t.shift, (uint64_t)t.n_calls);
-        kit_out(ctx, LAB03_TIMED_SCALE, KIT_T_F64, t.scale, (uint64_t)t.n_calls);
-        kit_out(ctx, LAB03_TIMED_RESULT, KIT_T_F32, t.result, (uint64_t)t.n_calls);
     }
-    cudaFree(t.dwork);
-    free(t.shift);
-    free(t.scale);
-    free(t.result);
     teardown(&in);
     return rc;
 }

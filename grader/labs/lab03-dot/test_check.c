@@ -42,11 +42,12 @@ static float timed_result(const char *params, uint64_t seed, int64_t shift, doub
     return (float)s;
 }
 
-/* A benchmark's outputs: the checked call, then 3 timed calls on fresh
- * contents; `stale` >= 0 makes that timed call return the previous one's
- * result (a remembered result). */
+/* A benchmark's outputs: the checked call, then the record of 3 timed calls
+ * on fresh contents (calls 5, 40 and 90); `stale` >= 0 makes that recorded
+ * call return the one before's result (a remembered result). */
 static kit_writer *bench_output(const char *params, uint64_t seed, int stale)
 {
+    int32_t call[3] = {5, 40, 90};
     int64_t shift[3] = {5, 100, 256};
     double scale[3] = {0.5, -4, 2};
     float got[3];
@@ -55,9 +56,7 @@ static kit_writer *bench_output(const char *params, uint64_t seed, int stale)
     float r = float_result(params, seed, 0);
     kit_writer *w = lct_open();
     kit_writer_put(w, "result", KIT_T_F32, &r, 1);
-    kit_writer_put(w, LAB03_TIMED_SHIFT, KIT_T_I64, shift, 3);
-    kit_writer_put(w, LAB03_TIMED_SCALE, KIT_T_F64, scale, 3);
-    kit_writer_put(w, LAB03_TIMED_RESULT, KIT_T_F32, got, 3);
+    lct_timed(w, call, shift, scale, 3, NULL, got, 3);
     lct_trace(w, CALL_F, KERNEL);
     return w;
 }
@@ -68,10 +67,13 @@ START_TEST(timed_calls_are_checked)
     const char *params = "type=float n=1000 dist=positive";
     kit_writer *w = bench_output(params, 11, -1);
     ck_assert_msg(lct_check(w, params, 11, why, sizeof why) == 0, "%s", why);
-    /* The last timed call is always among those recomputed. */
+    /* Every recorded call is recomputed. */
     w = bench_output(params, 11, 2);
     ck_assert_int_eq(lct_check(w, params, 11, why, sizeof why), 1);
-    ck_assert_ptr_nonnull(strstr(why, "timed call 3 of dot_shared"));
+    ck_assert_ptr_nonnull(strstr(why, "timed call 90 of dot_shared"));
+    w = bench_output(params, 11, 1);
+    ck_assert_int_eq(lct_check(w, params, 11, why, sizeof why), 1);
+    ck_assert_ptr_nonnull(strstr(why, "timed call 40 of dot_shared"));
     ck_assert_ptr_nonnull(strstr(why, "remembered"));
 }
 END_TEST

@@ -57,17 +57,14 @@ static void check_timed(kit_check_ctx *ctx, const lab04_data *d, const uint64_t 
     if (kit_timed_load(ctx, d->bins, 1, d->bins, &v) != 1)
         return;
     for (int k = 0; k < v.n && !ctx->failed; k++) {
-        if (v.shift[k] < 0 || v.shift[k] >= d->bins) {
-            kit_fail(ctx, "timed call %d of histogram_shared: its input was not recorded", v.call[k]);
+        if (!kit_timed_inputs_ok(ctx, &v, k, d->bins, "histogram_shared"))
             break;
-        }
         for (int b = 0; b < d->bins; b++) {
             int at = (int)((b + v.shift[k]) % d->bins);
             uint32_t got = v.value[(size_t)k * d->bins + (size_t)at];
             if ((uint64_t)got != want[b]) {
-                kit_fail(ctx, "timed call %d of histogram_shared (fresh values each call): bin %d holds %u, expected %llu: "
-                         "every timed call must compute its result (a remembered one is not timed)",
-                         v.call[k], at, got, (unsigned long long)want[b]);
+                kit_timed_fail(ctx, &v, k, "histogram_shared", "values", "bin %d holds %u, expected %llu", at, got,
+                               (unsigned long long)want[b]);
                 break;
             }
         }

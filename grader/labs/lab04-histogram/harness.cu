@@ -11,7 +11,6 @@
 #include "dataset.h"
 #include "histogram.h"
 #include "kit/fresh.cuh"
-#include "kit/rng.h"
 #include "kit/runner.h"
 #include "kit/util.h"
 
@@ -92,12 +91,6 @@ static int call_student(kit_run_ctx *ctx, inputs *in)
     return 0;
 }
 
-static void time_student(void *arg)
-{
-    inputs *in = (inputs *)arg;
-    histogram_shared(in->d_in, in->d.n, in->d_bins, in->d.bins);
-}
-
 static void time_baseline(void *arg)
 {
     inputs *in = (inputs *)arg;
@@ -105,14 +98,42 @@ static void time_baseline(void *arg)
         in->baseline_failed = 1;
 }
 
+/* The timed calls of histogram_shared (fresh.cuh).  A histogram does not
+ * change when its input is permuted, so before each call every value v
+ * becomes (v + offset) % bins (offset random in [1, bins) when bins > 1: the
+ * histogram rotates; recorded as the shift) and the histogram is poisoned, in
+ * buffers of their own; the whole histogram of a few calls is recorded for
+ * the checker. */
+static void timed_histogram(const kit_timed_calls *tc)
+{
+    const inputs *in = (const inputs *)tc->lab;
+    histogram_shared((const int *)tc->in[0].work, in->d.n, (unsigned int *)tc->out, in->d.bins);
+}
+
+static int time_histogram(kit_run_ctx *ctx, inputs *in, int warmup, int reps, kit_timing *ts, kit_timing *tb)
+{
+    KIT_HCHECK(cudaMalloc(&in->d_bins_kit, (size_t)in->d.bins * sizeof(unsigned int)));
+    kit_timed_calls tc = {};
+    tc.name = "histogram_shared", tc.call = timed_histogram, tc.lab = in;
+    tc.how = KIT_FRESH_OFFSET, tc.modulus = in->d.bins;
+    tc.shift_lo = in->d.bins > 1 ? 1 : 0, tc.shift_hi = in->d.bins - 1;
+    tc.in[0].orig = in->d_in, tc.in[0].count = in->d.n, tc.n_in = 1;
+    tc.out_count = in->d.bins, tc.poison = 0xFF;
+    int rc = kit_timed_calls_time(&tc, ctx, time_baseline, in, warmup, reps, ts, tb);
+    if (rc == 0 && in->baseline_failed) {
+        fprintf(stderr, "lab04: the baseline failed\n");
+        rc = -1;
+    }
+    return rc;
+}
+
 /* `make run-lab04 P="... time=1"`: both versions timed, for exercises 7 and 8. */
 static int show_timing(kit_run_ctx *ctx, inputs *in)
 {
-    if (!kit_params_ll(ctx->params, "time", 0, NULL))
+    if (!kit_params_ll(ctx->params, "time", 0, NULL) || in->d.n < 1)
         return 0;
-    KIT_HCHECK(cudaMalloc(&in->d_bins_kit, (size_t)in->d.bins * sizeof(unsigned int)));
     kit_timing ts, tb;
-    if (kit_time_interleaved(time_student, in, time_baseline, in, 3, 10, &ts, &tb) != 0 || in->baseline_failed)
+    if (time_histogram(ctx, in, 3, 10, &ts, &tb) != 0)
         return -1;
     printf("  medians of 10: histogram_shared %.4f ms, global atomics (the baseline) %.4f ms: speedup %.2fx\n",
            ts.median_ms, tb.median_ms, tb.median_ms / ts.median_ms);
@@ -132,43 +153,6 @@ int lab_run(kit_run_ctx *ctx)
     return rc;
 }
 
-/* Timed calls of the benchmark get fresh contents: a histogram does not
- * change when its input is permuted, so before call k every value v becomes
- * (v + offset_k) % bins (offset_k random in [1, bins) when bins > 1: the
- * histogram rotates) and the output is poisoned, in buffers of their own.
- * The histograms of a few calls - chosen at random as they happen, and the
- * last - are recorded with their offsets; the checker recomputes them. */
-typedef struct {
-    kit_timed rec; /* first: kit_timed_after is the after hook; cur.shift: the offset */
-    inputs *in;
-    int *d_inw;
-    unsigned int *d_binsw;
-} timed;
-
-__global__ void kit_offset_values(const int *in, int *out, int n, int offset, int bins)
-{
-    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
-        out[i] = (in[i] + offset) % bins;
-}
-
-static void prepare_student(void *arg, int k)
-{
-    (void)k;
-    timed *t = (timed *)arg;
-    const lab04_data *d = &t->in->d;
-    t->rec.cur.shift = d->bins > 1 ? kit_rng_range(&t->rec.rng, 1, d->bins - 1) : 0; /* the offset */
-    t->rec.cur.scale = 1;
-    if (d->n > 0)
-        kit_offset_values<<<1024, 256>>>(t->in->d_in, t->d_inw, d->n, (int)t->rec.cur.shift, d->bins);
-    cudaMemsetAsync(t->d_binsw, 0xFF, (size_t)d->bins * sizeof(unsigned int));
-}
-
-static void time_student_fresh(void *arg)
-{
-    timed *t = (timed *)arg;
-    histogram_shared(t->d_inw, t->in->d.n, t->d_binsw, t->in->d.bins);
-}
-
 int lab_bench(kit_run_ctx *ctx)
 {
     inputs in;
@@ -176,40 +160,13 @@ int lab_bench(kit_run_ctx *ctx)
     int rc = setup(ctx, &in);
     if (rc == 0)
         rc = call_student(ctx, &in); /* the result of this call is checked */
-    if (rc == 0 && cudaMalloc(&in.d_bins_kit, (size_t)in.d.bins * sizeof(unsigned int)) != cudaSuccess) {
-        fprintf(stderr, "lab04: out of device memory for the baseline\n");
+    if (rc == 0 && in.d.n < 1) {
+        fprintf(stderr, "lab04: the benchmark needs n >= 1\n");
         rc = -1;
     }
-    timed *t = rc == 0 ? (timed *)calloc(1, sizeof *t) : NULL;
-    if (rc == 0 && (in.d.n < 1 || !t || cudaMalloc(&t->d_inw, (size_t)in.d.n * sizeof(int)) != cudaSuccess ||
-                    cudaMalloc(&t->d_binsw, (size_t)in.d.bins * sizeof(unsigned int)) != cudaSuccess)) {
-        fprintf(stderr, "lab04: the benchmark needs n >= 1 and memory for the timed calls' input and histogram\n");
-        rc = -1;
-    }
-    if (rc == 0 && kit_timed_init(&t->rec, t->d_binsw, (int64_t)in.d.bins, 0) != 0)
-        rc = -1;
     kit_timing ts, tb;
-    if (rc == 0) {
-        t->in = &in;
-        kit_time_pair_spec s = {};
-        s.a = time_student_fresh, s.arg_a = t, s.b = time_baseline, s.arg_b = &in;
-        s.warmup = ctx->warmup, s.reps = ctx->reps, s.a_name = "histogram_shared";
-        s.prepare = prepare_student, s.after = kit_timed_after;
-        rc = kit_time_pair(&s, &ts, &tb) == 0 ? 0 : -1;
-    }
-    /* d_binsw still holds the last timed call's histogram (the baseline writes its own). */
-    if (rc == 0 && kit_timed_finish(&t->rec, ctx) != 0)
-        rc = -1;
-    if (t) {
-        cudaFree(t->d_inw);
-        cudaFree(t->d_binsw);
-        kit_timed_free(&t->rec);
-        free(t);
-    }
-    if (rc == 0 && in.baseline_failed) {
-        fprintf(stderr, "lab04: the baseline failed\n");
-        rc = -1;
-    }
+    if (rc == 0)
+        rc = time_histogram(ctx, &in, ctx->warmup, ctx->reps, &ts, &tb) == 0 ? 0 : -1;
     if (rc == 0) {
         kit_out_f64(ctx, KIT_KEY_STUDENT_MS, ts.median_ms);
         kit_out_f64(ctx, KIT_KEY_BASELINE_MS, tb.median_ms);

@@ -119,10 +119,8 @@ static void check_timed(kit_check_ctx *ctx, const lab05_data *d)
     if (kit_timed_load(ctx, LAB05_TIMED_SAMPLE, 0, n, &v) != 1)
         return;
     for (int k = 0; k < v.n && !ctx->failed; k++) {
-        if (v.shift[k] < 0 || v.shift[k] >= n || !(fabs(v.scale[k]) > 0)) {
-            kit_fail(ctx, "timed call %d of %s: its inputs were not recorded", v.call[k], function_name(d));
+        if (!kit_timed_inputs_ok(ctx, &v, k, n, function_name(d)))
             break;
-        }
         for (int j = 0; j < LAB05_TIMED_SAMPLE; j++) {
             size_t at = (size_t)k * LAB05_TIMED_SAMPLE + (size_t)j;
             int64_t i = v.index[at];
@@ -138,9 +136,8 @@ static void check_timed(kit_check_ctx *ctx, const lab05_data *d)
             }
             double got = kit_timed_f32(&v, at);
             if (!(fabs(got - want) <= kit_sum_bound((double)d->mask_size + 1, mag, KIT_U_F32))) {
-                kit_fail(ctx, "timed call %d of %s (fresh input each call): out[%lld] = %.9g, expected %.9g: every "
-                         "timed call must compute its result (a remembered one is not timed)",
-                         v.call[k], function_name(d), (long long)i, got, want);
+                kit_timed_fail(ctx, &v, k, function_name(d), "input", "out[%lld] = %.9g, expected %.9g", (long long)i,
+                               got, want);
                 break;
             }
         }

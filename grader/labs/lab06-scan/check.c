@@ -136,10 +136,8 @@ static void check_timed(kit_check_ctx *ctx, const lab06_data *d)
     float *x = kit_xmalloc((size_t)n * sizeof *x, "a timed call's input");
     sampled *order = kit_xmalloc(LAB06_TIMED_SAMPLE * sizeof *order, "the samples");
     for (int k = 0; k < v.n && !ctx->failed; k++) {
-        if (v.shift[k] < 0 || v.shift[k] >= n || !(fabs(v.scale[k]) > 0)) {
-            kit_fail(ctx, "timed call %d of scan: its inputs were not recorded", v.call[k]);
+        if (!kit_timed_inputs_ok(ctx, &v, k, n, "scan"))
             break;
-        }
         size_t at = (size_t)k * LAB06_TIMED_SAMPLE;
         for (int j = 0; j < LAB06_TIMED_SAMPLE; j++)
             order[j].index = v.index[at + j], order[j].pos = j;
@@ -152,9 +150,8 @@ static void check_timed(kit_check_ctx *ctx, const lab06_data *d)
                 sum += x[i], mag += fabs((double)x[i]);
             double got = kit_timed_f32(&v, at + (size_t)order[j].pos);
             if (!(fabs(got - sum) <= kit_sum_bound((double)order[j].index + 1, mag, KIT_U_F32))) {
-                kit_fail(ctx, "timed call %d of scan (fresh input each call): out[%lld] = %.9g, expected %.9g: every "
-                         "timed call must compute its result (a remembered one is not timed)",
-                         v.call[k], (long long)order[j].index, got, sum);
+                kit_timed_fail(ctx, &v, k, "scan", "input", "out[%lld] = %.9g, expected %.9g",
+                               (long long)order[j].index, got, sum);
                 break;
             }
         }

@@ -12,7 +12,6 @@
 #include "baseline.h"
 #include "dataset.h"
 #include "kit/fresh.cuh"
-#include "kit/rng.h"
 #include "kit/runner.h"
 #include "kit/util.h"
 #include "scan.h"
@@ -139,6 +138,35 @@ static void time_baseline(void *arg)
         in->baseline_failed = 1;
 }
 
+/* The timed calls of scan (fresh.cuh): before each, the input is replaced by
+ * scale * (input rotated by shift) and the output poisoned (NaN), in buffers
+ * of their own; LAB06_TIMED_SAMPLE output elements of a few calls are
+ * recorded for the checker. */
+static void timed_scan(const kit_timed_calls *tc)
+{
+    const inputs *in = (const inputs *)tc->lab;
+    if (in->d.part == 1)
+        scan_block((const float *)tc->in[0].work, (float *)tc->out, in->d.n);
+    else
+        scan((const float *)tc->in[0].work, (float *)tc->out, in->d.n);
+}
+
+static int time_scan(kit_run_ctx *ctx, inputs *in, int warmup, int reps, kit_timing *ts, kit_timing *tb)
+{
+    KIT_HCHECK(cudaMalloc(&in->d_out_kit, (size_t)(in->d.n ? in->d.n : 1) * sizeof(float)));
+    kit_timed_calls tc = {};
+    tc.name = lab06_function(&in->d), tc.call = timed_scan, tc.lab = in;
+    tc.how = KIT_FRESH_ROTATE_SCALE, tc.shift_hi = in->d.n - 1;
+    tc.in[0].orig = in->d_in, tc.in[0].count = in->d.n, tc.n_in = 1;
+    tc.out_count = in->d.n, tc.poison = 0xFF, tc.sample = LAB06_TIMED_SAMPLE;
+    int rc = kit_timed_calls_time(&tc, ctx, time_baseline, in, warmup, reps, ts, tb);
+    if (rc == 0 && in->baseline_failed) {
+        fprintf(stderr, "lab06: the baseline failed\n");
+        rc = -1;
+    }
+    return rc;
+}
+
 /* `make run-lab06 P="... time=1"`: the student's function timed, and for
  * float data the global-memory baseline too. */
 static int show_timing(kit_run_ctx *ctx, inputs *in)
@@ -152,8 +180,9 @@ static int show_timing(kit_run_ctx *ctx, inputs *in)
         printf("  median of 10: %s %.4f ms (the baseline is float only)\n", lab06_function(&in->d), ts.median_ms);
         return 0;
     }
-    KIT_HCHECK(cudaMalloc(&in->d_out_kit, (size_t)(in->d.n ? in->d.n : 1) * sizeof(float)));
-    if (kit_time_interleaved(time_student, in, time_baseline, in, 3, 10, &ts, &tb) != 0 || in->baseline_failed)
+    if (in->d.n < 1)
+        return 0;
+    if (time_scan(ctx, in, 3, 10, &ts, &tb) != 0)
         return -1;
     printf("  medians of 10: %s %.4f ms, global-memory scan (one launch per stride) %.4f ms: speedup %.2fx\n",
            lab06_function(&in->d), ts.median_ms, tb.median_ms, tb.median_ms / ts.median_ms);
@@ -173,33 +202,6 @@ int lab_run(kit_run_ctx *ctx)
     return rc;
 }
 
-/* Timed calls of the benchmark get fresh contents (fresh.cuh): before call
- * k, the input is replaced by scale_k * (input rotated by shift_k) and the
- * output poisoned (NaN), in buffers of their own.  For a few calls - chosen
- * at random as they happen, and the last - LAB06_TIMED_SAMPLE output
- * elements at random indices are recorded with (shift, scale); the checker
- * recomputes those prefixes. */
-typedef struct {
-    kit_timed rec; /* first: kit_timed_after is the after hook */
-    inputs *in;
-    float *d_xw, *d_yw;
-} timed;
-
-static void prepare_student(void *arg, int k)
-{
-    (void)k;
-    timed *t = (timed *)arg;
-    t->rec.cur = kit_fresh_draw(&t->rec.rng, t->in->d.n);
-    kit_fresh_apply((const float *)t->in->d_in, t->d_xw, t->in->d.n, t->rec.cur);
-    cudaMemsetAsync(t->d_yw, 0xFF, data_bytes(t->in));
-}
-
-static void time_student_fresh(void *arg)
-{
-    timed *t = (timed *)arg;
-    scan(t->d_xw, t->d_yw, t->in->d.n);
-}
-
 int lab_bench(kit_run_ctx *ctx)
 {
     inputs in;
@@ -211,40 +213,13 @@ int lab_bench(kit_run_ctx *ctx)
     }
     if (rc == 0)
         rc = call_student(ctx, &in); /* the result of this call is checked */
-    if (rc == 0 && cudaMalloc(&in.d_out_kit, (size_t)(in.d.n ? in.d.n : 1) * sizeof(float)) != cudaSuccess) {
-        fprintf(stderr, "lab06: out of device memory for the baseline\n");
+    if (rc == 0 && in.d.n < 1) {
+        fprintf(stderr, "lab06: the benchmark needs n >= 1\n");
         rc = -1;
     }
-    timed *t = rc == 0 ? (timed *)calloc(1, sizeof *t) : NULL;
-    if (rc == 0 && (!t || cudaMalloc(&t->d_xw, data_bytes(&in)) != cudaSuccess ||
-                    cudaMalloc(&t->d_yw, data_bytes(&in)) != cudaSuccess)) {
-        fprintf(stderr, "lab06: out of memory for the timed calls' input and output\n");
-        rc = -1;
-    }
-    if (rc == 0 && kit_timed_init(&t->rec, t->d_yw, (int64_t)in.d.n, LAB06_TIMED_SAMPLE) != 0)
-        rc = -1;
     kit_timing ts, tb;
-    if (rc == 0) {
-        t->in = &in;
-        kit_time_pair_spec s = {};
-        s.a = time_student_fresh, s.arg_a = t, s.b = time_baseline, s.arg_b = &in;
-        s.warmup = ctx->warmup, s.reps = ctx->reps, s.a_name = "scan";
-        s.prepare = prepare_student, s.after = kit_timed_after;
-        rc = kit_time_pair(&s, &ts, &tb) == 0 ? 0 : -1;
-    }
-    /* The timed calls' output buffer still holds the last one's (the baseline writes its own). */
-    if (rc == 0 && kit_timed_finish(&t->rec, ctx) != 0)
-        rc = -1;
-    if (t) {
-        cudaFree(t->d_xw);
-        cudaFree(t->d_yw);
-        kit_timed_free(&t->rec);
-        free(t);
-    }
-    if (rc == 0 && in.baseline_failed) {
-        fprintf(stderr, "lab06: the baseline failed\n");
-        rc = -1;
-    }
+    if (rc == 0)
+        rc = time_scan(ctx, &in, ctx->warmup, ctx->reps, &ts, &tb) == 0 ? 0 : -1;
     if (rc == 0) {
         kit_out_f64(ctx, KIT_KEY_STUDENT_MS, ts.median_ms);
         kit_out_f64(ctx, KIT_KEY_BASELINE_MS, tb.median_ms);

@@ -15,7 +15,6 @@
 #include "dataset.h"
 #include "kit/ref.h"
 #include "kit/fresh.cuh"
-#include "kit/rng.h"
 #include "kit/runner.h"
 #include "kit/util.h"
 #include "merge.h"
@@ -204,19 +203,44 @@ static int run_corank(kit_run_ctx *ctx, inputs *in)
     return 0;
 }
 
-static void time_student(void *arg) { student_merge((inputs *)arg); }
-
 static void time_baseline(void *arg)
 {
     inputs *in = (inputs *)arg;
     kit_merge_basic((const int *)in->da, in->d.m, (const int *)in->db, in->d.n, (int *)in->dc);
 }
 
+/* The timed calls of the int merges (fresh.cuh): before each, every key of
+ * A and B gets an offset added (order and ties unchanged, so the merge is the
+ * old one plus the offset; recorded as the shift) and C is poisoned with a key
+ * no input has, in buffers of their own; LAB07_TIMED_SAMPLE keys of C of a
+ * few calls are recorded for the checker. */
+static void timed_merge(const kit_timed_calls *tc)
+{
+    const lab07_data *d = &((const inputs *)tc->lab)->d;
+    const int *a = (const int *)tc->in[0].work, *b = (const int *)tc->in[1].work;
+    if (d->tiled)
+        merge_tiled(a, d->m, b, d->n, (int *)tc->out);
+    else
+        merge_basic(a, d->m, b, d->n, (int *)tc->out);
+}
+
+static int time_merge(kit_run_ctx *ctx, inputs *in, int warmup, int reps, kit_timing *ts, kit_timing *tb)
+{
+    kit_timed_calls tc = {};
+    tc.name = call_name(in), tc.call = timed_merge, tc.lab = in;
+    tc.how = KIT_FRESH_OFFSET, tc.shift_lo = -1000000000, tc.shift_hi = 1000000000;
+    tc.in[0].orig = in->da, tc.in[0].count = in->d.m;
+    tc.in[1].orig = in->db, tc.in[1].count = in->d.n, tc.n_in = 2;
+    tc.out_count = in->total, tc.poison = 0x7F; /* 0x7F7F7F7F > 2*10^9: no key */
+    tc.sample = LAB07_TIMED_SAMPLE;
+    return kit_timed_calls_time(&tc, ctx, time_baseline, in, warmup, reps, ts, tb);
+}
+
 /* show mode, int merges: a few timings for exercise 22 (no verdict). */
-static void show_timing(inputs *in)
+static void show_timing(kit_run_ctx *ctx, inputs *in)
 {
     kit_timing ts, tb;
-    if (in->d.is_rec || in->total == 0 || kit_time_interleaved(time_student, in, time_baseline, in, 1, 5, &ts, &tb) != 0)
+    if (in->d.is_rec || in->total == 0 || time_merge(ctx, in, 1, 5, &ts, &tb) != 0)
         return;
     printf("time: %s %.3f ms, the kit's basic kernel %.3f ms (medians of 5)\n", call_name(in), ts.median_ms,
            tb.median_ms);
@@ -229,51 +253,9 @@ int lab_run(kit_run_ctx *ctx)
     if (rc == 0)
         rc = in.d.op == LAB07_CORANK ? run_corank(ctx, &in) : run_merge(ctx, &in);
     if (rc == 0 && ctx->show && in.d.op == LAB07_MERGE)
-        show_timing(&in);
+        show_timing(ctx, &in);
     teardown(&in);
     return rc;
-}
-
-/* Timed calls of the benchmark get fresh contents: before call k, every key
- * of A and B gets offset_k added (order and ties unchanged, so the merge is
- * the old one plus offset_k) and the output is poisoned with a key no input
- * has, in buffers of their own.  For a few calls - chosen at random as they
- * happen, and the last - LAB07_TIMED_SAMPLE output keys are recorded; the
- * checker recomputes them. */
-typedef struct {
-    kit_timed rec; /* first: kit_timed_after is the after hook; cur.shift: the offset */
-    inputs *in;
-    int *aw, *bw, *cw;
-} timed;
-
-__global__ void kit_offset_keys(const int *in, int *out, int n, int offset)
-{
-    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
-        out[i] = in[i] + offset;
-}
-
-static void prepare_student(void *arg, int k)
-{
-    (void)k;
-    timed *t = (timed *)arg;
-    const lab07_data *d = &t->in->d;
-    t->rec.cur.shift = kit_rng_range(&t->rec.rng, -1000000000, 1000000000); /* the offset */
-    t->rec.cur.scale = 1;
-    int offset = (int)t->rec.cur.shift;
-    if (d->m > 0)
-        kit_offset_keys<<<1024, 256>>>((const int *)t->in->da, t->aw, d->m, offset);
-    if (d->n > 0)
-        kit_offset_keys<<<1024, 256>>>((const int *)t->in->db, t->bw, d->n, offset);
-    cudaMemsetAsync(t->cw, 0x7F, (size_t)t->in->total * sizeof(int)); /* 0x7F7F7F7F > 2*10^9: no key */
-}
-
-static void time_student_fresh(void *arg)
-{
-    timed *t = (timed *)arg;
-    if (t->in->d.tiled)
-        merge_tiled(t->aw, t->in->d.m, t->bw, t->in->d.n, t->cw);
-    else
-        merge_basic(t->aw, t->in->d.m, t->bw, t->in->d.n, t->cw);
 }
 
 int lab_bench(kit_run_ctx *ctx)
@@ -286,34 +268,13 @@ int lab_bench(kit_run_ctx *ctx)
     }
     if (rc == 0)
         rc = run_merge(ctx, &in); /* the result of this call is checked */
-    timed *t = rc == 0 ? (timed *)calloc(1, sizeof *t) : NULL;
-    if (rc == 0 && (in.total < 1 || !t || cudaMalloc(&t->aw, (size_t)(in.d.m ? in.d.m : 1) * sizeof(int)) != cudaSuccess ||
-                    cudaMalloc(&t->bw, (size_t)(in.d.n ? in.d.n : 1) * sizeof(int)) != cudaSuccess ||
-                    cudaMalloc(&t->cw, (size_t)in.total * sizeof(int)) != cudaSuccess)) {
-        fprintf(stderr, "lab07: the benchmark needs elements and memory for the timed calls' A, B and C\n");
+    if (rc == 0 && in.total < 1) {
+        fprintf(stderr, "lab07: the benchmark needs elements to merge\n");
         rc = -1;
     }
-    if (rc == 0 && kit_timed_init(&t->rec, t->cw, (int64_t)in.total, LAB07_TIMED_SAMPLE) != 0)
-        rc = -1;
     kit_timing ts, tb;
-    if (rc == 0) {
-        t->in = &in;
-        kit_time_pair_spec s = {};
-        s.a = time_student_fresh, s.arg_a = t, s.b = time_baseline, s.arg_b = &in;
-        s.warmup = ctx->warmup, s.reps = ctx->reps, s.a_name = call_name(&in);
-        s.prepare = prepare_student, s.after = kit_timed_after;
-        rc = kit_time_pair(&s, &ts, &tb) == 0 ? 0 : -1;
-    }
-    /* cw still holds the last timed call's output (the baseline writes the shared one). */
-    if (rc == 0 && kit_timed_finish(&t->rec, ctx) != 0)
-        rc = -1;
-    if (t) {
-        cudaFree(t->aw);
-        cudaFree(t->bw);
-        cudaFree(t->cw);
-        kit_timed_free(&t->rec);
-        free(t);
-    }
+    if (rc == 0)
+        rc = time_merge(ctx, &in, ctx->warmup, ctx->reps, &ts, &tb) == 0 ? 0 : -1;
     if (rc == 0) {
         kit_out_f64(ctx, KIT_KEY_STUDENT_MS, ts.median_ms);
         kit_out_f64(ctx, KIT_KEY_BASELINE_MS, tb.median_ms);

@@ -68,10 +68,8 @@ static void check_timed(kit_check_ctx *ctx, const lab08_data *d)
     double *exp = kit_xmalloc((rows ? rows : 1) * sizeof *exp, "the reference");
     double *bound = kit_xmalloc((rows ? rows : 1) * sizeof *bound, "the reference");
     for (int k = 0; k < v.n && !ctx->failed; k++) {
-        if (v.shift[k] < 0 || v.shift[k] >= A->cols || !(fabs(v.scale[k]) > 0)) {
-            kit_fail(ctx, "timed call %d of spmv_vector: its inputs were not recorded", v.call[k]);
+        if (!kit_timed_inputs_ok(ctx, &v, k, A->cols, "spmv_vector"))
             break;
-        }
         kit_fresh_apply_host(d->x, x, A->cols, v.shift[k], v.scale[k]);
         kit_ref_spmv_csr(A, x, exp, bound);
         for (size_t i = 0; i < rows; i++) {
@@ -83,8 +81,7 @@ static void check_timed(kit_check_ctx *ctx, const lab08_data *d)
         if (!kit_cmp_ok(&r)) {
             char what[160];
             kit_cmp_describe(&r, what, sizeof what);
-            kit_fail(ctx, "timed call %d of spmv_vector (fresh x each call) got a wrong y (%s): every timed call "
-                     "must compute its result (a remembered one is not timed)", v.call[k], what);
+            kit_timed_fail(ctx, &v, k, "spmv_vector", "x", "a wrong y (%s)", what);
         }
     }
     free(x);

@@ -10,7 +10,6 @@
 #include "baseline.h"
 #include "dataset.h"
 #include "kit/fresh.cuh"
-#include "kit/rng.h"
 #include "kit/runner.h"
 #include "kit/util.h"
 #include "spmv.h"
@@ -93,40 +92,31 @@ static int call_student(kit_run_ctx *ctx, inputs *in)
     return 0;
 }
 
-/* `make run-lab08`: the timing shown to the student, on the checked x and y. */
-static void time_student_shown(void *arg) { student_spmv((inputs *)arg); }
-
 static void time_baseline(void *arg)
 {
     inputs *in = (inputs *)arg;
     kit_spmv_scalar(in->d.A.rows, in->d_row_ptr, in->d_col, in->d_val, in->d_x, in->d_y);
 }
 
-/* Timed calls of the benchmark get fresh contents (fresh.cuh): before call k,
- * x is replaced by scale_k * (x rotated by shift_k) and y is poisoned (NaN),
- * in buffers of their own (the baseline's y would otherwise hold the right
- * answer).  The y of a few calls - chosen at random as they happen, and the
- * last - is recorded with its (shift, scale) and recomputed by the checker. */
-typedef struct {
-    kit_timed rec; /* first: kit_timed_after is the after hook */
-    inputs *in;
-    float *d_xw, *d_yw;
-} timed;
-
-static void prepare_student(void *arg, int k)
+/* The timed calls (fresh.cuh): before each, x is replaced by scale * (x
+ * rotated by shift) and y is poisoned (NaN), in buffers of their own (the
+ * baseline's y would otherwise hold the right answer); the whole y of a few
+ * calls is recorded for the checker. */
+static void timed_spmv(const kit_timed_calls *tc)
 {
-    (void)k;
-    timed *t = (timed *)arg;
-    const kit_csr *A = &t->in->d.A;
-    t->rec.cur = kit_fresh_draw(&t->rec.rng, A->cols);
-    kit_fresh_apply(t->in->d_x, t->d_xw, A->cols, t->rec.cur);
-    cudaMemsetAsync(t->d_yw, 0xFF, (size_t)A->rows * sizeof(float));
+    const inputs *in = (const inputs *)tc->lab;
+    spmv_vector(in->d.A.rows, in->d_row_ptr, in->d_col, in->d_val, (const float *)tc->in[0].work, (float *)tc->out);
 }
 
-static void time_student(void *arg)
+static int time_spmv(kit_run_ctx *ctx, inputs *in, int warmup, int reps, kit_timing *ts, kit_timing *tb)
 {
-    timed *t = (timed *)arg;
-    spmv_vector(t->in->d.A.rows, t->in->d_row_ptr, t->in->d_col, t->in->d_val, t->d_xw, t->d_yw);
+    const kit_csr *A = &in->d.A;
+    kit_timed_calls tc = {};
+    tc.name = "spmv_vector", tc.call = timed_spmv, tc.lab = in;
+    tc.how = KIT_FRESH_ROTATE_SCALE, tc.shift_hi = A->cols - 1;
+    tc.in[0].orig = in->d_x, tc.in[0].count = A->cols, tc.n_in = 1;
+    tc.out_count = A->rows, tc.poison = 0xFF;
+    return kit_timed_calls_time(&tc, ctx, time_baseline, in, warmup, reps, ts, tb);
 }
 
 int lab_run(kit_run_ctx *ctx)
@@ -136,8 +126,7 @@ int lab_run(kit_run_ctx *ctx)
     if (rc == 0)
         rc = call_student(ctx, &in);
     kit_timing ts, tb;
-    if (rc == 0 && ctx->show && in.d.A.rows > 0 &&
-        kit_time_interleaved(time_student_shown, &in, time_baseline, &in, 2, 9, &ts, &tb) == 0)
+    if (rc == 0 && ctx->show && in.d.A.rows > 0 && in.d.A.cols > 0 && time_spmv(ctx, &in, 2, 9, &ts, &tb) == 0)
         printf("time: spmv_vector %.4f ms, the kit's scalar kernel %.4f ms (medians of 9): speedup %.2fx\n",
                ts.median_ms, tb.median_ms, tb.median_ms / ts.median_ms);
     teardown(&in);
@@ -147,7 +136,6 @@ int lab_run(kit_run_ctx *ctx)
 int lab_bench(kit_run_ctx *ctx)
 {
     inputs in = {};
-    timed t = {};
     int rc = setup(ctx, &in);
     if (rc == 0 && (in.d.A.rows == 0 || in.d.A.cols == 0)) {
         fprintf(stderr, "lab08: the benchmark needs a matrix with rows and columns\n");
@@ -156,27 +144,9 @@ int lab_bench(kit_run_ctx *ctx)
     if (rc == 0)
         rc = call_student(ctx, &in); /* the result of this call is checked */
     const kit_csr *A = &in.d.A;
-    if (rc == 0) {
-        t.in = &in;
-        if (cudaMalloc(&t.d_xw, (size_t)A->cols * sizeof(float)) != cudaSuccess ||
-            cudaMalloc(&t.d_yw, (size_t)A->rows * sizeof(float)) != cudaSuccess) {
-            fprintf(stderr, "lab08: out of memory for the timed calls' x and y\n");
-            rc = -1;
-        }
-    }
-    if (rc == 0 && kit_timed_init(&t.rec, t.d_yw, (int64_t)A->rows, 0) != 0)
-        rc = -1;
     kit_timing ts, tb;
-    if (rc == 0) {
-        kit_time_pair_spec s = {};
-        s.a = time_student, s.arg_a = &t, s.b = time_baseline, s.arg_b = &in;
-        s.warmup = ctx->warmup, s.reps = ctx->reps, s.a_name = "spmv_vector";
-        s.prepare = prepare_student, s.after = kit_timed_after;
-        rc = kit_time_pair(&s, &ts, &tb) == 0 ? 0 : -1;
-    }
-    /* d_yw still holds the last timed call's y (the baseline writes its own). */
-    if (rc == 0 && kit_timed_finish(&t.rec, ctx) != 0)
-        rc = -1;
+    if (rc == 0)
+        rc = time_spmv(ctx, &in, ctx->warmup, ctx->reps, &ts, &tb) == 0 ? 0 : -1;
     if (rc == 0) {
         kit_out_f64(ctx, KIT_KEY_STUDENT_MS, ts.median_ms);
         kit_out_f64(ctx, KIT_KEY_BASELINE_MS, tb.median_ms);
@@ -185,9 +155,6 @@ int lab_bench(kit_run_ctx *ctx)
         kit_out_f64(ctx, "metric.spmv_vector GFLOP/s", 2.0 * A->nnz / 1e9 / (ts.median_ms / 1e3));
         kit_out_f64(ctx, "metric.spmv_vector effective bandwidth (GB/s)", bytes / 1e9 / (ts.median_ms / 1e3));
     }
-    cudaFree(t.d_xw);
-    cudaFree(t.d_yw);
-    kit_timed_free(&t.rec);
     teardown(&in);
     return rc;
 }

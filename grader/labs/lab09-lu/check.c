@@ -39,6 +39,8 @@
  * 5. After a reported zero pivot at column f: column 0 of L must still be
  *    A's column 0 (no step changes it), and for the per-step version every
  *    column of L and row of U before f must match the reference as in 4.
+ * 6. A benchmark run: entries of A - LU of a few timed calls on fresh
+ *    matrices, with the bound of 3 (check_timed).
  */
 #include <math.h>
 #include <stdio.h>
@@ -49,6 +51,7 @@
 #include "kit/checker.h"
 #include "kit/ref.h"
 #include "kit/rng.h"
+#include "kit/timed.h"
 #include "kit/util.h"
 #include "lu.h"
 
@@ -283,6 +286,54 @@ static void check_first_column(kit_check_ctx *ctx, const lu_check *c)
         }
 }
 
+/* ---- 6: the benchmark's timed calls ------------------------------------------------ */
+/* A benchmark run recorded whole rows and columns of the factored matrix of a
+ * few timed calls (chosen at random as they happened, and the last), each on
+ * a fresh A (dataset.h, timed.h).  At every crossing (i, j) of a recorded row
+ * and column the entry of A - LU is formed and held to the bound of 3, so a
+ * factorization remembered from an earlier call (or A left unfactored) fails. */
+static void check_timed(kit_check_ctx *ctx, const lab09_data *d)
+{
+    kit_timed_view v;
+    int n = d->n, lines = LAB09_TIMED_LINES, per = 2 * LAB09_TIMED_LINES * n;
+    const char *call = d->blocked ? "lu_crout_blocked" : "lu_crout";
+    if (n < 1 || kit_timed_load(ctx, per, 0, (int64_t)n * n, &v) != 1)
+        return;
+    double gu = gam((double)n, d->u), gd = gam((double)n + 1, KIT_U_F64);
+    for (int k = 0; k < v.n && !ctx->failed; k++) {
+        if (!kit_timed_inputs_ok(ctx, &v, k, LAB09_TIMED_ROTATES(d->cls) ? n : 1, call))
+            break;
+        const int64_t *idx = v.index + (size_t)k * per;
+        size_t at = (size_t)k * per;
+        for (int r = 0; r < lines && !ctx->failed; r++) {
+            int64_t i = idx[(size_t)r * n] / n;
+            for (int c = 0; c < lines && !ctx->failed; c++) {
+                size_t col = (size_t)(lines + c) * n;
+                int64_t j = idx[col] % n, sh = v.shift[k];
+                /* row i of the output holds l_ip (p <= i); column j holds u_pj (p < j), u_jj = 1 */
+                double lu = 0, mag = 0;
+                int bad_layout = 0;
+                for (int64_t p = 0; p <= (i < j ? i : j); p++) {
+                    bad_layout |= idx[(size_t)r * n + p] != i * n + p || idx[col + p] != p * n + j;
+                    double l = kit_timed_f32(&v, at + (size_t)r * n + p);
+                    double u = p == j ? 1.0 : kit_timed_f32(&v, at + col + p);
+                    lu += l * u, mag += fabs(l * u);
+                }
+                if (bad_layout) {
+                    kit_fail(ctx, "timed call %d of %s: the record of its rows and columns is malformed", v.call[k],
+                             call);
+                    break;
+                }
+                double a = v.scale[k] * d->a[(size_t)((i + sh) % n) * n + (size_t)((j + sh) % n)];
+                double bound = gu * mag + gd * (fabs(a) + mag);
+                if (!(fabs(a - lu) <= bound))
+                    kit_timed_fail(ctx, &v, k, call, "A", "(A - LU)[%lld][%lld] = %.3g, rounding allows %.3g",
+                                   (long long)i, (long long)j, fabs(a - lu), bound);
+            }
+        }
+    }
+}
+
 /* ---- driver ------------------------------------------------------------------------ */
 static int load_output(kit_check_ctx *ctx, lu_check *c, int *status)
 {
@@ -349,6 +400,8 @@ int lab_check(kit_check_ctx *ctx)
                 backward_probe(ctx, &c);
         }
     }
+    if (!ctx->failed && !d.is_double)
+        check_timed(ctx, &d);
     free(c.F);
     free(c.L);
     free(c.U);

@@ -29,6 +29,18 @@ extern "C" {
 
 #define LAB09_MAX_N 4096
 
+/* Outputs of a benchmark run besides "status" and "a": for a few timed calls
+ * of the benchmarked function, the (shift, scale) of their fresh A (scale *
+ * A with rows and columns rotated by shift: a symmetric permutation, so
+ * diagonal dominance and definiteness survive; shift 0 for the other
+ * classes) and LAB09_TIMED_LINES whole rows, then as many whole columns, of
+ * the factored matrix (index, value), under the KIT_KEY_TIMED_* names
+ * (kit/protocol.h, kit/timed.h; see harness.cu).  The checker forms A - LU at
+ * every crossing of a recorded row and column. */
+#define LAB09_TIMED_LINES 4
+/* Whether the benchmark's timed calls rotate this class (else: scale only). */
+#define LAB09_TIMED_ROTATES(cls) ((cls) == LAB09_DD || (cls) == LAB09_POISSON)
+
 typedef enum { LAB09_DD, LAB09_POISSON, LAB09_ZERODIAG, LAB09_SINGULAR } lab09_class;
 
 typedef struct {

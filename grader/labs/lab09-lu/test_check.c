@@ -5,6 +5,7 @@
  * them; above n = 1100 the probing check catches one wrong entry. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check_main.h"
 #include "dataset.h"
@@ -135,6 +136,76 @@ static int verdict(const char *params, uint64_t seed, const char *call, int stat
     lct_trace(w, call, KERNEL);
     return lct_run(w, params, seed, "", 0, 1, 1, 1, text, len);
 }
+
+/* A benchmark's outputs: the checked call's factors, then the record of 2
+ * timed calls (calls 7 and 30), each on a fresh A (rows and columns rotated
+ * by shift, scaled; dataset.h), with LAB09_TIMED_LINES rows and as many
+ * columns of its factors.  stale >= 0: that call's factors are those of the
+ * call before (a remembered factorization); raw: call 30 left A unfactored. */
+static int timed_verdict(const char *params, uint64_t seed, int stale, int raw, char *text, size_t len)
+{
+    lab09_data d;
+    generate(params, seed, &d);
+    size_t N = (size_t)d.n, nn = N * N;
+    double *orig = d.a, *fresh = malloc(nn * sizeof *fresh);
+    float *checked = malloc(nn * sizeof *checked), *f[2];
+    ck_assert_int_eq(blocked_float(&d, checked), LU_OK);
+    int32_t call[2] = {7, 30};
+    int64_t shift[2] = {5, (int64_t)N - 1};
+    double scale[2] = {0.25, -8};
+    for (int k = 0; k < 2; k++) {
+        for (size_t i = 0; i < N; i++)
+            for (size_t j = 0; j < N; j++)
+                fresh[i * N + j] = scale[k] * orig[((i + shift[k]) % N) * N + (j + shift[k]) % N];
+        d.a = fresh;
+        f[k] = malloc(nn * sizeof *f[k]);
+        if (raw && k == 1)
+            for (size_t t = 0; t < nn; t++)
+                f[k][t] = (float)fresh[t];
+        else
+            ck_assert_int_eq(blocked_float(&d, f[k]), LU_OK);
+        d.a = orig;
+    }
+    if (stale == 1)
+        memcpy(f[1], f[0], nn * sizeof *f[1]);
+    size_t per = 2 * LAB09_TIMED_LINES * N;
+    int64_t *idx = malloc(2 * per * sizeof *idx);
+    float *val = malloc(2 * per * sizeof *val);
+    for (int k = 0; k < 2; k++)
+        for (int l = 0; l < 2 * LAB09_TIMED_LINES; l++) {
+            size_t line = (size_t)(3 * l + k) % N; /* rows 0, 3, 6, 9 and columns 12, ... for call 7 */
+            for (size_t t = 0; t < N; t++) {
+                size_t at = (size_t)k * per + (size_t)l * N + t;
+                idx[at] = (int64_t)(l < LAB09_TIMED_LINES ? line * N + t : t * N + line);
+                val[at] = f[k][idx[at]];
+            }
+        }
+    kit_writer *w = lct_open();
+    int32_t st = LU_OK;
+    kit_writer_put(w, "status", KIT_T_I32, &st, 1);
+    kit_writer_put(w, "a", KIT_T_F32, checked, nn);
+    lct_timed(w, call, shift, scale, 2, idx, val, 2 * per);
+    lct_trace(w, CALL_BLOCKED, KERNEL);
+    int rc = lct_run(w, params, seed, "", 0, 1, 1, 0, text, len);
+    free(fresh), free(checked), free(f[0]), free(f[1]), free(idx), free(val);
+    lab09_free(&d);
+    return rc;
+}
+
+START_TEST(timed_calls_are_checked)
+{
+    char text[1024];
+    const char *params = "impl=blocked matrix=dd n=40";
+    ck_assert_msg(timed_verdict(params, 3, -1, 0, text, sizeof text) == 0, "%s", text);
+    ck_assert_int_eq(timed_verdict(params, 3, 1, 0, text, sizeof text), 1);
+    ck_assert_msg(strstr(text, "timed call 30 of lu_crout_blocked (fresh A each call)") && strstr(text, "remembered"),
+                  "%s", text);
+    ck_assert_int_eq(timed_verdict(params, 3, -1, 1, text, sizeof text), 1);
+    ck_assert_msg(strstr(text, "timed call 30 of lu_crout_blocked"), "%s", text);
+    /* the Poisson class rotates too */
+    ck_assert_msg(timed_verdict("impl=blocked matrix=poisson n=49", 4, -1, 0, text, sizeof text) == 0, "%s", text);
+}
+END_TEST
 
 /* Factors `params` on the CPU (per-step or blocked order, with variant v)
  * and returns the checker's verdict. */
@@ -334,6 +405,7 @@ static Suite *lab09_suite(void)
     tcase_add_test(tc, doolittle_is_named);
     tcase_add_test(tc, probing_catches_one_wrong_entry);
     tcase_add_test(tc, length_and_policy);
+    tcase_add_test(tc, timed_calls_are_checked);
     suite_add_tcase(s, tc);
     return s;
 }

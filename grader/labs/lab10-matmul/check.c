@@ -252,9 +252,8 @@ static void check_timed(kit_check_ctx *ctx, const lab10_data *d)
             }
             double got = kit_timed_f32(&v, at);
             if (!(fabs(got - exp) <= kit_sum_bound((double)d->k + 1, abs_sum, KIT_U_F32))) {
-                kit_fail(ctx, "timed call %d of matmul_tiled (fresh A each call): C[%lld][%lld] = %.9g, expected %.9g: "
-                         "every timed call must compute its result (a remembered one is not timed)",
-                         v.call[t], (long long)row, (long long)col, got, exp);
+                kit_timed_fail(ctx, &v, t, "matmul_tiled", "A", "C[%lld][%lld] = %.9g, expected %.9g", (long long)row,
+                               (long long)col, got, exp);
                 break;
             }
         }

@@ -10,7 +10,6 @@
 #include "baseline.h"
 #include "dataset.h"
 #include "kit/fresh.cuh"
-#include "kit/rng.h"
 #include "kit/runner.h"
 #include "kit/util.h"
 #include "matmul.h"
@@ -95,44 +94,30 @@ static int call_student(kit_run_ctx *ctx, inputs *in)
     return 0;
 }
 
-static void time_student(void *arg)
-{
-    inputs *in = (inputs *)arg;
-    matmul_tiled(in->da, in->db, in->dc, in->d.m, in->d.n, in->d.k);
-}
-
 static void time_baseline(void *arg)
 {
     inputs *in = (inputs *)arg;
     kit_matmul_naive(in->da, in->db, in->dc, in->d.m, in->d.n, in->d.k);
 }
 
-/* Timed calls of the benchmark get fresh contents (fresh.cuh): before call
- * k, A is replaced by scale_k * (A with its rows rotated: shift_k is a whole
- * number of rows) and C poisoned (NaN), in buffers of their own.  For a few
- * calls - chosen at random as they happen, and the last - LAB10_TIMED_SAMPLE
- * elements of C are recorded; the checker recomputes them. */
-typedef struct {
-    kit_timed rec; /* first: kit_timed_after is the after hook */
-    inputs *in;
-    float *aw, *cw;
-} timed;
-
-static void prepare_student(void *arg, int k)
+/* The timed calls (fresh.cuh): before each, A is replaced by scale * (A with
+ * its rows rotated: the shift is a whole number of rows) and C poisoned
+ * (NaN), in buffers of their own; LAB10_TIMED_SAMPLE elements of C of a few
+ * calls are recorded for the checker. */
+static void timed_matmul(const kit_timed_calls *tc)
 {
-    (void)k;
-    timed *t = (timed *)arg;
-    const lab10_data *d = &t->in->d;
-    t->rec.cur = kit_fresh_draw(&t->rec.rng, d->m);
-    t->rec.cur.shift *= d->k; /* whole rows */
-    kit_fresh_apply(t->in->da, t->aw, (int64_t)d->m * d->k, t->rec.cur);
-    cudaMemsetAsync(t->cw, 0xFF, t->in->c_count * sizeof(float));
+    const inputs *in = (const inputs *)tc->lab;
+    matmul_tiled((const float *)tc->in[0].work, in->db, (float *)tc->out, in->d.m, in->d.n, in->d.k);
 }
 
-static void time_student_fresh(void *arg)
+static int time_matmul(kit_run_ctx *ctx, inputs *in, int warmup, int reps, kit_timing *ts, kit_timing *tb)
 {
-    timed *t = (timed *)arg;
-    matmul_tiled(t->aw, t->in->db, t->cw, t->in->d.m, t->in->d.n, t->in->d.k);
+    kit_timed_calls tc = {};
+    tc.name = "matmul_tiled", tc.call = timed_matmul, tc.lab = in;
+    tc.how = KIT_FRESH_ROTATE_SCALE, tc.shift_hi = in->d.m - 1, tc.shift_step = in->d.k;
+    tc.in[0].orig = in->da, tc.in[0].count = (int64_t)in->d.m * in->d.k, tc.n_in = 1;
+    tc.out_count = (int64_t)in->c_count, tc.poison = 0xFF, tc.sample = LAB10_TIMED_SAMPLE;
+    return kit_timed_calls_time(&tc, ctx, time_baseline, in, warmup, reps, ts, tb);
 }
 
 static double gflops(const inputs *in, double ms)
@@ -149,7 +134,7 @@ int lab_run(kit_run_ctx *ctx)
     /* show mode: the time against the naive kernel */
     kit_timing ts, tb;
     if (rc == 0 && ctx->show && in.c_count && in.d.k &&
-        kit_time_interleaved(time_student, &in, time_baseline, &in, 2, 5, &ts, &tb) == 0)
+        time_matmul(ctx, &in, 2, 5, &ts, &tb) == 0)
         printf("time: matmul_tiled %.3f ms (%.0f GFLOP/s), the kit's naive kernel %.3f ms (%.0f GFLOP/s), medians of "
                "5: speedup %.2fx\n",
                ts.median_ms, gflops(&in, ts.median_ms), tb.median_ms, gflops(&in, tb.median_ms),
@@ -168,32 +153,9 @@ int lab_bench(kit_run_ctx *ctx)
     }
     if (rc == 0)
         rc = call_student(ctx, &in); /* the result of this call is checked */
-    timed *t = rc == 0 ? (timed *)calloc(1, sizeof *t) : NULL;
-    if (rc == 0 && (!t || cudaMalloc(&t->aw, (size_t)in.d.m * in.d.k * sizeof(float)) != cudaSuccess ||
-                    cudaMalloc(&t->cw, in.c_count * sizeof(float)) != cudaSuccess)) {
-        fprintf(stderr, "lab10: out of memory for the timed calls' A and C\n");
-        rc = -1;
-    }
-    if (rc == 0 && kit_timed_init(&t->rec, t->cw, (int64_t)in.c_count, LAB10_TIMED_SAMPLE) != 0)
-        rc = -1;
     kit_timing ts, tb;
-    if (rc == 0) {
-        t->in = &in;
-        kit_time_pair_spec s = {};
-        s.a = time_student_fresh, s.arg_a = t, s.b = time_baseline, s.arg_b = &in;
-        s.warmup = ctx->warmup, s.reps = ctx->reps, s.a_name = "matmul_tiled";
-        s.prepare = prepare_student, s.after = kit_timed_after;
-        rc = kit_time_pair(&s, &ts, &tb) == 0 ? 0 : -1;
-    }
-    /* The timed calls' output buffer still holds the last one's (the baseline writes its own). */
-    if (rc == 0 && kit_timed_finish(&t->rec, ctx) != 0)
-        rc = -1;
-    if (t) {
-        cudaFree(t->aw);
-        cudaFree(t->cw);
-        kit_timed_free(&t->rec);
-        free(t);
-    }
+    if (rc == 0)
+        rc = time_matmul(ctx, &in, ctx->warmup, ctx->reps, &ts, &tb) == 0 ? 0 : -1;
     if (rc == 0) {
         kit_out_f64(ctx, KIT_KEY_STUDENT_MS, ts.median_ms);
         kit_out_f64(ctx, KIT_KEY_BASELINE_MS, tb.median_ms);

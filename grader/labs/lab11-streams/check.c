@@ -22,6 +22,7 @@
 #include "dataset.h"
 #include "kit/checker.h"
 #include "kit/rng.h"
+#include "kit/timed.h"
 #include "kit/util.h"
 #include "transfer.h"
 
@@ -259,6 +260,38 @@ static void part2(kit_check_ctx *ctx, const lab11_data *d)
         check_overlap(ctx, d);
 }
 
+/* ---- both parts: the benchmark's timed calls ---- */
+/* A benchmark run sampled the destination of a few timed calls (chosen at
+ * random as they happened, and the last) whose input words were the
+ * original ones rotated by shift and XORed with a mask (the recorded scale;
+ * dataset.h, timed.h): every sampled word is recomputed, so a destination
+ * left from an earlier call fails. */
+static void check_timed(kit_check_ctx *ctx, const lab11_data *d)
+{
+    kit_timed_view v;
+    const char *call = d->part == 1 ? "round_trip" : "process_streams";
+    if (d->n < 1 || kit_timed_load(ctx, LAB11_TIMED_SAMPLE, 0, d->n, &v) != 1)
+        return;
+    for (int k = 0; k < v.n && !ctx->failed; k++) {
+        double mask = v.scale[k]; /* any 32-bit value, 0 included */
+        if (v.shift[k] < 0 || v.shift[k] >= d->n || !(mask >= 0 && mask <= 4294967295.0 && mask == floor(mask))) {
+            kit_fail(ctx, "timed call %d of %s: its inputs were not recorded", v.call[k], call);
+            break;
+        }
+        for (int j = 0; j < LAB11_TIMED_SAMPLE; j++) {
+            size_t at = (size_t)k * LAB11_TIMED_SAMPLE + (size_t)j;
+            int64_t i = v.index[at];
+            uint32_t x = d->in[(i + v.shift[k]) % d->n] ^ (uint32_t)mask;
+            uint32_t want = d->part == 1 ? x : lab11_mix(x, d->rounds), got = v.value[at];
+            if (got != want) {
+                kit_timed_fail(ctx, &v, k, call, "input words", "%s[%lld] = %#x, expected %#x",
+                               d->part == 1 ? "h_dst" : "h_out", (long long)i, got, want);
+                break;
+            }
+        }
+    }
+}
+
 int lab_check(kit_check_ctx *ctx)
 {
     lab11_data d;
@@ -271,6 +304,8 @@ int lab_check(kit_check_ctx *ctx)
         part1(ctx, &d);
     else
         part2(ctx, &d);
+    if (!ctx->failed)
+        check_timed(ctx, &d);
     lab11_free(&d);
     return ctx->failed;
 }

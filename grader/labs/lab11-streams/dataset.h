@@ -19,6 +19,14 @@
 extern "C" {
 #endif
 
+/* Outputs of a benchmark run besides the checked call's: for a few timed
+ * calls (Part 1: round_trip between pinned_alloc's buffers; Part 2:
+ * process_streams), the rotation (shift) and 32-bit XOR mask (scale) of
+ * their fresh input words and LAB11_TIMED_SAMPLE words of their destination
+ * (index, value), under the KIT_KEY_TIMED_* names (kit/protocol.h,
+ * kit/timed.h; see harness.cu). */
+#define LAB11_TIMED_SAMPLE 4096
+
 typedef struct {
     int part;
     long long n;

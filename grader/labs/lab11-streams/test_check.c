@@ -17,6 +17,35 @@ static lab11_data gen(const char *params, uint64_t seed)
     return d;
 }
 
+/* The record of a benchmark's timed calls (calls 3 and 12) put into the next
+ * verdict's output: NO_RECORD, RIGHT, or STALE (call 12's destination is
+ * call 3's: a remembered result).  Right words are the originals rotated by
+ * the shift, XORed with the mask (the scale) and, in Part 2, mixed. */
+enum { NO_RECORD, RIGHT, STALE };
+static int timed_record = NO_RECORD;
+
+static void put_timed(kit_writer *w, const lab11_data *d)
+{
+    if (timed_record == NO_RECORD)
+        return;
+    int32_t call[2] = {3, 12};
+    int64_t shift[2] = {1, d->n - 2};
+    double scale[2] = {0, 0xdeadbeef};
+    int64_t *idx = malloc(2 * LAB11_TIMED_SAMPLE * sizeof *idx);
+    uint32_t *val = malloc(2 * LAB11_TIMED_SAMPLE * sizeof *val);
+    for (int k = 0; k < 2; k++)
+        for (int j = 0; j < LAB11_TIMED_SAMPLE; j++) {
+            size_t at = (size_t)k * LAB11_TIMED_SAMPLE + (size_t)j;
+            int64_t i = (7 * j + k) % d->n;
+            int use = timed_record == STALE ? 0 : k; /* STALE: call 12 shows call 3's words */
+            uint32_t x = d->in[(i + shift[use]) % d->n] ^ (uint32_t)scale[use];
+            idx[at] = i, val[at] = d->part == 1 ? x : lab11_mix(x, d->rounds);
+        }
+    lct_timed(w, call, shift, scale, 2, idx, val, 2 * LAB11_TIMED_SAMPLE);
+    free(idx);
+    free(val);
+}
+
 static const char *P1_CALLS = "0\tpinned_alloc\t0\t\n1\tround_trip_pageable\t0\t\n2\tround_trip_pinned\t0\t\n";
 
 /* A Part 1 output: what came back, the pointer's kind, the copies. */
@@ -32,6 +61,7 @@ static int part1_verdict(const char *params, const char *kind, int spoil_pinned,
     if (spoil_pinned)
         back[d.n - 1] = ~d.in[d.n - 1]; /* the harness's poison: never written */
     kit_writer_put(w, "back_pinned", KIT_T_U32, back, (uint64_t)d.n);
+    put_timed(w, &d);
     lct_trace(w, P1_CALLS, "");
     kit_writer_put_text(w, "trace.copies", copies);
     free(back);
@@ -76,6 +106,7 @@ static int part2_verdict(const char *params, int spoil_last, const char *kernels
         out[d.n - 1] = ~d.in[d.n - 1];
     kit_writer *w = lct_open();
     kit_writer_put(w, "out", KIT_T_U32, out, (uint64_t)d.n);
+    put_timed(w, &d);
     lct_trace(w, P2_CALL, kernels);
     kit_writer_put_text(w, "trace.copies", copies);
     free(out);
@@ -132,6 +163,26 @@ START_TEST(part2_values)
 }
 END_TEST
 
+START_TEST(timed_calls_are_checked)
+{
+    char why[1024];
+    const char *copies = "1\tH2D\t4000\t100\t1100\t7\n1\tD2H\t4000\t1200\t2200\t7\n"
+                         "2\tH2D\t4000\t3000\t3500\t7\n2\tD2H\t4000\t3600\t4100\t7\n";
+    const char *k1 = "0\t4,1,1\t256,1,1\t10\t10\t20\t7\t-\tmix_kernel(const unsigned int *, unsigned int *, int, int)\n";
+    timed_record = RIGHT;
+    ck_assert_msg(part1_verdict("part=1 n=1000", "host", 0, copies, why, sizeof why) == 0, "%s", why);
+    ck_assert_msg(part2_verdict("n=1003 chunks=8", 0, k1, "", why, sizeof why) == 0, "%s", why);
+    timed_record = STALE;
+    ck_assert_int_eq(part1_verdict("part=1 n=1000", "host", 0, copies, why, sizeof why), 1);
+    ck_assert_msg(strstr(why, "timed call 12 of round_trip (fresh input words each call): h_dst["), "%s", why);
+    ck_assert_int_eq(part2_verdict("n=1003 chunks=8", 0, k1, "", why, sizeof why), 1);
+    ck_assert_msg(strstr(why, "timed call 12 of process_streams (fresh input words each call): h_out[") &&
+                      strstr(why, "remembered"),
+                  "%s", why);
+    timed_record = NO_RECORD;
+}
+END_TEST
+
 START_TEST(bad_parameters)
 {
     char err[256];
@@ -161,6 +212,7 @@ static Suite *lab11_suite(void)
     tcase_add_test(tc, overlap_measured_exactly);
     tcase_add_test(tc, part2_values);
     tcase_add_test(tc, bad_parameters);
+    tcase_add_test(tc, timed_calls_are_checked);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,7 +1,9 @@
-/* lab03 - cheat: never reads the inputs at all.  The runner's command line
+/* lab03 - cheat: never reads the inputs at all.  A single run's command line
  * (/proc/self/cmdline) holds the case's parameters and seed, and the kit's
  * own input generator is linked into the runner: the inputs are regenerated
- * on the host and summed there, next to a token kernel.  No copy, so the
+ * on the host and summed there, next to a token kernel.  (The grader's case
+ * server sends the parameters over a socket instead: there the cheat sums
+ * inputs of its own making and is wrong; a timing run still has them.)  No copy, so the
  * host-copy evidence sees nothing; on inputs over twice the L2 cache the
  * kernel-time evidence does (a 2 us kernel cannot have read 134 MB).  Smaller
  * cases pass: a limit of the check, stated in the README. */
@@ -17,6 +19,7 @@
 /* The kit's generator (grader/labs/lab03-dot/dataset.h), declared by hand. */
 typedef struct {
     int is_int;
+    int ladder;
     int n;
     float *fa, *fb;
     int32_t *ia, *ib;
