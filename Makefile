@@ -224,6 +224,7 @@ deps: ## install missing distribution packages (as root)
 # ---- TAs: race-condition demos ---------------------------------------------------------
 -include resources/demos/demos.mk
 -include mk/course.mk
+include mk/bench.mk
 
 # ---- handouts ------------------------------------------------------------------------
 HANDOUTS_MD := $(wildcard handouts/*.md)

@@ -4,8 +4,14 @@
  * is the number of threads in the grid, so neighbouring threads touch
  * neighbouring elements (coalesced) and no element is added twice.  The grid
  * is a few blocks per SM, however large n is.
+ * The loop moves four floats at a time (16-byte float4 loads and stores)
+ * when the three arrays are 16-byte aligned, as cudaMalloc's always are:
+ * fewer instructions and more bytes in flight per thread, which is what a
+ * kernel that only moves memory needs to approach the copy bandwidth.  The
+ * last n % 4 elements (or all of them, unaligned) go one at a time.
  */
 #include <cuda_runtime.h>
+#include <stdint.h>
 
 #include "kit/cuda_check.cuh"
 #include "parallel_add.h"
@@ -13,12 +19,19 @@
 #define THREADS 256
 #define BLOCKS_PER_SM 32
 
-__global__ void add_kernel(const float *a, const float *b, float *c, int n)
+__global__ void add_kernel(const float *a, const float *b, float *c, int n, int vector_loads)
 {
-    size_t stride = (size_t)gridDim.x * blockDim.x;
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < (size_t)n; i += stride)
+    size_t first = (size_t)blockIdx.x * blockDim.x + threadIdx.x, stride = (size_t)gridDim.x * blockDim.x;
+    size_t n4 = vector_loads ? (size_t)n / 4 : 0; /* elements [0, 4 n4) as float4 */
+    for (size_t i = first; i < n4; i += stride) {
+        float4 x = ((const float4 *)a)[i], y = ((const float4 *)b)[i];
+        ((float4 *)c)[i] = make_float4(x.x + y.x, x.y + y.y, x.z + y.z, x.w + y.w);
+    }
+    for (size_t i = 4 * n4 + first; i < (size_t)n; i += stride)
         c[i] = a[i] + b[i];
 }
+
+static int aligned16(const void *p) { return (uintptr_t)p % 16 == 0; }
 
 /* Enough blocks to fill the GPU, never more than n needs. */
 static int grid_for(int n)
@@ -38,7 +51,8 @@ void vector_add_device(const float *d_a, const float *d_b, float *d_c, int n)
 {
     if (n <= 0)
         return; /* an empty grid is a launch error */
-    add_kernel<<<grid_for(n), THREADS>>>(d_a, d_b, d_c, n);
+    int vector_loads = aligned16(d_a) && aligned16(d_b) && aligned16(d_c);
+    add_kernel<<<grid_for(vector_loads ? (n + 3) / 4 : n), THREADS>>>(d_a, d_b, d_c, n, vector_loads);
     CUDA_CHECK_LAUNCH();
 }
 

@@ -11,7 +11,13 @@
  *    (one thread per boundary); then each block stages its slices of A and B
  *    (together exactly TILE elements) in shared memory with coalesced loads,
  *    each thread merges ITEMS outputs from shared memory into a shared output
- *    tile, and the block writes the tile back coalesced.
+ *    tile, and the block writes the tile back coalesced.  The output tile is
+ *    padded by one element every 32 (PAD): thread t writes its ITEMS outputs
+ *    from index t * ITEMS on, and without the padding the 32 threads of a
+ *    warp would hit only 32 / ITEMS of the 32 shared-memory banks.  (Finding
+ *    the tile co-ranks inside the merge kernel instead, two threads per
+ *    block, was slower: every block then starts with a chain of dependent
+ *    global loads.)
  */
 #include <cuda_runtime.h>
 
@@ -21,6 +27,7 @@
 #define THREADS 256
 #define ITEMS 8
 #define TILE (THREADS * ITEMS) /* outputs per block in the tiled merge */
+#define PAD(k) ((k) + (k) / 32)  /* s_out's index of output k: one spare word every 32 (bank conflicts) */
 
 /* The co-rank i of output index k (0 <= k <= m + n): a[0..i) and b[0..k-i)
  * are the first k elements of the stable merge.  i lies in [lo, hi]; the
@@ -101,7 +108,7 @@ template <typename T> __global__ void tile_split_kernel(const T *a, int m, const
 template <typename T> __global__ void merge_tiled_kernel(const T *a, int m, const T *b, int n, const int *split, T *c)
 {
     __shared__ T s_in[TILE];  /* this tile's slice of A, then its slice of B */
-    __shared__ T s_out[TILE]; /* the merged tile */
+    __shared__ T s_out[PAD(TILE)]; /* the merged tile, padded */
     int total = m + n;
     int k0 = blockIdx.x * TILE;
     int k1 = total - k0 < TILE ? total : k0 + TILE;
@@ -120,11 +127,16 @@ template <typename T> __global__ void merge_tiled_kernel(const T *a, int m, cons
     const T *sa = s_in, *sb = s_in + la;
     int it = co_rank(kt, sa, la, sb, lb), it_next = co_rank(kt_next, sa, la, sb, lb);
     int jt = kt - it, jt_next = kt_next - it_next;
-    serial_merge(sa + it, it_next - it, sb + jt, jt_next - jt, s_out + kt);
+    /* serial_merge of this thread's slice, each output at its padded place */
+    int ia = it, ib = jt;
+    for (int k = kt; k < kt_next; k++) {
+        bool take_a = ib >= jt_next || (ia < it_next && merge_key(sa[ia]) <= merge_key(sb[ib]));
+        s_out[PAD(k)] = take_a ? sa[ia++] : sb[ib++];
+    }
     __syncthreads(); /* every slice of the tile is merged before it is written out */
 
     for (int t = threadIdx.x; t < len; t += blockDim.x)
-        c[k0 + t] = s_out[t];
+        c[k0 + t] = s_out[PAD(t)];
 }
 
 /* Tile boundaries for up to `tiles` tiles, kept between calls (grown when needed). */

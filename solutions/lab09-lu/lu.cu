@@ -18,8 +18,13 @@
  *   1. factor the NB x NB diagonal block in shared memory (one block);
  *   2. L21 = A21 U11^-1 (a thread per row) and U12 = L11^-1 A12 (a thread per
  *      column), the diagonal block's factors staged in shared memory;
- *   3. A22 -= L21 U12: 32 x 32 tiles of L21 and U12 in shared memory, each
- *      thread four entries of the trailing matrix.
+ *   3. A22 -= L21 U12: a block stages a 64 x 32 strip of L21 and a 32 x 64
+ *      strip of U12 in shared memory and updates a 64 x 64 tile of A22; each
+ *      of its 16 x 16 threads keeps a 4 x 4 block of that tile in registers
+ *      (thread coarsening: per step of the inner product it reads 4 + 4
+ *      values from shared memory for 16 multiply-adds, where one entry per
+ *      thread would need 2 for 1 - shared-memory bandwidth, not arithmetic,
+ *      limited the one-entry version).
  * Step 3 carries all but O(n^2 NB) of the 2n^3/3 flops.
  */
 #include <cuda_runtime.h>
@@ -29,7 +34,9 @@
 
 #define THREADS 256
 #define NB 32          /* panel width = tile size of the blocked version */
-#define UPDATE_ROWS 8  /* threadIdx.y extent of the trailing update: 4 rows per thread */
+#define UT 64          /* the trailing update's tile: UT x UT entries per block */
+#define UT_THREADS 16  /* ... updated by UT_THREADS x UT_THREADS threads, */
+#define UT_EACH (UT / UT_THREADS) /* UT_EACH x UT_EACH entries each, UT_THREADS apart */
 #define PANEL_THREADS 128
 
 template <typename T> __host__ __device__ T abs_of(T x) { return x < 0 ? -x : x; }
@@ -220,34 +227,52 @@ __global__ void panel_kernel(float *a, int n, int J, int b, const int *status)
 }
 
 /* 3. A22 -= L21 U12 on the trailing matrix that starts at (J+b, J+b): one
- *    32 x 32 tile per block, block (NB, UPDATE_ROWS), 4 entries per thread. */
+ *    UT x UT tile per block.  Thread (tx, ty) owns the entries (ty + 16 i,
+ *    tx + 16 j), i, j < 4: spread out, so that the 16 threads of a row read
+ *    16 consecutive words of us (no bank conflicts) and write 16 consecutive
+ *    floats of A. */
 __global__ void trailing_update_kernel(float *a, int n, int J, int b, const int *status)
 {
-    __shared__ float ls[NB][NB + 1]; /* rows of the tile x the panel's columns */
-    __shared__ float us[NB][NB + 1]; /* the panel's rows x columns of the tile */
+    __shared__ float ls[UT][NB + 1]; /* rows of the tile x the panel's columns */
+    __shared__ float us[NB][UT];     /* the panel's rows x columns of the tile */
     if (*status != LU_OK)
         return;
     int start = J + b, tx = threadIdx.x, ty = threadIdx.y;
-    int row0 = start + blockIdx.y * NB, col0 = start + blockIdx.x * NB;
-    for (int q = ty; q < NB; q += UPDATE_ROWS) {
-        int r = row0 + q, c = col0 + tx;
-        ls[q][tx] = r < n && tx < b ? a[(size_t)r * n + J + tx] : 0.0f;
-        us[q][tx] = q < b && c < n ? a[(size_t)(J + q) * n + c] : 0.0f;
+    int tid = ty * UT_THREADS + tx, threads = UT_THREADS * UT_THREADS;
+    int row0 = start + blockIdx.y * UT, col0 = start + blockIdx.x * UT;
+    for (int e = tid; e < UT * NB; e += threads) { /* consecutive threads, consecutive columns: coalesced */
+        int r = e / NB, k = e % NB;
+        ls[r][k] = row0 + r < n && k < b ? a[(size_t)(row0 + r) * n + J + k] : 0.0f;
     }
-    __syncthreads(); /* both tiles complete before anyone multiplies */
-    int c = col0 + tx;
-    if (c >= n)
-        return;
-    for (int q = ty; q < NB; q += UPDATE_ROWS) {
-        int r = row0 + q;
-        if (r >= n)
-            break;
-        float acc = 0.0f;
+    for (int e = tid; e < NB * UT; e += threads) {
+        int k = e / UT, c = e % UT;
+        us[k][c] = k < b && col0 + c < n ? a[(size_t)(J + k) * n + col0 + c] : 0.0f;
+    }
+    __syncthreads(); /* both strips complete before anyone multiplies */
+
+    float acc[UT_EACH][UT_EACH] = {};
+    for (int kk = 0; kk < NB; kk++) {
+        float l[UT_EACH], u[UT_EACH];
 #pragma unroll
-        for (int kk = 0; kk < NB; kk++)
-            acc += ls[q][kk] * us[kk][tx];
-        a[(size_t)r * n + c] -= acc;
+        for (int i = 0; i < UT_EACH; i++)
+            l[i] = ls[ty + UT_THREADS * i][kk];
+#pragma unroll
+        for (int j = 0; j < UT_EACH; j++)
+            u[j] = us[kk][tx + UT_THREADS * j];
+#pragma unroll
+        for (int i = 0; i < UT_EACH; i++)
+#pragma unroll
+            for (int j = 0; j < UT_EACH; j++)
+                acc[i][j] += l[i] * u[j];
     }
+#pragma unroll
+    for (int i = 0; i < UT_EACH; i++)
+#pragma unroll
+        for (int j = 0; j < UT_EACH; j++) {
+            int r = row0 + ty + UT_THREADS * i, c = col0 + tx + UT_THREADS * j;
+            if (r < n && c < n)
+                a[(size_t)r * n + c] -= acc[i][j];
+        }
 }
 
 int lu_crout_blocked(float *d_a, int n)
@@ -263,8 +288,8 @@ int lu_crout_blocked(float *d_a, int n)
             break;
         panel_kernel<<<dim3((rest + PANEL_THREADS - 1) / PANEL_THREADS, 2), PANEL_THREADS>>>(d_a, n, J, b, w.status);
         CUDA_CHECK_LAUNCH();
-        int tiles = (rest + NB - 1) / NB;
-        trailing_update_kernel<<<dim3(tiles, tiles), dim3(NB, UPDATE_ROWS)>>>(d_a, n, J, b, w.status);
+        int tiles = (rest + UT - 1) / UT;
+        trailing_update_kernel<<<dim3(tiles, tiles), dim3(UT_THREADS, UT_THREADS)>>>(d_a, n, J, b, w.status);
         CUDA_CHECK_LAUNCH();
     }
     return work_end(w);

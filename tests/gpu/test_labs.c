@@ -1,7 +1,9 @@
 /* test_labs.c - verdicts of the GPU integration run (tests/run-gpu).
  *
  * For each lab graded by run-gpu (KIT_GPU_OUT/<lab>/grades/results/):
- *  - the reference solution: every test passed with full points;
+ *  - the reference solution, and the solution of a stretch exercise
+ *    (solutions/<lab>/stretch/, graded as "stretch"): every test passed with
+ *    full points;
  *  - the starter: fails every test in its manifest's starter_fails, and every
  *    test it fails is in starter_fails or starter_may_fail (racy tests);
  *  - each known-bad submission tests/submissions/<lab>/<name>/: the verdict
@@ -111,7 +113,7 @@ static void expectation_for(const char *lab, const char *who, expectation *x)
     x->build = 1;
     x->needs_gpu = 1;
     char path[4096], err[512];
-    if (!strcmp(who, "solution"))
+    if (!strcmp(who, "solution") || !strcmp(who, "stretch"))
         return;
     if (!strcmp(who, "starter")) {
         manifest m;

@@ -1,0 +1,424 @@
+/* bench.cu - the driver every lab's bench program shares (see bench.cuh). */
+#include <dlfcn.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <algorithm>
+#include <vector>
+
+#include "bench.cuh"
+#include "kit/gen.h"
+#include "kit/rng.h"
+
+#define NO_GPU_EXIT 3        /* kitgrade's KIT_EXIT_NO_GPU (grader/src/exit_codes.h) */
+#define WARMUP_MS 300.0      /* an H200 idles at 840 MHz and needs ~0.1 s of work to boost */
+#define MIN_ROUNDS 15
+#define MIN_TIMED_MS 400.0   /* per case, all rows together */
+#define MAX_TIMED_MS 8000.0  /* a slow baseline (lab09's per-step LU) stops the rounds early... */
+#define MAX_ROUNDS 400
+#define FEW_ROUNDS 5         /* ...but never before this many */
+
+static const char *g_lab;
+static const char *g_so[3];        /* student, reference, reference stretch */
+static void *g_handle[3];
+static int g_said[3];
+static int g_wrong;
+static int g_symbols_only; /* --symbols: resolve the functions, then exit (CI, no GPU) */
+static int g_missing;
+static char **g_argv;
+static int g_student_failed;       /* --student-failed: a first run ended inside the student's code */
+static const bench_row *g_current; /* the row whose call (and its synchronisation) is under way */
+
+/* The process is ending while a row's call is under way: its code (or a CUDA
+ * error it caused) ended it.  The student's: run again without it; anyone
+ * else's: say whose, status 1. */
+static void ended_in_call(void)
+{
+    const bench_row *r = g_current;
+    if (!r)
+        return;
+    g_current = NULL;
+    fflush(stdout);
+    if (r->who == BENCH_STUDENT && !g_student_failed) {
+        fprintf(stderr, "bench %s: the student's code ended the program (the error above); running again without it\n",
+                g_lab);
+        int argc = 0;
+        while (g_argv[argc])
+            argc++;
+        char **args = (char **)calloc(argc + 2, sizeof *args);
+        for (int i = 0; i < argc; i++)
+            args[i] = g_argv[i];
+        args[argc] = (char *)"--student-failed";
+        execv("/proc/self/exe", args);
+    }
+    fprintf(stderr, "bench %s: the program ended during a call of '%s' (the error above)\n", g_lab, r->name);
+    _exit(1);
+}
+
+static const char *who_name(int who)
+{
+    return who == BENCH_STUDENT ? "student" : who == BENCH_REFERENCE ? "reference" : "stretch reference";
+}
+
+static char *fmt(const char *f, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, f);
+    vsnprintf(buf, sizeof buf, f, ap);
+    va_end(ap);
+    return strdup(buf);
+}
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+void bench_cuda(cudaError_t e, const char *what, const char *file, int line)
+{
+    if (e == cudaSuccess)
+        return;
+    fflush(stdout);
+    fprintf(stderr, "bench %s: %s:%d: %s: %s (%s)\n", g_lab ? g_lab : "", file, line, what, cudaGetErrorString(e),
+            cudaGetErrorName(e));
+    exit(1);
+}
+
+static void usage(const char *argv0)
+{
+    fprintf(stderr, "usage: %s --student SO [--reference SO] [--stretch SO] [--symbols]\n"
+                    "(make bench LAB=labNN builds the shared objects and runs this)\n", argv0);
+    exit(2);
+}
+
+void bench_start(int argc, char **argv, const char *lab)
+{
+    g_lab = lab;
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    g_argv = argv;
+    atexit(ended_in_call);
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--symbols"))
+            g_symbols_only = 1;
+        else if (!strcmp(argv[i], "--student-failed"))
+            g_student_failed = 1;
+        else if (i + 1 >= argc)
+            usage(argv[0]);
+        else if (!strcmp(argv[i], "--student"))
+            g_so[BENCH_STUDENT] = argv[++i];
+        else if (!strcmp(argv[i], "--reference"))
+            g_so[BENCH_REFERENCE] = argv[++i];
+        else if (!strcmp(argv[i], "--stretch"))
+            g_so[BENCH_STRETCH] = argv[++i];
+        else
+            usage(argv[0]);
+    }
+}
+
+void bench_gpu(void)
+{
+    const char *lab = g_lab;
+    if (g_symbols_only) {
+        printf("bench %s: %s\n", lab, g_missing ? "a function was not found" : "every function found");
+        exit(g_missing ? 1 : 0);
+    }
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || count == 0) {
+        printf("bench %s: no CUDA device (%s): nothing measured\n", lab,
+               e != cudaSuccess ? cudaGetErrorString(e) : "no devices");
+        exit(NO_GPU_EXIT);
+    }
+    cudaDeviceProp p;
+    BENCH_CUDA(cudaGetDeviceProperties(&p, 0));
+    int rt = 0, drv = 0;
+    cudaRuntimeGetVersion(&rt);
+    cudaDriverGetVersion(&drv);
+    printf("== bench %s on %s (sm_%d%d, CUDA runtime %d.%d, driver %d.%d): median of >= %d interleaved calls "
+           "after %.0f ms warm-up, CUDA events\n",
+           lab, p.name, p.major, p.minor, rt / 1000, rt % 1000 / 10, drv / 1000, drv % 1000 / 10, MIN_ROUNDS,
+           WARMUP_MS);
+}
+
+void *bench_fn(int who, const char *name)
+{
+    if (who == BENCH_STUDENT && g_student_failed) {
+        if (!g_said[who]++) {
+            printf("   student: left out - its code ended the first run with the CUDA error shown above (make %.5s says more)\n",
+                   g_lab);
+            g_wrong = 1;
+        }
+        return NULL;
+    }
+    if (!g_so[who] || access(g_so[who], R_OK) != 0) {
+        if (who != BENCH_STRETCH && !g_said[who]++) /* a lab without a stretch exercise: nothing to say */
+            printf("   %s: not in this copy of the kit (%s): skipped\n", who_name(who),
+                   who == BENCH_REFERENCE ? "a student copy has no solutions/" : "no --student");
+        return NULL;
+    }
+    if (!g_handle[who]) {
+        g_handle[who] = dlopen(g_so[who], RTLD_NOW | RTLD_LOCAL);
+        if (!g_handle[who]) {
+            fprintf(stderr, "bench %s: cannot load the %s's code: %s\n", g_lab, who_name(who), dlerror());
+            exit(1);
+        }
+    }
+    void *f = dlsym(g_handle[who], name);
+    if (!f) {
+        g_missing = 1;
+        printf("   %s: %s defines no %s: skipped\n", who_name(who), g_so[who], name);
+    }
+    return f;
+}
+
+int bench_add(bench_row *rows, int who, const char *what, void *fn, void (*call)(void *), void *arg,
+              const char *(*check)(void *), void (*prepare)(void *))
+{
+    if (!fn)
+        return 0;
+    memset(rows, 0, sizeof *rows);
+    rows->name = what && *what ? fmt("%s %s", who_name(who), what) : who_name(who);
+    rows->call = call;
+    rows->arg = arg;
+    rows->check = check;
+    rows->prepare = prepare;
+    rows->who = who;
+    return 1;
+}
+
+int bench_add_both(bench_row *rows, const char *what, void *stu, void *ref, void (*call)(void *), void *arg_stu,
+                   void *arg_ref, const char *(*check)(void *), void (*prepare)(void *))
+{
+    int k = bench_add(rows, BENCH_STUDENT, what, stu, call, arg_stu, check, prepare);
+    return k + bench_add(rows + k, BENCH_REFERENCE, what, ref, call, arg_ref, check, prepare);
+}
+
+/* ---- the copy roof: cudaMemcpy D2D moving the case's bytes (half read, half written) ---- */
+typedef struct {
+    void *src, *dst;
+    size_t bytes;
+} copy_arg;
+
+static void copy_call(void *p)
+{
+    copy_arg *c = (copy_arg *)p;
+    BENCH_CUDA(cudaMemcpyAsync(c->dst, c->src, c->bytes, cudaMemcpyDeviceToDevice, 0));
+}
+
+/* One untimed call, synchronised. */
+static void run_once(bench_row *r)
+{
+    if (r->prepare)
+        r->prepare(r->arg);
+    g_current = r;
+    r->call(r->arg);
+    BENCH_CUDA(cudaGetLastError());
+    BENCH_CUDA(cudaDeviceSynchronize());
+    g_current = NULL;
+}
+
+static double median(std::vector<double> &v)
+{
+    std::sort(v.begin(), v.end());
+    size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static void print_row(const bench_case *c, const bench_row *r, double peer_ms, double copy_ms, int is_copy)
+{
+    char rate[32] = "-", lib[16] = "-", cp[16] = "-";
+    if (r->wrong) {
+        printf("  %-44s WRONG: %s (not timed)\n", r->name, r->wrong);
+        return;
+    }
+    if (c->flops > 0)
+        snprintf(rate, sizeof rate, "%.0f", c->flops / (r->ms * 1e6));
+    else if (c->bytes > 0)
+        snprintf(rate, sizeof rate, "%.0f", c->bytes / (r->ms * 1e6));
+    if (peer_ms > 0)
+        snprintf(lib, sizeof lib, "%.2f", peer_ms / r->ms);
+    if (copy_ms > 0 && !is_copy)
+        snprintf(cp, sizeof cp, "%.2f", copy_ms / r->ms);
+    printf("  %-44s %10.4f %10s %9s %7s\n", r->name, r->ms, rate, lib, cp);
+}
+
+void bench_case_run(const bench_case *c, bench_row *in_rows, int nrows)
+{
+    std::vector<bench_row *> rows;
+    for (int i = 0; i < nrows; i++)
+        rows.push_back(&in_rows[i]);
+    bench_row copy_row;
+    copy_arg ca = {NULL, NULL, 0};
+    memset(&copy_row, 0, sizeof copy_row);
+    if (c->bytes > 0 && c->flops <= 0) {
+        ca.bytes = (size_t)(c->bytes / 2);
+        ca.src = bench_malloc(ca.bytes);
+        ca.dst = bench_malloc(ca.bytes);
+        BENCH_CUDA(cudaMemset(ca.src, 0x3c, ca.bytes));
+        copy_row.name = "copy roof (cudaMemcpy D2D, same bytes)";
+        copy_row.call = copy_call;
+        copy_row.arg = &ca;
+        rows.push_back(&copy_row);
+    }
+    /* 1. one call each, checked */
+    std::vector<bench_row *> live;
+    for (bench_row *r : rows) {
+        r->wrong = NULL;
+        r->ms = 0;
+        run_once(r);
+        if (r->check && (r->wrong = r->check(r->arg)) != NULL)
+            g_wrong = 1;
+        else
+            live.push_back(r);
+    }
+    /* 2. warm-up */
+    double t0 = now_ms();
+    for (int k = 0; k < 3 || now_ms() - t0 < WARMUP_MS; k++) {
+        for (bench_row *r : live)
+            run_once(r);
+        if (now_ms() - t0 > MAX_TIMED_MS)
+            break;
+    }
+    /* 3. interleaved rounds */
+    cudaEvent_t e0, e1;
+    BENCH_CUDA(cudaEventCreate(&e0));
+    BENCH_CUDA(cudaEventCreate(&e1));
+    std::vector<std::vector<double>> ms(live.size());
+    t0 = now_ms();
+    for (int round = 0; round < MAX_ROUNDS; round++) {
+        double spent = now_ms() - t0;
+        if (round >= MIN_ROUNDS && spent >= MIN_TIMED_MS)
+            break;
+        if (round >= FEW_ROUNDS && spent >= MAX_TIMED_MS)
+            break;
+        for (size_t j = 0; j < live.size(); j++) {
+            size_t i = (j + round) % live.size();
+            bench_row *r = live[i];
+            if (r->prepare) {
+                r->prepare(r->arg);
+                BENCH_CUDA(cudaDeviceSynchronize());
+            }
+            BENCH_CUDA(cudaEventRecord(e0, 0));
+            g_current = r;
+            r->call(r->arg);
+            BENCH_CUDA(cudaEventRecord(e1, 0));
+            BENCH_CUDA(cudaEventSynchronize(e1));
+            BENCH_CUDA(cudaGetLastError());
+            g_current = NULL;
+            float t;
+            BENCH_CUDA(cudaEventElapsedTime(&t, e0, e1));
+            ms[i].push_back(t);
+        }
+    }
+    size_t rounds = live.empty() ? 0 : ms[0].size();
+    for (size_t i = 0; i < live.size(); i++)
+        live[i]->ms = median(ms[i]);
+    BENCH_CUDA(cudaEventDestroy(e0));
+    BENCH_CUDA(cudaEventDestroy(e1));
+    /* 4. the table */
+    double peer_ms = 0, copy_ms = copy_row.ms;
+    for (bench_row *r : rows)
+        if (r->peer && !r->wrong)
+            peer_ms = r->ms;
+    printf("\n%s: %s (%zu rounds)\n", g_lab, c->title, rounds);
+    printf("  %-44s %10s %10s %9s %7s\n", "", "ms", c->flops > 0 ? "GFLOP/s" : "GB/s", "x library", "x copy");
+    for (bench_row *r : rows)
+        print_row(c, r, peer_ms, copy_ms, r == &copy_row);
+    if (ca.src) {
+        bench_free(ca.src);
+        bench_free(ca.dst);
+    }
+}
+
+int bench_finish(void)
+{
+    if (g_wrong)
+        printf("bench %s: a result above was WRONG (not timed)\n", g_lab);
+    for (int i = 0; i < 3; i++)
+        if (g_handle[i])
+            dlclose(g_handle[i]);
+    return g_wrong ? 1 : 0;
+}
+
+/* ---- helpers ---- */
+void *bench_malloc(size_t bytes)
+{
+    void *d = NULL;
+    BENCH_CUDA(cudaMalloc(&d, bytes ? bytes : 1));
+    return d;
+}
+
+void *bench_host(size_t bytes)
+{
+    void *h = malloc(bytes ? bytes : 1);
+    if (!h) {
+        fprintf(stderr, "bench %s: out of host memory (%zu bytes)\n", g_lab, bytes);
+        exit(1);
+    }
+    return h;
+}
+
+void *bench_upload(const void *h, size_t bytes)
+{
+    void *d = bench_malloc(bytes);
+    BENCH_CUDA(cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice));
+    return d;
+}
+
+void bench_free(void *d) { BENCH_CUDA(cudaFree(d)); }
+
+void bench_rand_f32(float *h, size_t n, float lo, float hi, unsigned stream)
+{
+    kit_rng r;
+    kit_rng_seed(&r, 0xbe9c4ULL, stream);
+    kit_gen_uniform_f32(&r, h, n, lo, hi);
+}
+
+const char *bench_cmp_f32(const float *d, const double *want, const double *tol, size_t n)
+{
+    float *h = (float *)bench_host(n * sizeof(float));
+    BENCH_CUDA(cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost));
+    const char *msg = NULL;
+    for (size_t i = 0; i < n && !msg; i++) {
+        double t = tol ? tol[i] : 0.0;
+        if (!(fabs((double)h[i] - want[i]) <= t)) /* NaN fails too */
+            msg = fmt("[%zu] = %.9g, expected %.9g (tolerance %.3g)", i, h[i], want[i], t);
+    }
+    free(h);
+    return msg;
+}
+
+const char *bench_cmp_i32(const int *d, const int *want, size_t n)
+{
+    int *h = (int *)bench_host(n * sizeof(int));
+    BENCH_CUDA(cudaMemcpy(h, d, n * sizeof(int), cudaMemcpyDeviceToHost));
+    const char *msg = NULL;
+    for (size_t i = 0; i < n && !msg; i++)
+        if (h[i] != want[i])
+            msg = fmt("[%zu] = %d, expected %d", i, h[i], want[i]);
+    free(h);
+    return msg;
+}
+
+const char *bench_cmp_scalar(double got, double want, double tol)
+{
+    return fabs(got - want) <= tol ? NULL : fmt("%.9g, expected %.9g (tolerance %.3g)", got, want, tol);
+}
+
+const char *bench_size(double n)
+{
+    for (int e = 1; e < 63; e++)
+        if (n == ldexp(1.0, e))
+            return fmt("2^%d", e);
+    for (int e = 3; e < 19; e++)
+        if (n == pow(10.0, e))
+            return fmt("10^%d", e);
+    return fmt("%.0f", n);
+}

@@ -1,0 +1,106 @@
+/* bench.cuh - `make bench`: one lab's implementations against NVIDIA's libraries.
+ *
+ * A lab's bench program (tools/bench/lib/labNN-*.cu) builds its inputs, lists
+ * rows - the student's code, the reference solution, the kit's baseline, the
+ * library peer - and hands each case to bench_case_run, which:
+ *   1. calls every row once and checks its output (a wrong result is printed
+ *      as WRONG with the first bad element and is not timed);
+ *   2. adds a "copy roof" row when the case moves a known number of bytes:
+ *      cudaMemcpy device-to-device of the same bytes, the bandwidth yardstick;
+ *   3. warms up (an idle GPU's clocks take a while to boost), then times the
+ *      rows interleaved (one call of each per round, the order rotated every
+ *      round) with CUDA events on the default stream, and keeps each row's
+ *      median;
+ *   4. prints one compact table: ms, GB/s or GFLOP/s, the row's speed as a
+ *      fraction of the library peer's and of the copy roof's.
+ *
+ * The student's and the reference's code define the same function names, so
+ * each is built as its own shared object (make bench does it) and looked up
+ * with dlopen/dlsym: both sit in one process, on one GPU, in one run.
+ * Libraries (CUB, cuBLAS, cuSPARSE, cuSOLVER) are linked into the bench
+ * programs only, never into graded code.
+ */
+#ifndef KIT_BENCH_CUH
+#define KIT_BENCH_CUH
+#include <cuda_runtime.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+typedef struct {
+    const char *name;                 /* "reference", "cub::DeviceScan::InclusiveSum", ... */
+    void (*call)(void *arg);          /* the timed call */
+    void *arg;
+    void (*prepare)(void *arg);       /* untimed, before every call (in-place inputs); NULL: none */
+    const char *(*check)(void *arg);  /* after the first call: NULL when right, else why */
+    int peer;                         /* the library peer: "x library" divides by its time */
+    int who;                          /* BENCH_STUDENT, BENCH_REFERENCE, or -1: the kit's or a library's */
+    /* set by bench_case_run */
+    const char *wrong;
+    double ms;
+} bench_row;
+
+typedef struct {
+    char title[160];
+    double bytes;  /* the least the operation must move (in + out); 0: no GB/s, no copy roof */
+    double flops;  /* > 0: report GFLOP/s instead of GB/s */
+} bench_case;
+
+/* BENCH_STRETCH: the solution of a handout's optional stretch exercise
+ * (solutions/<lab>/stretch/), where the lab has one. */
+enum { BENCH_STUDENT, BENCH_REFERENCE, BENCH_STRETCH };
+
+/* A row of the kit's or a library's own (peer = 1: the library peer). */
+static inline bench_row bench_make(const char *name, void (*call)(void *), void *arg, const char *(*check)(void *),
+                                   int peer, void (*prepare)(void *) = NULL)
+{
+    bench_row r = {name, call, arg, prepare, check, peer, -1, NULL, 0.0};
+    return r;
+}
+
+/* Parses `--student SO [--reference SO] [--stretch SO] [--symbols]`.  The student's code
+ * may end the process (CUDA_CHECK exits, a kernel fault makes every later
+ * CUDA call fail): then the program runs itself again without it, and the
+ * table says so. */
+void bench_start(int argc, char **argv, const char *lab);
+/* Function `name` of the student's or the reference's shared object; NULL when
+ * that code is not there (a student copy of the kit has no solutions/: said
+ * once).  The interfaces are C++ functions: `name` is the mangled name of the
+ * lab header's declaration (the headers never change; `--symbols` proves the
+ * names in CI, where there is no GPU). */
+void *bench_fn(int who, const char *name);
+/* After the bench_fn calls: with --symbols, exit 0 when every function was
+ * found (1 otherwise); with no GPU, one line and exit 3 (kitgrade's "no GPU");
+ * else print the header line naming the lab and the GPU. */
+void bench_gpu(void);
+/* A row for the student's / reference's function when it exists (returns the
+ * number of rows added, 0 or 1); `what` follows the name: "tiled", "" ... */
+int bench_add(bench_row *rows, int who, const char *what, void *fn, void (*call)(void *), void *arg,
+              const char *(*check)(void *), void (*prepare)(void *));
+/* bench_add for the student's function, then the reference's: rows added (0-2). */
+int bench_add_both(bench_row *rows, const char *what, void *stu, void *ref, void (*call)(void *), void *arg_stu,
+                   void *arg_ref, const char *(*check)(void *), void (*prepare)(void *));
+/* Runs one case (see above); prints its table. */
+void bench_case_run(const bench_case *c, bench_row *rows, int nrows);
+/* 0 when every row was right, 1 otherwise. */
+int bench_finish(void);
+
+/* ---- helpers for the labs' programs ---- */
+void bench_cuda(cudaError_t e, const char *what, const char *file, int line);
+#define BENCH_CUDA(call) bench_cuda((call), #call, __FILE__, __LINE__)
+void *bench_malloc(size_t bytes);                   /* device; exits on failure */
+void *bench_host(size_t bytes);                     /* host; exits on failure */
+void *bench_upload(const void *h, size_t bytes);    /* a new device copy of h */
+void bench_free(void *d);
+/* n floats uniform in [lo, hi) from the kit's generator (seeded: same data every run). */
+void bench_rand_f32(float *h, size_t n, float lo, float hi, unsigned stream);
+/* The first element of device array d (n elements) outside want[i] +- tol[i]
+ * (tol NULL: exact), as a message; NULL when all are inside. */
+const char *bench_cmp_f32(const float *d, const double *want, const double *tol, size_t n);
+const char *bench_cmp_i32(const int *d, const int *want, size_t n);
+/* A message about one scalar result; NULL when |got - want| <= tol. */
+const char *bench_cmp_scalar(double got, double want, double tol);
+/* "2^26" for powers of two, "10^7" for powers of ten, else the number. */
+const char *bench_size(double n);
+
+#endif
