@@ -76,6 +76,14 @@ static int ctx_init(kit_run_ctx *ctx, kit_params *params, const char *words, uin
     return 0;
 }
 
+/* The runner's exit status (KIT_EXIT_*) for a hook's return value. */
+static int exit_status(int rc)
+{
+    if (rc != 0 && kit_time_refused())
+        return KIT_EXIT_TIMED_NO_KERNEL;
+    return rc == 0 ? KIT_EXIT_OK : (rc == KIT_RC_STUDENT_CUDA ? KIT_EXIT_STUDENT_CUDA : KIT_EXIT_HARNESS);
+}
+
 /* One case: its parameters parsed, the lab's hook run, the result file
  * written.  Returns a KIT_EXIT_* status. */
 static int run_case(int bench, const char *words, uint64_t seed, uint64_t nonce, const char *out_path, int warmup,
@@ -100,9 +108,7 @@ static int run_case(int bench, const char *words, uint64_t seed, uint64_t nonce,
         fprintf(stderr, "runner: writing %s failed (disk full or file size limit?)\n", out_path);
         return KIT_EXIT_HARNESS;
     }
-    if (rc != 0 && kit_time_refused())
-        return KIT_EXIT_TIMED_NO_KERNEL;
-    return rc == 0 ? KIT_EXIT_OK : (rc == KIT_RC_STUDENT_CUDA ? KIT_EXIT_STUDENT_CUDA : KIT_EXIT_HARNESS);
+    return exit_status(rc);
 }
 
 /* One line from the grader on the control descriptor; 0 at its end. */
@@ -259,5 +265,5 @@ int main(int argc, char **argv)
     printf("seed 0x%" PRIx64 ", parameters:%s\n", seed, words[0] ? words : " (defaults)");
     int rc = lab_run(&ctx);
     kit_trace_finish(NULL);
-    return rc == 0 ? KIT_EXIT_OK : (rc == KIT_RC_STUDENT_CUDA ? KIT_EXIT_STUDENT_CUDA : KIT_EXIT_HARNESS);
+    return exit_status(rc);
 }

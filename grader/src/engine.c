@@ -394,7 +394,7 @@ static int wanted(const engine *e, const rubric_test *t)
     return !e->student_mode || t->vis == VIS_VISIBLE;
 }
 
-static void case_params(const rubric_test *t, int i, char *buf, size_t len)
+void case_params(const rubric_test *t, int i, char *buf, size_t len)
 {
     snprintf(buf, len, "%s%s%s", t->params, t->params[0] ? " " : "", t->cases[i]);
 }

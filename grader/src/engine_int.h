@@ -56,6 +56,8 @@ void gpu_share(engine *e);
 void gpu_unshare(engine *e);
 
 uint64_t random_nonce(void);
+/* The parameters of case i of test t: the test's common ones, then the case's. */
+void case_params(const rubric_test *t, int i, char *buf, size_t len);
 /* Empties the run folder (owned by the sandbox uid). */
 void clean_run_dir(engine *e, const workdirs *w);
 /* The last `lines` lines of a program's stderr, sanitized and indented. */
@@ -92,7 +94,7 @@ void run_sanitizer_case(engine *e, const workdirs *w, const rubric_test *t, cons
 /* The descriptor of the runner's conversation with the grader (serve,
  * --gate-fd): far above the ones a program and its libraries open first. */
 #define KIT_CTL_FD 100
-#define KIT_CTL_FD_S "100"
+#define KIT_CTL_FD_S "100" /* the same, for a command line */
 /* Runs one correctness case in the submission's case server (started, under
  * a shared GPU lock, when none runs).  1: c holds the case's verdict (the
  * checker's, or a time limit hit); 0: run the case on its own (run_case):

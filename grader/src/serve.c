@@ -30,7 +30,6 @@
 #include "lock.h"
 #include "submission.h"
 
-#define CTL_FD KIT_CTL_FD
 #define MAX_DEATHS 3
 #define READY_TIMEOUT 60 /* seconds for the runner to start (a CUDA context, CUPTI) */
 #define EXIT_TIMEOUT 10  /* seconds to exit once told there are no more cases */
@@ -108,12 +107,10 @@ static int server_start(engine *e, const workdirs *w)
     e->server = srv;
     clean_run_dir(e, w);
     snprintf(srv->out, sizeof srv->out, "%s/out.bin", w->run);
-    char fd_s[16];
-    snprintf(fd_s, sizeof fd_s, "%d", CTL_FD);
-    const char *argv[] = {w->runner, "serve", "--ctl-fd", fd_s, "--out", srv->out, NULL};
+    const char *argv[] = {w->runner, "serve", "--ctl-fd", KIT_CTL_FD_S, "--out", srv->out, NULL};
     sandboxed_init(&srv->sb, e, total_limit(e), w->run, w->run, w->run, w->bin, NULL);
     gpu_share(e);
-    srv->s = proc_start(argv, &srv->sb.o, CTL_FD, &srv->r);
+    srv->s = proc_start(argv, &srv->sb.o, KIT_CTL_FD, &srv->r);
     char line[64];
     int got = srv->s ? proc_receive(srv->s, READY_TIMEOUT, line, sizeof line) : -2;
     debug("start", got == 1 ? line : got == 0 ? "(exited)" : "(killed or not started)");
@@ -122,6 +119,12 @@ static int server_start(engine *e, const workdirs *w)
         return -1;
     }
     return 0;
+}
+
+/* The line that sends one case to a serving runner (runner_main.cu serve()). */
+static void case_line(char *msg, size_t len, uint64_t seed, uint64_t nonce, const char *params)
+{
+    snprintf(msg, len, "run 0x%llx %llu %s\n", (unsigned long long)seed, (unsigned long long)nonce, params);
 }
 
 int serve_case(engine *e, const workdirs *w, const rubric_test *t, const char *params, uint64_t seed, outcome *c)
@@ -134,7 +137,7 @@ int serve_case(engine *e, const workdirs *w, const rubric_test *t, const char *p
     size_t off = proc_stdout_len(srv->s);
     size_t total_before = srv->r.out_total;
     char msg[2200], line[64];
-    snprintf(msg, sizeof msg, "run 0x%llx %llu %s\n", (unsigned long long)seed, (unsigned long long)nonce, params);
+    case_line(msg, sizeof msg, seed, nonce, params);
     double limit = t->timeout_s > 0 ? t->timeout_s : e->rub.timeout_s;
     debug("send", params);
     int sent = proc_send(srv->s, msg);
@@ -188,21 +191,18 @@ void serve_sanitizer_start(engine *e, const workdirs *w, const rubric_test *t)
         free(ss);
         return;
     }
-    char fd_s[16];
-    snprintf(fd_s, sizeof fd_s, "%d", CTL_FD);
-    const char *serve_args[] = {w->runner, "serve", "--ctl-fd", fd_s, "--no-trace", "--out", ss->out, NULL};
+    const char *serve_args[] = {w->runner, "serve", "--ctl-fd", KIT_CTL_FD_S, "--no-trace", "--out", ss->out, NULL};
     const char *argv[32];
     sanitizer_argv(e, t, serve_args, argv, 32);
     ss->limit = t->timeout_s > 0 ? t->timeout_s : e->rub.sanitizer_timeout_s;
     sandboxed_init(&ss->sb, e, ss->limit * (t->n_cases + 1), ss->dir, ss->dir, ss->dir, w->bin, w->src);
     ss->sb.o.out_cap = 4u << 20; /* the sanitizer's report, not the program's flood */
     gpu_share(e);
-    ss->s = proc_start(argv, &ss->sb.o, CTL_FD, &ss->r);
+    ss->s = proc_start(argv, &ss->sb.o, KIT_CTL_FD, &ss->r);
     for (int i = 0; ss->s && i < t->n_cases; i++) {
         char params[1024], msg[2200];
-        snprintf(params, sizeof params, "%s%s%s", t->params, t->params[0] ? " " : "", t->cases[i]);
-        snprintf(msg, sizeof msg, "run 0x%llx %llu %s\n", (unsigned long long)engine_case_seed(e->seed, t->name, i, 0),
-                 (unsigned long long)random_nonce(), params);
+        case_params(t, i, params, sizeof params);
+        case_line(msg, sizeof msg, engine_case_seed(e->seed, t->name, i, 0), random_nonce(), params);
         if (proc_send(ss->s, msg) != 0)
             break;
         ss->sent++;
@@ -212,7 +212,7 @@ void serve_sanitizer_start(engine *e, const workdirs *w, const rubric_test *t)
 }
 
 /* Ends a session; 1 when every case finished and the report is clean. */
-static int san_finish(engine *e, struct san_session *ss)
+static int san_finish(struct san_session *ss)
 {
     int ok = ss->s && ss->sent == ss->t->n_cases;
     char line[64];
@@ -228,27 +228,30 @@ static int san_finish(engine *e, struct san_session *ss)
     proc_result_free(&ss->r);
     rm_rf(ss->dir);
     debug(clean ? "sanitizer clean" : "sanitizer not clean: case by case", ss->t->name);
-    (void)e;
     return clean;
+}
+
+/* The index of test t's session in e->sanitizers, or -1. */
+static int san_find(const engine *e, const rubric_test *t)
+{
+    for (int i = 0; i < e->n_sanitizers; i++)
+        if (e->sanitizers[i] && e->sanitizers[i]->t == t)
+            return i;
+    return -1;
 }
 
 int serve_sanitizer_clean(engine *e, const workdirs *w, const rubric_test *t)
 {
-    int k = -1;
-    for (int i = 0; i < e->n_sanitizers; i++)
-        if (e->sanitizers[i] && e->sanitizers[i]->t == t)
-            k = i;
+    int k = san_find(e, t);
     if (k < 0) { /* not started early: now */
         serve_sanitizer_start(e, w, t);
-        for (int i = 0; i < e->n_sanitizers; i++)
-            if (e->sanitizers[i] && e->sanitizers[i]->t == t)
-                k = i;
+        k = san_find(e, t);
         if (k < 0)
             return 0;
     }
     struct san_session *ss = e->sanitizers[k];
     e->sanitizers[k] = NULL;
-    int clean = san_finish(e, ss);
+    int clean = san_finish(ss);
     free(ss);
     return clean;
 }
@@ -258,7 +261,7 @@ void serve_sanitizers_stop(engine *e)
     for (int i = 0; i < e->n_sanitizers; i++)
         if (e->sanitizers[i]) {
             proc_kill(e->sanitizers[i]->s);
-            san_finish(e, e->sanitizers[i]);
+            san_finish(e->sanitizers[i]);
             free(e->sanitizers[i]);
         }
     e->n_sanitizers = 0;
@@ -278,7 +281,7 @@ void run_gated(engine *e, const char *const argv[], const sandboxed *sb, double 
     gpu_lock lock;
     int locked = gpu_lock_acquire(&lock, e->gpu_uuid, 0, e->log) == 0;
     *waited_s += locked ? lock.waited_s : 0;
-    proc_session *s = proc_start(argv, &sb->o, CTL_FD, r);
+    proc_session *s = proc_start(argv, &sb->o, KIT_CTL_FD, r);
     double left = limit;
     while (s) {
         char line[64];
