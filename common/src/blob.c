@@ -7,10 +7,13 @@
 #include "kit/blob.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define BLOB_MAGIC "KITBLOB1"
 #define BLOB_MAGIC_LEN 8
@@ -165,9 +168,25 @@ void kit_blob_free(kit_blobfile *b)
  * while reading, so a huge or growing file cannot exhaust memory). */
 static unsigned char *load_file(const char *path, uint64_t cap, size_t *len, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
+    /* Not through a symbolic link, never blocking on a FIFO, a regular file
+     * only: a submission that is still running (a case server between two
+     * cases) may swap the file after the grader looked at it. */
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0) {
+        set_err(err, errlen, "cannot open output file %s: %s", path,
+                errno == ELOOP ? "it is a symbolic link" : strerror(errno));
+        return NULL;
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        set_err(err, errlen, "cannot read output file %s: not a regular file", path);
+        close(fd);
+        return NULL;
+    }
+    FILE *f = fdopen(fd, "rb");
     if (!f) {
         set_err(err, errlen, "cannot open output file %s: %s", path, strerror(errno));
+        close(fd);
         return NULL;
     }
     long size = -1;

@@ -34,6 +34,8 @@
 #include "spool.h"
 #include "submission.h"
 
+extern char **environ;
+
 #define MAX_GPUS 64
 
 typedef struct {
@@ -223,10 +225,10 @@ static void wait_for_gpu(engine *e, void *arg)
             if (fd < 0)
                 continue;
             if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
-                /* Held until this worker exits. */
-                char idx[16];
-                snprintf(idx, sizeof idx, "%d", i);
-                setenv("CUDA_VISIBLE_DEVICES", idx, 1);
+                /* Held until this worker exits.  The GPU by its UUID, not
+                 * its index: indexes count only the GPUs the batch was
+                 * given (CUDA_VISIBLE_DEVICES=2,3 numbers them 0 and 1). */
+                setenv("CUDA_VISIBLE_DEVICES", s->uuids[i], 1);
                 snprintf(e->gpu_uuid, sizeof e->gpu_uuid, "%s", s->uuids[i]);
                 return;
             }
@@ -244,6 +246,9 @@ static int count_gpus(engine *e, slots_ctx *s)
     const char *argv[] = {e->conf.kit_devices, NULL};
     proc_opts o = {0};
     o.timeout_s = 60;
+    /* the batch's own environment: the GPUs it was given (CUDA_VISIBLE_DEVICES),
+     * none where they are hidden from it */
+    o.env = (const char *const *)environ;
     proc_result r;
     proc_run(argv, &o, &r);
     char *save = NULL;

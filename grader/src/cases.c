@@ -38,6 +38,30 @@ void gpu_unshare(engine *e)
     e->shared_held = 0;
 }
 
+/* The GPU to this grading alone: its other GPU processes end first, and
+ * its shared hold with them (a later run takes it again).  Waiting for the
+ * lock is no part of any time limit: a run's limit starts when it does. */
+void gpu_release_all(engine *e)
+{
+    serve_stop(e);
+    serve_sanitizers_stop(e);
+    gpu_unshare(e);
+}
+
+int gpu_take_alone(engine *e, gpu_lock *lock, double *waited_s)
+{
+    gpu_release_all(e);
+    int locked = gpu_lock_acquire(lock, e->gpu_uuid, 1, e->log) == 0;
+    *waited_s += locked ? lock->waited_s : 0;
+    return locked;
+}
+
+/* A run that hit its time limit while it shared the GPU runs again with the
+ * GPU to itself: the limit measures the student's work, not a neighbour's
+ * load (another submission's racecheck, a timing loop, fifty checks at
+ * once); an endless loop hits the same limit again, alone. */
+static int rerun_alone_after(const proc_result *r) { return r->timed_out; }
+
 uint64_t random_nonce(void) { return kit_random_u64(); }
 
 void clean_run_dir(engine *e, const workdirs *w)
@@ -264,10 +288,8 @@ void describe_run_failure(const engine *e, const proc_result *r, const rubric_te
 /* The runner's result file, as the checker will open it: a regular file,
  * not a link or a FIFO the submission put in its place (every process of
  * the run is gone by now, so it cannot change any more). */
-int result_file_ok(const workdirs *w, strbuf *why)
+static int regular_result(const char *out, strbuf *why)
 {
-    char out[2200];
-    snprintf(out, sizeof out, "%s/out.bin", w->run);
     struct stat st;
     if (lstat(out, &st) != 0)
         return 1; /* missing: the checker says so in its own words */
@@ -279,13 +301,18 @@ int result_file_ok(const workdirs *w, strbuf *why)
     return 0;
 }
 
-/* Did the runner finish its work (its own result file, complete)? */
-int run_finished(const engine *e, const workdirs *w, uint64_t nonce, strbuf *why)
+int result_file_ok(const workdirs *w, strbuf *why)
 {
-    if (!result_file_ok(w, why))
-        return 0;
-    char out[2200], err[256];
+    char out[2200];
     snprintf(out, sizeof out, "%s/out.bin", w->run);
+    return regular_result(out, why);
+}
+
+int result_finished(const engine *e, const char *out, uint64_t nonce, strbuf *why)
+{
+    if (!regular_result(out, why))
+        return 0;
+    char err[256];
     kit_blobfile *b = kit_blob_load(out, nonce, (uint64_t)(e->rub.file_mb + 1) << 20, err, sizeof err);
     char *status = b ? kit_blob_text(b, KIT_KEY_RUNNER_STATUS) : NULL;
     int ok = status && !strcmp(status, "ok");
@@ -295,6 +322,14 @@ int run_finished(const engine *e, const workdirs *w, uint64_t nonce, strbuf *why
     free(status);
     kit_blob_free(b);
     return ok;
+}
+
+/* Did the runner finish its work (its own result file, complete)? */
+int run_finished(const engine *e, const workdirs *w, uint64_t nonce, strbuf *why)
+{
+    char out[2200];
+    snprintf(out, sizeof out, "%s/out.bin", w->run);
+    return result_finished(e, out, nonce, why);
 }
 
 /* CUDA's words for a full GPU (cudaErrorMemoryAllocation), in the run's output. */
@@ -350,23 +385,18 @@ void run_case(engine *e, const workdirs *w, const rubric_test *t, const char *pa
     sandboxed_init(&sb, e, limit, w->run, w->run, w->run, w->bin, NULL);
 
     proc_result r;
-    for (int alone = bench && !gated;; alone = 1) {
+    /* A case that hit its time limit in the case server starts alone. */
+    int alone_first = bench ? !gated : e->next_alone;
+    e->next_alone = 0;
+    for (int alone = alone_first;; alone = 1) {
         if (!alone && gated) { /* the GPU alone for the timing loop only */
             run_gated(e, gated_argv, &sb, limit, &r, &c->waited_s);
         } else if (!alone) {
             gpu_share(e);
             proc_run(argv, &sb.o, &r);
         } else {
-            /* The GPU alone: this grading's other GPU processes end first,
-             * and its shared hold with them (a later run takes it again). */
-            serve_stop(e);
-            serve_sanitizers_stop(e);
-            gpu_unshare(e);
             gpu_lock lock;
-            /* Waiting for the lock is not part of the run's time limit: the
-             * limit starts when proc_run does. */
-            int locked = gpu_lock_acquire(&lock, e->gpu_uuid, 1, e->log) == 0;
-            c->waited_s += locked ? lock.waited_s : 0;
+            int locked = gpu_take_alone(e, &lock, &c->waited_s);
             proc_run(argv, &sb.o, &r);
             if (locked)
                 gpu_lock_release(&lock);
@@ -374,11 +404,11 @@ void run_case(engine *e, const workdirs *w, const rubric_test *t, const char *pa
         /* Runs sharing the GPU share its memory: one that ran out of it
          * next to others is rerun once with the GPU to itself, so another
          * submission's memory hog cannot fail it (a hog of its own fails
-         * alone as well). */
-        /* A timing run that failed while it shared the GPU runs again with
+         * alone as well); so is one that hit its time limit (rerun_alone_after).
+         * A timing run that failed while it shared the GPU runs again with
          * the GPU to itself from start to end, whatever the failure: so
          * the gate can cost no verdict. */
-        int retry = !alone && (gated ? !proc_ok(&r) : !proc_ok(&r) && !r.timed_out && mentions_out_of_memory(&r));
+        int retry = !alone && (gated ? !proc_ok(&r) : !proc_ok(&r) && (rerun_alone_after(&r) || mentions_out_of_memory(&r)));
         if (!retry)
             break;
         proc_result_free(&r);
@@ -473,9 +503,23 @@ void run_sanitizer_case(engine *e, const workdirs *w, const rubric_test *t, cons
     sandboxed_init(&sb, e, t->timeout_s > 0 ? t->timeout_s : e->rub.sanitizer_timeout_s, w->run, w->run, w->run,
                    w->bin, w->src);
     sb.o.out_cap = 4u << 20; /* the sanitizer's report, not the program's flood */
-    gpu_share(e);
     proc_result r;
-    proc_run(argv, &sb.o, &r);
+    for (int alone = 0;; alone = 1) {
+        if (!alone) {
+            gpu_share(e);
+            proc_run(argv, &sb.o, &r);
+        } else {
+            gpu_lock lock;
+            int locked = gpu_take_alone(e, &lock, &c->waited_s);
+            proc_run(argv, &sb.o, &r);
+            if (locked)
+                gpu_lock_release(&lock);
+        }
+        if (alone || !rerun_alone_after(&r))
+            break;
+        proc_result_free(&r);
+        clean_run_dir(e, w);
+    }
 
     san_report rep;
     san_report_init(&rep);

@@ -656,6 +656,7 @@ void engine_grade(engine *e, const char *sub_dir, const char *work_dir, const ch
     start_result(e, student, g);
     e->not_own_right = e->not_own_wrong = 0;
     e->serve_deaths = 0;
+    e->next_alone = 0;
     e->n_sanitizers = 0;
     workdirs w;
     if (prepare_dirs(e, work_dir, &w) != 0) {
@@ -698,11 +699,8 @@ void engine_grade(engine *e, const char *sub_dir, const char *work_dir, const ch
             tr->status = ST_SKIP;
             sb_add(&tr->output, "not run: needs a CUDA device\n");
         } else {
-            if (t->kind == KIND_PERFORMANCE) { /* its timing loop needs the GPU without this grading's hold */
-                serve_stop(e);
-                serve_sanitizers_stop(e);
-                gpu_unshare(e);
-            }
+            if (t->kind == KIND_PERFORMANCE) /* its timing loop needs the GPU without this grading's hold */
+                gpu_release_all(e);
             test_kinds[t->kind].run(e, &w, t, tr);
         }
         tr->seconds = kit_now() - ts;
@@ -711,9 +709,7 @@ void engine_grade(engine *e, const char *sub_dir, const char *work_dir, const ch
         if (e->log)
             report_test_line(e->log, tr, &e->ropts);
     }
-    serve_stop(e);
-    serve_sanitizers_stop(e);
-    gpu_unshare(e);
+    gpu_release_all(e);
     /* A correctness test after a sanitizer test in the rubric may have found it only now. */
     for (int i = 0; i < g->n_tests; i++) {
         const rubric_test *t = rubric_find(&e->rub, g->tests[i].name);

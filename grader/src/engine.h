@@ -48,6 +48,8 @@ typedef struct engine_s {
                                          right / wrong values (sanitizer credit, engine.c) */
     struct case_server *server; /* the runner serving this grading's correctness cases (serve.c), or NULL */
     int serve_deaths;           /* this grading: server processes that ended mid-case */
+    int next_alone;             /* the next run_case starts with the GPU alone (its case hit the
+                                   time limit in the case server) */
     struct san_session *sanitizers[8]; /* sanitizer tests running meanwhile (serve.c) */
     gpu_lock shared;            /* this grading's one shared hold of the GPU (cases.c gpu_share) */
     int shared_held;

@@ -54,6 +54,12 @@ void outcome_free(outcome *c);
 void gpu_share(engine *e);
 /* Ends the grading's shared hold (its GPU processes must be gone). */
 void gpu_unshare(engine *e);
+/* Ends the grading's GPU processes (case server, sanitizer sessions) and
+ * then its shared hold: before a timing run, and at the end of a grading. */
+void gpu_release_all(engine *e);
+/* gpu_release_all, then the GPU alone (exclusive lock): 1 when held
+ * (gpu_lock_release it); the wait is added to *waited_s, never to a limit. */
+int gpu_take_alone(engine *e, gpu_lock *lock, double *waited_s);
 
 uint64_t random_nonce(void);
 /* The parameters of case i of test t: the test's common ones, then the case's. */
@@ -80,6 +86,8 @@ void run_case(engine *e, const workdirs *w, const rubric_test *t, const char *pa
               outcome *c);
 /* Did the runner finish its work (its own result file, complete, nonce)? */
 int run_finished(const engine *e, const workdirs *w, uint64_t nonce, strbuf *why);
+/* The same for the result file at path out (a sanitizer session's). */
+int result_finished(const engine *e, const char *out, uint64_t nonce, strbuf *why);
 /* compute-sanitizer with t's tool and the kit's options, then runner_args;
  * returns the count of argv (NULL-terminated, at most max entries). */
 int sanitizer_argv(const engine *e, const rubric_test *t, const char *const runner_args[], const char **argv, int max);
@@ -115,7 +123,7 @@ void serve_sanitizer_start(engine *e, const workdirs *w, const rubric_test *t);
 int serve_sanitizer_clean(engine *e, const workdirs *w, const rubric_test *t);
 /* Ends the sanitizer processes not waited for (a grading cut short). */
 void serve_sanitizers_stop(engine *e);
-/* A timing run (argv: runner bench ... --gate-fd 3) that shares the GPU but
+/* A timing run (argv: runner bench ... --gate-fd 100) that shares the GPU but
  * for its timing loop, which gets it alone; r as from proc_run, waited_s
  * grows by the time spent waiting for the lock (not part of the limit). */
 void run_gated(engine *e, const char *const argv[], const sandboxed *sb, double limit, proc_result *r,

@@ -13,9 +13,9 @@
  * A case that ends the process (a crash, a CUDA error left behind: the
  * context may be unusable) is run again on its own (run_case), so its
  * verdict and message are exactly those of a single run, and the next case
- * starts a new server; so is a case that hits its time limit in the server
- * (a hang of the server's own making must not cost the case: alone, an
- * endless loop hits the limit again).  After MAX_DEATHS such ends in one
+ * starts a new server; so is a case that hits its time limit in the server,
+ * with the GPU to itself (a neighbour's load or a hang of the server's own
+ * making must not cost the case: alone, an endless loop hits the limit again).  After MAX_DEATHS such ends in one
  * grading the rest runs case by case.  KIT_SERVE=0 turns the server off (one process per case, and
  * timing runs hold the GPU alone from start to end, as before).
  */
@@ -146,6 +146,7 @@ int serve_case(engine *e, const workdirs *w, const rubric_test *t, const char *p
     /* Killed (its time limit, a flood of files), ended, or not the protocol's
      * word: the case runs again on its own, and decides there. */
     if (got != 1 || strcmp(line, "done") != 0) {
+        e->next_alone = srv->r.timed_out; /* rerun_alone_after (cases.c): not a neighbour's load */
         server_died(e);
         return 0;
     }
@@ -172,6 +173,7 @@ struct san_session {
     proc_result r;
     sandboxed sb;
     int sent;
+    uint64_t last_nonce; /* the last case's: its result file is the one left */
     double limit;
     char dir[2200], out[2300];
 };
@@ -202,7 +204,8 @@ void serve_sanitizer_start(engine *e, const workdirs *w, const rubric_test *t)
     for (int i = 0; ss->s && i < t->n_cases; i++) {
         char params[1024], msg[2200];
         case_params(t, i, params, sizeof params);
-        case_line(msg, sizeof msg, engine_case_seed(e->seed, t->name, i, 0), random_nonce(), params);
+        ss->last_nonce = random_nonce();
+        case_line(msg, sizeof msg, engine_case_seed(e->seed, t->name, i, 0), ss->last_nonce, params);
         if (proc_send(ss->s, msg) != 0)
             break;
         ss->sent++;
@@ -211,8 +214,11 @@ void serve_sanitizer_start(engine *e, const workdirs *w, const rubric_test *t)
     debug("sanitizer started", t->name);
 }
 
-/* Ends a session; 1 when every case finished and the report is clean. */
-static int san_finish(struct san_session *ss)
+/* Ends a session; 1 when every case finished, the report is clean and the
+ * last case's result file is still the runner's, complete (a submission
+ * that replaces it, with a link or a FIFO say, gets no credit from a clean
+ * report: its cases run one by one, each judged like a single run). */
+static int san_finish(const engine *e, struct san_session *ss)
 {
     int ok = ss->s && ss->sent == ss->t->n_cases;
     char line[64];
@@ -223,7 +229,10 @@ static int san_finish(struct san_session *ss)
     san_report rep;
     san_report_init(&rep);
     int errors = ok ? sanitizer_errors(ss->t, &ss->r, &rep) : -1;
-    int clean = ok && proc_ok(&ss->r) && errors == 0 && !rep.tool_failed;
+    strbuf why;
+    sb_init(&why);
+    int clean = ok && proc_ok(&ss->r) && errors == 0 && !rep.tool_failed && result_finished(e, ss->out, ss->last_nonce, &why);
+    sb_free(&why);
     san_report_free(&rep);
     proc_result_free(&ss->r);
     rm_rf(ss->dir);
@@ -251,7 +260,7 @@ int serve_sanitizer_clean(engine *e, const workdirs *w, const rubric_test *t)
     }
     struct san_session *ss = e->sanitizers[k];
     e->sanitizers[k] = NULL;
-    int clean = san_finish(ss);
+    int clean = san_finish(e, ss);
     free(ss);
     return clean;
 }
@@ -261,7 +270,7 @@ void serve_sanitizers_stop(engine *e)
     for (int i = 0; i < e->n_sanitizers; i++)
         if (e->sanitizers[i]) {
             proc_kill(e->sanitizers[i]->s);
-            san_finish(e->sanitizers[i]);
+            san_finish(e, e->sanitizers[i]);
             free(e->sanitizers[i]);
         }
     e->n_sanitizers = 0;

@@ -253,6 +253,29 @@ START_TEST(batch_layouts_refused)
 }
 END_TEST
 
+/* GPUs hidden from a batch (CUDA_VISIBLE_DEVICES= or =2,3) stay hidden: the
+ * batch counted its GPUs with a kit-devices that did not get the variable,
+ * saw every GPU of the machine, and handed its workers GPU 0 (the suite's
+ * "GPU hidden" known-bad batch was timed on the GPU). */
+START_TEST(batch_keeps_hidden_gpus_hidden)
+{
+    strbuf out;
+    sb_init(&out);
+    int rc = run(&out, "mkdir -p \"$T/b\" \"$T/s/x\" && cp tests/submissions/lab03-dot/build-error/dot.cu \"$T/s/x/\" && "
+                       "printf '#!/bin/sh\\necho \"${CUDA_VISIBLE_DEVICES-unset}\" >> \"%%s/seen\"\\n"
+                       "[ \"${CUDA_VISIBLE_DEVICES-x}\" = \"\" ] && exit 1\\n"
+                       "printf \"0\\\\tGPU-00000000-1111-2222-3333-444444444444\\\\tFake\\\\t9.0\\\\n\"\\n' \"$T\" "
+                       "> \"$T/fake-devices\" && chmod +x \"$T/fake-devices\" && "
+                       "sed \"s|^kit_devices = .*|kit_devices = $T/fake-devices|\" '%s/kit.ini' > \"$T/b/kit.ini\" && "
+                       "CUDA_VISIBLE_DEVICES= KIT_BUILD=\"$T/b\" KIT_RUN_WITHOUT_GPU=1 \"$KG\" batch lab03 \"$T/s\" "
+                       "--out \"$T/out\" --test float-small >/dev/null; cat \"$T/seen\"",
+                 build_dir());
+    ck_assert_msg(rc == 0 && strstr(sb_str(&out), "unset") == NULL && lines(&out) >= 1, "rc %d, kit-devices saw: %s", rc,
+                  sb_str(&out));
+    sb_free(&out);
+}
+END_TEST
+
 /* Per-student archives (LMS exports): unpacked safely and graded, or the
  * batch refused with the archive and the reason; nothing lands outside. */
 START_TEST(batch_archives)
@@ -416,6 +439,7 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, case_parameters_by_the_labs_rules);
     tcase_add_test(tc, batch_layouts_refused);
     tcase_add_test(tc, batch_archives);
+    tcase_add_test(tc, batch_keeps_hidden_gpus_hidden);
     tcase_add_test(tc, printed_rerun_hints_work);
     tcase_add_test(tc, served_reports_like_single_runs);
     tcase_add_test(tc, compiler_messages_for_the_student);

@@ -1,9 +1,14 @@
-/* lab03 - known-bad test submission: replaces its result file after the run.
- * Correct solution, plus an exit handler (registered before main) that runs
- * after the runner wrote out.bin: it moves the file away and puts a FIFO in
- * its place (float cases; a checker that opened it would wait for ever) or a
- * symbolic link to /etc/shadow (int cases; the checker runs as the grader's
- * user).  The grader must refuse both, in every test. */
+/* lab03 - known-bad test submission: replaces its result file.
+ * Correct solution, plus two tampers with out.bin, which the runner opens
+ * before the student's code runs: every call moves the file away (the
+ * runner goes on writing into it) and puts a FIFO in its place (float cases;
+ * a checker that opened it would wait for ever) or a symbolic link to
+ * /etc/shadow (int cases; the checker runs as the grader's user); and an exit
+ * handler (registered before main) does the same after the runner wrote the
+ * file.  The call's tamper reaches the grader's case server, which runs many
+ * cases in one process (the exit handler runs only after its last case); the
+ * exit handler reaches single runs and sanitizer sessions.  The grader must
+ * refuse both, in every test. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,6 +89,7 @@ template <typename T> static T dot(const T *d_a, const T *d_b, int n)
     CUDA_CHECK_LAUNCH();
     CUDA_CHECK(cudaMemcpy(&result, d_part + blocks, sizeof(T), cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaFree(d_part));
+    replace_result();
     return result;
 }
 
