@@ -210,10 +210,12 @@ test-fresh: ## CI's fresh-machine step (.ci/run) in a private view without the k
 test-cpu-submissions: all $(GPU_TESTS) ## the known-bad submissions that need no GPU (compile errors, floods, fork bombs...)
 	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-cpu-submissions
 
-test-gpu: all $(GPU_TESTS) ## GPU integration tests only (fails without a CUDA device)
+test-gpu: all $(GPU_TESTS) demos ## GPU tests only, in parts: LABS="lab03 lab07" PARTS="labs bad cpu hostile demos"
 	@$(KIT_DEVICES) || { echo "test-gpu: no CUDA device available" >&2; exit 1; }
-	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-gpu; rc=$$?; \
-	 $(MAKE) --no-print-directory test-demos NO_COLOR=1 || rc=1; exit $$rc
+	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-gpu
+
+test-hostile: all $(GPU_TESTS) ## the grader's robustness checks alone (kill -9, fork bombs, odd names; GPU or not)
+	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) $(if $(shell $(KIT_DEVICES) --quiet && echo gpu),PARTS=hostile tests/run-gpu,tests/hostile/run)
 
 bench-grader: all ## how fast and how fair grading is on this GPU (issue 12's table; prints, asserts nothing)
 	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tools/bench/grader
@@ -245,7 +247,7 @@ help: ## list the targets
 	@echo "    run-labNN    build your lab and run it once: make run-lab01 P=\"blocks=4 threads=3\""
 	@echo "    demo-NAME    run one race demo (make demo lists them)"
 
-.PHONY: all help clean test test-unit test-gpu test-build test-slurm test-fresh bench-grader build-cu grade deps handouts FORCE $(LAB_IDS) $(addprefix run-,$(LAB_IDS))
+.PHONY: all help clean test test-unit test-gpu test-hostile test-build test-slurm test-fresh bench-grader build-cu grade deps handouts FORCE $(LAB_IDS) $(addprefix run-,$(LAB_IDS))
 FORCE:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
