@@ -49,8 +49,8 @@ void outcome_free(outcome *c);
 /* The GPU lock of a grading: its correctness and sanitizer runs (the case
  * server, sanitizer processes, single runs) share the GPU under ONE shared
  * hold, taken at the first and kept until a timing run or the end.  Never
- * two holds at once: a shared request waits at the turnstile while a timing
- * run waits for the GPU, and that run would wait for the hold already held. */
+ * two holds at once: a shared request waits while a timing run waits for
+ * the GPU, and that run would wait for the hold already held. */
 void gpu_share(engine *e);
 /* Ends the grading's shared hold (its GPU processes must be gone). */
 void gpu_unshare(engine *e);

@@ -1,11 +1,13 @@
 /* lock.h - one lock per GPU, so concurrent grading runs don't time each other.
  *
  * Correctness and sanitizer runs share the GPU (shared lock); a timing run
- * needs it alone (exclusive lock).  A turnstile keeps a waiting timing run
- * from being starved by a stream of shared holders: everyone passes the
- * turnstile, a writer holds it while it waits.  Locks are flock(2) on files
- * in KIT_LOCK_DIR (default /tmp), so a killed holder releases its lock at
- * once.  Waiting is announced on `log` (once), with the holder's pid when known.
+ * needs it alone (exclusive lock).  Timing runs go first: while one waits
+ * or times (it holds the "writers" file shared), no new shared hold starts,
+ * so a stream of shared holders cannot starve it, and the timing runs that
+ * queue meanwhile time one after another once the shared holders are done,
+ * not each behind a new round of them.  Locks are flock(2) on files in
+ * KIT_LOCK_DIR (default /tmp), so a killed holder releases its lock at once.
+ * Waiting is announced on `log` (once), with the holder's pid when known.
  */
 #ifndef GRADER_LOCK_H
 #define GRADER_LOCK_H
@@ -13,6 +15,7 @@
 
 typedef struct {
     int fd;        /* the GPU's lock file, -1 when not held */
+    int writers_fd; /* exclusive: the writers file, held shared until the release */
     int exclusive;
     double waited_s;
 } gpu_lock;

@@ -194,7 +194,7 @@ START_TEST(one_shared_hold_per_grading)
             _exit(2);
         _exit(0);
     }
-    usleep(200000); /* it now waits at the turnstile */
+    usleep(200000); /* it now waits, and new shared holds wait behind it */
     alarm(10);      /* a deadlock fails the test instead of hanging it */
     gpu_share(&e);  /* the case server, a sanitizer process, a single run */
     gpu_share(&e);
@@ -204,6 +204,50 @@ START_TEST(one_shared_hold_per_grading)
     char c;
     ck_assert_int_eq(read(p[0], &c, 1), 1); /* the timing run got the GPU */
     waitpid(timing, NULL, 0);
+}
+END_TEST
+
+/* A child that takes the GPU lock (exclusive or shared) after `delay` s,
+ * holds it `hold` s and writes when it got it and when it let go. */
+static pid_t lock_taker(int fd, int exclusive, double delay, double hold)
+{
+    pid_t pid = fork();
+    ck_assert(pid >= 0);
+    if (pid == 0) {
+        usleep((useconds_t)(delay * 1e6));
+        gpu_lock l;
+        gpu_lock_acquire(&l, "GPU-test", exclusive, NULL);
+        double times[2] = {now(), 0};
+        usleep((useconds_t)(hold * 1e6));
+        times[1] = now();
+        gpu_lock_release(&l);
+        _exit(write(fd, times, sizeof times) == sizeof times ? 0 : 1);
+    }
+    return pid;
+}
+
+/* Timing runs that queue while the GPU is shared time one after another
+ * before any new shared hold: a course server's 50 checks waited 105 s each
+ * when every timing run waited behind a new round of correctness phases. */
+START_TEST(timing_runs_go_first)
+{
+    int p[4][2];
+    for (int i = 0; i < 4; i++)
+        ck_assert_int_eq(pipe(p[i]), 0);
+    double t0 = now();
+    pid_t pids[4] = {lock_taker(p[0][1], 0, 0, 0.4),    /* a grading's correctness phase */
+                     lock_taker(p[1][1], 1, 0.1, 0.4),  /* a timing run waits for it, then times */
+                     lock_taker(p[2][1], 1, 0.6, 0.2),  /* another timing run comes while it times, */
+                     lock_taker(p[3][1], 0, 0.5, 0.6)}; /* after a new shared holder */
+    double got[4][2];
+    for (int i = 0; i < 4; i++) {
+        ck_assert_int_eq(read(p[i][0], got[i], sizeof got[i]), sizeof got[i]);
+        waitpid(pids[i], NULL, 0);
+    }
+    ck_assert_msg(got[1][0] >= got[0][1] && got[2][0] >= got[0][1], "a timing run started before the shared holder ended");
+    ck_assert_msg(got[3][0] >= got[1][1] && got[3][0] >= got[2][1],
+                  "the later shared hold started %.2f s in, before both timing runs ended (%.2f, %.2f s)", got[3][0] - t0,
+                  got[1][1] - t0, got[2][1] - t0);
 }
 END_TEST
 
@@ -217,6 +261,7 @@ static Suite *lock_suite(void)
     tcase_add_test(tc, gpu_wait_is_measured);
     tcase_add_test(tc, gated_timing_run);
     tcase_add_test(tc, one_shared_hold_per_grading);
+    tcase_add_test(tc, timing_runs_go_first);
     suite_add_tcase(s, tc);
     return s;
 }
