@@ -59,8 +59,12 @@ int gpu_take_alone(engine *e, gpu_lock *lock, double *waited_s)
 /* A run that hit its time limit while it shared the GPU runs again with the
  * GPU to itself: the limit measures the student's work, not a neighbour's
  * load (another submission's racecheck, a timing loop, fifty checks at
- * once); an endless loop hits the same limit again, alone. */
-static int rerun_alone_after(const proc_result *r) { return r->timed_out; }
+ * once); an endless loop hits the same limit again, alone.  Without a
+ * device (KIT_RUN_WITHOUT_GPU) there is no GPU load to blame. */
+static int rerun_alone_after(const engine *e, const proc_result *r)
+{
+    return r->timed_out && strcmp(e->gpu_uuid, "no-gpu") != 0;
+}
 
 uint64_t random_nonce(void) { return kit_random_u64(); }
 
@@ -408,7 +412,7 @@ void run_case(engine *e, const workdirs *w, const rubric_test *t, const char *pa
          * A timing run that failed while it shared the GPU runs again with
          * the GPU to itself from start to end, whatever the failure: so
          * the gate can cost no verdict. */
-        int retry = !alone && (gated ? !proc_ok(&r) : !proc_ok(&r) && (rerun_alone_after(&r) || mentions_out_of_memory(&r)));
+        int retry = !alone && (gated ? !proc_ok(&r) : !proc_ok(&r) && (rerun_alone_after(e, &r) || mentions_out_of_memory(&r)));
         if (!retry)
             break;
         proc_result_free(&r);
@@ -515,7 +519,7 @@ void run_sanitizer_case(engine *e, const workdirs *w, const rubric_test *t, cons
             if (locked)
                 gpu_lock_release(&lock);
         }
-        if (alone || !rerun_alone_after(&r))
+        if (alone || !rerun_alone_after(e, &r))
             break;
         proc_result_free(&r);
         clean_run_dir(e, w);

@@ -146,7 +146,7 @@ int serve_case(engine *e, const workdirs *w, const rubric_test *t, const char *p
     /* Killed (its time limit, a flood of files), ended, or not the protocol's
      * word: the case runs again on its own, and decides there. */
     if (got != 1 || strcmp(line, "done") != 0) {
-        e->next_alone = srv->r.timed_out; /* rerun_alone_after (cases.c): not a neighbour's load */
+        e->next_alone = srv->r.timed_out && strcmp(e->gpu_uuid, "no-gpu") != 0; /* as rerun_alone_after (cases.c) */
         server_died(e);
         return 0;
     }

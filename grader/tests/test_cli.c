@@ -276,6 +276,23 @@ START_TEST(batch_keeps_hidden_gpus_hidden)
 }
 END_TEST
 
+/* A student's file that is a FIFO is refused at grading; the class report's
+ * similarity check then opened it to compare it and waited for ever (where
+ * similarity-tester is installed: the batch never ended). */
+START_TEST(batch_report_survives_a_fifo)
+{
+    strbuf out;
+    sb_init(&out);
+    int rc = run(&out, "mkdir -p \"$T/s/a\" \"$T/s/b\" && mkfifo \"$T/s/a/dot.cu\" && "
+                       "cp tests/submissions/lab03-dot/build-error/dot.cu \"$T/s/b/\" && "
+                       "KIT_RUN_WITHOUT_GPU=1 timeout 120 \"$KG\" batch lab03 \"$T/s\" --out \"$T/out\" --test float-small; "
+                       "echo \"status $?\"");
+    ck_assert_msg(rc == 0 && !strstr(sb_str(&out), "status 124") && strstr(sb_str(&out), "done: 2 graded"), "%s",
+                  sb_str(&out));
+    sb_free(&out);
+}
+END_TEST
+
 /* Per-student archives (LMS exports): unpacked safely and graded, or the
  * batch refused with the archive and the reason; nothing lands outside. */
 START_TEST(batch_archives)
@@ -440,6 +457,7 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, batch_layouts_refused);
     tcase_add_test(tc, batch_archives);
     tcase_add_test(tc, batch_keeps_hidden_gpus_hidden);
+    tcase_add_test(tc, batch_report_survives_a_fifo);
     tcase_add_test(tc, printed_rerun_hints_work);
     tcase_add_test(tc, served_reports_like_single_runs);
     tcase_add_test(tc, compiler_messages_for_the_student);
