@@ -125,6 +125,22 @@ int gpu_lock_acquire(gpu_lock *l, const char *device, int exclusive, FILE *log)
     return 0;
 }
 
+void gpu_lock_share(gpu_lock *l)
+{
+    if (l->fd < 0 || !l->exclusive)
+        return;
+    /* flock converts the held lock in place (Linux: under the file's lock
+     * list, before a waiting timing run is woken), then leaves the writers */
+    while (flock(l->fd, LOCK_SH) != 0 && errno == EINTR)
+        ;
+    if (l->writers_fd >= 0) {
+        flock(l->writers_fd, LOCK_UN);
+        close(l->writers_fd);
+        l->writers_fd = -1;
+    }
+    l->exclusive = 0;
+}
+
 void gpu_lock_release(gpu_lock *l)
 {
     if (l->fd >= 0) {

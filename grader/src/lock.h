@@ -24,6 +24,9 @@ typedef struct {
  * usable: the run goes ahead unlocked, with a warning on log). */
 int gpu_lock_acquire(gpu_lock *l, const char *device, int exclusive, FILE *log);
 void gpu_lock_release(gpu_lock *l);
+/* An exclusive hold becomes a shared one without a wait behind the timing
+ * runs queued meanwhile (a timing run between two timing loops). */
+void gpu_lock_share(gpu_lock *l);
 
 /* CPU slots: builds and checkers (the kit's CPU-heavy work that may overlap
  * a timing run) take one of N slots machine-wide, N = online CPUs - 2

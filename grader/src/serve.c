@@ -304,10 +304,14 @@ void run_gated(engine *e, const char *const argv[], const sandboxed *sb, double 
             proc_kill(s);
             break;
         }
-        if (locked)
-            gpu_lock_release(&lock);
-        locked = gpu_lock_acquire(&lock, e->gpu_uuid, alone, e->log) == 0;
-        *waited_s += locked ? lock.waited_s : 0;
+        if (!alone && locked && lock.exclusive) { /* back to sharing: no wait behind queued timing runs */
+            gpu_lock_share(&lock);
+        } else {
+            if (locked)
+                gpu_lock_release(&lock);
+            locked = gpu_lock_acquire(&lock, e->gpu_uuid, alone, e->log) == 0;
+            *waited_s += locked ? lock.waited_s : 0;
+        }
         debug(alone ? "gate: alone" : "gate: shared", NULL);
         if (proc_send(s, alone ? "go\n" : "ok\n") != 0)
             break;

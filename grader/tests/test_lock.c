@@ -251,6 +251,34 @@ START_TEST(timing_runs_go_first)
 }
 END_TEST
 
+/* A timing run between two timing loops shares the GPU again at once: it
+ * waited behind every timing run queued meanwhile, once per case.  (The
+ * queued timing run is the script's own child, as flock(1) calls: children
+ * of the test process would be reaped by run_gated's clean-up.) */
+START_TEST(back_to_sharing_without_a_wait)
+{
+    engine e;
+    memset(&e, 0, sizeof e);
+    snprintf(e.gpu_uuid, sizeof e.gpu_uuid, "GPU-test");
+    char script[2048];
+    snprintf(script, sizeof script,
+             "echo exclusive >&%d; read -r a <&%d; "
+             "( flock -s 8; flock -x 9; sleep 1 ) 8>>%s/kit-gpu-GPU-test.writers 9>>%s/kit-gpu-GPU-test.lock & "
+             "sleep 0.3; t0=$(date +%%s%%N); echo shared >&%d; read -r a <&%d; "
+             "echo $(( ($(date +%%s%%N) - t0) / 1000000 ))",
+             KIT_CTL_FD, KIT_CTL_FD, tmpdir, tmpdir, KIT_CTL_FD, KIT_CTL_FD);
+    const char *argv[] = {"/bin/bash", "-c", script, NULL};
+    sandboxed sb;
+    memset(&sb, 0, sizeof sb);
+    proc_result r;
+    double waited = 0;
+    run_gated(&e, argv, &sb, 10, &r, &waited);
+    ck_assert_msg(r.out.len > 0, "%s %s", sb_str(&r.out), sb_str(&r.err));
+    ck_assert_msg(atoi(sb_str(&r.out)) < 500, "waited %s ms to share the GPU again", sb_str(&r.out));
+    proc_result_free(&r);
+}
+END_TEST
+
 static Suite *lock_suite(void)
 {
     Suite *s = suite_create("lock");
@@ -262,6 +290,7 @@ static Suite *lock_suite(void)
     tcase_add_test(tc, gated_timing_run);
     tcase_add_test(tc, one_shared_hold_per_grading);
     tcase_add_test(tc, timing_runs_go_first);
+    tcase_add_test(tc, back_to_sharing_without_a_wait);
     suite_add_tcase(s, tc);
     return s;
 }
