@@ -2,7 +2,7 @@
 #
 # Out-of-tree build: everything lands in $(BUILD)/ (default build/).
 # GPU code is built for -arch=native when a CUDA device answers, else for
-# sm_75..sm_90; override with CUDA_ARCH="80 90" (or CUDA_ARCH=native).
+# sm_75 and sm_90 (mk/config.mk says why); override with CUDA_ARCH="80 90" (or CUDA_ARCH=native).
 
 include mk/config.mk
 
