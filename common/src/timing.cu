@@ -340,3 +340,66 @@ int kit_time_median(kit_timed_fn fn, void *arg, int warmup, int reps, kit_timing
     free(v);
     return rc;
 }
+
+/* ---- what the device can do (the plausibility check, plausible.h) ---- */
+
+typedef struct {
+    void *src, *dst;
+    size_t half;
+} copy_arg;
+
+static void copy_half(void *arg)
+{
+    const copy_arg *c = (const copy_arg *)arg;
+    cudaMemcpyAsync(c->dst, c->src, c->half, cudaMemcpyDeviceToDevice, 0);
+}
+
+#define COPY_ROOF_MAX_BYTES (2.0 * (1 << 30))
+
+double kit_copy_roof_gbs(double bytes)
+{
+    if (bytes > COPY_ROOF_MAX_BYTES)
+        bytes = COPY_ROOF_MAX_BYTES; /* the bandwidth no longer changes with size there */
+    copy_arg c = {NULL, NULL, (size_t)(bytes / 2)};
+    double gbs = 0;
+    kit_timing t;
+    if (c.half >= 4 && cudaMalloc(&c.src, c.half) == cudaSuccess && cudaMalloc(&c.dst, c.half) == cudaSuccess &&
+        cudaMemset(c.src, 0, c.half) == cudaSuccess && kit_time_median(copy_half, &c, 2, 7, &t) == 0 &&
+        t.min_ms > 0)
+        gbs = 2.0 * c.half / (t.min_ms / 1e3) / 1e9; /* the best of them: a limit */
+    cudaFree(c.src);
+    cudaFree(c.dst);
+    cudaGetLastError(); /* out of memory: unknown, not an error of the run */
+    return gbs;
+}
+
+/* FP32 lanes per SM by compute capability; newer ones than listed: 128. */
+static int fp32_lanes(int major, int minor)
+{
+    if (major <= 5)
+        return 128;
+    if (major == 6)
+        return minor == 0 ? 64 : 128;
+    if (major == 7 || (major == 8 && minor == 0))
+        return 64;
+    return 128;
+}
+
+void kit_device_limits(double *dram_gbs, double *peak_gflops)
+{
+    int dev = 0, mem_khz = 0, bus = 0, sms = 0, khz = 0, major = 0, minor = 0;
+    *dram_gbs = *peak_gflops = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess) {
+        cudaGetLastError();
+        return;
+    }
+    if (cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, dev) == cudaSuccess &&
+        cudaDeviceGetAttribute(&bus, cudaDevAttrGlobalMemoryBusWidth, dev) == cudaSuccess)
+        *dram_gbs = 2.0 * mem_khz * 1e3 * (bus / 8) / 1e9; /* DDR: two transfers per clock */
+    if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) == cudaSuccess &&
+        cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, dev) == cudaSuccess &&
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) == cudaSuccess &&
+        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev) == cudaSuccess)
+        *peak_gflops = (double)sms * fp32_lanes(major, minor) * 2.0 * khz / 1e6; /* a fused multiply-add is 2 */
+    cudaGetLastError();
+}

@@ -81,6 +81,14 @@ const char *kit_time_left(int *calls, double *max_late_ms, int *lost);
 /* Median of warmup+reps timed calls of one function. */
 int kit_time_median(kit_timed_fn fn, void *arg, int warmup, int reps, kit_timing *t);
 
+/* What the device can do, for the plausibility check (plausible.h): GB/s of
+ * a device-to-device copy moving `bytes` (half read, half written; the best
+ * of a few, timed with the GPU to this process alone), 0 when it cannot be
+ * measured (no memory for it); the memory's peak GB/s and the FP32 peak
+ * GFLOP/s from the device's attributes (0: unknown). */
+double kit_copy_roof_gbs(double bytes);
+void kit_device_limits(double *dram_gbs, double *peak_gflops);
+
 /* Kernel launches made by this process so far (CUPTI launch callbacks), or
  * -1 when they cannot be counted (no CUPTI, another CUPTI subscriber). */
 long kit_launch_count(void);
