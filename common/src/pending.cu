@@ -43,7 +43,7 @@
 
 typedef struct {
     cudaStream_t s;
-    char kernel[120]; /* the last kernel (or graph, host function) launched on it */
+    char kernel[160]; /* the last launch on it: "kernel <mangled name>", "a CUDA graph", ... */
 } followed_stream;
 
 static struct {
@@ -90,6 +90,26 @@ static void give_event(cudaEvent_t e)
             P.busy[i] = 0;
 }
 
+/* "kernel _Z10add_kernelPKfS0_Pfii" -> "kernel add_kernel" */
+static void readable(const char *noted, char *out, size_t len)
+{
+    const char *sym = !strncmp(noted, "kernel ", 7) ? noted + 7 : NULL;
+    if (!sym) {
+        snprintf(out, len, "%s", noted[0] ? noted : "work");
+        return;
+    }
+    int status = 0;
+    char *d = abi::__cxa_demangle(sym, NULL, NULL, &status);
+    char name[256];
+    snprintf(name, sizeof name, "%s", d && status == 0 ? d : sym);
+    free(d);
+    char *paren = strchr(name, '('); /* "void dot_partial<float>(float const*, ...)" -> "dot_partial<float>" */
+    if (paren)
+        *paren = 0;
+    char *space = strrchr(name, ' ');
+    snprintf(out, len, "kernel %.120s", space ? space + 1 : name);
+}
+
 static const char *stream_kind(cudaStream_t s)
 {
     unsigned flags = 0;
@@ -101,9 +121,18 @@ static const char *stream_kind(cudaStream_t s)
     return "a stream of its own";
 }
 
+/* p's entry i in words (after every event is queued: the events first, so
+ * that none is recorded late). */
+static void describe(kit_pending_set *p, int i, const followed_stream *fs, const char *how)
+{
+    char last[160];
+    readable(fs->kernel, last, sizeof last);
+    snprintf(p->what[i], sizeof p->what[0], "%.100s on %s%s", last, stream_kind(fs->s), how);
+}
+
 /* Queues an event behind s's work into p: 1, 0 when s has no work left, -1
  * when no event was free (p->lost).  Under mu. */
-static int mark(kit_pending_set *p, const followed_stream *fs, const char *how)
+static int mark(kit_pending_set *p, const followed_stream *fs)
 {
     cudaError_t q = cudaStreamQuery(fs->s);
     if (q != cudaErrorNotReady) {
@@ -119,31 +148,18 @@ static int mark(kit_pending_set *p, const followed_stream *fs, const char *how)
         p->lost++;
         return -1;
     }
-    p->done[p->n] = P.pool[k];
-    snprintf(p->what[p->n], sizeof p->what[0], "%s%s on %s%s", fs->kernel[0] ? "" : "work",
-             fs->kernel, stream_kind(fs->s), how);
-    p->n++;
+    p->done[p->n++] = P.pool[k];
     return 1;
 }
 
+/* Notes the last launch on s (followed streams only); a copy of the mangled
+ * name: demangling waits until a message needs it (mark), not in every launch. */
 static void name_launch(cudaStream_t s, const char *what, const char *symbol)
 {
     pthread_mutex_lock(&mu);
     followed_stream *fs = find(s);
-    if (fs) {
-        int status = 0;
-        char *d = symbol ? abi::__cxa_demangle(symbol, NULL, NULL, &status) : NULL;
-        const char *name = d && status == 0 ? d : symbol;
-        char shortname[100];
-        /* "void add_kernel(const float*, ...)" -> "add_kernel" */
-        snprintf(shortname, sizeof shortname, "%s", name ? name : "");
-        char *paren = strchr(shortname, '(');
-        if (paren)
-            *paren = 0;
-        char *space = strrchr(shortname, ' ');
-        snprintf(fs->kernel, sizeof fs->kernel, "%s%s", what, space ? space + 1 : shortname);
-        free(d);
-    }
+    if (fs)
+        snprintf(fs->kernel, sizeof fs->kernel, "%s%s", what, symbol ? symbol : "");
     pthread_mutex_unlock(&mu);
 }
 
@@ -186,6 +202,11 @@ static void on_launch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const 
                 s = c->stream;
             break;
         }
+        case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000:
+        case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000:
+            ptsz = cbid == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000;
+            s = ((const cudaLaunchCooperativeKernel_v9000_params *)p)->stream;
+            break;
         case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000:
         case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000:
             ptsz = cbid == CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000;
@@ -214,6 +235,16 @@ static void on_launch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const 
                 s = (cudaStream_t)c->hStream;
             break;
         }
+        case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+        case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+            ptsz = cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz;
+            s = (cudaStream_t)((const cuLaunchCooperativeKernel_params *)p)->hStream;
+            break;
+        case CUPTI_DRIVER_TRACE_CBID_cuLaunchHostFunc_ptsz:
+        case CUPTI_DRIVER_TRACE_CBID_cuLaunchHostFunc:
+            ptsz = cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchHostFunc_ptsz;
+            s = (cudaStream_t)((const cuLaunchHostFunc_params *)p)->hStream, what = "a host function (cudaLaunchHostFunc)";
+            break;
         case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz:
         case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch:
             ptsz = cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz;
@@ -240,8 +271,8 @@ static void on_destroy(cudaStream_t s)
         return;
     pthread_mutex_lock(&mu);
     followed_stream *fs = find(s);
-    if (fs)
-        mark(&P.doomed, fs, ", destroyed with its work still queued");
+    if (fs && mark(&P.doomed, fs) > 0)
+        describe(&P.doomed, P.doomed.n - 1, fs, ", destroyed with its work still queued");
     pthread_mutex_unlock(&mu);
     if (cudaPeekAtLastError() == cudaErrorNotReady)
         cudaGetLastError();
@@ -288,10 +319,8 @@ static void observe(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const vo
             on_destroy(((const cudaStreamDestroy_v5050_params *)d->functionParams)->stream);
         return;
     }
-    if (launch || (domain == CUPTI_CB_DOMAIN_RUNTIME_API &&
-                   (cbid == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchHostFunc_v10000 ||
-                    cbid == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchHostFunc_ptsz_v10000)))
-        on_launch(domain, cbid, d);
+    on_launch(domain, cbid, d); /* the launches, the host functions enabled below; others it ignores */
+    (void)launch;
 }
 
 void kit_pending_init(void)
@@ -305,12 +334,15 @@ void kit_pending_init(void)
     kit_api_enable(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaStreamDestroy_v5050);
     kit_api_enable(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchHostFunc_v10000);
     kit_api_enable(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchHostFunc_ptsz_v10000);
+    kit_api_enable(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchHostFunc);
+    kit_api_enable(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuLaunchHostFunc_ptsz);
     follow(cudaStreamPerThread);
     P.on = 1;
 }
 
 void kit_pending_begin(void)
 {
+    kit_pending_release(&P.doomed); /* a call whose end was never marked */
     memset(&P.doomed, 0, sizeof P.doomed);
     P.in_call = 1;
 }
@@ -325,8 +357,12 @@ void kit_pending_end(kit_pending_set *p)
     if (!P.on || cudaPeekAtLastError() != cudaSuccess)
         return;
     pthread_mutex_lock(&mu);
+    int first = p->n, of[KIT_PENDING_MAX];
     for (int i = 0; i < P.n; i++)
-        mark(p, &P.f[i], "");
+        if (mark(p, &P.f[i]) > 0)
+            of[p->n - 1] = i;
+    for (int i = first; i < p->n; i++)
+        describe(p, i, &P.f[of[i]], "");
     pthread_mutex_unlock(&mu);
     if (cudaPeekAtLastError() == cudaErrorNotReady)
         cudaGetLastError();
