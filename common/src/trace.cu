@@ -556,13 +556,13 @@ void kit_trace_finish(kit_writer *out)
 
     /* what the kernel-time evidence needs: the device's peak memory
      * bandwidth (DDR: two transfers per clock) and its L2 cache size */
-    int dev = 0, clk_khz = 0, bus_bits = 0, l2 = 0;
+    int dev = 0, l2 = 0;
+    double peak_gbs = 0, peak_gflops = 0;
     char info[96] = "";
-    if (cudaGetDevice(&dev) == cudaSuccess &&
-        cudaDeviceGetAttribute(&clk_khz, cudaDevAttrMemoryClockRate, dev) == cudaSuccess &&
-        cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, dev) == cudaSuccess &&
+    kit_device_limits(&peak_gbs, &peak_gflops);
+    if (peak_gbs > 0 && cudaGetDevice(&dev) == cudaSuccess &&
         cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev) == cudaSuccess)
-        snprintf(info, sizeof info, "peak_gbs=%.1f l2_bytes=%d", 2.0 * clk_khz * 1e3 * (bus_bits / 8) / 1e9, l2);
+        snprintf(info, sizeof info, "peak_gbs=%.1f l2_bytes=%d", peak_gbs, l2);
     cudaGetLastError();
     kit_writer_put_text(out, "trace.device", info);
 }
