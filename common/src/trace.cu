@@ -428,9 +428,13 @@ int kit_student_end(kit_run_ctx *ctx)
     printf("\n%s\n", KIT_STDOUT_MARK);
     fflush(stdout);
     char left[200];
+    /* The call's own launch error first: what the kit asks next must not
+     * replace it (and whatever the kit's asking leaves behind is cleared). */
+    cudaError_t launch = cudaGetLastError();
     cudaError_t e = wait_for_the_call(left, sizeof left);
+    cudaGetLastError();
     if (e == cudaSuccess)
-        e = cudaGetLastError();
+        e = launch;
     const char *name = T.in_call && T.n_calls < MAX_CALLS ? T.calls[T.n_calls].name : "the call";
     if (left[0]) /* the checker words it for the report (trace.left) */
         fprintf(stderr, "note: %s() returned while %s was still running; the kit waited for it before reading the "
