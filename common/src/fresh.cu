@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "kit/fresh.cuh"
+#include "kit/plausible.h"
 #include "kit/protocol.h"
 #include "kit/runner.h"
 #include "kit/util.h"
@@ -245,6 +246,41 @@ static void teardown(kit_timed_calls *tc)
     tc->rec_index = NULL, tc->rec_value = NULL;
 }
 
+/* What the timed calls left running (timing.cuh), for the checker. */
+static void write_left(const kit_timed_calls *tc, kit_run_ctx *ctx)
+{
+    int calls = 0, lost = 0;
+    double late = 0;
+    const char *what = kit_time_left(&calls, &late, &lost);
+    if (!what)
+        return;
+    char line[400];
+    snprintf(line, sizeof line, "%s\t%d\t%d\t%.4f\t%d", what, calls, tc->calls, late, lost);
+    kit_out_text(ctx, KIT_KEY_TIMED_LEFT, line);
+}
+
+/* The plausibility check's inputs (plausible.h): recorded for the checker,
+ * which decides; judged here too in show mode, for the student. */
+static void check_plausible(const kit_timed_calls *tc, kit_run_ctx *ctx, const kit_timing *ts)
+{
+    kit_plausible_in in = {};
+    in.ms = ts->median_ms;
+    in.bytes = tc->extra_bytes + 4.0 * tc->out_count;
+    for (int i = 0; i < tc->n_in; i++)
+        in.bytes += 4.0 * tc->in[i].count;
+    in.flops = tc->flops;
+    in.copy_gbs = kit_copy_roof_gbs(in.bytes);
+    kit_device_limits(&in.dram_gbs, &in.peak_gflops);
+    kit_out_f64(ctx, KIT_KEY_TIMED_BYTES, in.bytes);
+    kit_out_f64(ctx, KIT_KEY_TIMED_FLOPS, in.flops);
+    kit_out_f64(ctx, KIT_KEY_DEVICE_COPY_GBS, in.copy_gbs);
+    kit_out_f64(ctx, KIT_KEY_DEVICE_DRAM_GBS, in.dram_gbs);
+    kit_out_f64(ctx, KIT_KEY_DEVICE_PEAK_GFLOPS, in.peak_gflops);
+    char why[600];
+    if (ctx->show && kit_timing_implausible(&in, why, sizeof why))
+        printf("%s\n", why);
+}
+
 int kit_timed_calls_time(kit_timed_calls *tc, kit_run_ctx *ctx, kit_timed_fn baseline, void *baseline_arg,
                          int warmup, int reps, kit_timing *ts, kit_timing *tb)
 {
@@ -266,7 +302,10 @@ int kit_timed_calls_time(kit_timed_calls *tc, kit_run_ctx *ctx, kit_timed_fn bas
     if (rc == 0) {
         tc->n_rec++;
         write_record(tc, ctx);
+        write_left(tc, ctx);
     }
     teardown(tc);
+    if (rc == 0) /* after teardown: the copy that measures the device needs its memory */
+        check_plausible(tc, ctx, ts);
     return rc;
 }

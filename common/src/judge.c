@@ -1,6 +1,7 @@
 /* judge.c - the order in which a checker judges a run (kit_judge): the
  * device policy, the lab's check of the values, then the evidence rules,
- * which need the inputs lab_check declared.  Used by checker_main.c and by
+ * which need the inputs lab_check declared, then the timing's notes and
+ * refusals (timing_verdict.c).  Used by checker_main.c and by
  * the labs' checker unit tests (lab_check_test.h); a file of its own because
  * it calls lab_check, which only checkers define. */
 #include <cjson/cJSON.h>
@@ -40,4 +41,7 @@ void kit_judge(kit_check_ctx *ctx, const kit_policy *p, cJSON *kernels_json, int
     } else if (!*result_ok)
         snprintf(ctx->summary, sizeof ctx->summary, "%s", result_summary);
     ctx->failed = !*device_ok || !*result_ok;
+    /* When the work ended, and whether the times are possible: after the
+     * summaries above, so a refused time never hides a wrong value. */
+    kit_judge_timing(ctx);
 }

@@ -10,8 +10,9 @@
  * points are found by name, so a new one in a later CUDA counts too.
  *
  * CUPTI allows one callback subscriber per process: this file owns it, and
- * the kernel trace (where a kernel comes from) observes launches through
- * kit_launch_observe instead of subscribing itself.
+ * the kernel trace (where a kernel comes from) and the pending-work tracker
+ * (pending.cu: which streams a call left running) observe launches through
+ * kit_launch_observe instead of subscribing themselves.
  */
 #include <stdio.h>
 #include <string.h>
@@ -24,7 +25,9 @@
 
 static volatile long launches;
 static int state; /* 0 not tried, 1 counting, -1 unavailable */
-static kit_launch_observer observer;
+#define MAX_OBSERVERS 4
+static kit_launch_observer observers[MAX_OBSERVERS]; /* the kernel trace, the pending-work tracker */
+static int n_observers;
 static CUpti_SubscriberHandle subscriber;
 /* Which callbacks are launches (others may be enabled for the observer). */
 #define MAX_CBID ((int)CUPTI_DRIVER_TRACE_CBID_SIZE > (int)CUPTI_RUNTIME_TRACE_CBID_SIZE \
@@ -37,11 +40,15 @@ static int domain_index(CUpti_CallbackDomain domain) { return domain == CUPTI_CB
 static void CUPTIAPI on_launch(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void *data)
 {
     (void)userdata;
-    const CUpti_CallbackData *d = (const CUpti_CallbackData *)data;
-    if (d->callbackSite == CUPTI_API_ENTER && cbid < sizeof is_launch[0] && is_launch[domain_index(domain)][cbid])
-        __atomic_add_fetch(&launches, 1, __ATOMIC_RELAXED);
-    if (observer)
-        observer(domain, cbid, d);
+    int launch = 0;
+    if (domain == CUPTI_CB_DOMAIN_DRIVER_API || domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
+        const CUpti_CallbackData *d = (const CUpti_CallbackData *)data;
+        launch = cbid < sizeof is_launch[0] && is_launch[domain_index(domain)][cbid];
+        if (launch && d->callbackSite == CUPTI_API_ENTER)
+            __atomic_add_fetch(&launches, 1, __ATOMIC_RELAXED);
+    }
+    for (int i = 0; i < n_observers; i++)
+        observers[i](domain, cbid, data, launch);
 }
 
 /* Enables the callbacks of every "<prefix>Launch..." and "<prefix>GraphLaunch..."
@@ -92,8 +99,10 @@ int kit_launch_observe(kit_launch_observer fn)
 {
     if (state == 0)
         start_counting();
-    observer = fn;
-    return state > 0 ? 0 : -1;
+    if (state <= 0 || n_observers >= MAX_OBSERVERS)
+        return -1;
+    observers[n_observers++] = fn;
+    return 0;
 }
 
 int kit_api_enable(CUpti_CallbackDomain domain, CUpti_CallbackId cbid)

@@ -248,8 +248,13 @@ int main(int argc, char **argv)
     if ((!show && !out_path) || (served && !ctl_fd))
         return usage();
 
-    /* The trace must be set up before the first CUDA call creates a context. */
+    /* The trace must be set up before the first CUDA call creates a context;
+     * so must following the streams the program creates (what a call left
+     * running, pending.cu) - not under compute-sanitizer (--no-trace), which
+     * leaves CUPTI to itself and times nothing. */
     kit_trace_init(trace && !show);
+    if (trace)
+        kit_pending_init();
     if (served)
         return serve((int)ctl_fd, out_path);
     if (bench && gate_fd >= 0)

@@ -78,6 +78,7 @@ typedef struct {
     char name[64];
     unsigned long long t0, t1;
     char error[160]; /* CUDA error left behind by the call, "" when none */
+    char left[200];  /* work it left running on a stream the legacy default stream does not wait for, "" when none */
     int kernel_optional;
     unsigned long long pinned_bytes; /* pinned host or managed memory allocated/registered in the call */
 } call_rec;
@@ -307,9 +308,13 @@ static void CUPTIAPI on_api(void *user, CUpti_CallbackDomain domain, CUpti_Callb
     snprintf(o->object, sizeof o->object, "%s", so);
 }
 
-static void observe_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+static void observe_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void *data, int launch)
 {
-    on_api(NULL, domain, cbid, cb);
+    /* The launches and the host-memory allocations enabled below; not the
+     * callbacks other observers enabled (pending.cu's streams). */
+    if (launch || (domain == CUPTI_CB_DOMAIN_RUNTIME_API &&
+                   host_memory_bytes(domain, cbid, ((const CUpti_CallbackData *)data)->functionParams)))
+        on_api(NULL, domain, cbid, data);
 }
 
 /* Launch callbacks for the origins (without them every kernel reads as the
@@ -383,11 +388,35 @@ void kit_student_begin(kit_run_ctx *ctx, const char *call)
     call_rec *c = &T.calls[T.n_calls];
     snprintf(c->name, sizeof c->name, "%s", call);
     c->error[0] = 0;
+    c->left[0] = 0;
     c->pinned_bytes = 0;
     c->kernel_optional = ctx->kernel_optional;
     ctx->kernel_optional = 0;
     c->t0 = now_ts();
     T.in_call = 1;
+    kit_pending_begin();
+}
+
+/* What the call left running that the legacy default stream would not have
+ * waited for (pending.cu), into what; waits for the whole device.  Returns
+ * cudaDeviceSynchronize's result. */
+static cudaError_t wait_for_the_call(char *what, size_t len)
+{
+    static cudaEvent_t ret;
+    static int have;
+    what[0] = 0;
+    if (!have && cudaEventCreate(&ret) == cudaSuccess)
+        have = 1;
+    int marked = have && cudaEventRecord(ret, 0) == cudaSuccess;
+    kit_pending_set p;
+    kit_pending_end(&p);
+    /* every stream, every kind of work: the results are read after this */
+    cudaError_t e = cudaDeviceSynchronize();
+    int which = -1;
+    if (e == cudaSuccess && marked && kit_pending_late_ms(&p, ret, &which) > 0)
+        snprintf(what, len, "%s", p.what[which]);
+    kit_pending_release(&p);
+    return e;
 }
 
 int kit_student_end(kit_run_ctx *ctx)
@@ -398,14 +427,24 @@ int kit_student_end(kit_run_ctx *ctx)
     fflush(stdout);
     printf("\n%s\n", KIT_STDOUT_MARK);
     fflush(stdout);
-    cudaError_t e = cudaDeviceSynchronize();
+    char left[200];
+    /* The call's own launch error first: what the kit asks next must not
+     * replace it (and whatever the kit's asking leaves behind is cleared). */
+    cudaError_t launch = cudaGetLastError();
+    cudaError_t e = wait_for_the_call(left, sizeof left);
+    cudaGetLastError();
     if (e == cudaSuccess)
-        e = cudaGetLastError();
+        e = launch;
+    const char *name = T.in_call && T.n_calls < MAX_CALLS ? T.calls[T.n_calls].name : "the call";
+    if (left[0]) /* the checker words it for the report (trace.left) */
+        fprintf(stderr, "note: %s() returned while %s was still running; the kit waited for it before reading the "
+                        "results\n", name, left);
     if (!T.in_call || T.n_calls >= MAX_CALLS)
         return e == cudaSuccess ? 0 : -1;
     call_rec *c = &T.calls[T.n_calls++];
     c->t1 = now_ts();
     T.in_call = 0;
+    snprintf(c->left, sizeof c->left, "%s", left);
     if (e != cudaSuccess) {
         snprintf(c->error, sizeof c->error, "%s (%s)", cudaGetErrorString(e), cudaGetErrorName(e));
         fprintf(stderr, "CUDA error after %s() returned: %s\n", c->name, c->error);
@@ -472,6 +511,17 @@ void kit_trace_finish(kit_writer *out)
     kit_writer_put_text(out, "trace.pinned", pinned);
     free(pinned);
 
+    /* work the calls left running that the legacy default stream does not
+     * wait for: "call<TAB>name<TAB>what" */
+    char *left = (char *)malloc(64 + (size_t)T.n_calls * 300);
+    len = 0;
+    left[0] = 0;
+    for (int i = 0; i < T.n_calls; i++)
+        if (T.calls[i].left[0])
+            len += sprintf(left + len, "%d\t%s\t%s\n", i, T.calls[i].name, T.calls[i].left);
+    kit_writer_put_text(out, KIT_KEY_TRACE_LEFT, left);
+    free(left);
+
     /* kernels of the calls:
      * "call<TAB>gx,gy,gz<TAB>bx,by,bz<TAB>ns<TAB>start<TAB>end<TAB>stream<TAB>origin<TAB>name"
      * (start/end: CUPTI timestamps in ns; origin: the shared object that
@@ -510,13 +560,13 @@ void kit_trace_finish(kit_writer *out)
 
     /* what the kernel-time evidence needs: the device's peak memory
      * bandwidth (DDR: two transfers per clock) and its L2 cache size */
-    int dev = 0, clk_khz = 0, bus_bits = 0, l2 = 0;
+    int dev = 0, l2 = 0;
+    double peak_gbs = 0, peak_gflops = 0;
     char info[96] = "";
-    if (cudaGetDevice(&dev) == cudaSuccess &&
-        cudaDeviceGetAttribute(&clk_khz, cudaDevAttrMemoryClockRate, dev) == cudaSuccess &&
-        cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, dev) == cudaSuccess &&
+    kit_device_limits(&peak_gbs, &peak_gflops);
+    if (peak_gbs > 0 && cudaGetDevice(&dev) == cudaSuccess &&
         cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev) == cudaSuccess)
-        snprintf(info, sizeof info, "peak_gbs=%.1f l2_bytes=%d", 2.0 * clk_khz * 1e3 * (bus_bits / 8) / 1e9, l2);
+        snprintf(info, sizeof info, "peak_gbs=%.1f l2_bytes=%d", peak_gbs, l2);
     cudaGetLastError();
     kit_writer_put_text(out, "trace.device", info);
 }

@@ -563,8 +563,10 @@ static void run_performance(engine *e, const workdirs *w, const rubric_test *t, 
         waited += c.waited_s;
         if (!c.pass || c.student_ms <= 0 || c.baseline_ms <= 0) {
             ok = 0;
-            sb_printf(&tr->output, "case %s (seed 0x%llx): not timed, the run must first be correct:\n", params,
-                      (unsigned long long)seed);
+            sb_printf(&tr->output,
+                      "case %s (seed 0x%llx): no performance credit (a timing run must compute right results, in a "
+                      "time this GPU can reach):\n",
+                      params, (unsigned long long)seed);
             if (!c.text.len)
                 sb_add(&c.text, "no timings were recorded\n");
             for (char *line = strtok(c.text.s, "\n"); line; line = strtok(NULL, "\n"))
@@ -577,6 +579,9 @@ static void run_performance(engine *e, const workdirs *w, const rubric_test *t, 
                       "speedup %.2fx\n",
                       params, c.student_ms, c.baseline_ms, t->reps, speedup);
             for (char *line = strtok(c.metrics.s ? c.metrics.s : (char *)"", "\n"); line; line = strtok(NULL, "\n"))
+                sb_printf(&tr->output, "  %s\n", line);
+            /* the checker's notes (e.g. calls timed until work they left running ended) */
+            for (char *line = strtok(c.text.s ? c.text.s : (char *)"", "\n"); line; line = strtok(NULL, "\n"))
                 sb_printf(&tr->output, "  %s\n", line);
         }
         outcome_free(&c);

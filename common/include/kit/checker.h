@@ -129,6 +129,12 @@ void kit_apply_evidence(kit_check_ctx *ctx, const kit_policy *p);
  * device failure stays the summary. */
 void kit_judge(kit_check_ctx *ctx, const kit_policy *p, struct cJSON *kernels_json, int *device_ok, int *result_ok);
 
+/* After the values (kit_judge's last step): notes for calls that returned
+ * while their work went on (trace.left, timed.left), and in a timing run the
+ * refusals - work the timing could not follow, a time that is not possible on
+ * this GPU (plausible.h) - which fail the run: no performance credit. */
+void kit_judge_timing(kit_check_ctx *ctx);
+
 /* Compares and, when not ok, fails with "<what>: <kit_cmp_describe>". Returns 1 when ok. */
 int kit_check_cmp(kit_check_ctx *ctx, const char *what, const kit_cmp *r);
 

@@ -78,6 +78,12 @@ struct kit_timed_calls {
     /* The sampled indices (m of them, in [0, out_count)); NULL: uniform. */
     void (*pick)(const kit_timed_calls *tc, kit_rng *r, int m, int64_t *idx);
     int kernel_optional;    /* the call's job is not a kernel (lab11's copies): no refusal */
+    /* The least work of one call, for the plausibility check (plausible.h):
+     * the driver counts 4 bytes per element of each refreshed input and of
+     * the output; extra_bytes adds what else every correct call must read or
+     * write (inputs that are not refreshed), flops its floating-point
+     * operations (0: not a measure of this lab). */
+    double extra_bytes, flops;
 
     /* ---- the driver's (kit_timed_calls_time) ---- */
     kit_rng rng;
@@ -94,8 +100,11 @@ struct kit_timed_calls {
 struct kit_run_ctx;
 /* Times warmup + reps calls (kit_time_pair) of tc's function against
  * baseline(baseline_arg), which reads the original inputs; in bench mode
- * (ctx->out) writes the record.  Returns 0, -1 (a CUDA error or no memory,
- * reported on stderr), or KIT_TIME_NO_KERNEL (kit_time_pair). */
+ * (ctx->out) writes the record, what the timed calls left running
+ * (KIT_KEY_TIMED_LEFT) and the plausibility check's inputs (KIT_KEY_TIMED_BYTES
+ * ...; the checker decides); in show mode prints the check's refusal.
+ * Returns 0, -1 (a CUDA error or no memory, reported on stderr), or
+ * KIT_TIME_NO_KERNEL (kit_time_pair). */
 int kit_timed_calls_time(kit_timed_calls *tc, struct kit_run_ctx *ctx, kit_timed_fn baseline, void *baseline_arg,
                          int warmup, int reps, kit_timing *ts, kit_timing *tb);
 

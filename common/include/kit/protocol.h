@@ -26,6 +26,10 @@
 #define KIT_KEY_TRACE_STATUS "trace.status"
 #define KIT_KEY_TRACE_CALLS "trace.calls"
 #define KIT_KEY_TRACE_KERNELS "trace.kernels"
+/* "call<TAB>name<TAB>what" per student call that returned while work it
+ * started went on where the legacy default stream does not wait (what: the
+ * stream and its last kernel); the runner waited for it before reading results */
+#define KIT_KEY_TRACE_LEFT "trace.left"
 
 /* bench, fresh contents (fresh.cuh, timed.h): a few timed calls' outputs */
 #define KIT_KEY_TIMED_CALL "timed.call"   /* i32: which call (1 = the first timed call) */
@@ -34,6 +38,16 @@
 #define KIT_KEY_TIMED_INDEX "timed.index" /* i64: sampled output indices (absent: whole outputs) */
 #define KIT_KEY_TIMED_VALUE "timed.value" /* 4-byte elements: the output at those indices */
 #define KIT_TIMED_MAX 3                   /* calls recorded at most */
+/* bench: what the timed calls left running (timing.cuh kit_time_left), text
+ * "what<TAB>calls<TAB>timed calls<TAB>max ms later<TAB>calls not followed"; absent when none */
+#define KIT_KEY_TIMED_LEFT "timed.left"
+/* bench: the plausibility check's inputs (plausible.h), f64: the least work one
+ * timed call must do, and what this device can do */
+#define KIT_KEY_TIMED_BYTES "timed.bytes"      /* bytes read and written at the least (0: not declared) */
+#define KIT_KEY_TIMED_FLOPS "timed.flops"      /* floating-point operations (0: not declared) */
+#define KIT_KEY_DEVICE_COPY_GBS "device.copy_gbs"      /* measured: a device-to-device copy of as many bytes */
+#define KIT_KEY_DEVICE_DRAM_GBS "device.dram_gbs"      /* the memory's peak (clock x bus width) */
+#define KIT_KEY_DEVICE_PEAK_GFLOPS "device.peak_gflops" /* FP32: SMs x FP32 lanes x 2 x clock */
 
 /* ---- checker verdict (JSON on stdout; exit 0 when printed, 2 on usage) ---- */
 #define KIT_VERDICT_PASS "pass"           /* bool */

@@ -17,6 +17,10 @@
  * (outside the timed region), the optional after hook records or checks what
  * it returned, and a timed call of A that launched no kernel at all is
  * refused (kit_time_pair returns KIT_TIME_NO_KERNEL, with a message on stderr).
+ * A timed call ends when all the work it started has finished, on any
+ * stream: one that returns while its kernels still run on a stream the
+ * legacy default stream does not wait for (cudaStreamNonBlocking) is timed
+ * until they end, and kit_time_left says so (see time_once in timing.cu).
  * The kernel trace (CUPTI activity records) is paused while timing: it costs
  * every launch about a microsecond, which would favour the side with fewer
  * launches.
@@ -51,7 +55,7 @@ typedef struct {
     int (*after)(void *arg_a, int k);
 } kit_time_pair_spec;
 
-/* Times one call of fn with events on the default stream; returns ms (< 0 on a CUDA error). */
+/* Times one call of fn with events, until all its work on any stream ended; returns ms (< 0 on a CUDA error). */
 double kit_time_once(kit_timed_fn fn, void *arg);
 /* Returns 0, -1 on a CUDA error (reported on stderr with file:line) or a
  * failed after hook, KIT_TIME_NO_KERNEL when a timed call of a launched none. */
@@ -67,8 +71,23 @@ int kit_time_interleaved(kit_timed_fn a, void *arg_a, kit_timed_fn b, void *arg_
 /* 1 once a timed call of a student's function launched no kernel (the
  * runner then exits with KIT_EXIT_TIMED_NO_KERNEL, whatever the harness returned). */
 int kit_time_refused(void);
+/* What the last kit_time_pair's timed calls of the student's function left
+ * running when they returned: the first such stream and its kernel ("kernel
+ * add_kernel on a non-blocking stream (cudaStreamNonBlocking)"), or NULL when
+ * none did; *calls: how many calls did, *max_late_ms: the most their work
+ * went on after the legacy stream's stop event (it was timed), *lost: calls
+ * whose work the kit could not follow (their time is not known). */
+const char *kit_time_left(int *calls, double *max_late_ms, int *lost);
 /* Median of warmup+reps timed calls of one function. */
 int kit_time_median(kit_timed_fn fn, void *arg, int warmup, int reps, kit_timing *t);
+
+/* What the device can do, for the plausibility check (plausible.h): GB/s of
+ * a device-to-device copy moving `bytes` (half read, half written; the best
+ * of a few, timed with the GPU to this process alone), 0 when it cannot be
+ * measured (no memory for it); the memory's peak GB/s and the FP32 peak
+ * GFLOP/s from the device's attributes (0: unknown). */
+double kit_copy_roof_gbs(double bytes);
+void kit_device_limits(double *dram_gbs, double *peak_gflops);
 
 /* Kernel launches made by this process so far (CUPTI launch callbacks), or
  * -1 when they cannot be counted (no CUPTI, another CUPTI subscriber). */

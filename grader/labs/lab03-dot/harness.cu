@@ -93,6 +93,7 @@ static int time_dot(kit_run_ctx *ctx, inputs *in, int warmup, int reps, kit_timi
     tc.how = KIT_FRESH_ROTATE_SCALE, tc.shift_hi = in->d.n - 1;
     tc.in[0].orig = in->db, tc.in[0].count = in->d.n, tc.n_in = 1;
     tc.out = &result, tc.out_host = 1, tc.out_count = 1, tc.poison = 0xFF;
+    tc.extra_bytes = 4.0 * in->d.n; /* a, read by every call too */
     return kit_timed_calls_time(&tc, ctx, time_baseline, in, warmup, reps, ts, tb);
 }
 

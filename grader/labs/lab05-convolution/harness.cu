@@ -139,6 +139,7 @@ static int time_conv(kit_run_ctx *ctx, inputs *in, int warmup, int reps, kit_tim
     tc.how = KIT_FRESH_ROTATE_SCALE, tc.shift_hi = in->d.n - 1;
     tc.in[0].orig = in->d_in, tc.in[0].count = in->d.n, tc.n_in = 1;
     tc.out_count = in->d.n, tc.poison = 0xFF, tc.sample = LAB05_TIMED_SAMPLE;
+    tc.flops = 2.0 * in->d.n * in->d.mask_size; /* one multiply and one add per term */
     int rc = kit_timed_calls_time(&tc, ctx, time_baseline, in, warmup, reps, ts, tb);
     if (rc == 0 && in->baseline_failed) {
         fprintf(stderr, "lab05: the baseline failed\n");

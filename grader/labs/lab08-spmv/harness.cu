@@ -116,6 +116,8 @@ static int time_spmv(kit_run_ctx *ctx, inputs *in, int warmup, int reps, kit_tim
     tc.how = KIT_FRESH_ROTATE_SCALE, tc.shift_hi = A->cols - 1;
     tc.in[0].orig = in->d_x, tc.in[0].count = A->cols, tc.n_in = 1;
     tc.out_count = A->rows, tc.poison = 0xFF;
+    tc.extra_bytes = (double)A->nnz * 8 + (A->rows + 1.0) * 4; /* values, column indices, row pointers */
+    tc.flops = 2.0 * A->nnz;
     return kit_timed_calls_time(&tc, ctx, time_baseline, in, warmup, reps, ts, tb);
 }
 

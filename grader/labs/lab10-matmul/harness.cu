@@ -117,6 +117,8 @@ static int time_matmul(kit_run_ctx *ctx, inputs *in, int warmup, int reps, kit_t
     tc.how = KIT_FRESH_ROTATE_SCALE, tc.shift_hi = in->d.m - 1, tc.shift_step = in->d.k;
     tc.in[0].orig = in->da, tc.in[0].count = (int64_t)in->d.m * in->d.k, tc.n_in = 1;
     tc.out_count = (int64_t)in->c_count, tc.poison = 0xFF, tc.sample = LAB10_TIMED_SAMPLE;
+    tc.extra_bytes = 4.0 * in->d.k * in->d.n;           /* B, read by every call too */
+    tc.flops = 2.0 * in->d.m * (double)in->d.n * in->d.k; /* one multiply and one add per term */
     return kit_timed_calls_time(&tc, ctx, time_baseline, in, warmup, reps, ts, tb);
 }
 
