@@ -118,7 +118,7 @@ $(KITGRADE): $(call obj,$(GRADER_C)) $(LIBKIT)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(CJSON_LIBS) $(INIH_LIBS) -lm
 
-$(KIT_DEVICES): tools/kit-devices.cu $(DEPS_OK)
+$(KIT_DEVICES): tools/kit-devices.cu common/include/kit/no_gpu.cuh $(DEPS_OK)
 	@mkdir -p $(@D)
 	$(NVCC) $(KIT_NVCCFLAGS) -o $@ $<
 
@@ -194,7 +194,7 @@ build-cu: all demos ## compile every .cu in the tree (starters, solutions, demos
 test: $(DEPS_OK) ## the kit's tests: unit tests, every .cu built, GPU tests when a device is present
 	@$(MAKE) --no-print-directory test-unit build-cu
 	@if $(KIT_DEVICES) --quiet; then $(MAKE) --no-print-directory test-gpu; \
-	 else echo "SKIP: GPU integration tests (no CUDA device: $$($(KIT_DEVICES) --why 2>&1))"; \
+	 else echo "SKIP: GPU integration tests: no GPU ($$($(KIT_DEVICES) --why 2>&1))"; \
 	      $(MAKE) --no-print-directory test-cpu-submissions; fi
 	@$(MAKE) --no-print-directory test-build test-slurm
 
@@ -211,7 +211,7 @@ test-cpu-submissions: all $(GPU_TESTS) ## the known-bad submissions that need no
 	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-cpu-submissions
 
 test-gpu: all $(GPU_TESTS) ## GPU integration tests only (fails without a CUDA device)
-	@$(KIT_DEVICES) || { echo "test-gpu: no CUDA device available" >&2; exit 1; }
+	@$(KIT_DEVICES) --quiet || { echo "test-gpu: no GPU ($$($(KIT_DEVICES) --why 2>&1)): the GPU integration tests need one" >&2; exit 1; }; $(KIT_DEVICES)
 	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-gpu; rc=$$?; \
 	 $(MAKE) --no-print-directory test-demos NO_COLOR=1 || rc=1; exit $$rc
 

@@ -17,6 +17,7 @@
 #include "engine.h"
 #include "gradekey.h"
 #include "labparams.h"
+#include "layout.h"
 #include "rerun.h"
 #include "exit_codes.h"
 #include "kit/util.h"
@@ -300,7 +301,8 @@ static int cmd_check(const cli *c, const char *argv0, int instructor)
     fflush(stdout);
     report_summary(stdout, &g, &o);
     if (!e.gpu)
-        printf("Tests not run: %s. Your code %s.\n", e.gpu_why, g.build_ok ? "compiled" : "did not compile");
+        printf("%s: no GPU (%s): tests not run; your code %s\n", e.man.name, e.gpu_why,
+               g.build_ok ? "compiled" : "did not compile");
     int rc = check_exit_code(&e, &g);
     if (instructor) {
         char out[4096], err[512];
@@ -330,12 +332,20 @@ static int cmd_batch(const cli *c, const char *argv0)
     engine e;
     if (setup(&e, c, argv0) != 0)
         return KIT_EXIT_USAGE;
+    /* Input before environment: a folder in no known layout is reported
+     * first, so that a user fixes everything in one pass. */
+    char lerr[4096];
+    if (!c->merge && layout_check(&e, c->dir, lerr, sizeof lerr) < 0) {
+        fprintf(stderr, "kitgrade: %s\n", lerr);
+        engine_free(&e);
+        return KIT_EXIT_USAGE;
+    }
     /* Grades of zero written because the tests could not run would stick:
      * refuse, unless asked for build-only results (marked in every output). */
     if (!e.gpu && !c->allow_no_gpu && !c->merge) { /* a Slurm merge on the login node grades nothing */
-        fprintf(stderr, "kitgrade: no GPU here (%s): a batch would write grades without running any test; run it on "
-                        "a GPU node (or pass --allow-no-gpu, make grade ALLOW_NO_GPU=1, for build-only results marked "
-                        "as such)\n",
+        fprintf(stderr, "kitgrade batch: no GPU (%s): nothing graded (a batch would write grades without running any "
+                        "test); run it on a GPU node, or pass --allow-no-gpu (make grade ALLOW_NO_GPU=1) for "
+                        "build-only results marked as such\n",
                 e.gpu_why);
         engine_free(&e);
         return KIT_EXIT_NO_GPU;
@@ -528,7 +538,7 @@ static int cmd_build_all(const cli *c, const char *argv0)
 static int cmd_validate(int argc, char **argv, const char *argv0)
 {
     char err[1024];
-    int bad = 0, n = 0;
+    int bad = 0, n = 0, unknown = 0;
     glob_t g;
     g.gl_pathc = 0;
     const char *rubric = NULL; /* validate LAB --rubric FILE: an instructor's private rubric */
@@ -566,7 +576,13 @@ static int cmd_validate(int argc, char **argv, const char *argv0)
             snprintf(lab, sizeof lab, "%s", labs[i]);
         engine e;
         n++;
-        if (engine_init(&e, lab, argv0, rubric, err, sizeof err) != 0) {
+        int init = engine_init(&e, lab, argv0, rubric, err, sizeof err);
+        if (init == -2) { /* no such lab: bad input, as for `check` (status 2), not a bad lab */
+            fprintf(stderr, "kitgrade: %s\n", err);
+            unknown++;
+            continue;
+        }
+        if (init != 0) {
             printf("FAIL %s: %s\n", lab, err);
             bad++;
             continue;
@@ -583,7 +599,7 @@ static int cmd_validate(int argc, char **argv, const char *argv0)
     }
     if (g.gl_pathc)
         globfree(&g);
-    return bad ? 1 : (n ? 0 : 2);
+    return unknown ? KIT_EXIT_USAGE : bad ? KIT_EXIT_FAILED : (n ? KIT_EXIT_OK : KIT_EXIT_USAGE);
 }
 
 int main(int argc, char **argv)
