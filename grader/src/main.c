@@ -37,7 +37,8 @@ static const char usage_text[] =
     "  run LAB [DIR] [k=v ...]  build your lab and run it once with these parameters (e.g. blocks=4 threads=3)\n"
     "instructors:\n"
     "  grade LAB DIR [--out FILE]        grade one submission with all tests; writes Gradescope JSON to FILE\n"
-    "                                    (default DIR/results.json) and prints the report\n"
+    "                                    (default ~/kit-grades/<lab>/<DIR's name>/results.json; KIT_GRADES\n"
+    "                                    replaces ~/kit-grades) and prints the report and where it went\n"
     "  batch LAB SUBMISSIONS --out DIR   grade every subfolder of SUBMISSIONS; resumable\n"
     "        [--only NAME] [--force] [--jobs N] [--per-gpu N] [--allow-no-gpu]\n"
     "  slurm LAB SUBMISSIONS --out DIR   the same batch as one Slurm job array (kitgrade slurm --help)\n"
@@ -249,6 +250,28 @@ static void print_header(const engine *e, const char *what, const char *dir)
         printf("%s\n", warn);
 }
 
+/* Where `kitgrade grade LAB DIR` writes results.json without --out: never
+ * into the student's folder or the kit, but under the user's own
+ * $KIT_GRADES (default ~/kit-grades, as `make grade`'s OUT):
+ * KIT_GRADES/<lab>/<the folder's name>/results.json. */
+static int default_results(const engine *e, const char *dir, char *out, size_t len)
+{
+    const char *grades = getenv("KIT_GRADES"), *home = getenv("HOME");
+    char base[4096], real[4096];
+    if (grades && *grades)
+        snprintf(base, sizeof base, "%s", grades);
+    else if (home && *home)
+        snprintf(base, sizeof base, "%s/kit-grades", home);
+    else
+        return -1;
+    const char *name = realpath(dir, real) ? strrchr(real, '/') + 1 : dir;
+    if (!*name)
+        name = "root";
+    if (fmt_into(out, len, "%s/%s/%s", base, e->man.name, name) != 0 || mkdirs(out, 0755) != 0)
+        return -1;
+    return fmt_into(out, len, "%s/%s/%s/results.json", base, e->man.name, name);
+}
+
 /* xv6 `make grade`: 0 only when the build and every test that ran passed;
  * a build that worked with no GPU to run the tests has its own code. */
 static int check_exit_code(const engine *e, const grade_result *g)
@@ -308,9 +331,14 @@ static int cmd_check(const cli *c, const char *argv0, int instructor)
         char out[4096], err[512];
         if (c->out)
             snprintf(out, sizeof out, "%s", c->out);
-        else
-            fmt_into(out, sizeof out, "%s/results.json", dir);
-        if (report_write_json(&g, out, err, sizeof err) != 0) {
+        else if (default_results(&e, dir, out, sizeof out) != 0) {
+            fprintf(stderr, "kitgrade: no folder for the results (set HOME or KIT_GRADES, or pass --out FILE)\n");
+            rc = KIT_EXIT_INTERNAL;
+            out[0] = 0;
+        }
+        if (!out[0])
+            ;
+        else if (report_write_json(&g, out, err, sizeof err) != 0) {
             fprintf(stderr, "kitgrade: %s\n", err);
             rc = KIT_EXIT_INTERNAL;
         } else

@@ -49,8 +49,9 @@ static int run(strbuf *out, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(body, sizeof body, fmt, ap);
     va_end(ap);
-    snprintf(cmd, sizeof cmd, "cd '%s' && KIT_NO_GPU=1 KG='%s/bin/kitgrade' ROOT='%s' T='%s' NO_COLOR=1; export KIT_NO_GPU KG ROOT T; { %s ; } 2>&1",
-             kit_test_root(), build_dir(), kit_test_root(), tmpdir, body);
+    snprintf(cmd, sizeof cmd, "cd '%s' && KIT_NO_GPU=1 KG='%s/bin/kitgrade' ROOT='%s' T='%s' NO_COLOR=1 KIT_GRADES='%s/kit-grades'; "
+             "export KIT_NO_GPU KG ROOT T KIT_GRADES; { %s ; } 2>&1",
+             kit_test_root(), build_dir(), kit_test_root(), tmpdir, tmpdir, body);
     sb_clear(out);
     FILE *p = popen(cmd, "r");
     ck_assert_ptr_nonnull(p);
@@ -228,6 +229,28 @@ START_TEST(case_parameters_by_the_labs_rules)
     rc = run(&out, "\"$KG\" run lab03 solutions/lab03-dot n=1000 type=int");
     ck_assert_msg(rc == KIT_EXIT_NO_GPU && strstr(sb_str(&out), "lab03-dot: no GPU (KIT_NO_GPU is set): built, not run"),
                   "rc %d: %s", rc, sb_str(&out));
+    sb_free(&out);
+}
+END_TEST
+
+/* `kitgrade grade lab03 DIR` wrote results.json into the student's own
+ * folder: now under the user's folder (KIT_GRADES, default ~/kit-grades),
+ * said in the output, and the submission folder is left as it was. */
+START_TEST(grade_results_outside_the_submission)
+{
+    strbuf out;
+    sb_init(&out);
+    int rc = run(&out, "mkdir -p \"$T/alice\" \"$T/home\" && cp solutions/lab03-dot/dot.cu \"$T/alice/\" && chmod -R a+rX \"$T\" && "
+                       "\"$KG\" grade lab03 \"$T/alice\" --test float-small > \"$T/log\"; echo rc=$?; ls -A \"$T/alice\"; "
+                       "grep '^results: ' \"$T/log\"; test -s \"$T/kit-grades/lab03-dot/alice/results.json\" && echo written");
+    const char *o = sb_str(&out);
+    ck_assert_msg(rc == 0 && strstr(o, "rc=3\ndot.cu\nresults: ") && strstr(o, "/kit-grades/lab03-dot/alice/results.json\nwritten"),
+                  "%s", o);
+    /* without KIT_GRADES: under $HOME */
+    rc = run(&out, "env -u KIT_GRADES HOME=\"$T/home\" \"$KG\" grade lab03 \"$T/alice\" --test float-small | grep '^results: '; "
+                   "ls -A \"$T/alice\"; test -s \"$T/home/kit-grades/lab03-dot/alice/results.json\" && echo written");
+    ck_assert_msg(rc == 0 && strstr(sb_str(&out), "results: ") && strstr(sb_str(&out), "/home/kit-grades/lab03-dot/alice/results.json\ndot.cu\nwritten"),
+                  "%s", sb_str(&out));
     sb_free(&out);
 }
 END_TEST
@@ -477,6 +500,7 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, case_parameters_by_the_labs_rules);
     tcase_add_test(tc, params_errors_at_their_line);
     tcase_add_test(tc, unknown_lab_one_answer);
+    tcase_add_test(tc, grade_results_outside_the_submission);
     tcase_add_test(tc, batch_layouts_refused);
     tcase_add_test(tc, batch_archives);
     tcase_add_test(tc, printed_rerun_hints_work);
