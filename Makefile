@@ -207,8 +207,9 @@ test: $(DEPS_OK) ## the kit's tests: unit tests, every .cu built, GPU tests when
 	      $(MAKE) --no-print-directory test-cpu-submissions; fi
 	@$(MAKE) --no-print-directory test-build test-slurm
 
-test-build: ## what the build tells users: unknown lab names, mk/deps notes, rendered handouts
-	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-build
+test-build: all ## what the build and the documents tell users: unknown labs, no-GPU lines, packages, help, handouts, docs/
+	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-build; rc=$$?; \
+	 KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/check-docs || rc=1; exit $$rc
 
 test-slurm: all $(GPU_TESTS) ## make grade SLURM=1 on a throw-away one-node Slurm cluster (root; SKIP otherwise)
 	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-slurm
