@@ -38,11 +38,21 @@ BAD_LAB_GOALS := $(filter-out $(LAB_IDS) $(addprefix run-,$(LAB_IDS)),$(filter l
 ifneq ($(BAD_LAB_GOALS),)
   $(error make $(firstword $(BAD_LAB_GOALS)): no such lab; $(KIT_LABS_LINE))
 endif
+# Where make grade writes without OUT: under the user's own folder, never
+# inside the checkout (kitgrade grade's default too: docs/grading.md).
+KIT_GRADES ?= $(HOME)/kit-grades
+# make grade: its input (LAB, SUBMISSIONS) is checked here, before packages are
+# installed, the kit is built or a GPU is looked for (input errors first).
+GRADE_USAGE = usage: make grade LAB=lab03 SUBMISSIONS=folder [OUT=folder, default $(KIT_GRADES)/<lab>] [ONLY=name] [FORCE=1] [ALLOW_NO_GPU=1] [SLURM=1 ...]
 ifneq ($(filter grade,$(MAKECMDGOALS)),)
-  ifneq ($(LAB),)
-    ifeq ($(filter $(LAB),$(LAB_IDS) $(LAB_NAMES)),)
-      $(error make grade LAB=$(LAB): no such lab; $(KIT_LABS_LINE))
-    endif
+  ifeq ($(and $(LAB),$(SUBMISSIONS)),)
+    $(error $(GRADE_USAGE))
+  endif
+  ifeq ($(filter $(LAB),$(LAB_IDS) $(LAB_NAMES)),)
+    $(error make grade LAB=$(LAB): no such lab; $(KIT_LABS_LINE))
+  endif
+  ifeq ($(wildcard $(SUBMISSIONS)/.),)
+    $(error make grade SUBMISSIONS=$(SUBMISSIONS): not a folder; it holds one folder or archive per student, or is a lab folder of the course spool)
   endif
 endif
 
@@ -118,7 +128,7 @@ $(KITGRADE): $(call obj,$(GRADER_C)) $(LIBKIT)
 	@mkdir -p $(@D)
 	$(CC) -o $@ $^ $(CJSON_LIBS) $(INIH_LIBS) -lm
 
-$(KIT_DEVICES): tools/kit-devices.cu $(DEPS_OK)
+$(KIT_DEVICES): tools/kit-devices.cu common/include/kit/no_gpu.cuh $(DEPS_OK)
 	@mkdir -p $(@D)
 	$(NVCC) $(KIT_NVCCFLAGS) -o $@ $<
 
@@ -162,9 +172,8 @@ endef
 $(foreach l,$(LAB_NAMES),$(eval $(call STUDENT_TARGET,$(firstword $(subst -, ,$(l))),$(l))))
 
 # ---- instructors ------------------------------------------------------------------------
-grade: all ## grade a folder of submissions: make grade LAB=lab03 SUBMISSIONS=dir [OUT=dir] [ONLY=name] [FORCE=1] [ALLOW_NO_GPU=1] [SLURM=1 [WAIT=1] [SLURM_OPTS=..]]
-	@test -n "$(LAB)" -a -n "$(SUBMISSIONS)" || { echo "usage: make grade LAB=lab03 SUBMISSIONS=folder [OUT=folder] [ONLY=name] [FORCE=1] [ALLOW_NO_GPU=1]"; exit 2; }
-	@$(KITGRADE) $(if $(SLURM),slurm,batch) $(LAB) $(SUBMISSIONS) --out $(or $(OUT),grades/$(LAB)) $(if $(ONLY),--only $(ONLY)) $(if $(FORCE),--force) $(if $(ALLOW_NO_GPU),--allow-no-gpu) $(if $(SLURM),$(SLURM_ARGS)) $(KITGRADE_OPTS)
+grade: all ## grade a folder of submissions: make grade LAB=lab03 SUBMISSIONS=dir [OUT=dir, default ~/kit-grades/<lab>] [ONLY=name] [FORCE=1] [ALLOW_NO_GPU=1] [SLURM=1 [WAIT=1] [SLURM_OPTS=..]]
+	@$(KITGRADE) $(if $(SLURM),slurm,batch) $(LAB) $(SUBMISSIONS) --out $(or $(OUT),$(KIT_GRADES)/$(filter $(LAB) $(LAB)-%,$(LAB_NAMES))) $(if $(ONLY),--only $(ONLY)) $(if $(FORCE),--force) $(if $(ALLOW_NO_GPU),--allow-no-gpu) $(if $(SLURM),$(SLURM_ARGS)) $(KITGRADE_OPTS)
 # SLURM=1: the same batch as one Slurm job array (kitgrade slurm; README "Cluster admins").
 SLURM_ARGS = $(if $(WAIT),--wait) $(if $(GRES),--gres '$(GRES)') $(if $(SLURM_OPTS),--sbatch '$(SLURM_OPTS)') $(if $(SHARD_SIZE),--shard-size $(SHARD_SIZE)) $(if $(MAX_RUNNING),--max-running $(MAX_RUNNING))
 
@@ -194,12 +203,13 @@ build-cu: all demos ## compile every .cu in the tree (starters, solutions, demos
 test: $(DEPS_OK) ## the kit's tests: unit tests, every .cu built, GPU tests when a device is present
 	@$(MAKE) --no-print-directory test-unit build-cu
 	@if $(KIT_DEVICES) --quiet; then $(MAKE) --no-print-directory test-gpu; \
-	 else echo "SKIP: GPU integration tests (no CUDA device: $$($(KIT_DEVICES) --why 2>&1))"; \
+	 else echo "SKIP: GPU integration tests: no GPU ($$($(KIT_DEVICES) --why 2>&1))"; \
 	      $(MAKE) --no-print-directory test-cpu-submissions; fi
 	@$(MAKE) --no-print-directory test-build test-slurm
 
-test-build: ## what the build tells users: unknown lab names, mk/deps notes, rendered handouts
-	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-build
+test-build: all ## what the build and the documents tell users: unknown labs, no-GPU lines, packages, help, handouts, docs/
+	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-build; rc=$$?; \
+	 KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/check-docs || rc=1; exit $$rc
 
 test-slurm: all $(GPU_TESTS) ## make grade SLURM=1 on a throw-away one-node Slurm cluster (root; SKIP otherwise)
 	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-slurm
@@ -211,7 +221,7 @@ test-cpu-submissions: all $(GPU_TESTS) ## the known-bad submissions that need no
 	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-cpu-submissions
 
 test-gpu: all $(GPU_TESTS) demos ## GPU tests only, in parts: LABS="lab03 lab07" PARTS="labs bad cpu hostile demos"
-	@$(KIT_DEVICES) || { echo "test-gpu: no CUDA device available" >&2; exit 1; }
+	@$(KIT_DEVICES) --quiet || { echo "test-gpu: no GPU ($$($(KIT_DEVICES) --why 2>&1)): the GPU integration tests need one" >&2; exit 1; }; $(KIT_DEVICES)
 	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-gpu
 
 test-hostile: all $(GPU_TESTS) ## the grader's robustness checks alone (kill -9, fork bombs, odd names; GPU or not)
@@ -242,10 +252,13 @@ clean: ## remove the build directory
 
 help: ## list the targets
 	@echo "CUDA lab kit - targets (build dir: $(BUILD), CUDA_ARCH: $(CUDA_ARCH))"
-	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-zA-Z_-]+):.*## (.*)/  \1|\2/' | awk -F'|' '{printf "  %-12s %s\n", $$1, $$2}'
-	@echo "    lab01..lab11 build and check your lab (TEST=name one test, SEED=0x.. reproduce, DIR=folder)"
-	@echo "    run-labNN    build your lab and run it once: make run-lab01 P=\"blocks=4 threads=3\""
-	@echo "    demo-NAME    run one race demo (make demo lists them)"
+	@{ grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-zA-Z_-]+):.*## (.*)/\1|\2/'; \
+	   echo '$(firstword $(LAB_IDS))..$(lastword $(LAB_IDS))|build and check your lab (TEST=name one test, SEED=0x.. reproduce, DIR=folder)'; \
+	   echo 'run-labNN|build your lab and run it once: make run-lab01 P="blocks=4 threads=3"'; \
+	   echo 'demo-NAME|run one race demo (make demo lists them)'; } | \
+	 awk -F'|' '{ n[NR] = $$1; d[NR] = $$2; if (length($$1) > w) w = length($$1) } \
+	            END { for (i = 1; i <= NR; i++) printf("  %-" w "s  %s\n", n[i], d[i]) }'
+	@$(if $(wildcard docs/reference.md),echo "More: README.md (one screen per user); docs/reference.md (every target, variable and exit status)")
 
 .PHONY: all help clean test test-unit test-gpu test-hostile test-build test-slurm test-fresh bench-grader build-cu grade deps handouts FORCE $(LAB_IDS) $(addprefix run-,$(LAB_IDS))
 FORCE:

@@ -57,9 +57,10 @@ BENCH_PICK = $(if $(LAB),$(filter $(LAB) $(LAB)-%,$(BENCH_LABS)),$(BENCH_LABS))
 bench-build: $(BENCH_BINS) ## build the bench programs (make bench)
 
 # Exit status: 0 every result right, 1 a wrong result (flagged in the table),
-# 2 no such lab, 3 no GPU (one line, as kitgrade).
-bench: $(foreach l,$(BENCH_PICK),$(BUILD)/bench/$(l)/bench $(BENCH_SO_$(l))) ## each lab against NVIDIA's libraries: make bench [LAB=lab06] (student, reference, baseline, library, copy roof)
+# 2 no such lab, 3 no GPU (the kit's one line, kit/no_gpu.cuh: said once, not per lab).
+bench: $(KIT_DEVICES) $(foreach l,$(BENCH_PICK),$(BUILD)/bench/$(l)/bench $(BENCH_SO_$(l))) ## each lab against NVIDIA's libraries: make bench [LAB=lab06] (student, reference, baseline, library, copy roof)
 	@$(if $(BENCH_PICK),,echo "make bench LAB=$(LAB): no bench for it; labs with one: $(BENCH_LABS)"; exit 2)
+	@$(KIT_DEVICES) --quiet || { echo "make bench: no GPU ($$($(KIT_DEVICES) --why)): nothing measured"; exit 3; }
 	@rc=0; for l in $(BENCH_PICK); do \
 	  $(BUILD)/bench/$$l/bench --student $(BUILD)/bench/$$l/student.so \
 	    $$([ -d solutions/$$l ] && echo --reference $(BUILD)/bench/$$l/reference.so) \

@@ -1,5 +1,5 @@
 # mk/course.mk - a course on a shared server: student kits, hand-in, the
-# course tests.  Included by the Makefile; README.md "Course" says how it fits.
+# course tests.  Included by the Makefile; docs/course.md says how it fits.
 
 student-kit: $(KITGRADE) ## write the kit students get: make student-kit DEST=dir [HANDIN=spool]
 	@test -n "$(DEST)" || { echo "usage: make student-kit DEST=folder [HANDIN=spool-folder]"; exit 2; }
@@ -9,8 +9,8 @@ handin: all ## hand your lab in: make handin LAB=lab07 [DIR=folder] [ANYWAY=1]
 	@test -n "$(LAB)" || { echo "usage: make handin LAB=lab07 [DIR=folder] [ANYWAY=1]"; exit 2; }
 	@$(KITGRADE) handin $(LAB) $(DIR) $(if $(ANYWAY),--anyway)
 
-merge: $(KITGRADE) ## final and LMS CSVs: make merge OUT=grades/lab07 [ROSTER=csv] [MANUAL=csv] [MANUAL_MAX=10]
-	@test -n "$(OUT)" || { echo "usage: make merge OUT=grades/lab07 [ROSTER=roster.csv] [MANUAL=manual.csv] [MANUAL_MAX=points]"; exit 2; }
+merge: $(KITGRADE) ## final and LMS CSVs: make merge OUT=~/kit-grades/lab07-merge [ROSTER=csv] [MANUAL=csv] [MANUAL_MAX=10]
+	@test -n "$(OUT)" || { echo "usage: make merge OUT=~/kit-grades/lab07-merge [ROSTER=roster.csv] [MANUAL=manual.csv] [MANUAL_MAX=points]"; exit 2; }
 	@$(KITGRADE) merge $(OUT) $(if $(ROSTER),--roster $(ROSTER)) $(if $(MANUAL),--manual $(MANUAL)) $(if $(MANUAL_MAX),--manual-max $(MANUAL_MAX))
 
 # The course path without a GPU: student kit, several real users, hand-in,

@@ -2,7 +2,8 @@
  *
  *   kit-devices            one line per device: "index<TAB>uuid<TAB>name<TAB>cc"; exit 0 if any
  *   kit-devices --quiet    nothing printed; exit 0 if a device is usable, 1 if not
- *   kit-devices --why      one line saying why no device is usable (exit 1), or the count (exit 0)
+ *   kit-devices --why      one line saying why no device is usable (exit 1; the reason in
+ *                          kit/no_gpu.cuh's words, which kitgrade quotes), or the count (exit 0)
  *
  * On a machine without a driver cudaGetDeviceCount fails at once
  * (cudaErrorInsufficientDriver / NoDevice); it never hangs.
@@ -11,29 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-/* Why no device is usable, in the user's terms: on a machine without the
- * NVIDIA driver the runtime says "CUDA driver version is insufficient",
- * which reads as "update your driver" to someone who has no GPU at all. */
-static void print_why(cudaError_t e, int n)
-{
-    struct stat st;
-    int driver = stat("/proc/driver/nvidia/version", &st) == 0;
-    if (e == cudaSuccess && n == 0)
-        printf("no NVIDIA GPU found (the driver is loaded but lists no device%s)\n",
-               getenv("CUDA_VISIBLE_DEVICES") ? "; CUDA_VISIBLE_DEVICES is set" : "");
-    else if (!driver && (e == cudaErrorInsufficientDriver || e == cudaErrorNoDevice || e == cudaErrorInitializationError))
-        printf("no NVIDIA driver/GPU found on this machine (no /proc/driver/nvidia); run on a machine with an NVIDIA "
-               "GPU\n");
-    else if (e == cudaErrorInsufficientDriver)
-        printf("the NVIDIA driver is older than this CUDA Toolkit needs (%s)\n", cudaGetErrorString(e));
-    else if (e == cudaErrorNoDevice)
-        printf("no NVIDIA GPU found (%s%s)\n", cudaGetErrorString(e),
-               getenv("CUDA_VISIBLE_DEVICES") ? "; CUDA_VISIBLE_DEVICES is set" : "");
-    else
-        printf("no usable CUDA device: %s\n", cudaGetErrorString(e));
-}
+#include "kit/no_gpu.cuh"
 
 int main(int argc, char **argv)
 {
@@ -42,8 +22,11 @@ int main(int argc, char **argv)
     int n = 0;
     cudaError_t e = cudaGetDeviceCount(&n);
     if (e != cudaSuccess || n == 0) {
-        if (why || !quiet)
-            print_why(e, n);
+        if (why || !quiet) {
+            char reason[512];
+            kit_no_gpu_reason(e, n, reason, sizeof reason);
+            printf("%s\n", reason);
+        }
         return 1;
     }
     if (why) {

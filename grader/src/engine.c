@@ -57,6 +57,26 @@ static int find_lab_dir(const char *kit_root, const char *lab, char *out, size_t
     return rc;
 }
 
+void engine_lab_ids(const char *kit_root, char *out, size_t len)
+{
+    char pattern[2048];
+    snprintf(pattern, sizeof pattern, "%s/grader/labs/*/manifest.ini", kit_root);
+    glob_t g;
+    size_t used = 0;
+    out[0] = 0;
+    if (glob(pattern, 0, NULL, &g) != 0)
+        return;
+    for (size_t i = 0; i < g.gl_pathc && used + 1 < len; i++) {
+        const char *end = strrchr(g.gl_pathv[i], '/'), *start = end; /* ".../lab03-dot/manifest.ini" */
+        while (start > g.gl_pathv[i] && start[-1] != '/')
+            start--;
+        size_t n = strcspn(start, "-/");
+        int w = snprintf(out + used, len - used, "%s%.*s", used ? " " : "", (int)n, start);
+        used += w > 0 ? (size_t)w : 0;
+    }
+    globfree(&g);
+}
+
 /* Which CUDA devices are visible (kit-devices, bounded in time). */
 static void detect_gpu(engine *e)
 {
@@ -116,8 +136,11 @@ int engine_init(engine *e, const char *lab, const char *argv0, const char *rubri
     if (engine_load_conf(&e->conf, argv0, err, errlen) != 0)
         return -1;
     if (find_lab_dir(e->conf.kit_root, lab, e->lab_dir, sizeof e->lab_dir) != 0) {
-        snprintf(err, errlen, "unknown lab '%s' (see grader/labs/)", lab);
-        return -1;
+        /* the words of `make lab99` (Makefile): the value, then the labs */
+        char labs[1024];
+        engine_lab_ids(e->conf.kit_root, labs, sizeof labs);
+        snprintf(err, errlen, "no such lab '%s'; the labs are %s", lab, labs);
+        return -2;
     }
     char path[2048];
     snprintf(path, sizeof path, "%s/manifest.ini", e->lab_dir);
@@ -751,7 +774,7 @@ int engine_show(engine *e, const char *sub_dir, const char *work_dir, const char
     }
     grade_result_free(&g);
     if (!e->gpu) {
-        fprintf(stderr, "built; not run: %s\n", e->gpu_why);
+        fprintf(stderr, "%s: no GPU (%s): built, not run\n", e->man.name, e->gpu_why);
         return KIT_EXIT_NO_GPU;
     }
     workdirs w;

@@ -59,10 +59,13 @@ typedef struct engine_s {
 /* Loads build/kit.ini (from $KIT_BUILD, else ../ of the executable), the lab's
  * manifest and rubric (lab = "lab03" or "lab03-dot"; rubric_path, if not
  * NULL, replaces the lab's rubric.ini - an instructor's private rubric with
- * hidden tests, say), detects the sandbox and the GPU.  Returns 0, or -1
+ * hidden tests, say), detects the sandbox and the GPU.  Returns 0, -2 for a
+ * lab that does not exist (the reason lists the labs: bad input), or -1
  * with a reason. */
 int engine_init(engine *e, const char *lab, const char *argv0, const char *rubric_path, char *err, size_t errlen);
 void engine_free(engine *e);
+/* "lab01 lab02 ..." (the labs of the kit, sorted) into out. */
+void engine_lab_ids(const char *kit_root, char *out, size_t len);
 /* Just build/kit.ini (commands that work on every lab). */
 int engine_load_conf(kit_conf *conf, const char *argv0, char *err, size_t errlen);
 /* Picks a fresh random seed (from /dev/urandom) unless one was given; a

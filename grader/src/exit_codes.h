@@ -1,4 +1,4 @@
-/* exit_codes.h - what kitgrade's exit status says (documented in README.md).
+/* exit_codes.h - what kitgrade's exit status says (documented in docs/reference.md).
  *
  * In the spirit of xv6's `make grade`: 0 only when everything that ran
  * passed.  Scripts (CI's .ci/run, tests) read these numbers from here.

@@ -1,10 +1,12 @@
 /* labparams.c - case parameters checked by the lab's checker (see labparams.h). */
 #include "labparams.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "kit/params.h"
 #include "proc.h"
 
 extern char **environ;
@@ -71,6 +73,38 @@ int lab_params_check(const engine *e, const char *params, char *err, size_t errl
     return bad < 0 ? -1 : bad > 0 ? 1 : 0;
 }
 
+/* Where a bad "params + case" line went wrong: the line of the params or of
+ * the case, whichever gave the parameter the lab's message names first
+ * ("type must be one of ...", "unknown parameter 'm' ..."); the case's
+ * line when the message names none of them. */
+static int offending_line(const rubric_test *rt, int c, const char *why)
+{
+    int case_line = rt->case_lines ? rt->case_lines[c] : rt->line;
+    kit_params pp, cp;
+    char perr[200];
+    if (!rt->params_line || kit_params_parse(rt->params, &pp, perr, sizeof perr) ||
+        kit_params_parse(rt->cases[c], &cp, perr, sizeof perr))
+        return case_line;
+    const char *first = NULL;
+    int line = case_line;
+    for (int k = 0; k < pp.count + cp.count; k++) {
+        const char *key = k < pp.count ? pp.items[k].key : cp.items[k - pp.count].key;
+        size_t n = strlen(key);
+        for (const char *at = strstr(why, key); at; at = strstr(at + 1, key)) {
+            int starts = at == why || !(isalnum((unsigned char)at[-1]) || at[-1] == '_');
+            int ends = !(isalnum((unsigned char)at[n]) || at[n] == '_');
+            if (!starts || !ends)
+                continue;
+            if (!first || at < first) { /* a key the case gives is the case's, even if params has it too */
+                first = at;
+                line = kit_params_has(&cp, key) ? case_line : rt->params_line;
+            }
+            break;
+        }
+    }
+    return line;
+}
+
 int lab_rubric_cases_check(const engine *e, char *err, size_t errlen)
 {
     const rubric *rb = &e->rub;
@@ -108,8 +142,16 @@ int lab_rubric_cases_check(const engine *e, char *err, size_t errlen)
             char more[64] = "";
             if (bad > 1)
                 snprintf(more, sizeof more, " (and %d more bad case%s)", bad - 1, bad > 2 ? "s" : "");
-            snprintf(err, errlen, "%s:%d: [test %s] case '%s': %s%s", e->rubric_path, rt->line, rt->name, lines[i],
-                     why[i], more);
+            int c = i;
+            for (int t = 0; t < test_of[i]; t++)
+                c -= rb->tests[t].n_cases;
+            int line = offending_line(rt, c, why[i]);
+            if (line == rt->params_line && line != (rt->case_lines ? rt->case_lines[c] : rt->line))
+                snprintf(err, errlen, "%s:%d: [test %s] params '%s' (with case '%s'): %s%s", e->rubric_path, line,
+                         rt->name, rt->params, rt->cases[c], why[i], more);
+            else
+                snprintf(err, errlen, "%s:%d: [test %s] case '%s': %s%s", e->rubric_path, line, rt->name, lines[i],
+                         why[i], more);
             rc = -1;
             break;
         }

@@ -166,7 +166,7 @@ typedef struct {
 } layout_kind;
 
 static const layout_kind layouts[] = {
-    {"spool", "a lab folder of the course spool (%s/" SPOOL_MARKER ", see README)", spool_match, folders_prepare},
+    {"spool", "a lab folder of the course spool (%s/" SPOOL_MARKER ", see docs/course.md)", spool_match, folders_prepare},
     {"folders", "one folder per student (%s/alice/%s)", folders_match, folders_prepare},
     {"archives", "one .zip/.tar/.tar.gz per student (%s/alice.zip holding %s)", archives_match, archives_prepare},
 };
@@ -198,17 +198,14 @@ static void describe_found(const layout_scan *s, const char *subs, const manifes
     (void)m;
 }
 
-int layout_prepare(engine *e, const char *subs_dir, const char *stage_dir, char *grade_dir, size_t len,
-                   const char **layout_name, char *err, size_t errlen)
+int layout_check(const engine *e, const char *subs_dir, char *err, size_t errlen)
 {
     layout_scan s;
     if (layout_scan_dir(&e->man, subs_dir, &s, err, errlen) != 0)
         return -1;
     for (size_t i = 0; i < N_LAYOUTS; i++)
-        if (layouts[i].matches(&s, subs_dir)) {
-            *layout_name = layouts[i].name;
-            return layouts[i].prepare(e, subs_dir, stage_dir, grade_dir, len, err, errlen);
-        }
+        if (layouts[i].matches(&s, subs_dir))
+            return (int)i;
     strbuf b;
     sb_init(&b);
     describe_found(&s, subs_dir, &e->man, &b);
@@ -232,4 +229,14 @@ int layout_prepare(engine *e, const char *subs_dir, const char *stage_dir, char 
     sb_free(&clean);
     sb_free(&b);
     return -1;
+}
+
+int layout_prepare(engine *e, const char *subs_dir, const char *stage_dir, char *grade_dir, size_t len,
+                   const char **layout_name, char *err, size_t errlen)
+{
+    int i = layout_check(e, subs_dir, err, errlen);
+    if (i < 0)
+        return -1;
+    *layout_name = layouts[i].name;
+    return layouts[i].prepare(e, subs_dir, stage_dir, grade_dir, len, err, errlen);
 }

@@ -32,6 +32,11 @@ typedef struct {
 /* Scans subs_dir; -1 with a reason when it cannot be read. */
 int layout_scan_dir(const manifest *m, const char *subs_dir, layout_scan *s, char *err, size_t errlen);
 
+/* Decides the layout of subs_dir without touching anything (a batch checks
+ * its input before it looks for a GPU): the index of the layout, or -1 with
+ * one line in err (what was found, the layouts expected). */
+int layout_check(const engine *e, const char *subs_dir, char *err, size_t errlen);
+
 /* Decides the layout of subs_dir and prepares it: grade_dir receives the
  * folder holding one folder per student (subs_dir itself, or stage_dir
  * where archives were unpacked).  0 with *layout_name set, or -1 with one

@@ -17,6 +17,7 @@
 #include "engine.h"
 #include "gradekey.h"
 #include "labparams.h"
+#include "layout.h"
 #include "rerun.h"
 #include "exit_codes.h"
 #include "kit/util.h"
@@ -36,16 +37,18 @@ static const char usage_text[] =
     "  run LAB [DIR] [k=v ...]  build your lab and run it once with these parameters (e.g. blocks=4 threads=3)\n"
     "instructors:\n"
     "  grade LAB DIR [--out FILE]        grade one submission with all tests; writes Gradescope JSON to FILE\n"
-    "                                    (default DIR/results.json) and prints the report\n"
+    "                                    (default ~/kit-grades/<lab>/<DIR's name>/results.json; KIT_GRADES\n"
+    "                                    replaces ~/kit-grades) and prints the report and where it went\n"
     "  batch LAB SUBMISSIONS --out DIR   grade every subfolder of SUBMISSIONS; resumable\n"
     "        [--only NAME] [--force] [--jobs N] [--per-gpu N] [--allow-no-gpu]\n"
+    "        [--shard FILE | --merge FILE]  (kitgrade slurm's tasks and merge: docs/slurm.md)\n"
     "  slurm LAB SUBMISSIONS --out DIR   the same batch as one Slurm job array (kitgrade slurm --help)\n"
     "  validate [LAB...] [--rubric FILE] check manifests and rubrics, every case by the lab's own rules\n"
     "                                    (all labs when none given)\n"
     "  list                              the labs this kit has\n"
     "  build LAB DIR                     compile only\n"
     "  build-all [--jobs N]              compile every lab's starter and solution (CI)\n"
-    "course (README: Course):\n"
+    "course (docs/course.md):\n"
     "  handin LAB [DIR] [--anyway]       hand DIR (default labs/<lab>) in to the course spool, print a receipt\n"
     "  spool-init SPOOL [--group G]      make the course spool's folders (instructor; G: the staff's group)\n"
     "  merge OUT [--roster R] [--manual M] [--manual-max P]   final.csv and lms.csv from a batch's results\n"
@@ -248,6 +251,28 @@ static void print_header(const engine *e, const char *what, const char *dir)
         printf("%s\n", warn);
 }
 
+/* Where `kitgrade grade LAB DIR` writes results.json without --out: never
+ * into the student's folder or the kit, but under the user's own
+ * $KIT_GRADES (default ~/kit-grades, as `make grade`'s OUT):
+ * KIT_GRADES/<lab>/<the folder's name>/results.json. */
+static int default_results(const engine *e, const char *dir, char *out, size_t len)
+{
+    const char *grades = getenv("KIT_GRADES"), *home = getenv("HOME");
+    char base[4096], real[4096];
+    if (grades && *grades)
+        snprintf(base, sizeof base, "%s", grades);
+    else if (home && *home)
+        snprintf(base, sizeof base, "%s/kit-grades", home);
+    else
+        return -1;
+    const char *name = realpath(dir, real) ? strrchr(real, '/') + 1 : dir;
+    if (!*name)
+        name = "root";
+    if (fmt_into(out, len, "%s/%s/%s", base, e->man.name, name) != 0 || mkdirs(out, 0755) != 0)
+        return -1;
+    return fmt_into(out, len, "%s/%s/%s/results.json", base, e->man.name, name);
+}
+
 /* xv6 `make grade`: 0 only when the build and every test that ran passed;
  * a build that worked with no GPU to run the tests has its own code. */
 static int check_exit_code(const engine *e, const grade_result *g)
@@ -300,15 +325,21 @@ static int cmd_check(const cli *c, const char *argv0, int instructor)
     fflush(stdout);
     report_summary(stdout, &g, &o);
     if (!e.gpu)
-        printf("Tests not run: %s. Your code %s.\n", e.gpu_why, g.build_ok ? "compiled" : "did not compile");
+        printf("%s: no GPU (%s): tests not run; your code %s\n", e.man.name, e.gpu_why,
+               g.build_ok ? "compiled" : "did not compile");
     int rc = check_exit_code(&e, &g);
     if (instructor) {
         char out[4096], err[512];
         if (c->out)
             snprintf(out, sizeof out, "%s", c->out);
-        else
-            fmt_into(out, sizeof out, "%s/results.json", dir);
-        if (report_write_json(&g, out, err, sizeof err) != 0) {
+        else if (default_results(&e, dir, out, sizeof out) != 0) {
+            fprintf(stderr, "kitgrade: no folder for the results (set HOME or KIT_GRADES, or pass --out FILE)\n");
+            rc = KIT_EXIT_INTERNAL;
+            out[0] = 0;
+        }
+        if (!out[0])
+            ;
+        else if (report_write_json(&g, out, err, sizeof err) != 0) {
             fprintf(stderr, "kitgrade: %s\n", err);
             rc = KIT_EXIT_INTERNAL;
         } else
@@ -330,12 +361,20 @@ static int cmd_batch(const cli *c, const char *argv0)
     engine e;
     if (setup(&e, c, argv0) != 0)
         return KIT_EXIT_USAGE;
+    /* Input before environment: a folder in no known layout is reported
+     * first, so that a user fixes everything in one pass. */
+    char lerr[4096];
+    if (!c->merge && layout_check(&e, c->dir, lerr, sizeof lerr) < 0) {
+        fprintf(stderr, "kitgrade: %s\n", lerr);
+        engine_free(&e);
+        return KIT_EXIT_USAGE;
+    }
     /* Grades of zero written because the tests could not run would stick:
      * refuse, unless asked for build-only results (marked in every output). */
     if (!e.gpu && !c->allow_no_gpu && !c->merge) { /* a Slurm merge on the login node grades nothing */
-        fprintf(stderr, "kitgrade: no GPU here (%s): a batch would write grades without running any test; run it on "
-                        "a GPU node (or pass --allow-no-gpu, make grade ALLOW_NO_GPU=1, for build-only results marked "
-                        "as such)\n",
+        fprintf(stderr, "kitgrade batch: no GPU (%s): nothing graded (a batch would write grades without running any "
+                        "test); run it on a GPU node, or pass --allow-no-gpu (make grade ALLOW_NO_GPU=1) for "
+                        "build-only results marked as such\n",
                 e.gpu_why);
         engine_free(&e);
         return KIT_EXIT_NO_GPU;
@@ -528,7 +567,7 @@ static int cmd_build_all(const cli *c, const char *argv0)
 static int cmd_validate(int argc, char **argv, const char *argv0)
 {
     char err[1024];
-    int bad = 0, n = 0;
+    int bad = 0, n = 0, unknown = 0;
     glob_t g;
     g.gl_pathc = 0;
     const char *rubric = NULL; /* validate LAB --rubric FILE: an instructor's private rubric */
@@ -566,7 +605,13 @@ static int cmd_validate(int argc, char **argv, const char *argv0)
             snprintf(lab, sizeof lab, "%s", labs[i]);
         engine e;
         n++;
-        if (engine_init(&e, lab, argv0, rubric, err, sizeof err) != 0) {
+        int init = engine_init(&e, lab, argv0, rubric, err, sizeof err);
+        if (init == -2) { /* no such lab: bad input, as for `check` (status 2), not a bad lab */
+            fprintf(stderr, "kitgrade: %s\n", err);
+            unknown++;
+            continue;
+        }
+        if (init != 0) {
             printf("FAIL %s: %s\n", lab, err);
             bad++;
             continue;
@@ -583,7 +628,7 @@ static int cmd_validate(int argc, char **argv, const char *argv0)
     }
     if (g.gl_pathc)
         globfree(&g);
-    return bad ? 1 : (n ? 0 : 2);
+    return unknown ? KIT_EXIT_USAGE : bad ? KIT_EXIT_FAILED : (n ? KIT_EXIT_OK : KIT_EXIT_USAGE);
 }
 
 int main(int argc, char **argv)

@@ -52,8 +52,10 @@ typedef struct {
     double points;
     visibility vis;
     char **cases;          /* case parameter lines, in order */
+    int *case_lines;       /* the rubric line of each case, for messages */
     int n_cases;
     char params[256];      /* words put in front of every case */
+    int params_line;       /* its rubric line (0: no params) */
     double timeout_s;      /* per run of a case */
     int repeat;            /* runs per case, each with its own seed (races) */
     int partial;           /* 1: points * passed/total cases; 0: all or nothing */

@@ -40,7 +40,6 @@ static const char *const rubric_keys[R_NKEYS] = {
 
 typedef struct {
     int key_line[K_NKEYS];
-    int *case_lines;
 } test_meta;
 
 typedef struct {
@@ -290,18 +289,18 @@ static void test_key(rctx *c, const char *name, const char *v)
             return;
         }
         char **cs = realloc(t->cases, (size_t)(t->n_cases + 1) * sizeof *cs);
-        int *cl = cs ? realloc(m->case_lines, (size_t)(t->n_cases + 1) * sizeof *cl) : NULL;
+        int *cl = cs ? realloc(t->case_lines, (size_t)(t->n_cases + 1) * sizeof *cl) : NULL;
         char *dup = cl ? strdup(v) : NULL;
         if (cs)
             t->cases = cs;
         if (cl)
-            m->case_lines = cl;
+            t->case_lines = cl;
         if (!dup) {
             fail(c, c->in.lineno, "out of memory");
             return;
         }
         t->cases[t->n_cases] = dup;
-        m->case_lines[t->n_cases] = c->in.lineno;
+        t->case_lines[t->n_cases] = c->in.lineno;
         t->n_cases++;
         return;
     }
@@ -357,6 +356,7 @@ static void test_key(rctx *c, const char *name, const char *v)
             return;
         }
         copy_str(c, t->params, sizeof t->params, name, v);
+        t->params_line = c->in.lineno;
         return;
     }
     case K_PARTIAL:
@@ -509,7 +509,7 @@ static void check_tests(rctx *c)
             kit_params p;
             if (kit_params_parse(t->params, &p, perr, sizeof perr) ||
                 kit_params_merge(&p, t->cases[j], perr, sizeof perr)) {
-                fail(c, m->case_lines[j], "case '%s' with params '%s' in [test %s]: %s", t->cases[j], t->params,
+                fail(c, t->case_lines[j], "case '%s' with params '%s' in [test %s]: %s", t->cases[j], t->params,
                      t->name, perr);
                 break;
             }
@@ -563,8 +563,6 @@ int rubric_load(const char *path, rubric *r, char *err, size_t errlen)
         fail(&c, 0, "cannot parse (inih error %d)", rc);
     if (!c.failed)
         check_tests(&c);
-    for (int i = 0; i < r->n_tests; i++)
-        free(c.meta[i].case_lines);
     free(c.meta);
     if (c.failed) {
         rubric_free(r);
@@ -581,6 +579,7 @@ void rubric_free(rubric *r)
         for (int j = 0; j < r->tests[i].n_cases; j++)
             free(r->tests[i].cases[j]);
         free(r->tests[i].cases);
+        free(r->tests[i].case_lines);
     }
     free(r->tests);
     memset(r, 0, sizeof *r);

@@ -49,8 +49,9 @@ static int run(strbuf *out, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(body, sizeof body, fmt, ap);
     va_end(ap);
-    snprintf(cmd, sizeof cmd, "cd '%s' && KIT_NO_GPU=1 KG='%s/bin/kitgrade' ROOT='%s' T='%s' NO_COLOR=1; export KIT_NO_GPU KG ROOT T; { %s ; } 2>&1",
-             kit_test_root(), build_dir(), kit_test_root(), tmpdir, body);
+    snprintf(cmd, sizeof cmd, "cd '%s' && KIT_NO_GPU=1 KG='%s/bin/kitgrade' ROOT='%s' T='%s' NO_COLOR=1 KIT_GRADES='%s/kit-grades'; "
+             "export KIT_NO_GPU KG ROOT T KIT_GRADES; { %s ; } 2>&1",
+             kit_test_root(), build_dir(), kit_test_root(), tmpdir, tmpdir, body);
     sb_clear(out);
     FILE *p = popen(cmd, "r");
     ck_assert_ptr_nonnull(p);
@@ -126,7 +127,9 @@ START_TEST(check_exit_codes)
         ck_assert_msg(rc == 1 && strstr(sb_str(&out), "no NVIDIA driver/GPU found") && !strstr(sb_str(&out), "insufficient"),
                       "rc %d: %s", rc, sb_str(&out));
         rc = run(&out, "env -u KIT_NO_GPU \"$KG\" check lab03 solutions/lab03-dot");
-        ck_assert_msg(rc == KIT_EXIT_NO_GPU && strstr(sb_str(&out), "Tests not run: no NVIDIA driver/GPU found"),
+        ck_assert_msg(rc == KIT_EXIT_NO_GPU &&
+                          strstr(sb_str(&out), "lab03-dot: no GPU (no NVIDIA driver/GPU found on this machine") &&
+                          strstr(sb_str(&out), "): tests not run; your code compiled"),
                       "rc %d: %s", rc, sb_str(&out));
     }
     sb_free(&out);
@@ -192,10 +195,18 @@ START_TEST(case_parameters_by_the_labs_rules)
         rc = run(&out, "sed 's/^case = n=0$/case = n=0\\ncase = %s/' grader/labs/lab03-dot/rubric.ini > \"$T/r.ini\" "
                        "&& grep -c 'case = %s' \"$T/r.ini\"", cases[i].bad_case, cases[i].bad_case);
         ck_assert_msg(rc == 0, "%s", sb_str(&out));
+        /* reported at the bad case's own line (it was the section header's, line 8) */
+        rc = run(&out, "\"$KG\" validate lab03 --rubric \"$T/r.ini\"; echo \"at r.ini:$(grep -n 'case = %s' \"$T/r.ini\" "
+                       "| cut -d: -f1): [test float-small] case\"", cases[i].bad_case);
+        char at[128];
+        const char *want = strstr(sb_str(&out), "\nat ");
+        ck_assert_msg(want != NULL, "%s", sb_str(&out));
+        snprintf(at, sizeof at, "%.*s", (int)strcspn(want + 4, "\n"), want + 4);
+        ck_assert_msg(strstr(sb_str(&out), "FAIL lab03") && strstr(sb_str(&out), at) && !strstr(at, "r.ini:8:") &&
+                          strstr(sb_str(&out), cases[i].says),
+                      "validate, case %s: expected '%s': %s", cases[i].bad_case, at, sb_str(&out));
         rc = run(&out, "\"$KG\" validate lab03 --rubric \"$T/r.ini\"");
-        ck_assert_msg(rc == KIT_EXIT_FAILED && strstr(sb_str(&out), "FAIL lab03") &&
-                          strstr(sb_str(&out), "r.ini:8: [test float-small] case") && strstr(sb_str(&out), cases[i].says),
-                      "validate, case %s: rc %d: %s", cases[i].bad_case, rc, sb_str(&out));
+        ck_assert_msg(rc == KIT_EXIT_FAILED, "validate, case %s: rc %d: %s", cases[i].bad_case, rc, sb_str(&out));
         /* checked at grading start too: one line, nothing built */
         rc = run(&out, "\"$KG\" check lab03 solutions/lab03-dot --rubric \"$T/r.ini\"");
         ck_assert_msg(rc == KIT_EXIT_USAGE && lines(&out) == 1 && strstr(sb_str(&out), cases[i].says),
@@ -216,7 +227,74 @@ START_TEST(case_parameters_by_the_labs_rules)
     ck_assert_msg(rc == KIT_EXIT_USAGE && strstr(sb_str(&out), "unknown parameter 'n'"), "rc %d: %s", rc,
                   sb_str(&out));
     rc = run(&out, "\"$KG\" run lab03 solutions/lab03-dot n=1000 type=int");
-    ck_assert_msg(rc == KIT_EXIT_NO_GPU && strstr(sb_str(&out), "built; not run"), "rc %d: %s", rc, sb_str(&out));
+    ck_assert_msg(rc == KIT_EXIT_NO_GPU && strstr(sb_str(&out), "lab03-dot: no GPU (KIT_NO_GPU is set): built, not run"),
+                  "rc %d: %s", rc, sb_str(&out));
+    sb_free(&out);
+}
+END_TEST
+
+/* `kitgrade grade lab03 DIR` wrote results.json into the student's own
+ * folder: now under the user's folder (KIT_GRADES, default ~/kit-grades),
+ * said in the output, and the submission folder is left as it was. */
+START_TEST(grade_results_outside_the_submission)
+{
+    strbuf out;
+    sb_init(&out);
+    int rc = run(&out, "mkdir -p \"$T/alice\" \"$T/home\" && cp solutions/lab03-dot/dot.cu \"$T/alice/\" && chmod -R a+rX \"$T\" && "
+                       "\"$KG\" grade lab03 \"$T/alice\" --test float-small > \"$T/log\"; echo rc=$?; ls -A \"$T/alice\"; "
+                       "grep '^results: ' \"$T/log\"; test -s \"$T/kit-grades/lab03-dot/alice/results.json\" && echo written");
+    const char *o = sb_str(&out);
+    ck_assert_msg(rc == 0 && strstr(o, "rc=3\ndot.cu\nresults: ") && strstr(o, "/kit-grades/lab03-dot/alice/results.json\nwritten"),
+                  "%s", o);
+    /* without KIT_GRADES: under $HOME */
+    rc = run(&out, "env -u KIT_GRADES HOME=\"$T/home\" \"$KG\" grade lab03 \"$T/alice\" --test float-small | grep '^results: '; "
+                   "ls -A \"$T/alice\"; test -s \"$T/home/kit-grades/lab03-dot/alice/results.json\" && echo written");
+    ck_assert_msg(rc == 0 && strstr(sb_str(&out), "results: ") && strstr(sb_str(&out), "/home/kit-grades/lab03-dot/alice/results.json\ndot.cu\nwritten"),
+                  "%s", sb_str(&out));
+    sb_free(&out);
+}
+END_TEST
+
+/* A bad value in a test's `params` was reported at the section header: now
+ * at the params line, naming it; a case's own bad value stays at the case. */
+START_TEST(params_errors_at_their_line)
+{
+    strbuf out;
+    sb_init(&out);
+    /* the first `params = type=float` of lab03's rubric (float-small's) becomes type=double */
+    int rc = run(&out, "n=$(grep -n -m1 '^params = type=float$' grader/labs/lab03-dot/rubric.ini | cut -d: -f1) && "
+                       "sed \"${n}s/type=float/type=double/\" grader/labs/lab03-dot/rubric.ini > \"$T/p.ini\" && "
+                       "echo \"line $n\" && \"$KG\" validate lab03 --rubric \"$T/p.ini\"");
+    char at[64];
+    ck_assert_msg(!strncmp(sb_str(&out), "line ", 5), "%s", sb_str(&out));
+    snprintf(at, sizeof at, "p.ini:%d: [test float-small] params 'type=double' (with case 'n=", atoi(sb_str(&out) + 5));
+    ck_assert_msg(rc == KIT_EXIT_FAILED && strstr(sb_str(&out), at) &&
+                      strstr(sb_str(&out), "type must be one of: float int (got 'double')"),
+                  "expected '%s': rc %d: %s", at, rc, sb_str(&out));
+    /* a case overriding a good params value with a bad one: the case's line */
+    rc = run(&out, "sed 's/^case = n=0$/case = n=0 type=double/' grader/labs/lab03-dot/rubric.ini > \"$T/c.ini\" && "
+                   "echo \"line $(grep -n 'type=double' \"$T/c.ini\" | cut -d: -f1)\" && \"$KG\" validate lab03 --rubric \"$T/c.ini\"");
+    snprintf(at, sizeof at, "c.ini:%d: [test float-small] case 'type=float n=0 type=double'", atoi(sb_str(&out) + 5));
+    ck_assert_msg(rc == KIT_EXIT_FAILED && strstr(sb_str(&out), at), "expected '%s': rc %d: %s", at, rc, sb_str(&out));
+    sb_free(&out);
+}
+END_TEST
+
+/* `kitgrade validate bogus` exited 1 saying "(see grader/labs/)" while
+ * `check lab99` exited 2: one answer for a lab that does not exist, the
+ * words of `make lab99` (status 2, the labs listed), nothing else printed. */
+START_TEST(unknown_lab_one_answer)
+{
+    strbuf out;
+    sb_init(&out);
+    static const char *cmds[] = {"validate bogus", "check lab99", "validate lab03 lab99", "grade lab3 solutions/lab03-dot",
+                                 "run lab99 n=1", "batch bogus \"$T\" --out \"$T/out\"", "handin lab99"};
+    for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
+        int rc = run(&out, "\"$KG\" %s > \"$T/o\" 2>&1; rc=$?; grep -v '^ok ' \"$T/o\"; exit $rc", cmds[i]);
+        ck_assert_msg(rc == KIT_EXIT_USAGE && lines(&out) == 1 && strstr(sb_str(&out), "kitgrade: no such lab '") &&
+                          strstr(sb_str(&out), "; the labs are lab01 lab02 ") && strstr(sb_str(&out), " lab11"),
+                      "kitgrade %s: rc %d: %s", cmds[i], rc, sb_str(&out));
+    }
     sb_free(&out);
 }
 END_TEST
@@ -241,6 +319,12 @@ START_TEST(batch_layouts_refused)
                           strstr(sb_str(&out), "/alice/dot.cu) or one .zip/.tar/.tar.gz per student"),
                       "case %zu: rc %d: %s", i, rc, sb_str(&out));
         ck_assert_int_eq(run(&out, "ls \"$T/out/results\" | wc -l | grep -qx 0"), 0);
+        /* input before environment: without a GPU the layout is still what is reported */
+        ck_assert_int_eq(run(&out, "rm -rf \"$T/out\""), 0);
+        rc = run(&out, "\"$KG\" batch lab03 \"$T/s\" --out \"$T/out\"");
+        ck_assert_msg(rc == KIT_EXIT_USAGE && lines(&out) == 1 && strstr(sb_str(&out), cases[i].says) &&
+                          !strstr(sb_str(&out), "no GPU"),
+                      "case %zu without a GPU: rc %d: %s", i, rc, sb_str(&out));
     }
     /* the grade command it prints for one student's folder works when pasted */
     int rc = run(&out, "rm -rf \"$T/s\" && mkdir -p \"$T/s\" && cp tests/submissions/lab03-dot/build-error/dot.cu "
@@ -454,6 +538,9 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, check_exit_codes);
     tcase_add_test(tc, batch_no_gpu_and_reuse);
     tcase_add_test(tc, case_parameters_by_the_labs_rules);
+    tcase_add_test(tc, params_errors_at_their_line);
+    tcase_add_test(tc, unknown_lab_one_answer);
+    tcase_add_test(tc, grade_results_outside_the_submission);
     tcase_add_test(tc, batch_layouts_refused);
     tcase_add_test(tc, batch_archives);
     tcase_add_test(tc, batch_keeps_hidden_gpus_hidden);

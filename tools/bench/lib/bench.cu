@@ -12,9 +12,9 @@
 
 #include "bench.cuh"
 #include "kit/gen.h"
+#include "kit/no_gpu.cuh"
 #include "kit/rng.h"
 
-#define NO_GPU_EXIT 3        /* kitgrade's KIT_EXIT_NO_GPU (grader/src/exit_codes.h) */
 #define WARMUP_MS 300.0      /* an H200 idles at 840 MHz and needs ~0.1 s of work to boost */
 #define MIN_ROUNDS 15
 #define MIN_TIMED_MS 400.0   /* per case, all rows together */
@@ -132,9 +132,10 @@ void bench_gpu(void)
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess || count == 0) {
-        printf("bench %s: no CUDA device (%s): nothing measured\n", lab,
-               e != cudaSuccess ? cudaGetErrorString(e) : "no devices");
-        exit(NO_GPU_EXIT);
+        char reason[512];
+        kit_no_gpu_reason(e, count, reason, sizeof reason);
+        printf("bench %s: no GPU (%s): nothing measured\n", lab, reason);
+        exit(KIT_NO_GPU_EXIT);
     }
     cudaDeviceProp p;
     BENCH_CUDA(cudaGetDeviceProperties(&p, 0));
