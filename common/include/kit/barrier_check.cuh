@@ -26,7 +26,7 @@
  *     `__syncthreads()` calls (an if/else with a barrier in each branch).
  *
  * A finding is printed once per call site and kind by the device's printf,
- * one line the grader parses (grader/src/sanitizer.c, KIT_BARRIER_PREFIX):
+ * one line the grader parses (format: KIT_BARRIER_PREFIX in kit/protocol.h):
  *     kit barrier check: dot.cu:23: barrier reached by 128 of 256 threads of block (0,0,0): ...
  * A barrier every thread reaches is never reported: an `if` before it
  * (`if (...) { ... } __syncthreads();`), whole blocks that return early (a
@@ -44,7 +44,7 @@
 #include <cuda_runtime.h> /* declares __syncthreads() before the macro replaces its calls */
 #include <stdio.h>
 
-#define KIT_BARRIER_PREFIX "kit barrier check: "
+#include "protocol.h" /* KIT_BARRIER_PREFIX: the line's format */
 
 /* The shared slot of check 2 (one per block of every kernel that uses it). */
 static __device__ __forceinline__ volatile unsigned *kit_barrier_slot(void)
@@ -89,9 +89,9 @@ static __device__ __noinline__ void kit_barrier_verdict(const char *file, unsign
                base, line, arrived, threads, blockIdx.x, blockIdx.y, blockIdx.z);
     /* only a thread that read another line knows both lines */
     if (mixed && seen != line && kit_barrier_first(line, 1))
-        printf(KIT_BARRIER_PREFIX "%s:%u: threads of block (%u,%u,%u) completed this barrier together with "
-                                  "threads at the __syncthreads() of line %u: each thread of a block must "
-                                  "reach the same __syncthreads()\n",
+        printf(KIT_BARRIER_PREFIX "%s:%u: block (%u,%u,%u) passed this barrier and the one of line %u together: "
+                                  "a __syncthreads() in each branch of a condition; every thread of the block "
+                                  "must reach the same __syncthreads()\n",
                base, line, blockIdx.x, blockIdx.y, blockIdx.z, seen);
 }
 
