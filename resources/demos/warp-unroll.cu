@@ -22,21 +22,22 @@
  * memory altogether.)
  *
  * Input: 10 000 000 ints in 0..9 (--n changes the count), 4 096 blocks of 256
- * threads; each run compares all 4 096 block sums with the CPU's.
+ * threads; each run compares all 4 096 block sums with the CPU's (the host
+ * side is dot-sync's: dot_blocks.h).
  */
 // DEMO: last warp of a reduction unrolled without volatile or __syncwarp() (doc 000, lab 03)
 // RACE: shared
 // WHY: One warp is not a barrier. The compiler may keep shared values in registers between
 // WHY: statements that no barrier separates, and since Volta a warp's threads need not run in
 // WHY: lockstep: __syncwarp() between reading and writing each step (or warp shuffles).
-#include "demo_common.h"
+#include "dot_blocks.h"
 
-#define THREADS 256
-#define BLOCKS 4096
+#define THREADS DOT_THREADS
 
-__global__ void reduce_racy(const int *a, const int *b, int n, int *block_sums)
+/* Both kernels start alike: each thread's share of a[i]*b[i] into s[t], then
+ * the tree with a barrier after every step, down to 64 values in s[0..63]. */
+__device__ void sum_down_to_64(const int *a, const int *b, int n, int *s)
 {
-    __shared__ int s[THREADS];
     int t = threadIdx.x, sum = 0;
     for (int i = blockIdx.x * THREADS + t; i < n; i += gridDim.x * THREADS)
         sum += a[i] * b[i];
@@ -47,6 +48,13 @@ __global__ void reduce_racy(const int *a, const int *b, int n, int *block_sums)
             s[t] += s[t + stride];
         __syncthreads();
     }
+}
+
+__global__ void reduce_racy(const int *a, const int *b, int n, int *block_sums)
+{
+    __shared__ int s[THREADS];
+    sum_down_to_64(a, b, n, s);
+    int t = threadIdx.x;
     if (t < 32) { /* RACE: "one warp, no barrier needed" - neither volatile nor __syncwarp() */
         s[t] += s[t + 32];
         s[t] += s[t + 16];
@@ -62,16 +70,8 @@ __global__ void reduce_racy(const int *a, const int *b, int n, int *block_sums)
 __global__ void reduce_fixed(const int *a, const int *b, int n, int *block_sums)
 {
     __shared__ int s[THREADS];
-    int t = threadIdx.x, sum = 0;
-    for (int i = blockIdx.x * THREADS + t; i < n; i += gridDim.x * THREADS)
-        sum += a[i] * b[i];
-    s[t] = sum;
-    __syncthreads();
-    for (int stride = THREADS / 2; stride > 32; stride /= 2) {
-        if (t < stride)
-            s[t] += s[t + stride];
-        __syncthreads();
-    }
+    sum_down_to_64(a, b, n, s);
+    int t = threadIdx.x;
     if (t < 32) {
         for (int stride = 32; stride > 0; stride /= 2) {
             int v = s[t] + s[t + stride]; /* read ... */
@@ -84,58 +84,4 @@ __global__ void reduce_fixed(const int *a, const int *b, int n, int *block_sums)
         block_sums[blockIdx.x] = s[0];
 }
 
-int main(int argc, char **argv)
-{
-    demo_args args = demo_start(argc, argv, 6);
-    int n = args.once ? 1 << 14 : args.n ? (int)args.n : 10000000;
-    int blocks = args.once ? 16 : BLOCKS;
-
-    int *a = (int *)demo_alloc(n * sizeof(int)), *b = (int *)demo_alloc(n * sizeof(int));
-    int *ref = (int *)demo_alloc(blocks * sizeof(int)), *sums = (int *)demo_alloc(blocks * sizeof(int));
-    unsigned long long seed = 404;
-    memset(ref, 0, blocks * sizeof(int));
-    long long total_ref = 0;
-    for (int i = 0; i < n; i++) {
-        a[i] = (int)(demo_rand(&seed) % 10);
-        b[i] = (int)(demo_rand(&seed) % 10);
-        ref[(i / THREADS) % blocks] += a[i] * b[i]; /* the block whose grid-stride loop gets i */
-        total_ref += a[i] * b[i];
-    }
-
-    int *d_a, *d_b, *d_sums;
-    CUDA_CHECK(cudaMalloc(&d_a, n * sizeof(int)));
-    CUDA_CHECK(cudaMalloc(&d_b, n * sizeof(int)));
-    CUDA_CHECK(cudaMalloc(&d_sums, blocks * sizeof(int)));
-    CUDA_CHECK(cudaMemcpy(d_a, a, n * sizeof(int), cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(d_b, b, n * sizeof(int), cudaMemcpyHostToDevice));
-
-    for (int run = 0; run < args.runs; run++) {
-        CUDA_CHECK(cudaMemset(d_sums, 0, blocks * sizeof(int)));
-        if (args.racy)
-            reduce_racy<<<blocks, THREADS>>>(d_a, d_b, n, d_sums);
-        else
-            reduce_fixed<<<blocks, THREADS>>>(d_a, d_b, n, d_sums);
-        CUDA_CHECK_LAUNCH();
-        CUDA_CHECK(cudaMemcpy(sums, d_sums, blocks * sizeof(int), cudaMemcpyDeviceToHost));
-        int wrong = 0;
-        long long total = 0;
-        for (int k = 0; k < blocks; k++) {
-            wrong += sums[k] != ref[k];
-            total += sums[k];
-        }
-        if (wrong)
-            demo_run(&args, 1, "%5s of %s block sums wrong (total off by %s)", demo_num(wrong),
-                     demo_num(blocks), demo_num(total - total_ref));
-        else
-            demo_run(&args, 0, "all %s block sums right", demo_num(blocks));
-    }
-
-    CUDA_CHECK(cudaFree(d_a));
-    CUDA_CHECK(cudaFree(d_b));
-    CUDA_CHECK(cudaFree(d_sums));
-    free(a);
-    free(b);
-    free(ref);
-    free(sums);
-    return demo_end(&args);
-}
+int main(int argc, char **argv) { return dot_blocks_main(argc, argv, 6, 404, reduce_racy, reduce_fixed); }
