@@ -2,8 +2,10 @@
  * student's file counts the threads that reach it.
  *
  * The grader builds the runner of the synccheck test a second time with
- *     nvcc -include kit/barrier_check.cuh ...
- * (the student's files only: the kit's own code is precompiled), so that
+ *     nvcc -include kit/barrier_check.cuh -maxrregcount=64 ...
+ * (the student's files only: the kit's own code is precompiled; the register
+ * cap keeps the check's extra registers from stopping a 1024-thread block
+ * from launching), so that
  * each `__syncthreads()` of the student's file becomes the statement below:
  * the same barrier, plus two checks.  Why the kit needs them: on compute
  * capability 7.0 and later a barrier completes once every thread of the
