@@ -470,8 +470,12 @@ int sanitizer_argv(const engine *e, const rubric_test *t, const char *const runn
     argv[n++] = "200";
     if (!strcmp(t->tool, "memcheck"))
         argv[n++] = "--leak-check", argv[n++] = "no";
+    int program = n;
     for (int i = 0; runner_args[i] && n < max - 1; i++)
         argv[n++] = runner_args[i];
+    /* synccheck runs the barrier-checked build of the same files (engine.c) */
+    if (!strcmp(t->tool, "synccheck") && e->barriers > 0 && n > program)
+        argv[program] = e->barrier_runner;
     argv[n] = NULL;
     return n;
 }
@@ -553,6 +557,8 @@ void run_sanitizer_case(engine *e, const workdirs *w, const rubric_test *t, cons
             sb_add(&c->text, "    (a warp-level hazard: threads of one warp are not in lockstep since Volta; "
                              "use __syncwarp() or __syncthreads())\n");
         add_source_line(w, f->file, f->line, &c->text);
+        if (f->note[0])
+            sb_printf(&c->text, "    (%s)\n", f->note);
         if (f->other_line > 0 && (f->other_line != f->line || strcmp(f->other_file, f->file))) {
             sb_printf(&c->text, "    the other access is at %s:%d\n", san_basename(f->other_file), f->other_line);
             add_source_line(w, f->other_file, f->other_line, &c->text);

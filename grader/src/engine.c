@@ -303,6 +303,66 @@ static void explain_build_log(engine *e, const char *log, strbuf *b)
     }
 }
 
+/* nvcc FLAGS ARCH -I. EXTRA -o OUT STUDENT_FILES ../lib/(objects and libraries) LINK_FLAGS,
+ * in the sandbox (the kit's files are in the work folder already). */
+static void run_nvcc(engine *e, const workdirs *w, const char *out, const char *const extra[], proc_result *r)
+{
+    char flags[8192];
+    snprintf(flags, sizeof flags, "%s %s %s -I. %s", e->conf.nvcc_flags, e->conf.arch_flags, e->man.nvcc_flags,
+             e->conf.link_flags);
+    const char *argv[256];
+    char *tokens = strdup(flags);
+    int n = 0;
+    argv[n++] = e->conf.nvcc;
+    for (char *t = tokens ? strtok(tokens, " \t") : NULL; t && n < 200; t = strtok(NULL, " \t"))
+        argv[n++] = t;
+    for (int i = 0; extra && extra[i] && n < 210; i++)
+        argv[n++] = extra[i];
+    argv[n++] = "-o";
+    argv[n++] = out;
+    for (int i = 0; i < e->man.n_student_files; i++)
+        argv[n++] = e->man.student_files[i];
+    glob_t objs;
+    char pattern[2200];
+    snprintf(pattern, sizeof pattern, "%s/*.o", w->lib);
+    int have_objs = glob(pattern, 0, NULL, &objs) == 0;
+    for (size_t i = 0; have_objs && i < objs.gl_pathc && n < 240; i++)
+        argv[n++] = objs.gl_pathv[i];
+    char lib1[2200], lib2[2200];
+    snprintf(lib1, sizeof lib1, "%s/libkit-runner.a", w->lib);
+    snprintf(lib2, sizeof lib2, "%s/libkit.a", w->lib);
+    argv[n++] = lib1;
+    argv[n++] = lib2;
+    argv[n] = NULL;
+
+    sandboxed sb;
+    sandboxed_init(&sb, e, e->rub.build_timeout_s, w->src, w->run, w->bin, w->src, w->lib);
+    sb.o.mem_mb = sb.o.mem_mb < 8192 ? 8192 : sb.o.mem_mb; /* cicc on a big file */
+    cpu_slot slot = {-1}; /* only timing runs need a free core: none without a GPU */
+    if (e->gpu)
+        cpu_slot_acquire(&slot);
+    proc_run(argv, &sb.o, r);
+    cpu_slot_release(&slot);
+    free(tokens);
+    if (have_objs)
+        globfree(&objs);
+}
+
+/* A build's messages, each once (nvcc repeats them per architecture), the
+ * student's files named as the student knows them, appended to log. */
+static void tidy_build_log(engine *e, const char *sub_dir, const workdirs *w, const proc_result *r, strbuf *log)
+{
+    strbuf raw;
+    sb_init(&raw);
+    sb_add_sanitized(&raw, sb_str(&r->out), r->out.len);
+    sb_add_sanitized(&raw, sb_str(&r->err), r->err.len);
+    const char *files[MAX_LIST];
+    for (int i = 0; i < e->man.n_student_files; i++)
+        files[i] = e->man.student_files[i];
+    buildlog_tidy(sb_str(&raw), files, e->man.n_student_files, sub_dir, w->src, log);
+    sb_free(&raw);
+}
+
 static int build_runner(engine *e, const char *sub_dir, const workdirs *w, grade_result *g)
 {
     double t0 = kit_now();
@@ -325,58 +385,10 @@ static int build_runner(engine *e, const char *sub_dir, const workdirs *w, grade
     }
     sb_free(&why);
 
-    /* nvcc FLAGS ARCH -I. -o ../bin/runner STUDENT_FILES ../lib/(objects and libraries) LINK_FLAGS */
-    char flags[8192];
-    snprintf(flags, sizeof flags, "%s %s %s -I. %s", e->conf.nvcc_flags, e->conf.arch_flags, e->man.nvcc_flags,
-             e->conf.link_flags);
-    const char *argv[256];
-    char *tokens = strdup(flags);
-    int n = 0;
-    argv[n++] = e->conf.nvcc;
-    for (char *t = strtok(tokens, " \t"); t && n < 200; t = strtok(NULL, " \t"))
-        argv[n++] = t;
-    argv[n++] = "-o";
-    argv[n++] = w->runner;
-    for (int i = 0; i < e->man.n_student_files; i++)
-        argv[n++] = e->man.student_files[i];
-    glob_t objs;
-    char pattern[2200];
-    snprintf(pattern, sizeof pattern, "%s/*.o", w->lib);
-    int have_objs = glob(pattern, 0, NULL, &objs) == 0;
-    for (size_t i = 0; have_objs && i < objs.gl_pathc && n < 240; i++)
-        argv[n++] = objs.gl_pathv[i];
-    char lib1[2200], lib2[2200];
-    snprintf(lib1, sizeof lib1, "%s/libkit-runner.a", w->lib);
-    snprintf(lib2, sizeof lib2, "%s/libkit.a", w->lib);
-    argv[n++] = lib1;
-    argv[n++] = lib2;
-    argv[n] = NULL;
-
-    sandboxed sb;
-    sandboxed_init(&sb, e, e->rub.build_timeout_s, w->src, w->run, w->bin, w->src, w->lib);
-    sb.o.mem_mb = sb.o.mem_mb < 8192 ? 8192 : sb.o.mem_mb; /* cicc on a big file */
     proc_result r;
-    cpu_slot slot = {-1}; /* only timing runs need a free core: none without a GPU */
-    if (e->gpu)
-        cpu_slot_acquire(&slot);
-    proc_run(argv, &sb.o, &r);
-    cpu_slot_release(&slot);
-    free(tokens);
-    if (have_objs)
-        globfree(&objs);
-
+    run_nvcc(e, w, w->runner, NULL, &r);
     int ok = proc_ok(&r) && access(w->runner, X_OK) == 0;
-    /* Each message once (nvcc repeats them per architecture), the student's
-     * files named as the student knows them. */
-    strbuf raw;
-    sb_init(&raw);
-    sb_add_sanitized(&raw, sb_str(&r.out), r.out.len);
-    sb_add_sanitized(&raw, sb_str(&r.err), r.err.len);
-    const char *files[MAX_LIST];
-    for (int i = 0; i < e->man.n_student_files; i++)
-        files[i] = e->man.student_files[i];
-    buildlog_tidy(sb_str(&raw), files, e->man.n_student_files, sub_dir, w->src, &g->build_log);
-    sb_free(&raw);
+    tidy_build_log(e, sub_dir, w, &r, &g->build_log);
     if (!ok) {
         strbuf d;
         sb_init(&d);
@@ -394,6 +406,59 @@ static int build_runner(engine *e, const char *sub_dir, const workdirs *w, grade
     proc_result_free(&r);
     g->build_seconds = kit_now() - t0;
     return ok;
+}
+
+/* The tests of this grading that run the barrier-checked runner: synccheck. */
+static int uses_barrier_runner(const rubric_test *t)
+{
+    return t->kind == KIND_SANITIZER && !strcmp(t->tool, "synccheck");
+}
+
+static int wanted(const engine *e, const rubric_test *t);
+
+/* The synccheck test's runner: the same build with kit/barrier_check.cuh
+ * included first, so that every __syncthreads() of the student's files
+ * counts the threads that reach it (what synccheck cannot see on compute
+ * capability 7.0 and later: barrier_check.cuh says why).  Built only when
+ * the grading has a synccheck test; its messages are shown only when it
+ * fails where the plain build did not (that test then reports an error). */
+static void build_barrier_runner(engine *e, const char *sub_dir, const workdirs *w, grade_result *g)
+{
+    e->barriers = 0;
+    e->barrier_runner[0] = e->barrier_log[0] = '\0';
+    int needed = 0;
+    for (int i = 0; i < e->rub.n_tests; i++)
+        needed |= uses_barrier_runner(&e->rub.tests[i]) && wanted(e, &e->rub.tests[i]);
+    if (!needed)
+        return;
+    double t0 = kit_now();
+    char out[sizeof e->barrier_runner];
+    fmt_into(out, sizeof out, "%s/runner-barriers", w->bin);
+    /* The check's few registers must never stop a block from launching:
+     * at most 64 a thread, so that 1024 threads fit any register file. */
+    static const char *const extra[] = {"-include", "kit/barrier_check.cuh", "-maxrregcount=64", NULL};
+    proc_result r;
+    run_nvcc(e, w, out, extra, &r);
+    if (proc_ok(&r) && access(out, X_OK) == 0) {
+        e->barriers = 1;
+        snprintf(e->barrier_runner, sizeof e->barrier_runner, "%s", out);
+    } else {
+        e->barriers = -1;
+        strbuf log;
+        sb_init(&log);
+        tidy_build_log(e, sub_dir, w, &r, &log);
+        if (!log.len) {
+            strbuf d;
+            sb_init(&d);
+            proc_describe(&r, &d);
+            sb_printf(&log, "nvcc %s\n", sb_str(&d));
+            sb_free(&d);
+        }
+        snprintf(e->barrier_log, sizeof e->barrier_log, "%s", sb_str(&log));
+        sb_free(&log);
+    }
+    proc_result_free(&r);
+    g->build_seconds += kit_now() - t0;
 }
 
 /* ------------------------------------------------------------------ tests */
@@ -531,6 +596,16 @@ static int deny_sanitizer_credit(const engine *e, test_result *tr)
 
 static void run_sanitizer(engine *e, const workdirs *w, const rubric_test *t, test_result *tr)
 {
+    if (uses_barrier_runner(t) && e->barriers < 0) {
+        /* never a guessed pass: the barriers of this file were not checked */
+        tr->status = ST_ERROR;
+        sb_printf(&tr->output,
+                  "not run: your files build, but not with the kit's barrier check (kit/barrier_check.cuh, which "
+                  "replaces each __syncthreads() by one that counts the threads reaching it); show this to your "
+                  "instructor:\n%s",
+                  e->barrier_log);
+        return;
+    }
     if (!e->conf.compute_sanitizer[0]) {
         tr->status = ST_ERROR;
         sb_add(&tr->output, "compute-sanitizer was not found with the CUDA Toolkit; this test cannot run here\n");
@@ -686,12 +761,16 @@ void engine_grade(engine *e, const char *sub_dir, const char *work_dir, const ch
     e->serve_deaths = 0;
     e->next_alone = 0;
     e->n_sanitizers = 0;
+    e->barriers = 0; /* this submission's barrier-checked runner: none yet */
+    e->barrier_runner[0] = e->barrier_log[0] = '\0';
     workdirs w;
     if (prepare_dirs(e, work_dir, &w) != 0) {
         sb_printf(&g->notes, "internal error: cannot prepare the work folder %s: %s\n", work_dir, strerror(errno));
         g->build_ok = 0;
     } else {
         g->build_ok = build_runner(e, sub_dir, &w, g);
+        if (g->build_ok)
+            build_barrier_runner(e, sub_dir, &w, g);
     }
     if (e->log) {
         test_result bt;

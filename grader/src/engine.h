@@ -54,6 +54,13 @@ typedef struct engine_s {
     gpu_lock shared;            /* this grading's one shared hold of the GPU (cases.c gpu_share) */
     int shared_held;
     int n_sanitizers;
+    /* The synccheck test's runner, built with kit/barrier_check.cuh (every
+     * __syncthreads() of the student's files counts its arrivals): 1 built
+     * (barrier_runner is its path), -1 its build failed (barrier_log says
+     * why), 0 not built (no synccheck test in this grading). */
+    int barriers;
+    char barrier_runner[2200];
+    char barrier_log[2048];
 } engine;
 
 /* Loads build/kit.ini (from $KIT_BUILD, else ../ of the executable), the lab's

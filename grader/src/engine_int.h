@@ -88,8 +88,10 @@ void run_case(engine *e, const workdirs *w, const rubric_test *t, const char *pa
 int run_finished(const engine *e, const workdirs *w, uint64_t nonce, strbuf *why);
 /* The same for the result file at path out (a sanitizer session's). */
 int result_finished(const engine *e, const char *out, uint64_t nonce, strbuf *why);
-/* compute-sanitizer with t's tool and the kit's options, then runner_args;
- * returns the count of argv (NULL-terminated, at most max entries). */
+/* compute-sanitizer with t's tool and the kit's options, then runner_args
+ * (synccheck: the barrier-checked runner, e->barrier_runner, in place of
+ * runner_args[0] when it was built); returns the count of argv
+ * (NULL-terminated, at most max entries). */
 int sanitizer_argv(const engine *e, const rubric_test *t, const char *const runner_args[], const char **argv, int max);
 /* The findings of a sanitizer run in rep; returns the errors that fail the
  * test (racecheck: its warnings too). */

@@ -21,6 +21,8 @@
  */
 #include "sanitizer.h"
 
+#include "kit/protocol.h"
+
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -181,8 +183,8 @@ static location parse_location(const char *s)
 
 /* ---------- findings ---------- */
 
-static void add_finding(san_report *r, const char *kind, const location *a, const location *b, long count,
-                        int warning)
+static san_finding *add_finding(san_report *r, const char *kind, const location *a, const location *b, long count,
+                                int warning)
 {
     static const location none;
     if (!a)
@@ -196,14 +198,14 @@ static void add_finding(san_report *r, const char *kind, const location *a, cons
         if (f->warning == warning && f->line == a->line && f->other_line == b->line && !strcmp(f->kind, kind) &&
             !strcmp(f->file, a->file) && !strcmp(f->other_file, b->file)) {
             f->count += count;
-            return;
+            return f;
         }
     }
     if (r->n == r->cap) {
         int cap = r->cap ? 2 * r->cap : 8;
         san_finding *it = realloc(r->items, (size_t)cap * sizeof *it);
         if (!it)
-            return; /* out of memory: drop the finding rather than crash */
+            return NULL; /* out of memory: drop the finding rather than crash */
         r->items = it;
         r->cap = cap;
     }
@@ -217,6 +219,53 @@ static void add_finding(san_report *r, const char *kind, const location *a, cons
     f->other_line = b->line;
     f->count = count;
     f->warning = warning;
+    return f;
+}
+
+/* The kit's barrier check: "...kit barrier check: FILE:LINE: WHAT: WHY"
+ * (kit/protocol.h; anywhere in the line: the program may have printed
+ * something without a newline before it). */
+static void kit_barrier_line(san_report *r, const char *s, size_t n)
+{
+    const char *at = memmem(s, n, KIT_BARRIER_PREFIX, strlen(KIT_BARRIER_PREFIX));
+    if (!at)
+        return;
+    at += strlen(KIT_BARRIER_PREFIX);
+    char line[1024];
+    copy(line, sizeof line, at, n - (size_t)(at - s));
+    size_t m = strlen(line);
+    while (m && isspace((unsigned char)line[m - 1]))
+        line[--m] = '\0';
+    char *p = line;
+    /* FILE:LINE: - the first ":<digits>: " */
+    char *colon = p, *what = NULL;
+    location L;
+    memset(&L, 0, sizeof L);
+    while ((colon = strchr(colon, ':'))) {
+        char *q = colon + 1;
+        while (isdigit((unsigned char)*q))
+            q++;
+        if (q > colon + 1 && q[0] == ':' && q[1] == ' ') {
+            *colon = '\0'; /* the student's file by its name, as the kit's messages name it */
+            copy(L.file, sizeof L.file, san_basename(p), strlen(san_basename(p)));
+            L.line = line_number(colon + 1);
+            what = q + 2;
+            break;
+        }
+        colon++;
+    }
+    if (!what)
+        return;
+    char *why = strstr(what, ": ");
+    if (why)
+        *why = '\0', why += 2;
+    san_finding *f = add_finding(r, what, &L, NULL, 1, 0);
+    if (f && why && !f->note[0])
+        snprintf(f->note, sizeof f->note,
+                 "%s: undefined behaviour, even where the values come out right (this GPU lets a barrier go on "
+                 "without the threads that exited or wait at another one; other GPUs and compilers hang or mix "
+                 "up the steps)",
+                 why);
 }
 
 /* Kind of a race from the two access kinds ("Read", "Write", ...). */
@@ -484,8 +533,10 @@ int sanitizer_parse(const char *text, size_t len, san_report *r)
         const char *nl = memchr(s, '\n', len - i);
         size_t n = nl ? (size_t)(nl - s) : len - i;
         i += n + (nl ? 1 : 0);
-        if (n < sizeof PREFIX - 1 || memcmp(s, PREFIX, sizeof PREFIX - 1) != 0)
-            continue; /* the program's own output */
+        if (n < sizeof PREFIX - 1 || memcmp(s, PREFIX, sizeof PREFIX - 1) != 0) {
+            kit_barrier_line(r, s, n); /* the program's own output, but for the kit's barrier check */
+            continue;
+        }
         s += sizeof PREFIX - 1;
         n -= sizeof PREFIX - 1;
         if (n && *s == '=')

@@ -8,7 +8,10 @@
  * "ERROR SUMMARY"/"RACECHECK SUMMARY" lines, and tool failures ("Device not
  * supported", "Target application returned an error", errors from the tool
  * itself).  Lines not starting with "========= " (the program's own output)
- * are ignored.
+ * are ignored, but for the kit's barrier check (kit/barrier_check.cuh: lines
+ * "kit barrier check: FILE:LINE: WHAT: WHY" that the barrier-checked runner
+ * prints): those are errors too.  A program that prints such a line itself
+ * only fails its own test.
  */
 #ifndef GRADER_SANITIZER_H
 #define GRADER_SANITIZER_H
@@ -23,6 +26,7 @@ typedef struct {
     int other_line;
     long count;         /* how many reports were merged (hazard counts summed for races) */
     int warning;        /* racecheck warnings (e.g. warp-level programming) vs errors */
+    char note[320];     /* what it means, for the student ("" for the tool's own findings) */
 } san_finding;
 
 typedef struct {

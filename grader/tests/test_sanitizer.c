@@ -296,6 +296,42 @@ START_TEST(program_output_ignored)
 }
 END_TEST
 
+/* The kit's barrier check (kit/barrier_check.cuh) prints its findings on the
+ * program's stdout; synccheck itself found nothing. */
+START_TEST(kit_barrier_check_lines)
+{
+    san_report r;
+    parse_str("========= COMPUTE-SANITIZER\n"
+              "partial sums: kit barrier check: dot.cu:23: barrier reached by 128 of 256 threads of block (0,0,0): "
+              "a __syncthreads() inside a condition not every thread of the block takes\n"
+              "kit barrier check: /tmp/w/src/dot.cu:23: barrier reached by 128 of 256 threads of block (0,0,0): "
+              "a __syncthreads() inside a condition not every thread of the block takes\n"
+              "kit barrier check: dot.cu:31: block (2,0,0) passed this barrier and the one of line 35 together: a "
+              "__syncthreads() in each branch of a condition; every thread of the block must reach the same "
+              "__syncthreads()\r\n"
+              "kit barrier check: no location here\n"
+              "kit barrier check: dot.cu:x: not a line number: ignored\n"
+              "========= ERROR SUMMARY: 0 errors\n",
+              &r);
+    ck_assert_int_eq(r.n, 2);
+    ck_assert_int_eq(san_error_count(&r), 2);
+    ck_assert_int_eq(r.summary_errors, 0);
+    san_finding *f = &r.items[0];
+    ck_assert_str_eq(f->kind, "barrier reached by 128 of 256 threads of block (0,0,0)");
+    ck_assert_str_eq(san_basename(f->file), "dot.cu");
+    ck_assert_int_eq(f->line, 23);
+    ck_assert_int_eq(f->warning, 0);
+    ck_assert_ptr_nonnull(strstr(f->note, "a __syncthreads() inside a condition not every thread of the block takes: "
+                                          "undefined behaviour"));
+    f = &r.items[1];
+    ck_assert_str_eq(f->kind, "block (2,0,0) passed this barrier and the one of line 35 together");
+    ck_assert_str_eq(f->file, "dot.cu");
+    ck_assert_int_eq(f->line, 31);
+    ck_assert_ptr_nonnull(strstr(f->note, "every thread of the block must reach the same __syncthreads(): "));
+    san_report_free(&r);
+}
+END_TEST
+
 START_TEST(garbage)
 {
     san_report r;
@@ -387,6 +423,7 @@ static Suite *sanitizer_suite(void)
     tcase_add_test(tc, races_merge_and_kinds);
     tcase_add_test(tc, tool_failures);
     tcase_add_test(tc, program_output_ignored);
+    tcase_add_test(tc, kit_barrier_check_lines);
     tcase_add_test(tc, garbage);
     tcase_add_test(tc, basename_of_paths);
     suite_add_tcase(s, tc);

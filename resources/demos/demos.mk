@@ -17,7 +17,7 @@ DEMO_ENV = DEMO_BIN=$(abspath $(BUILD))/demos KIT_DEVICES=$(abspath $(KIT_DEVICE
 DEMO_OPTS = $(if $(NO_COLOR),--no-color) $(if $(VERBOSE),--verbose) $(if $(RUNS),--runs $(RUNS))
 
 # Built with the kit's flags: -lineinfo, so compute-sanitizer names source lines.
-$(DEMO_BINS): $(BUILD)/demos/%: $(DEMO_DIR)/%.cu $(DEMO_DIR)/demo_common.h common/include/kit/cuda_check.cuh $(FLAGS_STAMP)
+$(DEMO_BINS): $(BUILD)/demos/%: $(DEMO_DIR)/%.cu $(wildcard $(DEMO_DIR)/*.h) common/include/kit/cuda_check.cuh $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(NVCC) $(KIT_NVCCFLAGS) $(NVCCFLAGS) -o $@ $<
 

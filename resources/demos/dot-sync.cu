@@ -23,10 +23,9 @@
 // WHY: A thread reads other threads' partials before anything guarantees they were written.
 // WHY: Shared memory is shared, but only a barrier orders one warp's store before another
 // WHY: warp's load: __syncthreads() after storing the partials.
-#include "demo_common.h"
+#include "dot_blocks.h"
 
-#define THREADS 256
-#define BLOCKS 4096 /* several waves: a block finds an earlier block's partials in its slot */
+#define THREADS DOT_THREADS
 
 __global__ void dot_racy(const int *a, const int *b, int n, int *block_sums)
 {
@@ -62,58 +61,4 @@ __global__ void dot_fixed(const int *a, const int *b, int n, int *block_sums)
         block_sums[blockIdx.x] = partial[0];
 }
 
-int main(int argc, char **argv)
-{
-    demo_args args = demo_start(argc, argv, 8);
-    int n = args.once ? 1 << 14 : args.n ? (int)args.n : 10000000;
-    int blocks = args.once ? 16 : BLOCKS;
-
-    int *a = (int *)demo_alloc(n * sizeof(int)), *b = (int *)demo_alloc(n * sizeof(int));
-    int *ref = (int *)demo_alloc(blocks * sizeof(int)), *sums = (int *)demo_alloc(blocks * sizeof(int));
-    unsigned long long seed = 303;
-    memset(ref, 0, blocks * sizeof(int));
-    long long total_ref = 0;
-    for (int i = 0; i < n; i++) {
-        a[i] = (int)(demo_rand(&seed) % 10);
-        b[i] = (int)(demo_rand(&seed) % 10);
-        ref[(i / THREADS) % blocks] += a[i] * b[i]; /* the block whose grid-stride loop gets i */
-        total_ref += a[i] * b[i];
-    }
-
-    int *d_a, *d_b, *d_sums;
-    CUDA_CHECK(cudaMalloc(&d_a, n * sizeof(int)));
-    CUDA_CHECK(cudaMalloc(&d_b, n * sizeof(int)));
-    CUDA_CHECK(cudaMalloc(&d_sums, blocks * sizeof(int)));
-    CUDA_CHECK(cudaMemcpy(d_a, a, n * sizeof(int), cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(d_b, b, n * sizeof(int), cudaMemcpyHostToDevice));
-
-    for (int run = 0; run < args.runs; run++) {
-        CUDA_CHECK(cudaMemset(d_sums, 0, blocks * sizeof(int)));
-        if (args.racy)
-            dot_racy<<<blocks, THREADS>>>(d_a, d_b, n, d_sums);
-        else
-            dot_fixed<<<blocks, THREADS>>>(d_a, d_b, n, d_sums);
-        CUDA_CHECK_LAUNCH();
-        CUDA_CHECK(cudaMemcpy(sums, d_sums, blocks * sizeof(int), cudaMemcpyDeviceToHost));
-        int wrong = 0;
-        long long total = 0;
-        for (int k = 0; k < blocks; k++) {
-            wrong += sums[k] != ref[k];
-            total += sums[k];
-        }
-        if (wrong)
-            demo_run(&args, 1, "%5s of %s block sums wrong (total off by %s)", demo_num(wrong),
-                     demo_num(blocks), demo_num(total - total_ref));
-        else
-            demo_run(&args, 0, "all %s block sums right", demo_num(blocks));
-    }
-
-    CUDA_CHECK(cudaFree(d_a));
-    CUDA_CHECK(cudaFree(d_b));
-    CUDA_CHECK(cudaFree(d_sums));
-    free(a);
-    free(b);
-    free(ref);
-    free(sums);
-    return demo_end(&args);
-}
+int main(int argc, char **argv) { return dot_blocks_main(argc, argv, 8, 303, dot_racy, dot_fixed); }

@@ -58,4 +58,10 @@
 #define KIT_VERDICT_KERNELS "kernels"     /* array of {name, grid, block, ms} */
 #define KIT_VERDICT_METRICS "metrics"     /* object: the KIT_KEY_*_MS and metric.* values */
 
+/* ---- the barrier check's findings (kit/barrier_check.cuh -> grader/src/sanitizer.c) ----
+ * One line on the runner's stdout per finding, printed by the device:
+ *     kit barrier check: FILE:LINE: WHAT: WHY
+ * WHAT says what was seen (no ": " in it), WHY what it means. */
+#define KIT_BARRIER_PREFIX "kit barrier check: "
+
 #endif
