@@ -372,6 +372,21 @@ static int cmd_batch(const cli *c, const char *argv0)
     /* Grades of zero written because the tests could not run would stick:
      * refuse, unless asked for build-only results (marked in every output). */
     if (!e.gpu && !c->allow_no_gpu && !c->merge) { /* a Slurm merge on the login node grades nothing */
+        /* Archives the batch would refuse are input errors too: said first
+         * (unpacked as the batch would, into OUT/unpacked, then removed). */
+        int made_out = access(c->out, F_OK) != 0;
+        char stage[4200], graded[4200];
+        const char *layout = NULL;
+        int prepared = fmt_into(stage, sizeof stage, "%s/unpacked", c->out) == 0 && mkdirs(c->out, 0755) == 0 &&
+                       layout_prepare(&e, c->dir, stage, graded, sizeof graded, &layout, lerr, sizeof lerr) == 0;
+        rm_rf(stage);
+        if (made_out)
+            rmdir(c->out);
+        if (!prepared) {
+            fprintf(stderr, "kitgrade: %s\n", lerr);
+            engine_free(&e);
+            return KIT_EXIT_USAGE;
+        }
         fprintf(stderr, "kitgrade batch: no GPU (%s): nothing graded (a batch would write grades without running any "
                         "test); run it on a GPU node, or pass --allow-no-gpu (make grade ALLOW_NO_GPU=1) for "
                         "build-only results marked as such\n",

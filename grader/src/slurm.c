@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "batch.h"
+#include "exit_codes.h"
 #include "kit/util.h"
 #include "submission.h"
 
@@ -183,7 +184,9 @@ static int merge(const slurm_cli *c, const char *seed, int force, const char *fi
     sb_free(&cmd);
     if (rc != 0) {
         char log[4400];
-        fprintf(stderr, "kitgrade slurm: the merge failed (status %d):\n", rc);
+        /* bad input (an unknown lab, a folder in no layout): the batch's one line says it all */
+        if (rc != KIT_EXIT_USAGE)
+            fprintf(stderr, "kitgrade slurm: the merge failed (status %d):\n", rc);
         fmt_into(log, sizeof log, "cat '%s/merge.log' >&2", c->state);
         run_shell(log, NULL, 0);
     }

@@ -337,6 +337,19 @@ START_TEST(batch_layouts_refused)
 }
 END_TEST
 
+/* kitgrade slurm with an unknown lab said "the merge failed (status 2):" and
+ * then the batch's line: one line, as every other command says it. */
+START_TEST(slurm_unknown_lab_one_line)
+{
+    strbuf out;
+    sb_init(&out);
+    int rc = run(&out, "mkdir -p \"$T/s\" && \"$KG\" slurm lab99 \"$T/s\" --out \"$T/out\"");
+    ck_assert_msg(rc == KIT_EXIT_USAGE && lines(&out) == 1 && strstr(sb_str(&out), "no such lab 'lab99'; the labs are lab01"),
+                  "rc %d: %s", rc, sb_str(&out));
+    sb_free(&out);
+}
+END_TEST
+
 /* GPUs hidden from a batch (CUDA_VISIBLE_DEVICES= or =2,3) stay hidden: the
  * batch counted its GPUs with a kit-devices that did not get the variable,
  * saw every GPU of the machine, and handed its workers GPU 0 (the suite's
@@ -415,6 +428,12 @@ START_TEST(batch_archives)
                           strstr(sb_str(&out), "1 of 3 archives refused, nothing graded"),
                       "case %zu: rc %d: %s", i, rc, sb_str(&out));
         ck_assert_int_eq(run(&out, "test -e \"$T/escape\" || test -e \"$T/out/escape\""), 1);
+        /* without a GPU: the refused archive first (input before environment), nothing left in OUT */
+        rc = run(&out, "rm -rf \"$T/out2\" && \"$KG\" batch lab03 \"$T/s\" --out \"$T/out2\" --test float-small; "
+                       "echo \"status $?\"; ls -A \"$T/out2\" 2>/dev/null | wc -l");
+        ck_assert_msg(strstr(sb_str(&out), bad[i].says) && strstr(sb_str(&out), "status 2\n0\n") &&
+                          !strstr(sb_str(&out), "no GPU"),
+                      "no GPU, case %zu: %s", i, sb_str(&out));
     }
     sb_free(&out);
 }
@@ -545,6 +564,7 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, batch_archives);
     tcase_add_test(tc, batch_keeps_hidden_gpus_hidden);
     tcase_add_test(tc, batch_report_survives_a_fifo);
+    tcase_add_test(tc, slurm_unknown_lab_one_line);
     tcase_add_test(tc, printed_rerun_hints_work);
     tcase_add_test(tc, served_reports_like_single_runs);
     tcase_add_test(tc, compiler_messages_for_the_student);
