@@ -66,6 +66,23 @@ static int rerun_alone_after(const engine *e, const proc_result *r)
     return r->timed_out && strcmp(e->gpu_uuid, "no-gpu") != 0;
 }
 
+/* One run of argv: sharing the GPU (the grading's one shared hold), or with
+ * the GPU to itself (gpu_take_alone). */
+static void run_sharing_or_alone(engine *e, const char *const argv[], const proc_opts *o, int alone, proc_result *r,
+                                 double *waited_s)
+{
+    if (!alone) {
+        gpu_share(e);
+        proc_run(argv, o, r);
+        return;
+    }
+    gpu_lock lock;
+    int locked = gpu_take_alone(e, &lock, waited_s);
+    proc_run(argv, o, r);
+    if (locked)
+        gpu_lock_release(&lock);
+}
+
 uint64_t random_nonce(void) { return kit_random_u64(); }
 
 void clean_run_dir(engine *e, const workdirs *w)
@@ -395,15 +412,8 @@ void run_case(engine *e, const workdirs *w, const rubric_test *t, const char *pa
     for (int alone = alone_first;; alone = 1) {
         if (!alone && gated) { /* the GPU alone for the timing loop only */
             run_gated(e, gated_argv, &sb, limit, &r, &c->waited_s);
-        } else if (!alone) {
-            gpu_share(e);
-            proc_run(argv, &sb.o, &r);
         } else {
-            gpu_lock lock;
-            int locked = gpu_take_alone(e, &lock, &c->waited_s);
-            proc_run(argv, &sb.o, &r);
-            if (locked)
-                gpu_lock_release(&lock);
+            run_sharing_or_alone(e, argv, &sb.o, alone, &r, &c->waited_s);
         }
         /* Runs sharing the GPU share its memory: one that ran out of it
          * next to others is rerun once with the GPU to itself, so another
@@ -513,16 +523,7 @@ void run_sanitizer_case(engine *e, const workdirs *w, const rubric_test *t, cons
     sb.o.out_cap = 4u << 20; /* the sanitizer's report, not the program's flood */
     proc_result r;
     for (int alone = 0;; alone = 1) {
-        if (!alone) {
-            gpu_share(e);
-            proc_run(argv, &sb.o, &r);
-        } else {
-            gpu_lock lock;
-            int locked = gpu_take_alone(e, &lock, &c->waited_s);
-            proc_run(argv, &sb.o, &r);
-            if (locked)
-                gpu_lock_release(&lock);
-        }
+        run_sharing_or_alone(e, argv, &sb.o, alone, &r, &c->waited_s);
         if (alone || !rerun_alone_after(e, &r))
             break;
         proc_result_free(&r);
