@@ -86,6 +86,16 @@ static void digest_toolchain(kit_digest *d, const engine *e)
     static const char *pass[] = {"LD_LIBRARY_PATH", "CUDA_HOME"}; /* what the build's environment passes on */
     for (size_t i = 0; i < sizeof pass / sizeof *pass; i++)
         digest_str(d, getenv(pass[i]) ? getenv(pass[i]) : "(unset)");
+    /* -arch=native is this machine's GPU: the same words build other code
+     * under another GPU (a home folder shared by several machines) */
+    if (strstr(e->conf.arch_flags, "native") || strstr(e->conf.nvcc_flags, "native") || strstr(e->man.nvcc_flags, "native")) {
+        snprintf(path, sizeof path, "%s/bin/__nvcc_device_query", e->conf.cuda_home);
+        const char *query[] = {path, NULL};
+        proc_run(query, &o, &r);
+        digest_str(d, sb_str(&r.out));
+        digest_bytes(d, &r.exit_code, sizeof r.exit_code);
+        proc_result_free(&r);
+    }
 }
 
 /* Every regular file under dir, names (relative to the work folder, which
@@ -338,8 +348,11 @@ void buildcache_put(buildcache *c, const engine *e, const workdirs *w, const cha
 {
     if (c->fd < 0)
         return;
-    char tmp[64];
-    snprintf(tmp, sizeof tmp, "tmp.%d.%ld", (int)getpid(), (long)time(NULL));
+    static unsigned serial; /* several builds of one process */
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    char tmp[96];
+    snprintf(tmp, sizeof tmp, "tmp.%d.%ld.%ld.%u", (int)getpid(), (long)now.tv_sec, now.tv_nsec, serial++);
     remove_entry(c->fd, tmp);
     if (mkdirat(c->fd, tmp, 0700) != 0)
         return;

@@ -9,7 +9,8 @@
  * name files by their base name, sanitizer.c); nvcc's command line (kit.ini's flags and architectures,
  * the manifest's flags, the barrier build's extra flags); and the toolchain
  * (`nvcc --version`, the identity of nvcc, its compilers and the host
- * compiler, the environment the build gets).  An entry holds the runner, the
+ * compiler, the environment the build gets; with -arch=native, the
+ * architectures of this machine's GPUs, as nvcc's own query names them).  An entry holds the runner, the
  * compiler's messages and a copy of the student's files, compared byte for
  * byte before reuse: the digest finds an entry, it never vouches for one.
  *
