@@ -30,6 +30,27 @@ KIT_INI := $(BUILD)/kit.ini
 
 obj = $(patsubst %,$(BUILD)/%.o,$(basename $(1)))
 
+# ---- what make prints ----------------------------------------------------------
+# One short line per step ("  NVCC  common/src/runner_main.cu"); V=1 prints the
+# compiler's whole command line instead.  A failing step's compiler messages
+# are shown either way (only the command line is hidden).
+ifeq ($(V),1)
+  Q :=
+  say =
+else
+  Q := @
+  say = printf '  %-5s %s\n' '$(1)' '$(2)';
+endif
+
+# A student's `make lab03` (or run-lab03) builds on every core unless make
+# was given -j: the first one on a fresh clone is the wait students feel most.
+KIT_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+ifneq ($(filter $(LAB_IDS) $(addprefix run-,$(LAB_IDS)),$(MAKECMDGOALS)),)
+  ifeq ($(filter -j%,$(MAKEFLAGS)),)
+    MAKEFLAGS += -j$(KIT_JOBS)
+  endif
+endif
+
 # ---- names users type ----------------------------------------------------------
 # `make lab99`, `make lab3`, `make run-lab99`, `make grade LAB=bogus`: one line naming
 # the value and the labs, exit 2, before anything is installed or built.
@@ -87,17 +108,19 @@ $(FLAGS_STAMP): FORCE
 # ---- compile rules ------------------------------------------------------------------
 $(BUILD)/%.o: %.c $(DEPS_OK) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(KIT_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(call say,CC,$<)$(CC) $(KIT_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/%.o: %.cu $(DEPS_OK) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
-	$(NVCC) $(KIT_NVCCFLAGS) $(NVCCFLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(call say,NVCC,$<)$(NVCC) $(KIT_NVCCFLAGS) $(NVCCFLAGS) -MMD -MP -c $< -o $@
 
 $(LIBKIT): $(call obj,$(COMMON_LIB_C))
-	@mkdir -p $(@D); rm -f $@; ar rcs $@ $^
+	@mkdir -p $(@D); rm -f $@
+	$(Q)$(call say,AR,$@)ar rcs $@ $^
 
 $(LIBKIT_RUNNER): $(call obj,$(COMMON_CU))
-	@mkdir -p $(@D); rm -f $@; ar rcs $@ $^
+	@mkdir -p $(@D); rm -f $@
+	$(Q)$(call say,AR,$@)ar rcs $@ $^
 
 # ---- per-lab kit objects and checkers (generic: a lab is a folder) ---------------------
 # grader/labs/<lab>/check.c + dataset.c -> the checker; test_*.c -> Check unit tests of the
@@ -112,13 +135,14 @@ $$($(1)_RUNNER_OBJ) $$($(1)_CHECK_OBJ): KIT_NVCCFLAGS += -Ilabs/$(1)
 $$($(1)_CHECK_OBJ): KIT_CFLAGS += -Ilabs/$(1)
 $(BUILD)/labs/$(1)/check: $$($(1)_CHECK_OBJ) $(call obj,$(COMMON_CHECKER_C)) $(LIBKIT)
 	@mkdir -p $$(@D)
-	$(CC) -o $$@ $$^ $(CJSON_LIBS) $(CUDART_STATIC) -lm
+	$(Q)$$(call say,LD,$$@)$(CC) -o $$@ $$^ $(CJSON_LIBS) $(CUDART_STATIC) -lm
 $(BUILD)/labs/$(1)/objects: $$($(1)_RUNNER_OBJ)
 	@mkdir -p $$(@D); printf '%s\n' $$(abspath $$^) > $$@
 $(BUILD)/grader/labs/$(1)/test_%: grader/labs/$(1)/test_%.c $$($(1)_CHECK_OBJ) $(LIBKIT) $(DEPS_OK)
 	@mkdir -p $$(@D)
-	$(CC) $(KIT_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Icommon/tests -Ilabs/$(1) -Igrader/labs/$(1) -o $$@ $$< $$($(1)_CHECK_OBJ) $(LIBKIT) $(CJSON_LIBS) $(CHECK_LIBS) $(CUDART_STATIC) -lm
+	$(Q)$$(call say,CC,$$@)$(CC) $(KIT_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Icommon/tests -Ilabs/$(1) -Igrader/labs/$(1) -o $$@ $$< $$($(1)_CHECK_OBJ) $(LIBKIT) $(CJSON_LIBS) $(CHECK_LIBS) $(CUDART_STATIC) -lm
 LAB_TARGETS += $(BUILD)/labs/$(1)/check $(BUILD)/labs/$(1)/objects
+$(1)_NEEDS := $(BUILD)/labs/$(1)/check $(BUILD)/labs/$(1)/objects
 LAB_UNIT_TESTS += $$($(1)_TESTS)
 endef
 $(foreach l,$(LAB_NAMES),$(eval $(call LAB_RULES,$(l))))
@@ -126,11 +150,11 @@ $(foreach l,$(LAB_NAMES),$(eval $(call LAB_RULES,$(l))))
 # ---- programs ----------------------------------------------------------------------
 $(KITGRADE): $(call obj,$(GRADER_C)) $(LIBKIT)
 	@mkdir -p $(@D)
-	$(CC) -o $@ $^ $(CJSON_LIBS) $(INIH_LIBS) -lm
+	$(Q)$(call say,LD,$@)$(CC) -o $@ $^ $(CJSON_LIBS) $(INIH_LIBS) -lm
 
 $(KIT_DEVICES): tools/kit-devices.cu common/include/kit/no_gpu.cuh $(DEPS_OK)
 	@mkdir -p $(@D)
-	$(NVCC) $(KIT_NVCCFLAGS) -o $@ $<
+	$(Q)$(call say,NVCC,$<)$(NVCC) $(KIT_NVCCFLAGS) -o $@ $<
 
 # The kit's version for reports and feedback headers: git describe at build
 # time (a VERSION file in a tarball without .git); kit.ini is rewritten when it changes.
@@ -158,15 +182,19 @@ $(KIT_INI): $(FLAGS_STAMP) $(VERSION_STAMP) mk/config.mk Makefile
 	  echo "kit_devices = $(abspath $(KIT_DEVICES))"; \
 	  echo "kit_version = $(KIT_VERSION)"; } > $@
 
-all: $(KITGRADE) $(KIT_DEVICES) $(LIBKIT) $(LIBKIT_RUNNER) $(LAB_TARGETS) $(KIT_INI) ## build the grader, common library and every lab's kit code
+# What any lab's check needs besides its own objects and checker.
+KIT_CORE := $(KITGRADE) $(KIT_DEVICES) $(LIBKIT) $(LIBKIT_RUNNER) $(KIT_INI)
+all: $(KIT_CORE) $(LAB_TARGETS) ## build the grader, common library and every lab's kit code
 
 # ---- student targets: make lab01 ... make lab09 -----------------------------------
 # TEST=name runs one test alone; SEED=0x... reproduces a failure; DIR=path grades another folder.
+# Each builds only what its lab needs (the kit's core, that lab's objects and
+# checker): the first `make lab03` on a fresh clone compiles one lab, not eleven.
 KITGRADE_OPTS = $(if $(TEST),--test $(TEST)) $(if $(SEED),--seed $(SEED)) $(if $(NO_COLOR),--no-color)
 define STUDENT_TARGET
-$(1): all
+$(1): $(KIT_CORE) $$($(2)_NEEDS)
 	@$(KITGRADE) check $(1) $$(or $$(DIR),labs/$(2)) $$(KITGRADE_OPTS)
-run-$(1): all
+run-$(1): $(KIT_CORE) $$($(2)_NEEDS)
 	@$(KITGRADE) run $(1) $$(or $$(DIR),labs/$(2)) $$(P)
 endef
 $(foreach l,$(LAB_NAMES),$(eval $(call STUDENT_TARGET,$(firstword $(subst -, ,$(l))),$(l))))
@@ -182,15 +210,15 @@ UNIT_TEST_SRC := $(wildcard common/tests/test_*.c grader/tests/test_*.c)
 UNIT_TESTS := $(patsubst %.c,$(BUILD)/%,$(UNIT_TEST_SRC)) $(LAB_UNIT_TESTS)
 $(BUILD)/common/tests/test_%: common/tests/test_%.c $(LIBKIT) $(DEPS_OK)
 	@mkdir -p $(@D)
-	$(CC) $(KIT_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Icommon/tests -o $@ $< $(LIBKIT) $(CJSON_LIBS) $(CHECK_LIBS) -lm
+	$(Q)$(call say,CC,$@)$(CC) $(KIT_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Icommon/tests -o $@ $< $(LIBKIT) $(CJSON_LIBS) $(CHECK_LIBS) -lm
 $(BUILD)/grader/tests/test_%: grader/tests/test_%.c $(call obj,$(GRADER_LIB_C)) $(LIBKIT) $(DEPS_OK)
 	@mkdir -p $(@D)
-	$(CC) $(KIT_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Icommon/tests -Igrader/src -o $@ $< $(call obj,$(GRADER_LIB_C)) $(LIBKIT) $(CJSON_LIBS) $(INIH_LIBS) $(CHECK_LIBS) -lm
+	$(Q)$(call say,CC,$@)$(CC) $(KIT_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Icommon/tests -Igrader/src -o $@ $< $(call obj,$(GRADER_LIB_C)) $(LIBKIT) $(CJSON_LIBS) $(INIH_LIBS) $(CHECK_LIBS) -lm
 
 GPU_TESTS := $(BUILD)/tests/gpu/test_labs
 $(BUILD)/tests/gpu/test_%: tests/gpu/test_%.c $(call obj,$(GRADER_LIB_C)) $(LIBKIT) $(DEPS_OK)
 	@mkdir -p $(@D)
-	$(CC) $(KIT_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Icommon/tests -Igrader/src -o $@ $< $(call obj,$(GRADER_LIB_C)) $(LIBKIT) $(CJSON_LIBS) $(INIH_LIBS) $(CHECK_LIBS) -lm
+	$(Q)$(call say,CC,$@)$(CC) $(KIT_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Icommon/tests -Igrader/src -o $@ $< $(call obj,$(GRADER_LIB_C)) $(LIBKIT) $(CJSON_LIBS) $(INIH_LIBS) $(CHECK_LIBS) -lm
 
 test-unit: $(UNIT_TESTS) $(GPU_TESTS) all ## unit tests of common/, grader/ and the labs' checkers (no GPU needed)
 	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-unit $(UNIT_TESTS)
@@ -245,7 +273,7 @@ handouts: $(patsubst handouts/%.md,$(BUILD)/handouts/%.html,$(HANDOUTS_MD)) ## H
 $(BUILD)/handouts/%.html: handouts/%.md mk/handouts.lua
 	@mkdir -p $(@D)
 	@command -v pandoc >/dev/null || { echo "handouts: pandoc is not installed (apt-get install pandoc)"; exit 1; }
-	pandoc --standalone --toc --lua-filter mk/handouts.lua --metadata title="$*" -o $@ $<
+	$(Q)$(call say,HTML,$@)pandoc --standalone --toc --lua-filter mk/handouts.lua --metadata title="$*" -o $@ $<
 
 clean: ## remove the build directory
 	rm -rf $(BUILD)

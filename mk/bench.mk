@@ -27,25 +27,25 @@ $(BENCH_DRIVER_OBJ): $(BENCH_DIR)/bench.cuh
 define BENCH_RULES
 $(BUILD)/bench/$(1)/student.so: $$(wildcard labs/$(1)/*.cu labs/$(1)/*.h) $(DEPS_OK) $(FLAGS_STAMP)
 	@mkdir -p $$(@D)
-	$(NVCC) $$(BENCH_SO_FLAGS) -Ilabs/$(1) -o $$@ $$(wildcard labs/$(1)/*.cu)
+	$(Q)$$(call say,NVCC,$$@)$(NVCC) $$(BENCH_SO_FLAGS) -Ilabs/$(1) -o $$@ $$(wildcard labs/$(1)/*.cu)
 BENCH_SO_$(1) := $(BUILD)/bench/$(1)/student.so
 ifneq ($$(wildcard solutions/$(1)/*.cu),)
 $(BUILD)/bench/$(1)/reference.so: $$(wildcard solutions/$(1)/*.cu labs/$(1)/*.h) $(DEPS_OK) $(FLAGS_STAMP)
 	@mkdir -p $$(@D)
-	$(NVCC) $$(BENCH_SO_FLAGS) -Ilabs/$(1) -o $$@ $$(wildcard solutions/$(1)/*.cu)
+	$(Q)$$(call say,NVCC,$$@)$(NVCC) $$(BENCH_SO_FLAGS) -Ilabs/$(1) -o $$@ $$(wildcard solutions/$(1)/*.cu)
 BENCH_SO_$(1) += $(BUILD)/bench/$(1)/reference.so
 endif
 ifneq ($$(wildcard solutions/$(1)/stretch/*.cu),)
 $(BUILD)/bench/$(1)/stretch.so: $$(wildcard solutions/$(1)/stretch/*.cu labs/$(1)/*.h) $(DEPS_OK) $(FLAGS_STAMP)
 	@mkdir -p $$(@D)
-	$(NVCC) $$(BENCH_SO_FLAGS) -Ilabs/$(1) -o $$@ $$(wildcard solutions/$(1)/stretch/*.cu)
+	$(Q)$$(call say,NVCC,$$@)$(NVCC) $$(BENCH_SO_FLAGS) -Ilabs/$(1) -o $$@ $$(wildcard solutions/$(1)/stretch/*.cu)
 BENCH_SO_$(1) += $(BUILD)/bench/$(1)/stretch.so
 endif
 $(call obj,$(BENCH_DIR)/$(1).cu): KIT_NVCCFLAGS += -Ilabs/$(1) -Igrader/labs/$(1) -I$(BENCH_DIR)
 $(call obj,$(BENCH_DIR)/$(1).cu): $(BENCH_DIR)/bench.cuh
 $(BUILD)/bench/$(1)/bench: $(call obj,$(BENCH_DIR)/$(1).cu) $(BENCH_DRIVER_OBJ) $(call obj,grader/labs/$(1)/baseline.cu) $(LIBKIT)
 	@mkdir -p $$(@D)
-	$(NVCC) $(ARCH_FLAGS) -o $$@ $$^ $(BENCH_LINK) $$(BENCH_LIBS_$(1))
+	$(Q)$$(call say,LD,$$@)$(NVCC) $(ARCH_FLAGS) -o $$@ $$^ $(BENCH_LINK) $$(BENCH_LIBS_$(1))
 BENCH_BINS += $(BUILD)/bench/$(1)/bench $$(BENCH_SO_$(1))
 endef
 $(foreach l,$(BENCH_LABS),$(eval $(call BENCH_RULES,$(l))))

@@ -21,6 +21,7 @@ extern char **environ;
 #include "kit/protocol.h"
 #include "kit/rng.h"
 #include "kit/util.h"
+#include "buildcache.h"
 #include "buildlog.h"
 #include "exit_codes.h"
 #include "lock.h"
@@ -350,17 +351,45 @@ static void run_nvcc(engine *e, const workdirs *w, const char *out, const char *
 
 /* A build's messages, each once (nvcc repeats them per architecture), the
  * student's files named as the student knows them, appended to log. */
-static void tidy_build_log(engine *e, const char *sub_dir, const workdirs *w, const proc_result *r, strbuf *log)
+static void tidy_build_log(engine *e, const char *sub_dir, const workdirs *w, const char *raw, strbuf *log)
 {
-    strbuf raw;
-    sb_init(&raw);
-    sb_add_sanitized(&raw, sb_str(&r->out), r->out.len);
-    sb_add_sanitized(&raw, sb_str(&r->err), r->err.len);
     const char *files[MAX_LIST];
     for (int i = 0; i < e->man.n_student_files; i++)
         files[i] = e->man.student_files[i];
-    buildlog_tidy(sb_str(&raw), files, e->man.n_student_files, sub_dir, w->src, log);
-    sb_free(&raw);
+    buildlog_tidy(raw, files, e->man.n_student_files, sub_dir, w->src, log);
+}
+
+/* The compiler's messages as it printed them (sanitized). */
+static void raw_build_log(const proc_result *r, strbuf *raw)
+{
+    sb_add_sanitized(raw, sb_str(&r->out), r->out.len);
+    sb_add_sanitized(raw, sb_str(&r->err), r->err.len);
+}
+
+/* nvcc into `out`, or its earlier result when nothing that made it changed
+ * (student checks: buildcache.h).  1 when out was built or reused; raw gets
+ * the compiler's messages, r the process (r->started = 0 when reused). */
+static int build_cached(engine *e, const workdirs *w, const char *out, const char *const extra[], strbuf *raw,
+                        proc_result *r, int *reused)
+{
+    buildcache c = {.fd = -1};
+    if (e->build_cache)
+        buildcache_open(&c, e, w, extra);
+    *reused = buildcache_get(&c, e, w, out, raw);
+    if (*reused) {
+        memset(r, 0, sizeof *r);
+        sb_init(&r->out);
+        sb_init(&r->err);
+        buildcache_close(&c);
+        return 1;
+    }
+    run_nvcc(e, w, out, extra, r);
+    int ok = proc_ok(r) && access(out, X_OK) == 0;
+    raw_build_log(r, raw);
+    if (ok)
+        buildcache_put(&c, e, w, out, sb_str(raw));
+    buildcache_close(&c);
+    return ok;
 }
 
 static int build_runner(engine *e, const char *sub_dir, const workdirs *w, grade_result *g)
@@ -386,9 +415,18 @@ static int build_runner(engine *e, const char *sub_dir, const workdirs *w, grade
     sb_free(&why);
 
     proc_result r;
-    run_nvcc(e, w, w->runner, NULL, &r);
-    int ok = proc_ok(&r) && access(w->runner, X_OK) == 0;
-    tidy_build_log(e, sub_dir, w, &r, &g->build_log);
+    strbuf raw;
+    sb_init(&raw);
+    int reused = 0, ok = build_cached(e, w, w->runner, NULL, &raw, &r, &reused);
+    tidy_build_log(e, sub_dir, w, sb_str(&raw), &g->build_log);
+    sb_free(&raw);
+    if (reused) {
+        char files[120] = "";
+        for (int i = 0; i < e->man.n_student_files; i++)
+            fmt_into(files + strlen(files), sizeof files - strlen(files), "%s%s", i ? ", " : "",
+                     e->man.student_files[i]);
+        fmt_into(e->build_reused, sizeof e->build_reused, "reused: %s unchanged", files);
+    }
     if (!ok) {
         strbuf d;
         sb_init(&d);
@@ -438,15 +476,17 @@ static void build_barrier_runner(engine *e, const char *sub_dir, const workdirs 
      * at most 64 a thread, so that 1024 threads fit any register file. */
     static const char *const extra[] = {"-include", "kit/barrier_check.cuh", "-maxrregcount=64", NULL};
     proc_result r;
-    run_nvcc(e, w, out, extra, &r);
-    if (proc_ok(&r) && access(out, X_OK) == 0) {
+    strbuf raw;
+    sb_init(&raw);
+    int reused = 0;
+    if (build_cached(e, w, out, extra, &raw, &r, &reused)) {
         e->barriers = 1;
         snprintf(e->barrier_runner, sizeof e->barrier_runner, "%s", out);
     } else {
         e->barriers = -1;
         strbuf log;
         sb_init(&log);
-        tidy_build_log(e, sub_dir, w, &r, &log);
+        tidy_build_log(e, sub_dir, w, sb_str(&raw), &log);
         if (!log.len) {
             strbuf d;
             sb_init(&d);
@@ -457,6 +497,7 @@ static void build_barrier_runner(engine *e, const char *sub_dir, const workdirs 
         snprintf(e->barrier_log, sizeof e->barrier_log, "%s", sb_str(&log));
         sb_free(&log);
     }
+    sb_free(&raw);
     proc_result_free(&r);
     g->build_seconds += kit_now() - t0;
 }
@@ -763,13 +804,14 @@ void engine_grade(engine *e, const char *sub_dir, const char *work_dir, const ch
     e->n_sanitizers = 0;
     e->barriers = 0; /* this submission's barrier-checked runner: none yet */
     e->barrier_runner[0] = e->barrier_log[0] = '\0';
+    e->build_reused[0] = '\0';
     workdirs w;
     if (prepare_dirs(e, work_dir, &w) != 0) {
         sb_printf(&g->notes, "internal error: cannot prepare the work folder %s: %s\n", work_dir, strerror(errno));
         g->build_ok = 0;
     } else {
         g->build_ok = build_runner(e, sub_dir, &w, g);
-        if (g->build_ok)
+        if (g->build_ok && e->gpu) /* only synccheck runs it: nothing runs without a GPU */
             build_barrier_runner(e, sub_dir, &w, g);
     }
     if (e->log) {
@@ -780,6 +822,7 @@ void engine_grade(engine *e, const char *sub_dir, const char *work_dir, const ch
         bt.status = g->build_ok ? ST_PASS : ST_FAIL;
         bt.seconds = g->build_seconds;
         bt.max_score = -1; /* no points column */
+        snprintf(bt.note, sizeof bt.note, "%s", e->build_reused);
         if (!g->build_ok || buildlog_has_warning(sb_str(&g->build_log)))
             sb_add(&bt.output, sb_str(&g->build_log)); /* errors, or warnings under an OK build */
         report_test_line(e->log, &bt, &e->ropts);

@@ -59,6 +59,8 @@ typedef struct engine_s {
      * (barrier_runner is its path), -1 its build failed (barrier_log says
      * why), 0 not built (no synccheck test in this grading). */
     int barriers;
+    int build_cache;            /* reuse the student's builds (buildcache.h): student checks */
+    char build_reused[160];     /* this grading's build came from the cache: what was unchanged; "" built */
     char barrier_runner[2200];
     char barrier_log[2048];
 } engine;

@@ -109,6 +109,7 @@ typedef struct {
     strbuf output;         /* plain-text details shown under the test line */
     int details_hidden;    /* from the student's feedback: a hidden test without show_details */
     int show_output;       /* shown even when passed (a performance test's timings) */
+    char note[160];        /* a few words after the status line ("reused: dot.cu unchanged"); "" none */
 } test_result;
 
 typedef struct {

@@ -75,7 +75,7 @@ static void put_indented(FILE *f, const char *text, size_t len)
 
 /* "name ........ STATUS (  1.2s)" plus the points column when given. */
 static void put_status_line(FILE *f, const char *name, const char *status, const char *color, double seconds,
-                            const char *points, const report_opts *o)
+                            const char *points, const char *note, const report_opts *o)
 {
     strbuf nm;
     sb_init(&nm);
@@ -96,6 +96,8 @@ static void put_status_line(FILE *f, const char *name, const char *status, const
     fprintf(f, "%*s (%4.1fs)", pad > 0 ? pad : 0, "", seconds >= 0 && isfinite(seconds) ? seconds : 0.0);
     if (points)
         fprintf(f, "  %s", points);
+    if (note && *note)
+        fprintf(f, "  %s", note);
     fputc('\n', f);
 }
 
@@ -128,7 +130,7 @@ void report_test_line(FILE *f, const test_result *t, const report_opts *o)
         snprintf(sc, sizeof sc, "-");
     snprintf(pts, sizeof pts, "%*s/%s", (int)strlen(mx), sc, mx);
     put_status_line(f, t->name, status_word(t->status), status_color(t->status), t->seconds,
-                    t->max_score < 0 ? NULL : pts, o);
+                    t->max_score < 0 ? NULL : pts, t->note, o);
     /* details: under failures, skips, errors and partial credit */
     int details = t->output.len &&
                   (t->show_output || t->status != ST_PASS || t->score < t->max_score || t->max_score < 0);
@@ -167,7 +169,7 @@ void report_terminal(FILE *f, const grade_result *g, const report_opts *o)
         sb_free(&clean);
     }
     put_status_line(f, "build", g->build_ok ? "OK" : "FAIL", g->build_ok ? ANSI_GREEN : ANSI_RED,
-                    g->build_seconds, NULL, o);
+                    g->build_seconds, NULL, NULL, o);
     if (!g->build_ok || buildlog_has_warning(sb_str(&g->build_log))) /* errors, or the warnings of an OK build */
         put_indented(f, g->build_log.s, g->build_log.len);
     for (int i = 0; i < g->n_tests; i++)

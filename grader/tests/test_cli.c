@@ -546,6 +546,54 @@ START_TEST(feedback_for_the_student)
 }
 END_TEST
 
+/* A second check of an unchanged file compiled it again (issue 26): now it
+ * reuses the build and says so; a file touched but unchanged is reused too;
+ * a changed file, a changed nvcc flag in kit.ini, an entry whose copy of the
+ * file differs, or an entry another user could have written builds again. */
+START_TEST(unchanged_build_reused)
+{
+    strbuf out;
+    sb_init(&out);
+    const char *check = "export KIT_BUILD_CACHE=\"$T/cache\"; \"$KG\" check lab03 \"$T/s\"";
+    const char *reused = "  reused: dot.cu unchanged\n";
+    int rc = run(&out, "mkdir -p \"$T/s\" && cp solutions/lab03-dot/dot.cu \"$T/s/\" && chmod -R a+rX \"$T\" && %s", check);
+    ck_assert_msg(rc == KIT_EXIT_NO_GPU && strstr(sb_str(&out), "build ...") && !strstr(sb_str(&out), "reused"),
+                  "first check: rc %d: %s", rc, sb_str(&out));
+    rc = run(&out, "%s", check);
+    ck_assert_msg(rc == KIT_EXIT_NO_GPU && strstr(sb_str(&out), reused) && strstr(sb_str(&out), "your code compiled"),
+                  "second check: rc %d: %s", rc, sb_str(&out));
+    rc = run(&out, "touch -d '+1 minute' \"$T/s/dot.cu\" && %s", check);
+    ck_assert_msg(rc == KIT_EXIT_NO_GPU && strstr(sb_str(&out), reused), "touched: rc %d: %s", rc, sb_str(&out));
+    rc = run(&out, "echo '// changed' >> \"$T/s/dot.cu\" && %s", check);
+    ck_assert_msg(rc == KIT_EXIT_NO_GPU && !strstr(sb_str(&out), "reused"), "changed file: rc %d: %s", rc, sb_str(&out));
+    rc = run(&out, "%s", check);
+    ck_assert_msg(rc == KIT_EXIT_NO_GPU && strstr(sb_str(&out), reused), "changed file, again: rc %d: %s", rc, sb_str(&out));
+    /* the same kit with one more nvcc flag in its kit.ini */
+    rc = run(&out, "mkdir -p \"$T/kb\" && sed 's/^\\[build\\]$/[build]\\nnvcc_flag = -DKIT_TEST_REBUILD/' "
+                   "\"${KIT_BUILD:-build}/kit.ini\" > \"$T/kb/kit.ini\" && grep -q KIT_TEST_REBUILD \"$T/kb/kit.ini\" && "
+                   "KIT_BUILD=\"$T/kb\" && export KIT_BUILD && %s", check);
+    ck_assert_msg(rc == KIT_EXIT_NO_GPU && !strstr(sb_str(&out), "reused"), "changed flag: rc %d: %s", rc, sb_str(&out));
+    rc = run(&out, "KIT_BUILD=\"$T/kb\" && export KIT_BUILD && %s", check);
+    ck_assert_msg(rc == KIT_EXIT_NO_GPU && strstr(sb_str(&out), reused), "changed flag, again: rc %d: %s", rc, sb_str(&out));
+    /* entries whose copy of the file differs: the digest finds an entry, the bytes decide */
+    rc = run(&out, "for f in \"$T\"/cache/lab03-dot.*/src.0; do echo '// other' >> \"$f\"; done && %s", check);
+    ck_assert_msg(rc == KIT_EXIT_NO_GPU && !strstr(sb_str(&out), "reused"), "other bytes: rc %d: %s", rc, sb_str(&out));
+    /* an entry writable by others, or (root) owned by another user: never run */
+    rc = run(&out, "chmod g+w \"$T\"/cache/lab03-dot.* && %s", check);
+    ck_assert_msg(rc == KIT_EXIT_NO_GPU && !strstr(sb_str(&out), "reused"), "group-writable: rc %d: %s", rc, sb_str(&out));
+    if (geteuid() == 0) {
+        rc = run(&out, "chown -R 65534 \"$T\"/cache/lab03-dot.* && %s", check);
+        ck_assert_msg(rc == KIT_EXIT_NO_GPU && !strstr(sb_str(&out), "reused"), "another uid's: rc %d: %s", rc, sb_str(&out));
+        rc = run(&out, "chown 65534 \"$T/cache\" && %s", check);
+        ck_assert_msg(rc == KIT_EXIT_NO_GPU && !strstr(sb_str(&out), "reused"), "another uid's cache: rc %d: %s", rc,
+                      sb_str(&out));
+    }
+    rc = run(&out, "ls \"$T/cache\" | grep -c '^lab03-dot\\.'");
+    ck_assert_msg(atoi(sb_str(&out)) <= 6, "at most 6 entries a lab: %s", sb_str(&out));
+    sb_free(&out);
+}
+END_TEST
+
 static Suite *cli_suite(void)
 {
     Suite *s = suite_create("cli");
@@ -569,6 +617,7 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, served_reports_like_single_runs);
     tcase_add_test(tc, compiler_messages_for_the_student);
     tcase_add_test(tc, feedback_for_the_student);
+    tcase_add_test(tc, unchanged_build_reused);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -19,7 +19,7 @@ DEMO_OPTS = $(if $(NO_COLOR),--no-color) $(if $(VERBOSE),--verbose) $(if $(RUNS)
 # Built with the kit's flags: -lineinfo, so compute-sanitizer names source lines.
 $(DEMO_BINS): $(BUILD)/demos/%: $(DEMO_DIR)/%.cu $(wildcard $(DEMO_DIR)/*.h) common/include/kit/cuda_check.cuh $(FLAGS_STAMP)
 	@mkdir -p $(@D)
-	$(NVCC) $(KIT_NVCCFLAGS) $(NVCCFLAGS) -o $@ $<
+	$(Q)$(call say,NVCC,$<)$(NVCC) $(KIT_NVCCFLAGS) $(NVCCFLAGS) -o $@ $<
 
 demos: $(DEMO_BINS) ## build the race-condition demos (make demo lists them)
 
