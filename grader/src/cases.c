@@ -38,9 +38,6 @@ void gpu_unshare(engine *e)
     e->shared_held = 0;
 }
 
-/* The GPU to this grading alone: its other GPU processes end first, and
- * its shared hold with them (a later run takes it again).  Waiting for the
- * lock is no part of any time limit: a run's limit starts when it does. */
 void gpu_release_all(engine *e)
 {
     serve_stop(e);
@@ -48,6 +45,9 @@ void gpu_release_all(engine *e)
     gpu_unshare(e);
 }
 
+/* The GPU to this grading alone: its other GPU processes end first, and
+ * its shared hold with them (a later run takes it again).  Waiting for the
+ * lock is no part of any time limit: a run's limit starts when it does. */
 int gpu_take_alone(engine *e, gpu_lock *lock, double *waited_s)
 {
     gpu_release_all(e);
@@ -61,9 +61,9 @@ int gpu_take_alone(engine *e, gpu_lock *lock, double *waited_s)
  * load (another submission's racecheck, a timing loop, fifty checks at
  * once); an endless loop hits the same limit again, alone.  Without a
  * device (KIT_RUN_WITHOUT_GPU) there is no GPU load to blame. */
-static int rerun_alone_after(const engine *e, const proc_result *r)
+int rerun_alone_after(const engine *e, const proc_result *r)
 {
-    return r->timed_out && strcmp(e->gpu_uuid, "no-gpu") != 0;
+    return r->timed_out && strcmp(e->gpu_uuid, KIT_NO_GPU_UUID) != 0;
 }
 
 /* One run of argv: sharing the GPU (the grading's one shared hold), or with

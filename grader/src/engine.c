@@ -171,7 +171,7 @@ int engine_init(engine *e, const char *lab, const char *argv0, const char *rubri
     const char *force = getenv("KIT_RUN_WITHOUT_GPU");
     if (!e->gpu && force && !strcmp(force, "1")) {
         e->gpu = 1;
-        snprintf(e->gpu_uuid, sizeof e->gpu_uuid, "no-gpu");
+        snprintf(e->gpu_uuid, sizeof e->gpu_uuid, "%s", KIT_NO_GPU_UUID);
         snprintf(e->gpu_name, sizeof e->gpu_name, "no GPU (KIT_RUN_WITHOUT_GPU=1)");
     }
     proc_become_subreaper();

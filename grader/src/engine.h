@@ -17,6 +17,9 @@
 #include "report.h"
 #include "sandbox.h"
 
+/* The GPU "name" of a grading run without a device (KIT_RUN_WITHOUT_GPU=1). */
+#define KIT_NO_GPU_UUID "no-gpu"
+
 typedef struct engine_s {
     kit_conf conf;
     manifest man;
@@ -29,7 +32,7 @@ typedef struct engine_s {
     const char *only_test;  /* run just this test ("a,b,c": these tests) */
     uint64_t seed;          /* top-level seed; per-case seeds derive from it */
     int gpu;                /* a CUDA device is usable */
-    char gpu_uuid[96], gpu_name[160], gpu_why[256];
+    char gpu_uuid[96], gpu_name[160], gpu_why[256]; /* gpu_uuid KIT_NO_GPU_UUID: KIT_RUN_WITHOUT_GPU */
     FILE *log;              /* live test lines and notes; NULL in batch workers */
     report_opts ropts;
     char repro[2048];       /* "make lab03" or "/kit/build/bin/kitgrade grade lab03 DIR" (rerun.h) */

@@ -60,6 +60,9 @@ void gpu_release_all(engine *e);
 /* gpu_release_all, then the GPU alone (exclusive lock): 1 when held
  * (gpu_lock_release it); the wait is added to *waited_s, never to a limit. */
 int gpu_take_alone(engine *e, gpu_lock *lock, double *waited_s);
+/* Does a run that ended so, while it shared the GPU, run again alone?  (It
+ * hit its time limit, and there is a device whose load could be to blame.) */
+int rerun_alone_after(const engine *e, const proc_result *r);
 
 uint64_t random_nonce(void);
 /* The parameters of case i of test t: the test's common ones, then the case's. */

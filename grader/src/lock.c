@@ -125,6 +125,16 @@ int gpu_lock_acquire(gpu_lock *l, const char *device, int exclusive, FILE *log)
     return 0;
 }
 
+/* A timing run's hold leaves the writers (lock.h): shared holds may start. */
+static void leave_writers(gpu_lock *l)
+{
+    if (l->writers_fd >= 0) {
+        flock(l->writers_fd, LOCK_UN);
+        close(l->writers_fd);
+    }
+    l->writers_fd = -1;
+}
+
 void gpu_lock_share(gpu_lock *l)
 {
     if (l->fd < 0 || !l->exclusive)
@@ -133,11 +143,7 @@ void gpu_lock_share(gpu_lock *l)
      * list, before a waiting timing run is woken), then leaves the writers */
     while (flock(l->fd, LOCK_SH) != 0 && errno == EINTR)
         ;
-    if (l->writers_fd >= 0) {
-        flock(l->writers_fd, LOCK_UN);
-        close(l->writers_fd);
-        l->writers_fd = -1;
-    }
+    leave_writers(l);
     l->exclusive = 0;
 }
 
@@ -147,11 +153,8 @@ void gpu_lock_release(gpu_lock *l)
         flock(l->fd, LOCK_UN);
         close(l->fd);
     }
-    if (l->writers_fd >= 0) {
-        flock(l->writers_fd, LOCK_UN);
-        close(l->writers_fd);
-    }
-    l->fd = l->writers_fd = -1;
+    leave_writers(l);
+    l->fd = -1;
 }
 
 static int cpu_slots(void)

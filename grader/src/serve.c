@@ -13,11 +13,12 @@
  * A case that ends the process (a crash, a CUDA error left behind: the
  * context may be unusable) is run again on its own (run_case), so its
  * verdict and message are exactly those of a single run, and the next case
- * starts a new server; so is a case that hits its time limit in the server,
- * with the GPU to itself (a neighbour's load or a hang of the server's own
- * making must not cost the case: alone, an endless loop hits the limit again).  After MAX_DEATHS such ends in one
- * grading the rest runs case by case.  KIT_SERVE=0 turns the server off (one process per case, and
- * timing runs hold the GPU alone from start to end, as before).
+ * starts a new server; so is a case that hits its time limit in the
+ * server, with the GPU to itself (a neighbour's load or a hang of the
+ * server's own making must not cost the case: alone, an endless loop hits
+ * the limit again).  After MAX_DEATHS such ends in one grading the rest
+ * runs case by case.  KIT_SERVE=0 turns the server off (one process per
+ * case, and timing runs hold the GPU alone from start to end, as before).
  */
 #include "engine_int.h"
 
@@ -146,7 +147,7 @@ int serve_case(engine *e, const workdirs *w, const rubric_test *t, const char *p
     /* Killed (its time limit, a flood of files), ended, or not the protocol's
      * word: the case runs again on its own, and decides there. */
     if (got != 1 || strcmp(line, "done") != 0) {
-        e->next_alone = srv->r.timed_out && strcmp(e->gpu_uuid, "no-gpu") != 0; /* as rerun_alone_after (cases.c) */
+        e->next_alone = rerun_alone_after(e, &srv->r);
         server_died(e);
         return 0;
     }
