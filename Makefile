@@ -187,10 +187,12 @@ KIT_CORE := $(KITGRADE) $(KIT_DEVICES) $(LIBKIT) $(LIBKIT_RUNNER) $(KIT_INI)
 all: $(KIT_CORE) $(LAB_TARGETS) ## build the grader, common library and every lab's kit code
 
 # ---- student targets: make lab01 ... make lab09 -----------------------------------
-# TEST=name runs one test alone; SEED=0x... reproduces a failure; DIR=path grades another folder.
+# TEST=name runs one test alone; SEED=0x... reproduces a failure; DIR=path grades another folder;
+# V=1 also says where each test's seconds went (kitgrade check --timings).
 # Each builds only what its lab needs (the kit's core, that lab's objects and
 # checker): the first `make lab03` on a fresh clone compiles one lab, not eleven.
-KITGRADE_OPTS = $(if $(TEST),--test $(TEST)) $(if $(SEED),--seed $(SEED)) $(if $(NO_COLOR),--no-color)
+KITGRADE_OPTS = $(if $(TEST),--test $(TEST)) $(if $(SEED),--seed $(SEED)) $(if $(NO_COLOR),--no-color) \
+                $(if $(filter 1,$(V)),--timings)
 define STUDENT_TARGET
 $(1): $(KIT_CORE) $$($(2)_NEEDS)
 	@$(KITGRADE) check $(1) $$(or $$(DIR),labs/$(2)) $$(KITGRADE_OPTS)

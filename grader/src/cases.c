@@ -230,6 +230,7 @@ void run_checker(engine *e, const workdirs *w, const char *params, uint64_t seed
         cpu_slot_acquire(&slot);
     proc_run(argv, &o, &r);
     cpu_slot_release(&slot);
+    e->times.checks += r.seconds, e->times.n_checks++;
     cJSON *v = proc_ok(&r) ? cJSON_Parse(sb_str(&r.out)) : NULL;
     if (!v) {
         strbuf d;
@@ -429,6 +430,8 @@ void run_case(engine *e, const workdirs *w, const rubric_test *t, const char *pa
         clean_run_dir(e, w);
     }
 
+    times_run(&e->times, r.seconds, params);
+    e->times.waits += c->waited_s;
     write_run_stdout(w, sb_str(&r.out), r.out.len);
     c->timed_out = r.timed_out;
     if (!proc_ok(&r)) {

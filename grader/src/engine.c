@@ -306,16 +306,32 @@ static void explain_build_log(engine *e, const char *log, strbuf *b)
 
 /* nvcc FLAGS ARCH -I. EXTRA -o OUT STUDENT_FILES ../lib/(objects and libraries) LINK_FLAGS,
  * in the sandbox (the kit's files are in the work folder already). */
-static void run_nvcc(engine *e, const workdirs *w, const char *out, const char *const extra[], proc_result *r)
+/* One nvcc run, started (nvcc_start) and then waited for (nvcc_finish), so
+ * that the synccheck test's build runs beside the plain one. */
+typedef struct {
+    proc_session *s;
+    proc_result *r;
+    sandboxed sb;
+    char *tokens;
+    glob_t objs;
+    int have_objs;
+    double t0;
+    const char *argv[256];
+    char lib1[2200], lib2[2200];
+} nvcc_job;
+
+static void nvcc_start(engine *e, const workdirs *w, const char *out, const char *const extra[], proc_result *r,
+                       nvcc_job *j)
 {
     char flags[8192];
     snprintf(flags, sizeof flags, "%s %s %s -I. %s", e->conf.nvcc_flags, e->conf.arch_flags, e->man.nvcc_flags,
              e->conf.link_flags);
-    const char *argv[256];
-    char *tokens = strdup(flags);
+    const char **argv = j->argv;
+    j->r = r;
+    j->tokens = strdup(flags);
     int n = 0;
     argv[n++] = e->conf.nvcc;
-    for (char *t = tokens ? strtok(tokens, " \t") : NULL; t && n < 200; t = strtok(NULL, " \t"))
+    for (char *t = j->tokens ? strtok(j->tokens, " \t") : NULL; t && n < 200; t = strtok(NULL, " \t"))
         argv[n++] = t;
     for (int i = 0; extra && extra[i] && n < 210; i++)
         argv[n++] = extra[i];
@@ -323,30 +339,32 @@ static void run_nvcc(engine *e, const workdirs *w, const char *out, const char *
     argv[n++] = out;
     for (int i = 0; i < e->man.n_student_files; i++)
         argv[n++] = e->man.student_files[i];
-    glob_t objs;
     char pattern[2200];
     snprintf(pattern, sizeof pattern, "%s/*.o", w->lib);
-    int have_objs = glob(pattern, 0, NULL, &objs) == 0;
-    for (size_t i = 0; have_objs && i < objs.gl_pathc && n < 240; i++)
-        argv[n++] = objs.gl_pathv[i];
-    char lib1[2200], lib2[2200];
-    snprintf(lib1, sizeof lib1, "%s/libkit-runner.a", w->lib);
-    snprintf(lib2, sizeof lib2, "%s/libkit.a", w->lib);
-    argv[n++] = lib1;
-    argv[n++] = lib2;
+    j->have_objs = glob(pattern, 0, NULL, &j->objs) == 0;
+    for (size_t i = 0; j->have_objs && i < j->objs.gl_pathc && n < 240; i++)
+        argv[n++] = j->objs.gl_pathv[i];
+    snprintf(j->lib1, sizeof j->lib1, "%s/libkit-runner.a", w->lib);
+    snprintf(j->lib2, sizeof j->lib2, "%s/libkit.a", w->lib);
+    argv[n++] = j->lib1;
+    argv[n++] = j->lib2;
     argv[n] = NULL;
 
-    sandboxed sb;
-    sandboxed_init(&sb, e, e->rub.build_timeout_s, w->src, w->run, w->bin, w->src, w->lib);
-    sb.o.mem_mb = sb.o.mem_mb < 8192 ? 8192 : sb.o.mem_mb; /* cicc on a big file */
-    cpu_slot slot = {-1}; /* only timing runs need a free core: none without a GPU */
-    if (e->gpu)
-        cpu_slot_acquire(&slot);
-    proc_run(argv, &sb.o, r);
-    cpu_slot_release(&slot);
-    free(tokens);
-    if (have_objs)
-        globfree(&objs);
+    sandboxed_init(&j->sb, e, e->rub.build_timeout_s, w->src, w->run, w->bin, w->src, w->lib);
+    j->sb.o.mem_mb = j->sb.o.mem_mb < 8192 ? 8192 : j->sb.o.mem_mb; /* cicc on a big file */
+    j->t0 = kit_now();
+    j->s = proc_start(argv, &j->sb.o, -1, r);
+}
+
+static void nvcc_finish(nvcc_job *j)
+{
+    if (j->s) { /* the time limit counts from the start, also for the build that ran beside another */
+        double left = j->sb.o.timeout_s - (kit_now() - j->t0);
+        proc_end(j->s, j->sb.o.timeout_s > 0 ? (left > 0.01 ? left : 0.01) : 0);
+    }
+    free(j->tokens);
+    if (j->have_objs)
+        globfree(&j->objs);
 }
 
 /* A build's messages, each once (nvcc repeats them per architecture), the
@@ -367,34 +385,129 @@ static void raw_build_log(const proc_result *r, strbuf *raw)
 }
 
 /* nvcc into `out`, or its earlier result when nothing that made it changed
- * (student checks: buildcache.h).  1 when out was built or reused; raw gets
- * the compiler's messages, r the process (r->started = 0 when reused). */
-static int build_cached(engine *e, const workdirs *w, const char *out, const char *const extra[], strbuf *raw,
-                        proc_result *r, int *reused)
+ * (student checks: buildcache.h): build_start, then build_finish, which
+ * returns 1 when out was built or reused; raw gets the compiler's messages,
+ * r the process (r->started = 0 when reused).  A build takes the CPU slot
+ * (lock.h: timing runs keep a free core) unless it already holds it: the
+ * builds of one grading share one slot, or two beside each other could each
+ * wait for the other's. */
+typedef struct {
+    buildcache c;
+    nvcc_job job;
+    int reused, running;
+    const char *out;
+} build_step;
+
+static void build_start(engine *e, const workdirs *w, const char *out, const char *const extra[], strbuf *raw,
+                        proc_result *r, build_step *b, cpu_slot *slot)
 {
-    buildcache c = {.fd = -1};
+    memset(b, 0, sizeof *b);
+    b->c.fd = -1;
+    b->out = out;
     if (e->build_cache)
-        buildcache_open(&c, e, w, extra);
-    *reused = buildcache_get(&c, e, w, out, raw);
-    if (*reused) {
+        buildcache_open(&b->c, e, w, extra);
+    b->reused = buildcache_get(&b->c, e, w, out, raw);
+    if (b->reused) {
         memset(r, 0, sizeof *r);
         sb_init(&r->out);
         sb_init(&r->err);
-        buildcache_close(&c);
-        return 1;
+        return;
     }
-    run_nvcc(e, w, out, extra, r);
-    int ok = proc_ok(r) && access(out, X_OK) == 0;
-    raw_build_log(r, raw);
-    if (ok)
-        buildcache_put(&c, e, w, out, sb_str(raw));
-    buildcache_close(&c);
+    if (e->gpu && slot->fd < 0) /* only timing runs need a free core: none without a GPU */
+        cpu_slot_acquire(slot);
+    nvcc_start(e, w, out, extra, r, &b->job);
+    b->running = 1;
+}
+
+static int build_finish(engine *e, const workdirs *w, strbuf *raw, proc_result *r, build_step *b, int *reused)
+{
+    *reused = b->reused;
+    int ok = 1;
+    if (b->running) {
+        nvcc_finish(&b->job);
+        ok = proc_ok(r) && access(b->out, X_OK) == 0;
+        raw_build_log(r, raw);
+        if (ok)
+            buildcache_put(&b->c, e, w, b->out, sb_str(raw));
+    }
+    buildcache_close(&b->c);
     return ok;
 }
 
-static int build_runner(engine *e, const char *sub_dir, const workdirs *w, grade_result *g)
+/* The tests of this grading that run the barrier-checked runner: synccheck. */
+static int uses_barrier_runner(const rubric_test *t)
+{
+    return t->kind == KIND_SANITIZER && !strcmp(t->tool, "synccheck");
+}
+
+static int wanted(const engine *e, const rubric_test *t);
+
+/* The synccheck test's runner: the same build with kit/barrier_check.cuh
+ * included first, so that every __syncthreads() of the student's files
+ * counts the threads that reach it (what synccheck cannot see on compute
+ * capability 7.0 and later: barrier_check.cuh says why).  Built only when
+ * the grading has a synccheck test, beside the plain build (barrier_start
+ * before it, barrier_finish after it); its messages are shown only when it
+ * fails where the plain build did not (that test then reports an error). */
+typedef struct {
+    build_step step;
+    proc_result r;
+    strbuf raw;
+    double seconds; /* nvcc's (0: reused) */
+    char out[sizeof ((engine *)0)->barrier_runner];
+} barrier_build;
+
+static int barrier_start(engine *e, const workdirs *w, barrier_build *bb, cpu_slot *slot)
+{
+    e->barriers = 0;
+    e->barrier_runner[0] = e->barrier_log[0] = '\0';
+    int needed = 0;
+    for (int i = 0; i < e->rub.n_tests; i++)
+        needed |= uses_barrier_runner(&e->rub.tests[i]) && wanted(e, &e->rub.tests[i]);
+    if (!needed)
+        return 0;
+    fmt_into(bb->out, sizeof bb->out, "%s/runner-barriers", w->bin);
+    /* The check's few registers must never stop a block from launching:
+     * at most 64 a thread, so that 1024 threads fit any register file. */
+    static const char *const extra[] = {"-include", "kit/barrier_check.cuh", "-maxrregcount=64", NULL};
+    sb_init(&bb->raw);
+    build_start(e, w, bb->out, extra, &bb->raw, &bb->r, &bb->step, slot);
+    return 1;
+}
+
+static void barrier_finish(engine *e, const char *sub_dir, const workdirs *w, barrier_build *bb)
+{
+    int reused = 0;
+    if (build_finish(e, w, &bb->raw, &bb->r, &bb->step, &reused)) {
+        e->barriers = 1;
+        snprintf(e->barrier_runner, sizeof e->barrier_runner, "%s", bb->out);
+    } else {
+        e->barriers = -1;
+        strbuf log;
+        sb_init(&log);
+        tidy_build_log(e, sub_dir, w, sb_str(&bb->raw), &log);
+        if (!log.len) {
+            strbuf d;
+            sb_init(&d);
+            proc_describe(&bb->r, &d);
+            sb_printf(&log, "nvcc %s\n", sb_str(&d));
+            sb_free(&d);
+        }
+        snprintf(e->barrier_log, sizeof e->barrier_log, "%s", sb_str(&log));
+        sb_free(&log);
+    }
+    bb->seconds = bb->r.seconds;
+    sb_free(&bb->raw);
+    proc_result_free(&bb->r);
+}
+
+/* Takes the student's files and builds the runner; with_barriers: the
+ * barrier-checked runner too, at the same time (a GPU grading). */
+static int build_runner(engine *e, const char *sub_dir, const workdirs *w, grade_result *g, int with_barriers)
 {
     double t0 = kit_now();
+    e->barriers = 0;
+    e->barrier_runner[0] = e->barrier_log[0] = '\0';
     strbuf problems;
     sb_init(&problems);
     int taken = submission_take(&e->man, sub_dir, w->src, &problems, g->source_hash);
@@ -414,10 +527,21 @@ static int build_runner(engine *e, const char *sub_dir, const workdirs *w, grade
     }
     sb_free(&why);
 
+    cpu_slot slot = {-1};
+    barrier_build bb;
+    int barriers = with_barriers && barrier_start(e, w, &bb, &slot);
     proc_result r;
     strbuf raw;
     sb_init(&raw);
-    int reused = 0, ok = build_cached(e, w, w->runner, NULL, &raw, &r, &reused);
+    build_step step;
+    build_start(e, w, w->runner, NULL, &raw, &r, &step, &slot);
+    int reused = 0, ok = build_finish(e, w, &raw, &r, &step, &reused);
+    e->times.nvcc = r.seconds, e->times.reused = reused;
+    if (barriers) {
+        barrier_finish(e, sub_dir, w, &bb);
+        e->times.nvcc_beside = bb.seconds;
+    }
+    cpu_slot_release(&slot);
     tidy_build_log(e, sub_dir, w, sb_str(&raw), &g->build_log);
     sb_free(&raw);
     if (reused) {
@@ -444,62 +568,6 @@ static int build_runner(engine *e, const char *sub_dir, const workdirs *w, grade
     proc_result_free(&r);
     g->build_seconds = kit_now() - t0;
     return ok;
-}
-
-/* The tests of this grading that run the barrier-checked runner: synccheck. */
-static int uses_barrier_runner(const rubric_test *t)
-{
-    return t->kind == KIND_SANITIZER && !strcmp(t->tool, "synccheck");
-}
-
-static int wanted(const engine *e, const rubric_test *t);
-
-/* The synccheck test's runner: the same build with kit/barrier_check.cuh
- * included first, so that every __syncthreads() of the student's files
- * counts the threads that reach it (what synccheck cannot see on compute
- * capability 7.0 and later: barrier_check.cuh says why).  Built only when
- * the grading has a synccheck test; its messages are shown only when it
- * fails where the plain build did not (that test then reports an error). */
-static void build_barrier_runner(engine *e, const char *sub_dir, const workdirs *w, grade_result *g)
-{
-    e->barriers = 0;
-    e->barrier_runner[0] = e->barrier_log[0] = '\0';
-    int needed = 0;
-    for (int i = 0; i < e->rub.n_tests; i++)
-        needed |= uses_barrier_runner(&e->rub.tests[i]) && wanted(e, &e->rub.tests[i]);
-    if (!needed)
-        return;
-    double t0 = kit_now();
-    char out[sizeof e->barrier_runner];
-    fmt_into(out, sizeof out, "%s/runner-barriers", w->bin);
-    /* The check's few registers must never stop a block from launching:
-     * at most 64 a thread, so that 1024 threads fit any register file. */
-    static const char *const extra[] = {"-include", "kit/barrier_check.cuh", "-maxrregcount=64", NULL};
-    proc_result r;
-    strbuf raw;
-    sb_init(&raw);
-    int reused = 0;
-    if (build_cached(e, w, out, extra, &raw, &r, &reused)) {
-        e->barriers = 1;
-        snprintf(e->barrier_runner, sizeof e->barrier_runner, "%s", out);
-    } else {
-        e->barriers = -1;
-        strbuf log;
-        sb_init(&log);
-        tidy_build_log(e, sub_dir, w, sb_str(&raw), &log);
-        if (!log.len) {
-            strbuf d;
-            sb_init(&d);
-            proc_describe(&r, &d);
-            sb_printf(&log, "nvcc %s\n", sb_str(&d));
-            sb_free(&d);
-        }
-        snprintf(e->barrier_log, sizeof e->barrier_log, "%s", sb_str(&log));
-        sb_free(&log);
-    }
-    sb_free(&raw);
-    proc_result_free(&r);
-    g->build_seconds += kit_now() - t0;
 }
 
 /* ------------------------------------------------------------------ tests */
@@ -806,13 +874,13 @@ void engine_grade(engine *e, const char *sub_dir, const char *work_dir, const ch
     e->barrier_runner[0] = e->barrier_log[0] = '\0';
     e->build_reused[0] = '\0';
     workdirs w;
+    times_reset(&e->times);
     if (prepare_dirs(e, work_dir, &w) != 0) {
         sb_printf(&g->notes, "internal error: cannot prepare the work folder %s: %s\n", work_dir, strerror(errno));
         g->build_ok = 0;
     } else {
-        g->build_ok = build_runner(e, sub_dir, &w, g);
-        if (g->build_ok && e->gpu) /* only synccheck runs it: nothing runs without a GPU */
-            build_barrier_runner(e, sub_dir, &w, g);
+        /* the barrier-checked runner only for a GPU: only synccheck runs it */
+        g->build_ok = build_runner(e, sub_dir, &w, g, e->gpu);
     }
     if (e->log) {
         test_result bt;
@@ -826,6 +894,8 @@ void engine_grade(engine *e, const char *sub_dir, const char *work_dir, const ch
         if (!g->build_ok || buildlog_has_warning(sb_str(&g->build_log)))
             sb_add(&bt.output, sb_str(&g->build_log)); /* errors, or warnings under an OK build */
         report_test_line(e->log, &bt, &e->ropts);
+        if (e->timings)
+            times_print(e->log, &e->times);
         sb_free(&bt.output);
     }
     g->gpu_ran = e->gpu && g->build_ok;
@@ -841,6 +911,7 @@ void engine_grade(engine *e, const char *sub_dir, const char *work_dir, const ch
             continue;
         test_result *tr = grade_result_add(g);
         fill_test(tr, t);
+        times_reset(&e->times);
         double ts = kit_now();
         if (!g->build_ok) {
             tr->status = ST_FAIL;
@@ -858,6 +929,8 @@ void engine_grade(engine *e, const char *sub_dir, const char *work_dir, const ch
             test_kinds[t->kind].after(e, tr);
         if (e->log)
             report_test_line(e->log, tr, &e->ropts);
+        if (e->log && e->timings)
+            times_print(e->log, &e->times);
     }
     gpu_release_all(e);
     /* A correctness test after a sanitizer test in the rubric may have found it only now. */
@@ -882,7 +955,7 @@ int engine_build_only(engine *e, const char *sub_dir, const char *work_dir, grad
     workdirs w;
     if (prepare_dirs(e, work_dir, &w) != 0)
         return 0;
-    g->build_ok = build_runner(e, sub_dir, &w, g);
+    g->build_ok = build_runner(e, sub_dir, &w, g, 0);
     return g->build_ok;
 }
 

@@ -16,6 +16,7 @@
 #include "model.h"
 #include "report.h"
 #include "sandbox.h"
+#include "timings.h"
 
 /* The GPU "name" of a grading run without a device (KIT_RUN_WITHOUT_GPU=1). */
 #define KIT_NO_GPU_UUID "no-gpu"
@@ -66,6 +67,8 @@ typedef struct engine_s {
     char build_reused[160];     /* this grading's build came from the cache: what was unchanged; "" built */
     char barrier_runner[2200];
     char barrier_log[2048];
+    int timings;                /* print where each test's seconds went (--timings, make V=1) */
+    test_times times;           /* the current test's (timings.h) */
 } engine;
 
 /* Loads build/kit.ini (from $KIT_BUILD, else ../ of the executable), the lab's

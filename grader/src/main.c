@@ -56,6 +56,7 @@ static const char usage_text[] =
     "options for check/grade/batch/run:\n"
     "  --test NAME   run one test alone (a,b,c: these tests)   --seed S   reproduce a run\n"
     "  --no-color    plain output             LAB is lab03 or lab03-dot\n"
+    "  --timings     check: where each test's seconds went (make labNN V=1)\n"
     "  --rubric FILE use this rubric instead of the lab's (e.g. a private one with hidden tests)\n"
     "  --per-gpu N   batch: submissions sharing one GPU at a time (default 1; timing runs still\n"
     "                take the GPU alone)\n"
@@ -66,7 +67,7 @@ static const char usage_text[] =
 typedef struct {
     const char *cmd, *lab, *dir, *dir2, *out, *only, *test, *seed, *rubric, *group;
     double similarity;
-    int force, jobs, per_gpu, no_color, anyway, allow_no_gpu;
+    int force, jobs, per_gpu, no_color, anyway, allow_no_gpu, timings;
     const char *shard, *merge; /* batch inside kitgrade slurm (slurm.h) */
     const char *params[32];
     int n_params;
@@ -122,6 +123,8 @@ static int parse(int argc, char **argv, cli *c)
             c->force = 1;
         else if (!strcmp(a, "--no-color"))
             c->no_color = 1;
+        else if (!strcmp(a, "--timings"))
+            c->timings = 1;
         else if (!strcmp(a, "--allow-no-gpu"))
             c->allow_no_gpu = 1;
         else if (a[0] == '-') {
@@ -171,6 +174,7 @@ static int setup(engine *e, const cli *c, const char *argv0)
     }
     e->ropts.color = !c->no_color && isatty(1) && !getenv("NO_COLOR");
     e->log = stdout;
+    e->timings = c->timings;
     return 0;
 }
 

@@ -111,9 +111,11 @@ static int server_start(engine *e, const workdirs *w)
     const char *argv[] = {w->runner, "serve", "--ctl-fd", KIT_CTL_FD_S, "--out", srv->out, NULL};
     sandboxed_init(&srv->sb, e, total_limit(e), w->run, w->run, w->run, w->bin, NULL);
     gpu_share(e);
+    double t0 = kit_now();
     srv->s = proc_start(argv, &srv->sb.o, KIT_CTL_FD, &srv->r);
     char line[64];
     int got = srv->s ? proc_receive(srv->s, READY_TIMEOUT, line, sizeof line) : -2;
+    e->times.start += kit_now() - t0;
     debug("start", got == 1 ? line : got == 0 ? "(exited)" : "(killed or not started)");
     if (got != 1 || strcmp(line, "ready") != 0) {
         server_died(e);
@@ -141,8 +143,10 @@ int serve_case(engine *e, const workdirs *w, const rubric_test *t, const char *p
     case_line(msg, sizeof msg, seed, nonce, params);
     double limit = t->timeout_s > 0 ? t->timeout_s : e->rub.timeout_s;
     debug("send", params);
+    double t0 = kit_now();
     int sent = proc_send(srv->s, msg);
     int got = sent == 0 ? proc_receive(srv->s, limit, line, sizeof line) : 0;
+    times_run(&e->times, kit_now() - t0, params);
     debug(sent != 0 ? "not sent" : got == 1 ? "answer" : got == 0 ? "exited" : "killed", got == 1 ? line : NULL);
     /* Killed (its time limit, a flood of files), ended, or not the protocol's
      * word: the case runs again on its own, and decides there. */
@@ -219,7 +223,7 @@ void serve_sanitizer_start(engine *e, const workdirs *w, const rubric_test *t)
  * last case's result file is still the runner's, complete (a submission
  * that replaces it, with a link or a FIFO say, gets no credit from a clean
  * report: its cases run one by one, each judged like a single run). */
-static int san_finish(const engine *e, struct san_session *ss)
+static int san_finish(engine *e, struct san_session *ss)
 {
     int ok = ss->s && ss->sent == ss->t->n_cases;
     char line[64];
@@ -227,6 +231,7 @@ static int san_finish(const engine *e, struct san_session *ss)
     for (int i = 0; ok && i < ss->t->n_cases; i++)
         ok = proc_receive(ss->s, ss->limit, line, sizeof line) == 1 && !strcmp(line, "done");
     proc_end(ss->s, ss->limit);
+    times_run(&e->times, ss->r.seconds, "all cases, beside the correctness tests");
     san_report rep;
     san_report_init(&rep);
     int errors = ok ? sanitizer_errors(ss->t, &ss->r, &rep) : -1;
@@ -292,7 +297,7 @@ void run_gated(engine *e, const char *const argv[], const sandboxed *sb, double 
     int locked = gpu_lock_acquire(&lock, e->gpu_uuid, 0, e->log) == 0;
     *waited_s += locked ? lock.waited_s : 0;
     proc_session *s = proc_start(argv, &sb->o, KIT_CTL_FD, r);
-    double left = limit;
+    double left = limit, alone_since = 0;
     while (s) {
         char line[64];
         double t0 = kit_now();
@@ -314,10 +319,15 @@ void run_gated(engine *e, const char *const argv[], const sandboxed *sb, double 
             *waited_s += locked ? lock.waited_s : 0;
         }
         debug(alone ? "gate: alone" : "gate: shared", NULL);
+        if (alone_since > 0)
+            e->times.alone += kit_now() - alone_since;
+        alone_since = alone ? kit_now() : 0;
         if (proc_send(s, alone ? "go\n" : "ok\n") != 0)
             break;
     }
     proc_end(s, left > 1 ? left : 1);
+    if (alone_since > 0)
+        e->times.alone += kit_now() - alone_since;
     if (locked)
         gpu_lock_release(&lock);
 }

@@ -1,0 +1,45 @@
+/* timings.c - a test's seconds in one line (see timings.h). */
+#include "timings.h"
+
+#include <string.h>
+
+#include "strbuf.h"
+
+void times_reset(test_times *t) { memset(t, 0, sizeof *t); }
+
+void times_run(test_times *t, double seconds, const char *what)
+{
+    t->runs += seconds;
+    t->n_runs++;
+    if (seconds > t->run_max) {
+        t->run_max = seconds;
+        snprintf(t->run_max_what, sizeof t->run_max_what, "%s", what ? what : "");
+    }
+}
+
+void times_print(FILE *f, const test_times *t)
+{
+    strbuf b;
+    sb_init(&b);
+    if (t->reused)
+        sb_printf(&b, ", build from the cache");
+    if (t->nvcc > 0)
+        sb_printf(&b, ", nvcc %.2f s", t->nvcc);
+    if (t->nvcc_beside > 0)
+        sb_printf(&b, ", barrier-checked build beside it %.2f s", t->nvcc_beside);
+    if (t->start > 0)
+        sb_printf(&b, ", runner start %.2f s", t->start);
+    if (t->n_runs == 1)
+        sb_printf(&b, ", runner %.2f s", t->runs);
+    else if (t->n_runs > 1)
+        sb_printf(&b, ", %d runs %.2f s (longest %.2f s: %s)", t->n_runs, t->runs, t->run_max, t->run_max_what);
+    if (t->alone > 0)
+        sb_printf(&b, " of which timing with the GPU alone %.2f s", t->alone);
+    if (t->n_checks)
+        sb_printf(&b, ", checker %.2f s", t->checks);
+    if (t->waits > 0.005)
+        sb_printf(&b, ", waiting for the GPU %.2f s", t->waits);
+    if (b.len)
+        fprintf(f, "      time: %s\n", sb_str(&b) + 2);
+    sb_free(&b);
+}

@@ -1,0 +1,28 @@
+/* timings.h - where one test's seconds went: `make lab03 V=1` (kitgrade check
+ * --timings) prints it under each test line, so a slow check can be read
+ * (issue 26's breakdown): the runner's start (CUDA context and CUPTI), its
+ * runs, the lab's checker, waits for the GPU lock, the timing loop with the
+ * GPU alone, the builds.  Measured where they happen (serve.c, cases.c,
+ * engine.c); nothing here changes what is run. */
+#ifndef GRADER_TIMINGS_H
+#define GRADER_TIMINGS_H
+#include <stdio.h>
+
+typedef struct {
+    double start;          /* runner processes from start to their first case ("ready") */
+    double runs, run_max;  /* the runner's work on the cases (serve: request to answer) */
+    int n_runs;
+    char run_max_what[96]; /* the parameters of the longest run */
+    double checks;         /* the lab's checker */
+    int n_checks;
+    double waits;          /* for the GPU lock */
+    double alone;          /* timing loops with the GPU alone */
+    double nvcc, nvcc_beside; /* the runner's build; the barrier-checked one beside it */
+    int reused;            /* the build came from the cache */
+} test_times;
+
+void times_reset(test_times *t);
+void times_run(test_times *t, double seconds, const char *what);
+/* One line "time: ..." (nothing when nothing was measured). */
+void times_print(FILE *f, const test_times *t);
+#endif
