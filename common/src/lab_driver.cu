@@ -272,6 +272,7 @@ int lab_bench(kit_run_ctx *ctx)
         return -1;
     }
     lab_case lc;
+    ctx->bench = 1;
     int rc = setup(ctx, &lc, &KIT_LAB);
     if (rc == 0)
         rc = refused(ctx, &lc, KIT_LAB_BENCH_BEFORE);
