@@ -77,6 +77,10 @@ struct kit_lab {
      * on the host, packed): extra records, the show-mode printout.  0,
      * KIT_LAB_STOP, or an error status.  NULL: nothing. */
     int (*after)(kit_run_ctx *ctx, void *state, int k, void *const *host);
+    /* Student functions of this case that run on the host and launch
+     * nothing (lab07's co_rank_host): called untraced, after the traced
+     * calls; they record their own outputs.  0 or an error status. */
+    int (*untraced)(kit_run_ctx *ctx, void *state);
     /* Why this case is not run at this stage (the driver prints "tag: why"),
      * or NULL.  NULL hook: every case runs. */
     const char *(*refuse)(kit_run_ctx *ctx, const void *state, kit_lab_stage stage);
