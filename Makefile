@@ -249,11 +249,14 @@ test: $(DEPS_OK) ## the kit's tests: unit tests, every .cu built, GPU tests when
 	@if $(KIT_DEVICES) --quiet; then $(MAKE) --no-print-directory test-gpu; \
 	 else echo "SKIP: GPU integration tests: no GPU ($$($(KIT_DEVICES) --why 2>&1))"; \
 	      $(MAKE) --no-print-directory test-cpu-submissions; fi
-	@$(MAKE) --no-print-directory test-build test-slurm
+	@$(MAKE) --no-print-directory test-build test-new-lab test-slurm
 
 test-build: all ## what the build and the documents tell users: unknown labs, no-GPU lines, packages, help, handouts, docs/
 	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-build; rc=$$?; \
 	 KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/check-docs || rc=1; exit $$rc
+
+test-new-lab: all ## make new-lab in a scratch copy: the lab builds and validates; on a GPU its solution gets full marks, its starter fails
+	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-new-lab
 
 test-slurm: all $(GPU_TESTS) ## make grade SLURM=1 on a throw-away one-node Slurm cluster (root; SKIP otherwise)
 	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-slurm
@@ -307,7 +310,7 @@ help: ## list the targets
 	            END { for (i = 1; i <= NR; i++) printf("  %-" w "s  %s\n", n[i], d[i]) }'
 	@$(if $(wildcard docs/reference.md),echo "More: README.md (one screen per user); docs/reference.md (every target, variable and exit status)")
 
-.PHONY: all help clean new-lab test test-unit test-gpu test-hostile test-build test-slurm test-fresh bench-grader build-cu grade deps handouts FORCE $(LAB_IDS) $(addprefix run-,$(LAB_IDS))
+.PHONY: all help clean new-lab test test-unit test-new-lab test-gpu test-hostile test-build test-slurm test-fresh bench-grader build-cu grade deps handouts FORCE $(LAB_IDS) $(addprefix run-,$(LAB_IDS))
 FORCE:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -207,6 +207,26 @@ static int timing_buffers(kit_run_ctx *ctx, lab_case *lc)
     return buffers(ctx, lc, KIT_LAB_TIMING);
 }
 
+/* A timed call the driver makes (timed() left tc->call NULL): the case's
+ * own call on the timed calls' buffers. */
+static kit_lab_swap swap;
+
+static void swapped_call(const kit_timed_calls *tc)
+{
+    void *saved[KIT_FRESH_MAX_IN + 1] = {};
+    for (int i = 0; i < tc->n_in; i++)
+        if (swap.in[i])
+            saved[i] = *swap.in[i], *swap.in[i] = tc->in[i].work;
+    if (swap.out)
+        saved[KIT_FRESH_MAX_IN] = *swap.out, *swap.out = tc->out;
+    swap.invoke(tc->lab);
+    for (int i = 0; i < tc->n_in; i++)
+        if (swap.in[i])
+            *swap.in[i] = saved[i];
+    if (swap.out)
+        *swap.out = saved[KIT_FRESH_MAX_IN];
+}
+
 int kit_lab_time(kit_run_ctx *ctx, void *state, int warmup, int reps, kit_timing *ts, kit_timing *tb)
 {
     lab_case *lc = current;
@@ -220,9 +240,16 @@ int kit_lab_time(kit_run_ctx *ctx, void *state, int warmup, int reps, kit_timing
     kit_timed_calls tc;
     memset(&tc, 0, sizeof tc);
     tc.lab = state;
-    int rc = lab->timed(ctx, state, &tc);
+    memset(&swap, 0, sizeof swap);
+    int rc = lab->timed(ctx, state, &tc, &swap);
     if (rc != 0)
         return rc;
+    if (!tc.call && !swap.invoke) {
+        fprintf(stderr, "%s: the timed calls declare no call\n", lab->tag);
+        return -1;
+    }
+    if (!tc.call)
+        tc.call = swapped_call;
     lc->timed_name = tc.name;
     lc->baseline_failed = 0;
     rc = kit_timed_calls_time(&tc, ctx, baseline, lc, warmup, reps, ts, tb);
@@ -240,7 +267,7 @@ static void record_times(kit_run_ctx *ctx, const lab_case *lc, const kit_timing 
     kit_out_f64(ctx, KIT_KEY_STUDENT_MS, ts->median_ms);
     kit_out_f64(ctx, KIT_KEY_BASELINE_MS, tb->median_ms);
     for (int i = 0; i < KIT_LAB_MAX_METRICS && lc->lab->metrics[i].label; i++) {
-        double v = lc->lab->metrics[i].value(lc->state, ts->median_ms, tb->median_ms);
+        double v = lc->lab->metrics[i].value(lc->state, lc->lab->metrics[i].baseline ? tb->median_ms : ts->median_ms);
         if (isnan(v))
             continue;
         char key[128];

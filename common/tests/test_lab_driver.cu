@@ -32,6 +32,12 @@ static int checks, failures;
         }                                                                                                            \
     } while (0)
 
+/* The fake lab's state. */
+typedef struct fake {
+    float buf[4], *out; /* out: buf, but the timed calls' own output while one runs */
+    int32_t rec[8];     /* 4 records: key, tag */
+} fake;
+
 /* ---- the runner's hooks, recorded ---- */
 static char outs[1024];     /* "name=v;" per record */
 static int begun, end_fails, optional_at_begin, timed_rc;
@@ -51,10 +57,16 @@ void kit_out(kit_run_ctx *, const char *name, kit_type t, const void *data, uint
 void kit_out_f64(kit_run_ctx *ctx, const char *name, double v) { kit_out(ctx, name, KIT_T_F64, &v, 1); }
 void kit_out_text(kit_run_ctx *ctx, const char *name, const char *) { kit_out(ctx, name, KIT_T_TEXT, "", 0); }
 void kit_harness_error(cudaError_t, const char *, const char *, int) {}
+static float timed_out[4]; /* the timed calls' own output */
+static struct fake *the_state;
+static int restored;      /* the state's pointer was put back after the timed call */
 int kit_timed_calls_time(kit_timed_calls *tc, kit_run_ctx *, kit_timed_fn baseline, void *arg, int, int,
                          kit_timing *ts, kit_timing *tb)
 {
+    memset(timed_out, 0, sizeof timed_out);
+    tc->out = timed_out;
     tc->call(tc);
+    restored = the_state->out == the_state->buf;
     baseline(arg);
     ts->median_ms = 2, tb->median_ms = 4;
     return timed_rc;
@@ -65,13 +77,11 @@ enum { PLAIN, NO_POISON, EMPTY, REFUSED, BAD_PARAMS, UNTIMED };
 static int scenario, invoked, released, baselines;
 static unsigned char seen[8]; /* the output's first bytes when the call began */
 
-typedef struct {
-    float out[4];
-    int32_t rec[8]; /* 4 records: key, tag */
-} fake;
 
-static int generate(const kit_params *, uint64_t, void *, char *err, size_t len)
+static int generate(const kit_params *, uint64_t, void *s, char *err, size_t len)
 {
+    the_state = (fake *)s;
+    the_state->out = the_state->buf;
     snprintf(err, len, "n must be positive (got '-1')");
     return scenario == BAD_PARAMS ? -1 : 0;
 }
@@ -100,20 +110,21 @@ static const char *refuse(kit_run_ctx *, const void *, kit_lab_stage stage)
 {
     return scenario == REFUSED && stage == KIT_LAB_BENCH_BEFORE ? "the benchmark needs n >= 1" : NULL;
 }
-static void timed_call(const kit_timed_calls *tc) { invoke(tc->lab); }
-static int timed(kit_run_ctx *, void *, kit_timed_calls *tc)
+/* The timed calls: the case's own call with the state's out swapped (kit_lab_swap). */
+static int timed(kit_run_ctx *, void *s, kit_timed_calls *tc, kit_lab_swap *sw)
 {
-    tc->name = "fake_call", tc->call = timed_call;
+    sw->invoke = invoke, sw->out = (void **)&((fake *)s)->out;
+    tc->name = "fake_call";
     return scenario == UNTIMED ? KIT_LAB_UNTIMED : 0;
 }
 static int baseline(void *) { return baselines++, 0; }
-static double speedup(const void *, double s, double b) { return b / s; }
-static double not_this_case(const void *, double, double) { return NAN; }
+static double rate(const void *, double ms) { return 8 / ms; }
+static double not_this_case(const void *, double) { return NAN; }
 
 const kit_lab KIT_LAB = {
     .tag = "labT", .state_size = sizeof(fake), .generate = generate, .release = release, .call = call,
     .refuse = refuse, .timed = timed, .baseline = baseline,
-    .metrics = {{"%s speedup (x)", speedup}, {"never recorded", not_this_case}},
+    .metrics = {{"%s rate", rate}, {"baseline rate", rate, 1}, {"never recorded", not_this_case}},
 };
 
 /* Runs the lab's run (bench: bench) hook with stderr into err; its status. */
@@ -174,8 +185,10 @@ int main(void)
     rc = run(PLAIN, 1, err, sizeof err);
     CHECK(rc == 0 && invoked == 2 && baselines == 1, "bench: rc %d invoked %d baselines %d", rc, invoked, baselines);
     CHECK(!strcmp(outs, "out=4.5;key=30;tag=300;" KIT_KEY_STUDENT_MS "=2;" KIT_KEY_BASELINE_MS "=4;"
-                        "metric.fake_call speedup (x)=2;"),
+                        "metric.fake_call rate=4;metric.baseline rate=2;"),
           "bench records '%s'", outs);
+    CHECK(timed_out[3] == 4.5f, "the timed call did not write the timed calls' output: %g", timed_out[3]);
+    CHECK(restored, "the swapped pointer was not put back");
 
     timed_rc = KIT_TIME_NO_KERNEL;
     rc = run(PLAIN, 1, err, sizeof err);

@@ -59,6 +59,13 @@ typedef enum {
 /* timed(): nothing to time in this case, and that is no error. */
 #define KIT_LAB_UNTIMED 1
 
+/* timed(): the state's pointers a timed call swaps (NULL: none). */
+typedef struct {
+    void (*invoke)(void *state);
+    void **in[KIT_FRESH_MAX_IN];
+    void **out;
+} kit_lab_swap;
+
 typedef struct kit_lab kit_lab;
 struct kit_lab {
     const char *tag;    /* "lab03": the first word of every message */
@@ -88,8 +95,11 @@ struct kit_lab {
     /* ---- timing (NULL timed: the lab has no benchmark) ---- */
     /* Declares the timed calls of the student's function (fresh.cuh: name,
      * call, how, inputs, output, poison, sample...; tc->lab is the state).
+     * tc->call left NULL: each timed call is the case's own call, sw->invoke,
+     * with the state's pointers sw->in[i] set to tc->in[i].work and sw->out
+     * to tc->out for its duration (one adapter for checked and timed calls).
      * 0, KIT_LAB_UNTIMED, or an error status. */
-    int (*timed)(kit_run_ctx *ctx, void *state, kit_timed_calls *tc);
+    int (*timed)(kit_run_ctx *ctx, void *state, kit_timed_calls *tc, kit_lab_swap *sw);
     /* One call of the kit's baseline; nonzero when it failed. */
     int (*baseline)(void *state);
     /* Timing buffers before the checked call in bench mode (lab09: the
@@ -99,15 +109,26 @@ struct kit_lab {
     int (*after_timing)(kit_run_ctx *ctx, void *state);
     /* Bench-mode records after KIT_KEY_STUDENT_MS and KIT_KEY_BASELINE_MS,
      * each KIT_KEY_METRIC_PREFIX + label ("%s" in label: the timed function's
-     * name); a value that is NaN is not recorded (not this case's). */
+     * name), value(state, the student's median ms, or the baseline's when
+     * `baseline`); a NaN value is not recorded (not this case's). */
     struct {
         const char *label;
-        double (*value)(const void *state, double student_ms, double baseline_ms);
+        double (*value)(const void *state, double ms);
+        int baseline;
     } metrics[KIT_LAB_MAX_METRICS];
     /* Show mode, after the calls: the lab's own timing printout (it calls
      * kit_lab_time).  Its status is the run's. */
     int (*show_time)(kit_run_ctx *ctx, void *state);
 };
+
+/* generate and release for a state whose member `d` is the dataset's data:
+ * KIT_LAB_DATASET(inputs, lab03) calls lab03_generate and lab03_free. */
+#define KIT_LAB_DATASET(state_t, prefix)                                                                   \
+    static int generate(const kit_params *p, uint64_t seed, void *s, char *err, size_t len)                \
+    {                                                                                                      \
+        return prefix##_generate(p, seed, &((state_t *)s)->d, err, len);                                   \
+    }                                                                                                      \
+    static void release(kit_run_ctx *, void *s) { prefix##_free(&((state_t *)s)->d); }
 
 /* The lab's descriptor: each harness.cu defines it. */
 extern const kit_lab KIT_LAB;

@@ -118,16 +118,11 @@ static const char *refuse(kit_run_ctx *, const void *s, kit_lab_stage stage)
  * are replaced by scale * (a, b rotated by shift) and c is poisoned (NaN), in
  * buffers of their own (the baseline writes the shared c); LAB02_TIMED_SAMPLE
  * elements of c of a few calls are recorded for the checker. */
-static void timed_add(const kit_timed_calls *tc)
-{
-    const inputs *in = (const inputs *)tc->lab;
-    vector_add_device((const float *)tc->in[0].work, (const float *)tc->in[1].work, (float *)tc->out, in->d.n);
-}
-
-static int timed(kit_run_ctx *, void *s, kit_timed_calls *tc)
+static int timed(kit_run_ctx *, void *s, kit_timed_calls *tc, kit_lab_swap *sw)
 {
     inputs *in = (inputs *)s;
-    tc->name = "vector_add_device", tc->call = timed_add;
+    sw->invoke = add_device, sw->in[0] = (void **)&in->da, sw->in[1] = (void **)&in->db, sw->out = (void **)&in->dc;
+    tc->name = "vector_add_device";
     tc->how = KIT_FRESH_ROTATE_SCALE, tc->shift_hi = in->d.n - 1;
     tc->in[0].orig = in->da, tc->in[1].orig = in->db, tc->n_in = 2;
     tc->in[0].count = tc->in[1].count = in->d.n;
@@ -175,10 +170,9 @@ static int after_timing(kit_run_ctx *ctx, void *s)
 
 /* Bytes a vector add moves: a and b read, c written. */
 static double gb(const void *s) { return 3.0 * ((const inputs *)s)->d.n * sizeof(float) / 1e9; }
-static double kernel_gbs(const void *s, double ms, double) { return gb(s) / (ms / 1e3); }
-static double copy_gbs(const void *s, double, double ms) { return gb(s) / (ms / 1e3); }
-static double cpu_ms(const void *s, double, double) { return ((const inputs *)s)->cpu_ms; }
-static double vs_cpu(const void *s, double ms, double) { return ((const inputs *)s)->cpu_ms / ms; }
+static double gbs(const void *s, double ms) { return gb(s) / (ms / 1e3); }
+static double cpu_ms(const void *s, double) { return ((const inputs *)s)->cpu_ms; }
+static double vs_cpu(const void *s, double ms) { return ((const inputs *)s)->cpu_ms / ms; }
 
 static int show_time(kit_run_ctx *ctx, void *s)
 {
@@ -193,9 +187,9 @@ static int show_time(kit_run_ctx *ctx, void *s)
     if (kit_lab_time(ctx, in, ctx->warmup, ctx->reps, &k, &copy) != 0)
         return -1;
     printf("timings, n = %d (medians):\n", in->d.n);
-    printf("  vector_add_device (kernel only)    %10.4f ms  %8.1f GB/s\n", k.median_ms, kernel_gbs(in, k.median_ms, 0));
+    printf("  vector_add_device (kernel only)    %10.4f ms  %8.1f GB/s\n", k.median_ms, gbs(in, k.median_ms));
     printf("  device copy of the same bytes      %10.4f ms  %8.1f GB/s\n", copy.median_ms,
-           copy_gbs(in, 0, copy.median_ms));
+           gbs(in, copy.median_ms));
     printf("  vector_add (allocate, copy, add,   %10.4f ms\n", in->round_trip_ms);
     printf("              copy back, free)\n");
     printf("  serial loop on the CPU             %10.4f ms  %8.1f GB/s\n", in->cpu_ms, gb(in) / (in->cpu_ms / 1e3));
@@ -206,8 +200,8 @@ const kit_lab KIT_LAB = {
     .tag = "lab02", .state_size = sizeof(inputs), .generate = generate, .release = release, .buffers = buffers,
     .call = call, .after = after, .refuse = refuse, .timed = timed, .baseline = copy_baseline,
     .after_timing = after_timing,
-    .metrics = {{"vector_add_device (GB/s, a and b read, c written)", kernel_gbs},
-                {"device copy of the same bytes (GB/s)", copy_gbs},
+    .metrics = {{"vector_add_device (GB/s, a and b read, c written)", gbs},
+                {"device copy of the same bytes (GB/s)", gbs, 1},
                 {"serial CPU loop (ms)", cpu_ms},
                 {"kernel vs the serial CPU loop (x faster)", vs_cpu}},
     .show_time = show_time,

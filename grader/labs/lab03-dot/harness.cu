@@ -18,12 +18,7 @@ typedef struct {
     int ri;
 } inputs;
 
-static int generate(const kit_params *p, uint64_t seed, void *s, char *err, size_t len)
-{
-    return lab03_generate(p, seed, &((inputs *)s)->d, err, len);
-}
-
-static void release(kit_run_ctx *, void *s) { lab03_free(&((inputs *)s)->d); }
+KIT_LAB_DATASET(inputs, lab03)
 
 static int buffers(kit_run_ctx *, void *s, kit_lab_stage stage, kit_lab_buf *b)
 {
@@ -89,16 +84,11 @@ static const char *refuse(kit_run_ctx *ctx, const void *s, kit_lab_stage stage)
  * scale * (b rotated by shift), in a buffer of its own, and the result slot
  * poisoned (NaN); the result of a few calls is recorded for the checker.
  * The baseline always reads the original b. */
-static void timed_dot(const kit_timed_calls *tc)
-{
-    const inputs *in = (const inputs *)tc->lab;
-    *(float *)tc->out = dot_shared((const float *)in->da, (const float *)tc->in[0].work, in->d.n);
-}
-
-static int timed(kit_run_ctx *, void *s, kit_timed_calls *tc)
+static int timed(kit_run_ctx *, void *s, kit_timed_calls *tc, kit_lab_swap *sw)
 {
     inputs *in = (inputs *)s;
-    tc->name = "dot_shared", tc->call = timed_dot;
+    sw->invoke = call_float, sw->in[0] = &in->db;
+    tc->name = "dot_shared";
     tc->how = KIT_FRESH_ROTATE_SCALE, tc->shift_hi = in->d.n - 1;
     tc->in[0].orig = in->db, tc->in[0].count = in->d.n, tc->n_in = 1;
     tc->out = &in->r, tc->out_host = 1, tc->out_count = 1, tc->poison = 0xFF;
@@ -114,7 +104,7 @@ static int baseline(void *s)
     return 0;
 }
 
-static double reads_gbs(const void *s, double ms, double) { return 2.0 * ((const inputs *)s)->d.n * 4 / 1e9 / (ms / 1e3); }
+static double reads_gbs(const void *s, double ms) { return 2.0 * ((const inputs *)s)->d.n * 4 / 1e9 / (ms / 1e3); }
 
 /* variant=ladder (show mode): the four block reductions of document 000 side
  * by side, then the student's dot_shared and the baseline on the same n. */

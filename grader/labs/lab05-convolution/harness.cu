@@ -16,12 +16,7 @@ typedef struct {
     float *d_out_kit; /* the baseline's output, when timing */
 } inputs;
 
-static int generate(const kit_params *p, uint64_t seed, void *s, char *err, size_t len)
-{
-    return lab05_generate(p, seed, &((inputs *)s)->d, err, len);
-}
-
-static void release(kit_run_ctx *, void *s) { lab05_free(&((inputs *)s)->d); }
+KIT_LAB_DATASET(inputs, lab05)
 
 static int buffers(kit_run_ctx *, void *s, kit_lab_stage stage, kit_lab_buf *b)
 {
@@ -99,20 +94,11 @@ static const char *refuse(kit_run_ctx *, const void *s, kit_lab_stage stage)
  * is replaced by scale * (input rotated by shift) and the output poisoned
  * (NaN), in buffers of their own; LAB05_TIMED_SAMPLE output elements of a
  * few calls are recorded for the checker. */
-static void timed_conv(const kit_timed_calls *tc)
-{
-    const lab05_data *d = &((const inputs *)tc->lab)->d;
-    const float *x = (const float *)tc->in[0].work;
-    if (d->halo)
-        conv1d_halo_global(x, (float *)tc->out, d->n, d->fmask, d->mask_size);
-    else
-        conv1d_tiled(x, (float *)tc->out, d->n, d->fmask, d->mask_size);
-}
-
-static int timed(kit_run_ctx *, void *s, kit_timed_calls *tc)
+static int timed(kit_run_ctx *, void *s, kit_timed_calls *tc, kit_lab_swap *sw)
 {
     inputs *in = (inputs *)s;
-    tc->name = function_name(&in->d), tc->call = timed_conv;
+    sw->invoke = conv, sw->in[0] = &in->d_in, sw->out = &in->d_out;
+    tc->name = function_name(&in->d);
     tc->how = KIT_FRESH_ROTATE_SCALE, tc->shift_hi = in->d.n - 1;
     tc->in[0].orig = in->d_in, tc->in[0].count = in->d.n, tc->n_in = 1;
     tc->out_count = in->d.n, tc->poison = 0xFF, tc->sample = LAB05_TIMED_SAMPLE;
@@ -126,12 +112,11 @@ static int baseline(void *s)
     return kit_conv1d_global((const float *)in->d_in, in->d_out_kit, in->d.n, in->d.fmask, in->d.mask_size);
 }
 
-static double gflops(const void *s, double ms, double)
+static double gflops(const void *s, double ms)
 {
     const lab05_data *d = &((const inputs *)s)->d;
     return 2.0 * d->n * d->mask_size / (ms / 1e3) / 1e9; /* one multiply and one add per term */
 }
-static double baseline_gflops(const void *s, double, double ms) { return gflops(s, ms, 0); }
 
 /* `make run-lab05 P="... time=1"`: the student's function and the baseline
  * timed, for exercises 13, 14 and 16 (the baseline is float only). */
@@ -160,6 +145,6 @@ static int show_time(kit_run_ctx *ctx, void *s)
 const kit_lab KIT_LAB = {
     .tag = "lab05", .state_size = sizeof(inputs), .generate = generate, .release = release, .buffers = buffers,
     .call = call, .after = after, .refuse = refuse, .timed = timed, .baseline = baseline,
-    .metrics = {{"%s (GFLOP/s)", gflops}, {"global-memory baseline (GFLOP/s)", baseline_gflops}},
+    .metrics = {{"%s (GFLOP/s)", gflops}, {"global-memory baseline (GFLOP/s)", gflops, 1}},
     .show_time = show_time,
 };

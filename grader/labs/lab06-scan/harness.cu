@@ -17,12 +17,7 @@ typedef struct {
     float *d_out_kit; /* the baseline's output, when timing */
 } inputs;
 
-static int generate(const kit_params *p, uint64_t seed, void *s, char *err, size_t len)
-{
-    return lab06_generate(p, seed, &((inputs *)s)->d, err, len);
-}
-
-static void release(kit_run_ctx *, void *s) { lab06_free(&((inputs *)s)->d); }
+KIT_LAB_DATASET(inputs, lab06)
 
 static int buffers(kit_run_ctx *, void *s, kit_lab_stage stage, kit_lab_buf *b)
 {
@@ -121,19 +116,11 @@ static const char *refuse(kit_run_ctx *, const void *s, kit_lab_stage stage)
  * scale * (input rotated by shift) and the output poisoned (NaN), in buffers
  * of their own; LAB06_TIMED_SAMPLE output elements of a few calls are
  * recorded for the checker. */
-static void timed_scan(const kit_timed_calls *tc)
-{
-    const inputs *in = (const inputs *)tc->lab;
-    if (in->d.part == 1)
-        scan_block((const float *)tc->in[0].work, (float *)tc->out, in->d.n);
-    else
-        scan((const float *)tc->in[0].work, (float *)tc->out, in->d.n);
-}
-
-static int timed(kit_run_ctx *, void *s, kit_timed_calls *tc)
+static int timed(kit_run_ctx *, void *s, kit_timed_calls *tc, kit_lab_swap *sw)
 {
     inputs *in = (inputs *)s;
-    tc->name = lab06_function(&in->d), tc->call = timed_scan;
+    sw->invoke = scan_case, sw->in[0] = &in->d_in, sw->out = &in->d_out;
+    tc->name = lab06_function(&in->d);
     tc->how = KIT_FRESH_ROTATE_SCALE, tc->shift_hi = in->d.n - 1;
     tc->in[0].orig = in->d_in, tc->in[0].count = in->d.n, tc->n_in = 1;
     tc->out_count = in->d.n, tc->poison = 0xFF, tc->sample = LAB06_TIMED_SAMPLE;
@@ -147,8 +134,7 @@ static int baseline(void *s)
 }
 
 /* the least traffic any scan needs: read the input once, write the output once */
-static double gbs(const void *s, double ms, double) { return 2.0 * ((const inputs *)s)->d.n * sizeof(float) / 1e9 / (ms / 1e3); }
-static double baseline_gbs(const void *s, double, double ms) { return gbs(s, ms, 0); }
+static double gbs(const void *s, double ms) { return 2.0 * ((const inputs *)s)->d.n * sizeof(float) / 1e9 / (ms / 1e3); }
 
 /* `make run-lab06 P="... time=1"`: the student's function timed, and for
  * float data the global-memory baseline too. */
@@ -177,6 +163,6 @@ const kit_lab KIT_LAB = {
     .tag = "lab06", .state_size = sizeof(inputs), .generate = generate, .release = release, .buffers = buffers,
     .call = call, .after = after, .refuse = refuse, .timed = timed, .baseline = baseline,
     .metrics = {{"scan effective bandwidth (GB/s, 8 bytes per element)", gbs},
-                {"baseline effective bandwidth (GB/s)", baseline_gbs}},
+                {"baseline effective bandwidth (GB/s)", gbs, 1}},
     .show_time = show_time,
 };

@@ -16,12 +16,7 @@ typedef struct {
     float *d_val, *d_x, *d_y;
 } inputs;
 
-static int generate(const kit_params *p, uint64_t seed, void *s, char *err, size_t len)
-{
-    return lab08_generate(p, seed, &((inputs *)s)->d, err, len);
-}
-
-static void release(kit_run_ctx *, void *s) { lab08_free(&((inputs *)s)->d); }
+KIT_LAB_DATASET(inputs, lab08)
 
 static int buffers(kit_run_ctx *, void *s, kit_lab_stage stage, kit_lab_buf *b)
 {
@@ -81,17 +76,12 @@ static const char *refuse(kit_run_ctx *, const void *s, kit_lab_stage stage)
  * rotated by shift) and y is poisoned (NaN), in buffers of their own (the
  * baseline's y would otherwise hold the right answer); the whole y of a few
  * calls is recorded for the checker. */
-static void timed_spmv(const kit_timed_calls *tc)
-{
-    const inputs *in = (const inputs *)tc->lab;
-    spmv_vector(in->d.A.rows, in->d_row_ptr, in->d_col, in->d_val, (const float *)tc->in[0].work, (float *)tc->out);
-}
-
-static int timed(kit_run_ctx *, void *s, kit_timed_calls *tc)
+static int timed(kit_run_ctx *, void *s, kit_timed_calls *tc, kit_lab_swap *sw)
 {
     inputs *in = (inputs *)s;
     const kit_csr *A = &in->d.A;
-    tc->name = "spmv_vector", tc->call = timed_spmv;
+    sw->invoke = spmv, sw->in[0] = (void **)&in->d_x, sw->out = (void **)&in->d_y;
+    tc->name = "spmv_vector";
     tc->how = KIT_FRESH_ROTATE_SCALE, tc->shift_hi = A->cols - 1;
     tc->in[0].orig = in->d_x, tc->in[0].count = A->cols, tc->n_in = 1;
     tc->out_count = A->rows, tc->poison = 0xFF;
@@ -107,10 +97,10 @@ static int baseline(void *s)
     return 0;
 }
 
-static double gflops(const void *s, double ms, double) { return 2.0 * ((const inputs *)s)->d.A.nnz / 1e9 / (ms / 1e3); }
+static double gflops(const void *s, double ms) { return 2.0 * ((const inputs *)s)->d.A.nnz / 1e9 / (ms / 1e3); }
 
 /* what must be read at least once: val, col, row_ptr, x; y is written */
-static double gbs(const void *s, double ms, double)
+static double gbs(const void *s, double ms)
 {
     const kit_csr *A = &((const inputs *)s)->d.A;
     double bytes = (double)A->nnz * 8 + (A->rows + 1.0) * 4 + A->cols * 4.0 + A->rows * 4.0;
