@@ -3,6 +3,9 @@
  * recorded; bench mode times vector_add_device against the device's own copy
  * of the same bytes, and a serial CPU loop (exercise 4).  `make run-lab02
  * P="n=... time=1"` prints those timings (and the round trip's) instead.
+ *
+ * Over 100 lines: two entries (host and device arrays) and exercise 4's show-
+ * mode timings (a serial CPU loop, the round trip, a table).
  */
 #include <math.h>
 #include <stdio.h>

@@ -2,6 +2,9 @@
  * call of dot_shared / dot_shared_int recording its result; bench mode times
  * dot_shared against the kit's global-memory baseline; variant=ladder (show
  * mode only) prints document 000's reduction ladder instead.
+ *
+ * Over 100 lines: float and int entries and variant=ladder, the show-mode
+ * reduction ladder.
  */
 #include <stdio.h>
 

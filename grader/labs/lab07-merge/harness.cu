@@ -6,6 +6,9 @@
  * Outputs:  op=merge type=int   "c"                (i32, m + n)
  *           op=merge type=rec   "c", "tag"         (i32, m + n each: keys, tags)
  *           op=corank           "corank"           (i32, one per k of the dataset)
+ *
+ * Over 100 lines: ints and tagged records, co_rank_host on the host, and the
+ * show-mode comparison with the CPU's stable merge.
  */
 #include <stdio.h>
 #include <stdlib.h>
