@@ -262,6 +262,35 @@ int kit_lab_time(kit_run_ctx *ctx, void *state, int warmup, int reps, kit_timing
     return rc;
 }
 
+void kit_lab_timed_rotate(kit_timed_calls *tc, kit_lab_swap *sw, const char *name, void (*invoke)(void *), void **in,
+                          int64_t count, void **out, int64_t out_count, int sample)
+{
+    sw->invoke = invoke, sw->in[0] = in, sw->out = out;
+    tc->name = name;
+    tc->how = KIT_FRESH_ROTATE_SCALE, tc->shift_hi = count - 1;
+    tc->in[0].orig = *in, tc->in[0].count = count, tc->n_in = 1;
+    tc->out_count = out_count, tc->poison = 0xFF, tc->sample = sample;
+}
+
+int kit_lab_show_speedup(kit_run_ctx *ctx, void *state, int warmup, int reps, const char *name, const char *baseline)
+{
+    kit_timing ts, tb;
+    if (kit_lab_time(ctx, state, warmup, reps, &ts, &tb) != 0)
+        return -1;
+    printf("  medians of %d: %s %.4f ms, %s %.4f ms: speedup %.2fx\n", reps, name, ts.median_ms, baseline, tb.median_ms,
+           tb.median_ms / ts.median_ms);
+    return 0;
+}
+
+int kit_lab_show_alone(void (*invoke)(void *), void *state, int warmup, int reps, const char *name, const char *note)
+{
+    kit_timing ts;
+    if (kit_time_median(invoke, state, warmup, reps, &ts) != 0)
+        return -1;
+    printf("  median of %d: %s %.4f ms (%s)\n", reps, name, ts.median_ms, note);
+    return 0;
+}
+
 static void record_times(kit_run_ctx *ctx, const lab_case *lc, const kit_timing *ts, const kit_timing *tb)
 {
     kit_out_f64(ctx, KIT_KEY_STUDENT_MS, ts->median_ms);

@@ -198,6 +198,17 @@ int main(void)
     rc = run(UNTIMED, 1, err, sizeof err);
     CHECK(rc == 0 && !strstr(outs, KIT_KEY_STUDENT_MS), "nothing to time: rc %d records '%s'", rc, outs);
 
+    /* the common timed calls: one rotated float input, the case's own call, NaN poison */
+    kit_timed_calls tc;
+    kit_lab_swap sw;
+    memset(&tc, 0, sizeof tc), memset(&sw, 0, sizeof sw);
+    float *in_ptr = (float *)&tc, *out_ptr = NULL;
+    kit_lab_timed_rotate(&tc, &sw, "fake_call", invoke, (void **)&in_ptr, 1000, (void **)&out_ptr, 999, 64);
+    CHECK(tc.how == KIT_FRESH_ROTATE_SCALE && tc.shift_hi == 999 && tc.in[0].orig == in_ptr && tc.in[0].count == 1000 &&
+              tc.n_in == 1 && tc.out_count == 999 && tc.poison == 0xFF && tc.sample == 64 && !tc.call,
+          "kit_lab_timed_rotate's declaration");
+    CHECK(sw.invoke == invoke && sw.in[0] == (void **)&in_ptr && sw.out == (void **)&out_ptr, "its swap");
+
     printf("%d%%: Checks: %d, Failures: %d, Errors: 0\n", checks ? 100 * (checks - failures) / checks : 0, checks,
            failures);
     return failures ? 1 : 0;

@@ -138,4 +138,20 @@ extern const kit_lab KIT_LAB;
  * or KIT_TIME_NO_KERNEL.  ts/tb: the student's and the baseline's medians. */
 int kit_lab_time(kit_run_ctx *ctx, void *state, int warmup, int reps, kit_timing *ts, kit_timing *tb);
 
+/* The common timed calls (fill them in timed()): the case's own call,
+ * invoke, on one float input refreshed as scale * (input rotated by shift)
+ * (KIT_FRESH_ROTATE_SCALE; *in is the state's pointer to the original, count
+ * its elements) and an output of its own poisoned with NaN (*out: the
+ * state's pointer, out_count elements); sample: output elements recorded (0: all). */
+void kit_lab_timed_rotate(kit_timed_calls *tc, kit_lab_swap *sw, const char *name, void (*invoke)(void *), void **in,
+                          int64_t count, void **out, int64_t out_count, int sample);
+
+/* Show mode (make run-labNN P="... time=1"): the student's function and the
+ * baseline timed (kit_lab_time), one line
+ *   "  medians of REPS: NAME x ms, BASELINE y ms: speedup zx";
+ * or the student's call alone (invoke: the baseline does not take this case),
+ *   "  median of REPS: NAME x ms (NOTE)".  0, or -1 when the timing failed. */
+int kit_lab_show_speedup(kit_run_ctx *ctx, void *state, int warmup, int reps, const char *name, const char *baseline);
+int kit_lab_show_alone(void (*invoke)(void *), void *state, int warmup, int reps, const char *name, const char *note);
+
 #endif

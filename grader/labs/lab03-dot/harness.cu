@@ -90,11 +90,8 @@ static const char *refuse(kit_run_ctx *ctx, const void *s, kit_lab_stage stage)
 static int timed(kit_run_ctx *, void *s, kit_timed_calls *tc, kit_lab_swap *sw)
 {
     inputs *in = (inputs *)s;
-    sw->invoke = call_float, sw->in[0] = &in->db;
-    tc->name = "dot_shared";
-    tc->how = KIT_FRESH_ROTATE_SCALE, tc->shift_hi = in->d.n - 1;
-    tc->in[0].orig = in->db, tc->in[0].count = in->d.n, tc->n_in = 1;
-    tc->out = &in->r, tc->out_host = 1, tc->out_count = 1, tc->poison = 0xFF;
+    kit_lab_timed_rotate(tc, sw, "dot_shared", call_float, &in->db, in->d.n, NULL, 1, 0);
+    tc->out = &in->r, tc->out_host = 1; /* the result, returned by value */
     tc->extra_bytes = 4.0 * in->d.n; /* a, read by every call too */
     return 0;
 }

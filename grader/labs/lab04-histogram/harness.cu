@@ -122,12 +122,7 @@ static int show_time(kit_run_ctx *ctx, void *s)
     inputs *in = (inputs *)s;
     if (!kit_params_ll(ctx->params, "time", 0, NULL) || in->d.n < 1)
         return 0;
-    kit_timing ts, tb;
-    if (kit_lab_time(ctx, in, 3, 10, &ts, &tb) != 0)
-        return -1;
-    printf("  medians of 10: histogram_shared %.4f ms, global atomics (the baseline) %.4f ms: speedup %.2fx\n",
-           ts.median_ms, tb.median_ms, tb.median_ms / ts.median_ms);
-    return 0;
+    return kit_lab_show_speedup(ctx, in, 3, 10, "histogram_shared", "global atomics (the baseline)");
 }
 
 const kit_lab KIT_LAB = {

@@ -100,11 +100,7 @@ static const char *refuse(kit_run_ctx *, const void *s, kit_lab_stage stage)
 static int timed(kit_run_ctx *, void *s, kit_timed_calls *tc, kit_lab_swap *sw)
 {
     inputs *in = (inputs *)s;
-    sw->invoke = conv, sw->in[0] = &in->d_in, sw->out = &in->d_out;
-    tc->name = function_name(&in->d);
-    tc->how = KIT_FRESH_ROTATE_SCALE, tc->shift_hi = in->d.n - 1;
-    tc->in[0].orig = in->d_in, tc->in[0].count = in->d.n, tc->n_in = 1;
-    tc->out_count = in->d.n, tc->poison = 0xFF, tc->sample = LAB05_TIMED_SAMPLE;
+    kit_lab_timed_rotate(tc, sw, function_name(&in->d), conv, &in->d_in, in->d.n, &in->d_out, in->d.n, LAB05_TIMED_SAMPLE);
     tc->flops = 2.0 * in->d.n * in->d.mask_size; /* one multiply and one add per term */
     return 0;
 }
@@ -128,21 +124,10 @@ static int show_time(kit_run_ctx *ctx, void *s)
     inputs *in = (inputs *)s;
     if (!kit_params_ll(ctx->params, "time", 0, NULL))
         return 0;
-    kit_timing ts, tb;
-    if (in->d.is_int) {
-        if (kit_time_median(conv, in, 3, 10, &ts) != 0)
-            return -1;
-        printf("  median of 10: %s %.4f ms (the baseline is float only: use type=float to compare)\n",
-               function_name(&in->d), ts.median_ms);
-        return 0;
-    }
-    if (in->d.n < 1)
-        return 0;
-    if (kit_lab_time(ctx, in, 3, 10, &ts, &tb) != 0)
-        return -1;
-    printf("  medians of 10: %s %.4f ms, global-memory baseline %.4f ms: speedup %.2fx\n", function_name(&in->d),
-           ts.median_ms, tb.median_ms, tb.median_ms / ts.median_ms);
-    return 0;
+    if (in->d.is_int)
+        return kit_lab_show_alone(conv, in, 3, 10, function_name(&in->d),
+                                  "the baseline is float only: use type=float to compare");
+    return in->d.n < 1 ? 0 : kit_lab_show_speedup(ctx, in, 3, 10, function_name(&in->d), "global-memory baseline");
 }
 
 const kit_lab KIT_LAB = {

@@ -122,11 +122,8 @@ static const char *refuse(kit_run_ctx *, const void *s, kit_lab_stage stage)
 static int timed(kit_run_ctx *, void *s, kit_timed_calls *tc, kit_lab_swap *sw)
 {
     inputs *in = (inputs *)s;
-    sw->invoke = scan_case, sw->in[0] = &in->d_in, sw->out = &in->d_out;
-    tc->name = lab06_function(&in->d);
-    tc->how = KIT_FRESH_ROTATE_SCALE, tc->shift_hi = in->d.n - 1;
-    tc->in[0].orig = in->d_in, tc->in[0].count = in->d.n, tc->n_in = 1;
-    tc->out_count = in->d.n, tc->poison = 0xFF, tc->sample = LAB06_TIMED_SAMPLE;
+    kit_lab_timed_rotate(tc, sw, lab06_function(&in->d), scan_case, &in->d_in, in->d.n, &in->d_out, in->d.n,
+                         LAB06_TIMED_SAMPLE);
     return 0;
 }
 
@@ -146,20 +143,11 @@ static int show_time(kit_run_ctx *ctx, void *s)
     inputs *in = (inputs *)s;
     if (!kit_params_ll(ctx->params, "time", 0, NULL))
         return 0;
-    kit_timing ts, tb;
-    if (in->d.is_int) {
-        if (kit_time_median(scan_case, in, 3, 10, &ts) != 0)
-            return -1;
-        printf("  median of 10: %s %.4f ms (the baseline is float only)\n", lab06_function(&in->d), ts.median_ms);
-        return 0;
-    }
-    if (in->d.n < 1)
-        return 0;
-    if (kit_lab_time(ctx, in, 3, 10, &ts, &tb) != 0)
-        return -1;
-    printf("  medians of 10: %s %.4f ms, global-memory scan (one launch per stride) %.4f ms: speedup %.2fx\n",
-           lab06_function(&in->d), ts.median_ms, tb.median_ms, tb.median_ms / ts.median_ms);
-    return 0;
+    if (in->d.is_int)
+        return kit_lab_show_alone(scan_case, in, 3, 10, lab06_function(&in->d), "the baseline is float only");
+    return in->d.n < 1 ? 0
+                       : kit_lab_show_speedup(ctx, in, 3, 10, lab06_function(&in->d),
+                                              "global-memory scan (one launch per stride)");
 }
 
 const kit_lab KIT_LAB = {

@@ -82,11 +82,7 @@ static int timed(kit_run_ctx *, void *s, kit_timed_calls *tc, kit_lab_swap *sw)
 {
     inputs *in = (inputs *)s;
     const kit_csr *A = &in->d.A;
-    sw->invoke = spmv, sw->in[0] = (void **)&in->d_x, sw->out = (void **)&in->d_y;
-    tc->name = "spmv_vector";
-    tc->how = KIT_FRESH_ROTATE_SCALE, tc->shift_hi = A->cols - 1;
-    tc->in[0].orig = in->d_x, tc->in[0].count = A->cols, tc->n_in = 1;
-    tc->out_count = A->rows, tc->poison = 0xFF;
+    kit_lab_timed_rotate(tc, sw, "spmv_vector", spmv, (void **)&in->d_x, A->cols, (void **)&in->d_y, A->rows, 0);
     tc->extra_bytes = (double)A->nnz * 8 + (A->rows + 1.0) * 4; /* values, column indices, row pointers */
     tc->flops = 2.0 * A->nnz;
     return 0;
