@@ -101,7 +101,8 @@ static int call(kit_run_ctx *, void *s, int k, kit_lab_call *c)
         return 0;
     int n = scenario == EMPTY ? 0 : 4;
     *c = kit_lab_call{"fake_call", 0, invoke, {}, 3};
-    c->out[0] = kit_lab_out{"out", KIT_T_F32, f->out, 1, (uint64_t)n, 0, 0, scenario == NO_POISON ? 0 : KIT_POISON(0xFF)};
+    int poison = scenario == NO_POISON ? 0 : KIT_POISON(0xFF);
+    c->out[0] = kit_lab_out{"out", KIT_T_F32, f->out, 1, (uint64_t)n, 0, 0, poison};
     c->out[1] = kit_lab_out{"key", KIT_T_I32, f->rec, 1, (uint64_t)n, 8, 0, KIT_POISON(0x7F)};
     c->out[2] = kit_lab_out{"tag", KIT_T_I32, f->rec, 1, (uint64_t)n, 8, 4, KIT_POISON(0x7F)};
     return 1;

@@ -130,6 +130,14 @@ struct kit_lab {
     }                                                                                                      \
     static void release(kit_run_ctx *, void *s) { prefix##_free(&((state_t *)s)->d); }
 
+/* call(): the case's one student call, with one output; returns 1. */
+static inline int kit_lab_one_call(kit_lab_call *c, const char *name, int kernel_optional, void (*invoke)(void *),
+                                   kit_lab_out out)
+{
+    *c = kit_lab_call{name, kernel_optional, invoke, {out}, 1};
+    return 1;
+}
+
 /* The lab's descriptor: each harness.cu defines it. */
 extern const kit_lab KIT_LAB;
 

@@ -54,11 +54,8 @@ static void histogram(void *s)
 static int call(kit_run_ctx *, void *s, int k, kit_lab_call *c)
 {
     inputs *in = (inputs *)s;
-    if (k > 0)
-        return 0;
-    *c = kit_lab_call{"histogram_shared", in->d.n == 0, histogram, {}, 1};
-    c->out[0] = kit_lab_out{"bins", KIT_T_U32, in->d_bins, 0, (uint64_t)in->d.bins, 0, 0, KIT_POISON(0xFF)};
-    return 1;
+    kit_lab_out bins = {"bins", KIT_T_U32, in->d_bins, 0, (uint64_t)in->d.bins, 0, 0, KIT_POISON(0xFF)};
+    return k > 0 ? 0 : kit_lab_one_call(c, "histogram_shared", in->d.n == 0, histogram, bins);
 }
 
 /* show mode: a few numbers a student can compare with what they expect. */

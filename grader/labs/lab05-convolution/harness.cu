@@ -57,12 +57,10 @@ static void conv(void *s)
 static int call(kit_run_ctx *, void *s, int k, kit_lab_call *c)
 {
     inputs *in = (inputs *)s;
-    if (k > 0)
-        return 0;
-    *c = kit_lab_call{function_name(&in->d), in->d.n == 0, conv, {}, 1};
-    c->out[0] = kit_lab_out{"out", in->d.is_int ? KIT_T_I32 : KIT_T_F32, in->d_out, 0, (uint64_t)in->d.n, 0, 0,
-                            KIT_POISON(0xFF)};
-    return 1;
+    kit_type t = in->d.is_int ? KIT_T_I32 : KIT_T_F32;
+    return k > 0 ? 0
+                 : kit_lab_one_call(c, function_name(&in->d), in->d.n == 0, conv,
+                                    kit_lab_out{"out", t, in->d_out, 0, (uint64_t)in->d.n, 0, 0, KIT_POISON(0xFF)});
 }
 
 /* show mode: element i for a human, the whole array when it is short, else the ends. */
@@ -71,7 +69,8 @@ static int after(kit_run_ctx *ctx, void *s, int, void *const *host)
     const lab05_data *d = &((const inputs *)s)->d;
     if (!ctx->show)
         return 0;
-    printf("%s(n=%d, mask_size=%d)%s:\n", function_name(d), d->n, d->mask_size, d->example ? " on the worked example" : "");
+    printf("%s(n=%d, mask_size=%d)%s:\n", function_name(d), d->n, d->mask_size,
+           d->example ? " on the worked example" : "");
     for (int i = 0; i < d->n; i++) {
         if (d->n > 12 && i == 6) {
             printf("  ...\n");
@@ -100,7 +99,8 @@ static const char *refuse(kit_run_ctx *, const void *s, kit_lab_stage stage)
 static int timed(kit_run_ctx *, void *s, kit_timed_calls *tc, kit_lab_swap *sw)
 {
     inputs *in = (inputs *)s;
-    kit_lab_timed_rotate(tc, sw, function_name(&in->d), conv, &in->d_in, in->d.n, &in->d_out, in->d.n, LAB05_TIMED_SAMPLE);
+    kit_lab_timed_rotate(tc, sw, function_name(&in->d), conv, &in->d_in, in->d.n, &in->d_out, in->d.n,
+                         LAB05_TIMED_SAMPLE);
     tc->flops = 2.0 * in->d.n * in->d.mask_size; /* one multiply and one add per term */
     return 0;
 }

@@ -55,12 +55,10 @@ static void scan_case(void *s)
 static int call(kit_run_ctx *, void *s, int k, kit_lab_call *c)
 {
     inputs *in = (inputs *)s;
-    if (k > 0)
-        return 0;
-    *c = kit_lab_call{lab06_function(&in->d), in->d.n == 0, scan_case, {}, 1};
-    c->out[0] = kit_lab_out{"out", in->d.is_int ? KIT_T_I32 : KIT_T_F32, in->d_out, 0, (uint64_t)in->d.n, 0, 0,
-                            KIT_POISON(0xFF)};
-    return 1;
+    kit_type t = in->d.is_int ? KIT_T_I32 : KIT_T_F32;
+    return k > 0 ? 0
+                 : kit_lab_one_call(c, lab06_function(&in->d), in->d.n == 0, scan_case,
+                                    kit_lab_out{"out", t, in->d_out, 0, (uint64_t)in->d.n, 0, 0, KIT_POISON(0xFF)});
 }
 
 /* The first i where out[i] != out[i-1] + in[i] (floats: beyond a loose
@@ -134,7 +132,10 @@ static int baseline(void *s)
 }
 
 /* the least traffic any scan needs: read the input once, write the output once */
-static double gbs(const void *s, double ms) { return 2.0 * ((const inputs *)s)->d.n * sizeof(float) / 1e9 / (ms / 1e3); }
+static double gbs(const void *s, double ms)
+{
+    return 2.0 * ((const inputs *)s)->d.n * sizeof(float) / 1e9 / (ms / 1e3);
+}
 
 /* `make run-lab06 P="... time=1"`: the student's function timed, and for
  * float data the global-memory baseline too. */

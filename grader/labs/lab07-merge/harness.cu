@@ -211,7 +211,10 @@ static int baseline(void *s)
 
 static double rate(const void *s, double ms) { return ((const inputs *)s)->total / 1e9 / (ms / 1e3); }
 /* every element read once and written once */
-static double gbs(const void *s, double ms) { return 2.0 * ((const inputs *)s)->total * sizeof(int) / 1e9 / (ms / 1e3); }
+static double gbs(const void *s, double ms)
+{
+    return 2.0 * ((const inputs *)s)->total * sizeof(int) / 1e9 / (ms / 1e3);
+}
 
 /* show mode, int merges: a few timings for exercise 22 (no verdict). */
 static int show_time(kit_run_ctx *ctx, void *s)

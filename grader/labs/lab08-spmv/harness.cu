@@ -45,11 +45,10 @@ static void spmv(void *s)
 static int call(kit_run_ctx *, void *s, int k, kit_lab_call *c)
 {
     inputs *in = (inputs *)s;
-    if (k > 0)
-        return 0;
-    *c = kit_lab_call{"spmv_vector", in->d.A.rows == 0, spmv, {}, 1};
-    c->out[0] = kit_lab_out{"y", KIT_T_F32, in->d_y, 0, (uint64_t)in->d.A.rows, 0, 0, KIT_POISON(0xFF)};
-    return 1;
+    uint64_t rows = (uint64_t)in->d.A.rows;
+    return k > 0 ? 0
+                 : kit_lab_one_call(c, "spmv_vector", rows == 0, spmv,
+                                    kit_lab_out{"y", KIT_T_F32, in->d_y, 0, rows, 0, 0, KIT_POISON(0xFF)});
 }
 
 static int after(kit_run_ctx *ctx, void *s, int, void *const *host)

@@ -56,7 +56,8 @@ static void release(kit_run_ctx *, void *s)
 static int buffers(kit_run_ctx *, void *s, kit_lab_stage stage, kit_lab_buf *b)
 {
     inputs *in = (inputs *)s;
-    b[0] = kit_lab_buf{stage == KIT_LAB_CASE ? &in->d_a : &in->d_orig, in->bytes ? in->bytes : 1, in->host, in->bytes, 0};
+    void **at = stage == KIT_LAB_CASE ? &in->d_a : &in->d_orig; /* timing: the pristine A */
+    b[0] = kit_lab_buf{at, in->bytes ? in->bytes : 1, in->host, in->bytes, 0};
     return 1;
 }
 

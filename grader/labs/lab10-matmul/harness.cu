@@ -51,11 +51,9 @@ static void matmul(void *s)
 static int call(kit_run_ctx *, void *s, int k, kit_lab_call *c)
 {
     inputs *in = (inputs *)s;
-    if (k > 0)
-        return 0;
-    *c = kit_lab_call{"matmul_tiled", in->c_count == 0 || in->d.k == 0, matmul, {}, 1};
-    c->out[0] = kit_lab_out{"c", KIT_T_F32, in->dc, 0, in->c_count, 0, 0, KIT_POISON(0xFF)};
-    return 1;
+    return k > 0 ? 0
+                 : kit_lab_one_call(c, "matmul_tiled", in->c_count == 0 || in->d.k == 0, matmul,
+                                    kit_lab_out{"c", KIT_T_F32, in->dc, 0, in->c_count, 0, 0, KIT_POISON(0xFF)});
 }
 
 static int after(kit_run_ctx *ctx, void *s, int, void *const *host)

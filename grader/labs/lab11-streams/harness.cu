@@ -185,7 +185,8 @@ static int after(kit_run_ctx *ctx, void *s, int k, void *const *)
         return 0;
     if (d->part == 1) {
         const char *kind = in->kind;
-        printf("pinned_alloc returned %s memory%s\n", kind, strcmp(kind, "host") ? " - not page-locked" : " (page-locked)");
+        printf("pinned_alloc returned %s memory%s\n", kind,
+               strcmp(kind, "host") ? " - not page-locked" : " (page-locked)");
         printf("round trip of %lld words: pageable %s, pinned %s\n", d->n,
                memcmp(in->pg_back, d->in, in->bytes) ? "WRONG data back" : "data back intact",
                memcmp(in->pn_back, d->in, in->bytes) ? "WRONG data back" : "data back intact");
@@ -251,7 +252,8 @@ static int baseline(void *s)
     return 0;
 }
 
-static double gbs(const void *s, double ms) { return 2.0 * ((const inputs *)s)->bytes / 1e9 / (ms / 1e3); } /* in and out */
+/* in and out */
+static double gbs(const void *s, double ms) { return 2.0 * ((const inputs *)s)->bytes / 1e9 / (ms / 1e3); }
 static double part1_gbs(const void *s, double ms) { return ((const inputs *)s)->d.part == 1 ? gbs(s, ms) : NAN; }
 static double part2_gbs(const void *s, double ms) { return ((const inputs *)s)->d.part == 2 ? gbs(s, ms) : NAN; }
 
