@@ -145,7 +145,7 @@ $$($(1)_RUNNER_OBJ) $$($(1)_CHECK_OBJ): KIT_NVCCFLAGS += -Ilabs/$(1)
 $$($(1)_CHECK_OBJ): KIT_CFLAGS += -Ilabs/$(1)
 $(BUILD)/labs/$(1)/check: $$($(1)_CHECK_OBJ) $(call obj,$(COMMON_CHECKER_C)) $(LIBKIT)
 	@mkdir -p $$(@D)
-	$(Q)$$(call say,LD,$$@)$(CC) -o $$@ $$^ $(CJSON_LIBS) $(CUDART_STATIC) -lm
+	$(Q)$$(call say,LD,$$@)$(CC) $(OPENMP) -o $$@ $$^ $(CJSON_LIBS) $(CUDART_STATIC) -lm
 $(BUILD)/labs/$(1)/objects: $$($(1)_RUNNER_OBJ)
 	@mkdir -p $$(@D); printf '%s\n' $$(abspath $$^) > $$@
 $(BUILD)/grader/labs/$(1)/test_%: grader/labs/$(1)/test_%.c $$($(1)_CHECK_OBJ) $(LIBKIT) $(DEPS_OK)
@@ -160,7 +160,7 @@ $(foreach l,$(LAB_NAMES),$(eval $(call LAB_RULES,$(l))))
 # ---- programs ----------------------------------------------------------------------
 $(KITGRADE): $(call obj,$(GRADER_C)) $(LIBKIT)
 	@mkdir -p $(@D)
-	$(Q)$(call say,LD,$@)$(CC) -o $@ $^ $(CJSON_LIBS) $(INIH_LIBS) -lm
+	$(Q)$(call say,LD,$@)$(CC) $(OPENMP) -o $@ $^ $(CJSON_LIBS) $(INIH_LIBS) -lm
 
 $(KIT_DEVICES): tools/kit-devices.cu common/include/kit/no_gpu.cuh $(DEPS_OK)
 	@mkdir -p $(@D)
@@ -186,7 +186,7 @@ $(KIT_INI): $(FLAGS_STAMP) $(VERSION_STAMP) mk/config.mk Makefile
 	  echo "cuda_arch = $(CUDA_ARCH)"; \
 	  $(foreach f,$(ARCH_FLAGS),echo "arch_flag = $(f)";) \
 	  $(foreach f,$(KIT_NVCCFLAGS_BASE) $(NVCCFLAGS),echo "nvcc_flag = $(f)";) \
-	  $(foreach f,$(CUPTI_LIBS),echo "link_flag = $(f)";) \
+	  $(foreach f,$(CUPTI_LIBS) $(OPENMP_LINK),echo "link_flag = $(f)";) \
 	  echo "cupti = $(if $(CUPTI_LIBDIR),yes,no)"; \
 	  echo "compute_sanitizer = $(COMPUTE_SANITIZER)"; \
 	  echo "kit_devices = $(abspath $(KIT_DEVICES))"; \

@@ -20,7 +20,7 @@ BENCH_LIBS_lab08-spmv := -lcusparse
 BENCH_LIBS_lab09-lu := -lcusolver
 BENCH_LIBS_lab10-matmul := -lcublas
 BENCH_SO_FLAGS = $(KIT_NVCCFLAGS) $(NVCCFLAGS) -Xcompiler -fPIC -shared -cudart shared -Xlinker -Bsymbolic
-BENCH_LINK = -cudart shared -ldl -Xlinker -rpath=$(CUDA_LIBDIR) -L$(CUDA_LIBDIR)
+BENCH_LINK = -cudart shared -ldl -Xlinker -rpath=$(CUDA_LIBDIR) -L$(CUDA_LIBDIR) $(OPENMP_LINK)
 BENCH_DRIVER_OBJ := $(call obj,$(BENCH_DIR)/bench.cu)
 $(BENCH_DRIVER_OBJ): $(BENCH_DIR)/bench.cuh
 

@@ -42,7 +42,11 @@ ifeq ($(WERROR),1)
 endif
 CSTD := -std=c11 -D_GNU_SOURCE
 CFLAGS ?= -O2 -g
-KIT_CFLAGS := $(CSTD) $(WARN) -I$(KIT_ROOT)/common/include -I$(CUDA_HOME)/include
+# OpenMP (GCC's libgomp): the kit's own host work on large arrays - input
+# generation, the checkers' references - runs on several cores (kit_threads()).
+OPENMP := -fopenmp
+OPENMP_LINK := -lgomp
+KIT_CFLAGS := $(CSTD) $(WARN) $(OPENMP) -I$(KIT_ROOT)/common/include -I$(CUDA_HOME)/include
 # Host warnings through nvcc too; -lineinfo so compute-sanitizer can name lines.
 NVCCFLAGS ?= -O2
 comma := ,

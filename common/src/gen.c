@@ -20,8 +20,62 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...)
 }
 
 /* ---- 1D arrays --------------------------------------------------------------- */
+/* Long arrays are generated in pieces on kit_threads() threads, each piece
+ * from its own copy of the stream advanced to the piece's first element
+ * (kit_rng_advance): exactly the values of one sequential pass, so a seed
+ * gives the same data on any machine and any number of threads.  Only
+ * generators that take one draw per element can be cut this way. */
+#define PIECES_FROM ((size_t)1 << 18)
+
+static int pieces(size_t n)
+{
+    return n < PIECES_FROM ? 1 : kit_threads();
+}
+
+static void piece_bounds(size_t n, int np, int k, size_t *a, size_t *b)
+{
+    size_t per = (n + (size_t)np - 1) / (size_t)np;
+    *a = per * (size_t)k < n ? per * (size_t)k : n;
+    *b = *a + per < n ? *a + per : n;
+}
+
+/* One element of kit_rng_range(r, lo, hi) for hi > lo, one draw, when that
+ * draw needs no rejection test (Lemire's: the low half of the product at
+ * least the range, the common case by far); else 0, and the caller generates
+ * the array in one pass instead. */
+static int range_one_draw(kit_rng *r, int32_t lo, uint64_t range, int32_t *out)
+{
+#ifdef __SIZEOF_INT128__
+    unsigned __int128 p = (unsigned __int128)kit_rng_u64(r) * range;
+    if ((uint64_t)p < range)
+        return 0;
+    *out = (int32_t)((uint64_t)(int64_t)lo + (uint64_t)(p >> 64));
+    return 1;
+#else
+    (void)r, (void)lo, (void)range, (void)out;
+    return 0;
+#endif
+}
+
 void kit_gen_uniform_i32(kit_rng *r, int32_t *out, size_t n, int32_t lo, int32_t hi)
 {
+    int np = hi > lo ? pieces(n) : 1, cut = 1;
+    if (np > 1) {
+        uint64_t range = (uint64_t)((int64_t)hi - (int64_t)lo) + 1;
+#pragma omp parallel for num_threads(np) schedule(static, 1) reduction(&& : cut)
+        for (int k = 0; k < np; k++) {
+            size_t a, b;
+            piece_bounds(n, np, k, &a, &b);
+            kit_rng my = *r;
+            kit_rng_advance(&my, a);
+            for (size_t i = a; i < b && cut; i++)
+                cut = range_one_draw(&my, lo, range, &out[i]);
+        }
+        if (cut) {
+            kit_rng_advance(r, n);
+            return;
+        }
+    }
     for (size_t i = 0; i < n; i++)
         out[i] = (int32_t)kit_rng_range(r, lo, hi);
 }
@@ -37,8 +91,22 @@ void kit_gen_skewed_i32(kit_rng *r, int32_t *out, size_t n, int32_t lo, int32_t 
 
 void kit_gen_uniform_f32(kit_rng *r, float *out, size_t n, float lo, float hi)
 {
-    for (size_t i = 0; i < n; i++)
-        out[i] = kit_rng_f32(r, lo, hi);
+    int np = pieces(n);
+    if (np == 1) {
+        for (size_t i = 0; i < n; i++)
+            out[i] = kit_rng_f32(r, lo, hi);
+        return;
+    }
+#pragma omp parallel for num_threads(np) schedule(static, 1)
+    for (int k = 0; k < np; k++) {
+        size_t a, b;
+        piece_bounds(n, np, k, &a, &b);
+        kit_rng my = *r;
+        kit_rng_advance(&my, a);
+        for (size_t i = a; i < b; i++)
+            out[i] = kit_rng_f32(&my, lo, hi); /* one draw each */
+    }
+    kit_rng_advance(r, n);
 }
 
 int kit_gen_float_dist(const char *dist, float *lo, char *err, size_t errlen)
@@ -353,17 +421,23 @@ void kit_gen_poisson2d(double *a, int g)
 
 /* c = L * U (n x n, row-major), summing k = 0..min(i,j) in order, so that a
  * row whose l_ii was set to minus the partial sum gets an exact zero. */
+/* c = L U.  Row by row on kit_threads() threads; within a row the terms of
+ * each c_ij are added in k order from 0, as the formula reads (the loops
+ * run k before j only to read U by rows). */
 static void lu_product(const double *L, const double *U, double *c, int n)
 {
     size_t N = (size_t)n;
-    for (size_t i = 0; i < N; i++)
-        for (size_t j = 0; j < N; j++) {
-            size_t kmax = i < j ? i : j;
-            double s = 0;
-            for (size_t k = 0; k <= kmax; k++)
-                s += L[i * N + k] * U[k * N + j];
-            c[i * N + j] = s;
+#pragma omp parallel for num_threads(n >= 64 ? kit_threads() : 1) schedule(dynamic, 8)
+    for (size_t i = 0; i < N; i++) {
+        double *ci = c + i * N;
+        memset(ci, 0, N * sizeof *ci);
+        for (size_t k = 0; k <= i; k++) {
+            double lik = L[i * N + k];
+            const double *uk = U + k * N;
+            for (size_t j = k; j < N; j++) /* the terms k <= min(i, j) */
+                ci[j] += lik * uk[j];
         }
+    }
 }
 
 void kit_gen_zero_diag_regular(kit_rng *r, double *a, int n, int zero_every, double *l, double *u)

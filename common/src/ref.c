@@ -2,15 +2,27 @@
  *
  * Float inputs are combined in double: a product of two floats is exact in
  * double, and sums are compensated (Neumaier), so the reference error is far
- * below any bound the student's float result is held to. */
+ * below any bound the student's float result is held to.
+ *
+ * Large references run on kit_threads() threads (OpenMP).  Each output
+ * element is computed by one thread in the sequential order, so results are
+ * the same bits on any number of threads; only a dot product's total is
+ * summed per piece and then over the pieces (compensated both times). */
 #include "kit/ref.h"
 
 #include <math.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 
 #include "kit/compare.h"
+#include "kit/rng.h"
 #include "kit/util.h"
+
+/* Threads for a loop of n elements of about `work` operations each. */
+#define PAR_THREADS(n, work) ((double)(n) * (work) >= 1e5 ? kit_threads() : 1)
 
 /* Neumaier's compensated sum: s + c is the running total. */
 typedef struct {
@@ -34,17 +46,32 @@ static double csum_get(const csum *a)
 
 void kit_ref_vadd_f32(const float *a, const float *b, double *c, size_t n)
 {
+#pragma omp parallel for num_threads(PAR_THREADS(n, 1)) schedule(static)
     for (size_t i = 0; i < n; i++)
         c[i] = (double)a[i] + (double)b[i];
 }
 
+#define DOT_PIECES 64 /* fixed: the same pieces, so the same total, on any number of threads */
+
 double kit_ref_dot_f32(const float *a, const float *b, size_t n, double *sum_abs)
 {
+    csum part[DOT_PIECES], part_abs[DOT_PIECES];
+    size_t per = (n + DOT_PIECES - 1) / DOT_PIECES;
+#pragma omp parallel for num_threads(PAR_THREADS(n, 4)) schedule(static)
+    for (int k = 0; k < DOT_PIECES; k++) {
+        csum s = {0, 0}, s_abs = {0, 0};
+        size_t lo = per * (size_t)k < n ? per * (size_t)k : n, hi = lo + per < n ? lo + per : n;
+        for (size_t i = lo; i < hi; i++) {
+            double p = (double)a[i] * (double)b[i];
+            csum_add(&s, p);
+            csum_add(&s_abs, fabs(p));
+        }
+        part[k] = s, part_abs[k] = s_abs;
+    }
     csum s = {0, 0}, s_abs = {0, 0};
-    for (size_t i = 0; i < n; i++) {
-        double p = (double)a[i] * (double)b[i];
-        csum_add(&s, p);
-        csum_add(&s_abs, fabs(p));
+    for (int k = 0; k < DOT_PIECES; k++) {
+        csum_add(&s, part[k].s), csum_add(&s, part[k].c);
+        csum_add(&s_abs, part_abs[k].s), csum_add(&s_abs, part_abs[k].c);
     }
     if (sum_abs)
         *sum_abs = csum_get(&s_abs);
@@ -56,6 +83,7 @@ int64_t kit_ref_dot_i32(const int32_t *a, const int32_t *b, size_t n)
     /* Unsigned accumulation: wraps like the GPU's int64 would instead of
      * being undefined behaviour on absurd inputs. */
     uint64_t s = 0;
+#pragma omp parallel for num_threads(PAR_THREADS(n, 1)) schedule(static) reduction(+ : s)
     for (size_t i = 0; i < n; i++)
         s += (uint64_t)((int64_t)a[i] * (int64_t)b[i]);
     return (int64_t)s;
@@ -84,6 +112,7 @@ static long long conv_index(size_t i, int j, int m, size_t n)
 
 void kit_ref_conv1d_f32(const float *in, size_t n, const float *mask, int m, double *out, double *out_abs)
 {
+#pragma omp parallel for num_threads(PAR_THREADS(n, 4 * m)) schedule(static)
     for (size_t i = 0; i < n; i++) {
         csum s = {0, 0}, s_abs = {0, 0};
         for (int j = 0; j < m; j++) {
@@ -102,6 +131,7 @@ void kit_ref_conv1d_f32(const float *in, size_t n, const float *mask, int m, dou
 
 void kit_ref_conv1d_i32(const int32_t *in, size_t n, const int32_t *mask, int m, int64_t *out)
 {
+#pragma omp parallel for num_threads(PAR_THREADS(n, m)) schedule(static)
     for (size_t i = 0; i < n; i++) {
         int64_t s = 0;
         for (int j = 0; j < m; j++) {
@@ -152,6 +182,8 @@ void kit_ref_merge_i32(const int32_t *a, size_t m, const int32_t *b, size_t n, i
 
 void kit_ref_spmv_csr(const kit_csr *A, const float *x, double *y, double *y_abs)
 {
+    int64_t nnz = A->rows > 0 ? A->row_ptr[A->rows] : 0;
+#pragma omp parallel for num_threads(PAR_THREADS(nnz, 4)) schedule(dynamic, 256)
     for (int i = 0; i < A->rows; i++) {
         csum s = {0, 0}, s_abs = {0, 0};
         for (int k = A->row_ptr[i]; k < A->row_ptr[i + 1]; k++) {
@@ -196,6 +228,7 @@ int kit_ref_crout(const double *a, int n, double *l, double *u, double pivot_rel
         /* column j of L: l_ij = a_ij - sum_{k<j} l_ik u_kj, i >= j */
         for (size_t k = 0; k < j; k++)
             ucol[k] = u[k * N + j];
+#pragma omp parallel for num_threads(PAR_THREADS((N - j) * j, 2)) schedule(static)
         for (size_t i = j; i < N; i++) {
             double s = a[i * N + j];
             for (size_t k = 0; k < j; k++)
@@ -215,11 +248,23 @@ int kit_ref_crout(const double *a, int n, double *l, double *u, double pivot_rel
         urow[j] = 1.0;
         for (size_t k = j + 1; k < N; k++)
             urow[k] = a[j * N + k];
-        for (size_t m = 0; m < j; m++) {
-            double ljm = l[j * N + m];
-            const double *um = u + m * N;
-            for (size_t k = j + 1; k < N; k++)
-                urow[k] -= ljm * um[k];
+        /* each urow[k] takes its terms in m order: columns k are split
+         * among the threads, never the m loop */
+        int t = PAR_THREADS((N - j) * j, 2);
+#pragma omp parallel num_threads(t)
+        {
+            int me = 0, all = 1;
+#ifdef _OPENMP
+            me = omp_get_thread_num(), all = omp_get_num_threads();
+#endif
+            size_t cols = N - j - 1, per = (cols + (size_t)all - 1) / (size_t)all;
+            size_t k0 = j + 1 + per * (size_t)me, k1 = k0 + per < N ? k0 + per : N;
+            for (size_t m = 0; m < j; m++) {
+                double ljm = l[j * N + m];
+                const double *um = u + m * N;
+                for (size_t k = k0; k < k1; k++)
+                    urow[k] -= ljm * um[k];
+            }
         }
         for (size_t k = j + 1; k < N; k++)
             urow[k] /= pivot;

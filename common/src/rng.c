@@ -7,6 +7,8 @@
 #include "kit/rng.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,4 +137,83 @@ int kit_parse_seed(const char *s, uint64_t *out, char *err, size_t errlen)
     }
     *out = strtoull(hex, NULL, 16);
     return 0;
+}
+
+/* ---- jumping ahead (kit_rng_advance) -------------------------------------------
+ * The state update of xoshiro256 (without its output scrambler) is a linear
+ * map T on 256 bits.  A matrix is kept as its 256 columns T(e_i); jump[j] is
+ * T^(2^j), made once by squaring. */
+typedef uint64_t vec4[4];
+#define JUMP_BITS 48 /* advances up to 2^48 draws */
+
+static void step_linear(vec4 s)
+{
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+}
+
+static void mat_apply(const vec4 *cols, const vec4 v, vec4 out)
+{
+    uint64_t o[4] = {0, 0, 0, 0};
+    for (int w = 0; w < 4; w++)
+        for (uint64_t bits = v[w]; bits; bits &= bits - 1) {
+            const uint64_t *c = cols[64 * w + __builtin_ctzll(bits)];
+            o[0] ^= c[0], o[1] ^= c[1], o[2] ^= c[2], o[3] ^= c[3];
+        }
+    memcpy(out, o, sizeof o);
+}
+
+static vec4 (*jump)[256];
+static pthread_once_t jump_once = PTHREAD_ONCE_INIT;
+
+static void make_jumps(void)
+{
+    vec4(*j)[256] = malloc(JUMP_BITS * sizeof *j);
+    if (!j)
+        return; /* kit_rng_advance then steps one by one */
+    for (int i = 0; i < 256; i++) {
+        memset(j[0][i], 0, sizeof(vec4));
+        j[0][i][i / 64] = 1ULL << (i % 64);
+        step_linear(j[0][i]);
+    }
+    for (int k = 1; k < JUMP_BITS; k++)
+        for (int i = 0; i < 256; i++)
+            mat_apply(j[k - 1], j[k - 1][i], j[k][i]);
+    jump = j;
+}
+
+void kit_rng_advance(kit_rng *r, uint64_t steps)
+{
+    if (steps < 512 || steps >> JUMP_BITS) {
+        for (uint64_t i = 0; i < steps; i++)
+            kit_rng_u64(r);
+        return;
+    }
+    pthread_once(&jump_once, make_jumps);
+    if (!jump) {
+        for (uint64_t i = 0; i < steps; i++)
+            kit_rng_u64(r);
+        return;
+    }
+    for (int k = 0; k < JUMP_BITS; k++)
+        if (steps >> k & 1)
+            mat_apply(jump[k], r->s, r->s);
+}
+
+int kit_threads(void)
+{
+    const char *v = getenv("KIT_THREADS");
+    if (v && *v) {
+        long n = strtol(v, NULL, 10);
+        if (n >= 1 && n <= 64)
+            return (int)n;
+    }
+    cpu_set_t set;
+    int n = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
+    return n < 1 ? 1 : n > 16 ? 16 : n;
 }

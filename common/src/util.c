@@ -1,5 +1,6 @@
 /* util.c - small host helpers (see kit/util.h). */
 #include "kit/util.h"
+#include "kit/rng.h"
 
 #include <errno.h>
 #include <math.h>
@@ -110,6 +111,7 @@ uint64_t kit_random_u64(void)
 /* fresh.cuh's host side (plain C: the checkers link libkit, not the runner library). */
 void kit_fresh_apply_host(const float *src, float *dst, int64_t n, int64_t shift, double scale)
 {
+#pragma omp parallel for num_threads(n >= (1 << 18) ? kit_threads() : 1) schedule(static)
     for (int64_t i = 0; i < n; i++)
         dst[i] = (float)(scale * src[(i + shift) % n]);
 }

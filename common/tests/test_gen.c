@@ -2,12 +2,48 @@
  * distributions, CSR structure, and the dense matrices of the LU lab. */
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check_main.h"
 #include "kit/gen.h"
 #include "kit/ref.h"
+
+/* Long arrays are generated in pieces on several threads: the values, and
+ * where the stream stands afterwards, are those of one pass on one thread
+ * (a seed must give the same data on a 2-core laptop and a 16-core server). */
+static void gen_both(int threads, size_t n, float *f, int32_t *v, uint64_t *next)
+{
+    char t[8];
+    snprintf(t, sizeof t, "%d", threads);
+    setenv("KIT_THREADS", t, 1);
+    kit_rng r;
+    kit_rng_seed(&r, 0xabcdef12ULL, 1);
+    kit_gen_uniform_f32(&r, f, n, -1.0f, 1.0f);
+    kit_gen_uniform_i32(&r, v, n, -3, 3);
+    *next = kit_rng_u64(&r);
+    unsetenv("KIT_THREADS");
+}
+
+START_TEST(pieces_on_threads_equal_one_pass)
+{
+    const size_t sizes[] = {1, 1000, (1u << 18) - 1, 1u << 18, (1u << 20) + 7};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        size_t n = sizes[k];
+        float *f1 = malloc(n * sizeof *f1), *f7 = malloc(n * sizeof *f7);
+        int32_t *v1 = malloc(n * sizeof *v1), *v7 = malloc(n * sizeof *v7);
+        ck_assert(f1 && f7 && v1 && v7);
+        uint64_t next1, next7;
+        gen_both(1, n, f1, v1, &next1);
+        gen_both(7, n, f7, v7, &next7);
+        ck_assert_msg(!memcmp(f1, f7, n * sizeof *f1), "floats differ at n=%zu", n);
+        ck_assert_msg(!memcmp(v1, v7, n * sizeof *v1), "ints differ at n=%zu", n);
+        ck_assert_uint_eq(next1, next7);
+        free(f1), free(f7), free(v1), free(v7);
+    }
+}
+END_TEST
 
 /* ---- golden values (seed 42, stream 0): a platform difference shows here ---- */
 START_TEST(golden_seed_42)
@@ -426,6 +462,7 @@ static Suite *gen_suite(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, golden_seed_42);
+    tcase_add_test(tc, pieces_on_threads_equal_one_pass);
     tcase_add_test(tc, same_seed_same_data_streams_differ);
     tcase_add_test(tc, uniform_covers_range);
     tcase_add_test(tc, skewed_hot_fraction);

@@ -1,11 +1,57 @@
 /* test_ref.c - every CPU reference on small cases computed by hand. */
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check_main.h"
 #include "kit/gen.h"
 #include "kit/ref.h"
+
+/* The references run on several threads; every output element keeps its
+ * sequential order of operations, so the bits do not depend on the number
+ * of threads (the dot product's fixed pieces neither). */
+static void crout_on(int threads, const double *a, int n, double *l, double *u, int *rc)
+{
+    char t[8];
+    snprintf(t, sizeof t, "%d", threads);
+    setenv("KIT_THREADS", t, 1);
+    *rc = kit_ref_crout(a, n, l, u, 0, NULL);
+    unsetenv("KIT_THREADS");
+}
+
+START_TEST(threads_give_the_same_bits)
+{
+    int n = 400;
+    size_t nn = (size_t)n * n;
+    double *a = malloc(nn * sizeof *a), *l1 = malloc(nn * sizeof *l1), *u1 = malloc(nn * sizeof *u1),
+           *l5 = malloc(nn * sizeof *l5), *u5 = malloc(nn * sizeof *u5);
+    ck_assert(a && l1 && u1 && l5 && u5);
+    kit_rng r;
+    kit_rng_seed(&r, 99, 0);
+    kit_gen_diag_dominant(&r, a, n);
+    int rc1, rc5;
+    crout_on(1, a, n, l1, u1, &rc1);
+    crout_on(5, a, n, l5, u5, &rc5);
+    ck_assert_int_eq(rc1, rc5);
+    ck_assert_msg(!memcmp(l1, l5, nn * sizeof *l1) && !memcmp(u1, u5, nn * sizeof *u1), "Crout differs on 5 threads");
+
+    size_t m = (1u << 20) + 3;
+    float *x = malloc(m * sizeof *x), *y = malloc(m * sizeof *y);
+    ck_assert(x && y);
+    kit_gen_uniform_f32(&r, x, m, -1, 1);
+    kit_gen_uniform_f32(&r, y, m, -1, 1);
+    double d[2], abs_[2];
+    for (int k = 0; k < 2; k++) {
+        setenv("KIT_THREADS", k ? "3" : "1", 1);
+        d[k] = kit_ref_dot_f32(x, y, m, &abs_[k]);
+    }
+    unsetenv("KIT_THREADS");
+    ck_assert(d[0] == d[1] && abs_[0] == abs_[1]);
+    free(a), free(l1), free(u1), free(l5), free(u5), free(x), free(y);
+}
+END_TEST
 
 START_TEST(vadd)
 {
@@ -272,6 +318,7 @@ static Suite *ref_suite(void)
 {
     Suite *s = suite_create("ref");
     TCase *tc = tcase_create("core");
+    tcase_add_test(tc, threads_give_the_same_bits);
     tcase_add_test(tc, vadd);
     tcase_add_test(tc, dot);
     tcase_add_test(tc, histogram);

@@ -162,6 +162,24 @@ START_TEST(unit_and_f32)
 }
 END_TEST
 
+/* Jumping ahead lands where stepping does, for small and large steps. */
+START_TEST(advance_equals_stepping)
+{
+    const uint64_t steps[] = {0, 1, 511, 512, 513, 1000, 65537, 1u << 20};
+    for (size_t t = 0; t < sizeof steps / sizeof steps[0]; t++) {
+        kit_rng a, b;
+        kit_rng_seed(&a, 0x5eedULL + t, 3);
+        b = a;
+        for (uint64_t i = 0; i < steps[t]; i++)
+            kit_rng_u64(&a);
+        kit_rng_advance(&b, steps[t]);
+        ck_assert_msg(!memcmp(a.s, b.s, sizeof a.s), "advance by %llu differs from stepping",
+                      (unsigned long long)steps[t]);
+        ck_assert_uint_eq(kit_rng_u64(&a), kit_rng_u64(&b));
+    }
+}
+END_TEST
+
 START_TEST(hash_str_fnv1a)
 {
     ck_assert_uint_eq(kit_hash_str(""), 0xcbf29ce484222325ULL);
@@ -210,6 +228,7 @@ static Suite *rng_suite(void)
     tcase_add_test(tc, range_inclusive_and_uniform);
     tcase_add_test(tc, range_edge_cases);
     tcase_add_test(tc, unit_and_f32);
+    tcase_add_test(tc, advance_equals_stepping);
     tcase_add_test(tc, hash_str_fnv1a);
     tcase_add_test(tc, seed_parse_hex_only);
     suite_add_tcase(s, tc);

@@ -14,6 +14,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -286,6 +287,8 @@ static void reap_orphans(pid_t keep)
 struct proc_session {
     pid_t pid;
     int out_fd, err_fd, ctl_fd; /* ctl_fd: the parent's end of the control channel, -1 when none */
+    int pid_fd;                 /* readable when the child has exited (pidfd_open); -1: not available */
+    int idle_ms;                /* the next sleep while nothing can be polled (no pid_fd) */
     int out_open, err_open, exited;
     int status;
     capture out, err;
@@ -364,7 +367,7 @@ static int pump(proc_session *s, double deadline, char *buf, size_t len)
             }
             s->next_watch = now() + 0.25;
         }
-        struct pollfd fds[3];
+        struct pollfd fds[4];
         int nf = 0;
         if (s->out_open)
             fds[nf++] = (struct pollfd){s->out_fd, POLLIN, 0};
@@ -373,10 +376,24 @@ static int pump(proc_session *s, double deadline, char *buf, size_t len)
         if (s->ctl_fd >= 0 && buf)
             fds[nf++] = (struct pollfd){s->ctl_fd, POLLIN, 0};
         int ms = (int)(left * 1000 < 100 ? left * 1000 + 1 : 100);
+        /* The child's exit wakes the poll (its pidfd): a child that closed
+         * its pipes before exiting is reaped at once, not after a 100 ms
+         * sleep (one per process run added up to seconds per check).
+         * Without a pidfd, short sleeps first, growing to 100 ms. */
+        struct pollfd *exit_fd = NULL;
+        if (s->pid_fd >= 0) {
+            exit_fd = &fds[nf];
+            fds[nf++] = (struct pollfd){s->pid_fd, POLLIN, 0};
+        } else if (!s->out_open && !s->err_open) {
+            ms = ms < s->idle_ms ? ms : s->idle_ms;
+            s->idle_ms = s->idle_ms < 50 ? 2 * s->idle_ms : 100;
+        }
         if (nf)
             poll(fds, (nfds_t)nf, ms);
         else
             usleep((useconds_t)ms * 1000);
+        if (exit_fd) /* not one of the streams below */
+            exit_fd->revents = 0, nf--;
         for (int i = 0; i < nf; i++) {
             if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
                 continue;
@@ -463,6 +480,14 @@ proc_session *proc_start(const char *const argv[], const proc_opts *o, int ctl_f
     size_t out_cap = o->out_cap ? o->out_cap : DEFAULT_CAP, err_cap = o->err_cap ? o->err_cap : DEFAULT_CAP;
     s->pid = pid;
     s->out_fd = out_p[0], s->err_fd = err_p[0], s->ctl_fd = ctl_p[0];
+#ifdef SYS_pidfd_open
+    s->pid_fd = (int)syscall(SYS_pidfd_open, pid, 0); /* Linux 5.3 and later; else -1 */
+    if (s->pid_fd >= 0)
+        fcntl(s->pid_fd, F_SETFD, FD_CLOEXEC);
+#else
+    s->pid_fd = -1;
+#endif
+    s->idle_ms = 1;
     s->out = (capture){&r->out, out_cap, &r->out_total, NULL, 0, 0, 0};
     s->err = (capture){&r->err, err_cap / 2, &r->err_total, malloc(err_cap - err_cap / 2), err_cap - err_cap / 2, 0, 0};
     if (!s->err.ring)
@@ -537,6 +562,8 @@ void proc_end(proc_session *s, double timeout_s)
     close(s->err_fd);
     if (s->ctl_fd >= 0)
         close(s->ctl_fd);
+    if (s->pid_fd >= 0)
+        close(s->pid_fd);
     r->seconds = now() - s->t0;
     int status = s->status;
     if (WIFEXITED(status) && s->use_bwrap && WEXITSTATUS(status) > 128 && WEXITSTATUS(status) < 128 + 32) {

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "check_main.h"
@@ -19,11 +20,38 @@
 static const char *echo_server = "echo ready >&3; while read -r l <&3; do echo \"case $l\"; echo \"note $l\" >&2; "
                                  "echo done >&3; done; echo bye";
 
+static double sb_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
 static proc_session *start_sh(const char *script, const proc_opts *o, proc_result *r)
 {
     const char *argv[] = {"/bin/sh", "-c", script, NULL};
     return proc_start(argv, o, 3, r);
 }
+
+/* A child that closes its output before it exits (a checker, a runner
+ * between cases) is reaped when it exits: the parent used to notice only at
+ * its next 100 ms poll tick, 0.1 s per process run, seconds per check.
+ * 20 such runs took >= 2 s then; the bound leaves a wide margin. */
+START_TEST(an_exit_after_closed_output_is_seen_at_once)
+{
+    const char *argv[] = {"/bin/sh", "-c", "exec >&- 2>&-; exit 3", NULL};
+    proc_opts o = {0};
+    double t0 = sb_now();
+    for (int i = 0; i < 20; i++) {
+        proc_result r;
+        ck_assert_int_eq(proc_run(argv, &o, &r), 0);
+        ck_assert_int_eq(r.exit_code, 3);
+        proc_result_free(&r);
+    }
+    double took = sb_now() - t0;
+    ck_assert_msg(took < 1.0, "20 runs took %.2f s: the exits were noticed late", took);
+}
+END_TEST
 
 START_TEST(answers_in_order_with_their_output)
 {
@@ -185,6 +213,7 @@ static Suite *session_suite(void)
     Suite *s = suite_create("proc_session");
     TCase *tc = tcase_create("conversation");
     tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, an_exit_after_closed_output_is_seen_at_once);
     tcase_add_test(tc, answers_in_order_with_their_output);
     tcase_add_test(tc, each_request_has_its_time_limit);
     tcase_add_test(tc, a_child_that_dies_mid_request);

@@ -26,8 +26,21 @@ uint64_t kit_rng_u64(kit_rng *r);
 int64_t kit_rng_range(kit_rng *r, int64_t lo, int64_t hi);
 /* Uniform double in [0, 1) with 53 random bits. */
 double kit_rng_unit(kit_rng *r);
-/* Uniform float in [lo, hi): 24 random bits, so every value is exact in float. */
+/* Uniform float in [lo, hi): 24 random bits, so every value is exact in float.
+ * Exactly one draw per value (kit_gen_uniform_f32 cuts arrays on that). */
 float kit_rng_f32(kit_rng *r, float lo, float hi);
+
+/* Advances r by `steps` draws of kit_rng_u64 at once (the generator is
+ * linear over GF(2): its transition matrix raised to `steps` by repeated
+ * squaring).  Lets threads generate the pieces of one stream: piece k starts
+ * at a copy of r advanced by its first index, and the values are exactly
+ * those of one sequential pass. */
+void kit_rng_advance(kit_rng *r, uint64_t steps);
+
+/* Threads for the kit's own host work on large arrays (generation,
+ * references): $KIT_THREADS if set (1..64), else the CPUs this process may
+ * use, at most 16. */
+int kit_threads(void);
 
 /* splitmix64 finaliser: mixes a 64-bit value; used to derive per-case seeds. */
 uint64_t kit_mix64(uint64_t x);

@@ -129,37 +129,62 @@ static void abs_product_row(const lu_check *c, int i, double *acc)
     }
 }
 
+/* One row's findings of check_factors: wrong entries, and the first (in
+ * column order) of those with the smallest step. */
+typedef struct {
+    size_t bad;
+    int step, j;
+    double got, exp, tol;
+} factor_row;
+
+static void check_factor_row(const lu_check *c, int i, int steps, double g, double *m, factor_row *fr)
+{
+    size_t N = c->N;
+    fr->bad = 0, fr->step = c->n;
+    abs_product_row(c, i, m);
+    for (int j = 0; j < c->n; j++) {
+        int step = j <= i ? j : i; /* L[i][j] belongs to step j, U[i][j] to step i */
+        if (step >= steps)
+            continue;
+        size_t ij = (size_t)i * N + (size_t)j;
+        double exp = j <= i ? c->L[ij] : c->U[ij];
+        double tol = g * (fabs(c->A[ij]) + m[j]);
+        if (j > i)
+            tol /= fabs(c->L[(size_t)i * N + (size_t)i]);
+        if (fabs(c->F[ij] - exp) <= tol)
+            continue;
+        fr->bad++;
+        if (step < fr->step)
+            fr->step = step, fr->j = j, fr->got = c->F[ij], fr->exp = exp, fr->tol = tol;
+    }
+}
+
 /* Compares the entries of steps 0 .. steps-1 (column j of L, row j of U);
- * reports the earliest wrong step. */
+ * reports the earliest wrong step.  Rows on kit_threads() threads, their
+ * findings combined in row order (the report is the sequential one). */
 static int check_factors(kit_check_ctx *ctx, const lu_check *c, int steps)
 {
     size_t N = c->N;
     double g = FACTOR_SLACK * gam((double)c->n, c->d->u);
-    double *m = kit_xmalloc((N ? N : 1) * sizeof *m, "the checker");
+    factor_row *rows = kit_xmalloc((N ? N : 1) * sizeof *rows, "the checker");
+#pragma omp parallel num_threads(c->n >= 64 ? kit_threads() : 1)
+    {
+        double *m = kit_xmalloc((N ? N : 1) * sizeof *m, "the checker");
+#pragma omp for schedule(dynamic, 8)
+        for (int i = 0; i < c->n; i++)
+            check_factor_row(c, i, steps, g, m, &rows[i]);
+        free(m);
+    }
     int first_step = c->n, fi = 0, fj = 0;
     size_t bad = 0;
     double got_v = 0, exp_v = 0, tol_v = 0;
     for (int i = 0; i < c->n; i++) {
-        abs_product_row(c, i, m);
-        for (int j = 0; j < c->n; j++) {
-            int step = j <= i ? j : i; /* L[i][j] belongs to step j, U[i][j] to step i */
-            if (step >= steps)
-                continue;
-            size_t ij = (size_t)i * N + (size_t)j;
-            double exp = j <= i ? c->L[ij] : c->U[ij];
-            double tol = g * (fabs(c->A[ij]) + m[j]);
-            if (j > i)
-                tol /= fabs(c->L[(size_t)i * N + (size_t)i]);
-            if (fabs(c->F[ij] - exp) <= tol)
-                continue;
-            bad++;
-            if (step < first_step) {
-                first_step = step, fi = i, fj = j;
-                got_v = c->F[ij], exp_v = exp, tol_v = tol;
-            }
-        }
+        bad += rows[i].bad;
+        if (rows[i].bad && rows[i].step < first_step)
+            first_step = rows[i].step, fi = i, fj = rows[i].j, got_v = rows[i].got, exp_v = rows[i].exp,
+            tol_v = rows[i].tol;
     }
-    free(m);
+    free(rows);
     if (!bad)
         return 1;
     char where[64];
@@ -171,43 +196,69 @@ static int check_factors(kit_check_ctx *ctx, const lu_check *c, int steps)
 }
 
 /* ---- 3: backward error -------------------------------------------------------------- */
+/* One row of A - L U from the student's factors: sums of squares, wrong
+ * entries and the worst of them (the first of equals). */
+typedef struct {
+    double r2, a2, m2, worst, err, bound;
+    size_t bad;
+    int j;
+} residual_row;
+
+static void residual_of_row(const lu_check *c, size_t i, double gu, double gd, double *p, double *pa, residual_row *rr)
+{
+    size_t N = c->N;
+    memset(rr, 0, sizeof *rr);
+    /* row i of L U and of |L||U| */
+    memset(p, 0, N * sizeof *p);
+    memset(pa, 0, N * sizeof *pa);
+    for (size_t k = 0; k <= i; k++) {
+        double lik = c->F[i * N + k];
+        const double *uk = c->F + k * N;
+        p[k] += lik; /* u_kk = 1 */
+        pa[k] += fabs(lik);
+        for (size_t j = k + 1; j < N; j++) {
+            p[j] += lik * uk[j];
+            pa[j] += fabs(lik * uk[j]);
+        }
+    }
+    for (size_t j = 0; j < N; j++) {
+        double a = c->A[i * N + j], r = a - p[j];
+        double bound = gu * pa[j] + gd * (fabs(a) + pa[j]);
+        rr->r2 += r * r, rr->a2 += a * a, rr->m2 += pa[j] * pa[j];
+        if (!(fabs(r) <= bound)) {
+            double ratio = bound > 0 ? fabs(r) / bound : INFINITY;
+            if (!rr->bad++ || ratio > rr->worst)
+                rr->worst = ratio, rr->j = (int)j, rr->err = fabs(r), rr->bound = bound;
+        }
+    }
+}
+
 static void backward_exact(kit_check_ctx *ctx, const lu_check *c)
 {
     size_t N = c->N;
-    double *p = kit_xmalloc((N ? N : 1) * sizeof *p, "the checker");
-    double *pa = kit_xmalloc((N ? N : 1) * sizeof *pa, "the checker");
     double gu = gam((double)c->n, c->d->u), gd = gam((double)c->n + 1, KIT_U_F64);
+    residual_row *rows = kit_xmalloc((N ? N : 1) * sizeof *rows, "the checker");
+#pragma omp parallel num_threads(N >= 64 ? kit_threads() : 1)
+    {
+        double *p = kit_xmalloc((N ? N : 1) * sizeof *p, "the checker");
+        double *pa = kit_xmalloc((N ? N : 1) * sizeof *pa, "the checker");
+#pragma omp for schedule(dynamic, 8)
+        for (size_t i = 0; i < N; i++)
+            residual_of_row(c, i, gu, gd, p, pa, &rows[i]);
+        free(p);
+        free(pa);
+    }
     double r2 = 0, a2 = 0, m2 = 0, worst = 0;
     size_t bad = 0;
     int wi = 0, wj = 0;
     double w_err = 0, w_bound = 0;
-    for (size_t i = 0; i < N; i++) {
-        /* row i of L U and of |L||U|, from the student's factors */
-        memset(p, 0, N * sizeof *p);
-        memset(pa, 0, N * sizeof *pa);
-        for (size_t k = 0; k <= i; k++) {
-            double lik = c->F[i * N + k];
-            const double *uk = c->F + k * N;
-            p[k] += lik; /* u_kk = 1 */
-            pa[k] += fabs(lik);
-            for (size_t j = k + 1; j < N; j++) {
-                p[j] += lik * uk[j];
-                pa[j] += fabs(lik * uk[j]);
-            }
-        }
-        for (size_t j = 0; j < N; j++) {
-            double a = c->A[i * N + j], r = a - p[j];
-            double bound = gu * pa[j] + gd * (fabs(a) + pa[j]);
-            r2 += r * r, a2 += a * a, m2 += pa[j] * pa[j];
-            if (!(fabs(r) <= bound)) {
-                double ratio = bound > 0 ? fabs(r) / bound : INFINITY;
-                if (!bad++ || ratio > worst)
-                    worst = ratio, wi = (int)i, wj = (int)j, w_err = fabs(r), w_bound = bound;
-            }
-        }
+    for (size_t i = 0; i < N; i++) { /* in row order: the sequential report */
+        r2 += rows[i].r2, a2 += rows[i].a2, m2 += rows[i].m2;
+        if (rows[i].bad && (!bad || rows[i].worst > worst))
+            worst = rows[i].worst, wi = (int)i, wj = rows[i].j, w_err = rows[i].err, w_bound = rows[i].bound;
+        bad += rows[i].bad;
     }
-    free(p);
-    free(pa);
+    free(rows);
     double rel = a2 > 0 ? sqrt(r2 / a2) : sqrt(r2), rel_bound = a2 > 0 ? gu * sqrt(m2 / a2) : 0;
     if (bad) {
         char where[64];

@@ -1,14 +1,25 @@
-/* lab06 stretch exercise - reduce-then-scan (handout, "How far from the
- * library?").  Same interface and the same Kogge-Stone block scan as the
- * reference solution (../scan.cu); only the order of the three steps over
- * the big array changes:
- *   1. sum_tiles: each block only SUMS its tile (reads it, writes one total);
- *   2. the totals are scanned, as in the reference;
- *   3. scan_tiles scans each tile again, starting from the scanned total of
- *      the tiles before it, and writes the result.
- * The array is read twice and written once (3 passes of its size over
- * memory) where scan-then-add reads it twice and writes it twice (4): at the
- * same bandwidth, 3/4 of the time.  Part 1 is the reference's.
+/* lab06 stretch exercise - single-pass scan with decoupled look-back
+ * (handout, "How far from the library?").  Same interface as the reference
+ * solution (../scan.cu) and the same Part 1; Part 2 reads the array once and
+ * writes it once, in ONE launch:
+ *   1. each block takes the next tile of TILE = 4096 elements (a ticket from
+ *      a global counter, so tiles are handed out in the order blocks start)
+ *      and scans it in registers: every warp scans its 512 elements with
+ *      coalesced 16-byte loads and warp shuffles, one barrier-separated
+ *      round combines the 8 warps' totals;
+ *   2. warp 0 publishes the tile's total (status A, "aggregate") in global
+ *      memory, then walks back over the statuses of the tiles before it, 32
+ *      at a time, adding aggregates until it meets a tile that has published
+ *      its inclusive prefix (status P); it publishes its own prefix (P);
+ *   3. every element gets the prefix of the tiles before its tile, and the
+ *      tile is written.
+ * A status is one 64-bit word (value and flag written and read together, so
+ * no reader sees a flag without its value).  The flag carries the number of
+ * the call (the "epoch"): statuses of earlier calls count as not yet
+ * published, so the array is cleared only when it is allocated.
+ * Why it cannot deadlock: a block looks back only at tiles whose tickets
+ * were taken before its own, by blocks that are already running, and every
+ * block publishes its aggregate without waiting for anyone.
  */
 #include <cuda_runtime.h>
 #include <stdint.h>
@@ -16,7 +27,7 @@
 #include "scan.h"
 #include "kit/cuda_check.cuh"
 
-/* ---- Part 1 ---- */
+/* ---- Part 1 (the reference's) ---- */
 template <typename T> __global__ void scan_block_kernel(const T *in, T *out, int n)
 {
     __shared__ T buf[2][SCAN_BLOCK_MAX];
@@ -37,41 +48,49 @@ template <typename T> __global__ void scan_block_kernel(const T *in, T *out, int
 }
 
 /* ---- Part 2 ---- */
-#define THREADS 1024
-#define ITEMS 4                     /* consecutive elements per thread */
-#define TILE (THREADS * ITEMS)      /* elements per block */
+#define THREADS 256
 #define WARPS (THREADS / 32)
+#define VEC 4                        /* elements per 16-byte load */
+#define CHUNKS 4                     /* 16-byte loads per thread */
+#define WARP_ITEMS (32 * VEC * CHUNKS) /* 512 consecutive elements per warp */
+#define TILE (WARPS * WARP_ITEMS)    /* 4096 elements per block */
 #define FULL_MASK 0xffffffffu
+#define EPOCH_MAX 0x7fffffffu        /* the flag is epoch * 2 + (1 for P, 0 for A) */
 
-/* Four consecutive elements as one 16-byte load or store. */
 template <typename T> struct vec4;
 template <> struct vec4<float> { typedef float4 type; };
 template <> struct vec4<int> { typedef int4 type; };
 
-/* v[0..3] = p[i..i+3], elements at or past n as 0.  One vector load when all
- * four exist and p + i is 16-byte aligned (cudaMalloc'ed arrays and tiles of
- * 4096 elements always are), else one element at a time. */
-template <typename T> __device__ void load4(const T *p, long i, int n, T v[4])
+/* The value of a status as 32 bits and back. */
+__device__ unsigned to_bits(float x) { return __float_as_uint(x); }
+__device__ unsigned to_bits(int x) { return (unsigned)x; }
+template <typename T> __device__ T from_bits(unsigned b);
+template <> __device__ float from_bits<float>(unsigned b) { return __uint_as_float(b); }
+template <> __device__ int from_bits<int>(unsigned b) { return (int)b; }
+
+/* v[0..3] = p[i..i+3], elements at or past n as 0.  One 16-byte load when
+ * `vec` (p is 16-byte aligned: i is a multiple of 4) and all four exist. */
+template <typename T> __device__ void load4(const T *p, long i, int n, bool vec, T v[VEC])
 {
     typedef typename vec4<T>::type V;
-    if (i + 3 < n && (uintptr_t)(p + i) % sizeof(V) == 0) {
+    if (vec && i + 3 < n) {
         V x = *(const V *)(p + i);
         v[0] = x.x, v[1] = x.y, v[2] = x.z, v[3] = x.w;
     } else {
-        for (int k = 0; k < 4; k++)
+        for (int k = 0; k < VEC; k++)
             v[k] = i + k < n ? p[i + k] : T(0);
     }
 }
 
-template <typename T> __device__ void store4(T *p, long i, int n, const T v[4])
+template <typename T> __device__ void store4(T *p, long i, int n, bool vec, const T v[VEC])
 {
     typedef typename vec4<T>::type V;
-    if (i + 3 < n && (uintptr_t)(p + i) % sizeof(V) == 0) {
+    if (vec && i + 3 < n) {
         V x;
         x.x = v[0], x.y = v[1], x.z = v[2], x.w = v[3];
         *(V *)(p + i) = x;
     } else {
-        for (int k = 0; k < 4 && i + k < n; k++)
+        for (int k = 0; k < VEC && i + k < n; k++)
             p[i + k] = v[k];
     }
 }
@@ -88,99 +107,150 @@ template <typename T> __device__ T warp_scan(T x)
     return x;
 }
 
-/* out = the scan of each tile of TILE elements, plus offsets[b - 1] for tile
- * b >= 1 (offsets may be NULL); tile_totals[b] = tile b's sum (may be NULL). */
-template <typename T> __global__ void scan_tiles(const T *in, T *out, T *tile_totals, const T *offsets, int n)
+/* Every lane gets x(0) + ... + x(31). */
+template <typename T> __device__ T warp_sum(T x)
 {
-    __shared__ T warp_totals[WARPS];
-    int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    long first = (long)blockIdx.x * TILE + (long)threadIdx.x * ITEMS;
-    T v[ITEMS];
-    load4(in, first, n, v);
-    for (int k = 1; k < ITEMS; k++) /* this thread's elements, sequentially */
-        v[k] += v[k - 1];
-    T upto_thread = warp_scan(v[ITEMS - 1]); /* this warp's threads up to and including this one */
-    if (lane == 31)
-        warp_totals[warp] = upto_thread;
-    __syncthreads();
-    if (warp == 0)
-        warp_totals[lane] = warp_scan(warp_totals[lane]); /* WARPS == 32: one value per lane */
-    __syncthreads();
-    T before = upto_thread - v[ITEMS - 1] + (warp > 0 ? warp_totals[warp - 1] : T(0));
-    if (offsets && blockIdx.x > 0)
-        before += offsets[blockIdx.x - 1];
-    for (int k = 0; k < ITEMS; k++)
-        v[k] += before;
-    store4(out, first, n, v);
-    if (tile_totals && threadIdx.x == THREADS - 1)
-        tile_totals[blockIdx.x] = warp_totals[WARPS - 1];
+    for (int stride = 16; stride > 0; stride /= 2)
+        x += __shfl_xor_sync(FULL_MASK, x, stride);
+    return x;
 }
 
-/* Reduce step: tile_totals[b] = the sum of tile b. */
-template <typename T> __global__ void sum_tiles(const T *in, T *tile_totals, int n)
+/* The lane before's value (0 for lane 0): an exclusive scan from an
+ * inclusive one without subtracting (a float difference would round). */
+template <typename T> __device__ T from_lane_before(T inclusive)
 {
-    __shared__ T warp_totals[WARPS];
+    T x = __shfl_up_sync(FULL_MASK, inclusive, 1);
+    return threadIdx.x % 32 == 0 ? T(0) : x;
+}
+
+/* Writes value and flag in one 64-bit store: a reader sees both or neither. */
+template <typename T> __device__ void publish(unsigned long long *status, unsigned epoch, bool prefix, T value)
+{
+    unsigned flag = epoch * 2u + (prefix ? 1u : 0u);
+    *(volatile unsigned long long *)status = (unsigned long long)flag << 32 | to_bits(value);
+}
+
+/* Warp 0 of tile `tile` >= 1: the sum of all tiles before it.  Lane l looks
+ * at tile (end - l); the window moves back 32 tiles while every tile in it
+ * has published only its aggregate.  All lanes return the same value. */
+template <typename T> __device__ T look_back(const unsigned long long *status, int tile, unsigned epoch)
+{
+    int lane = threadIdx.x % 32;
+    T before = T(0);
+    for (int end = tile - 1;; end -= 32) {
+        int j = end - lane;
+        bool prefix = true; /* j < 0: past tile 0, which always publishes P, so never added */
+        T value = T(0);
+        if (j >= 0) {
+            unsigned long long word;
+            do /* until tile j has published in this call */
+                word = *(const volatile unsigned long long *)&status[j];
+            while ((unsigned)(word >> 33) != epoch);
+            prefix = (word >> 32) & 1u;
+            value = from_bits<T>((unsigned)word);
+        }
+        unsigned prefixes = __ballot_sync(FULL_MASK, prefix);
+        int last = prefixes ? __ffs(prefixes) - 1 : 31; /* the nearest P, or the whole window */
+        before += warp_sum(lane <= last ? value : T(0));
+        if (prefixes)
+            return before;
+    }
+}
+
+template <typename T>
+__global__ void __launch_bounds__(THREADS) scan_single_pass(const T *in, T *out, int n, int tiles,
+                                                            unsigned long long *status, unsigned *ticket,
+                                                            unsigned epoch, bool vec)
+{
+    __shared__ int my_tile;
+    __shared__ T warp_offset[WARPS]; /* the warps' totals, then what each warp adds */
     int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    long first = (long)blockIdx.x * TILE + (long)threadIdx.x * ITEMS;
-    T v[ITEMS];
-    load4(in, first, n, v);
-    T s = v[0] + v[1] + v[2] + v[3];
-    s = warp_scan(s);
-    if (lane == 31)
-        warp_totals[warp] = s;
+    if (threadIdx.x == 0) /* 0, 1, ..., tiles - 1, and back to 0 for the next call */
+        my_tile = (int)atomicInc(ticket, (unsigned)tiles - 1u);
     __syncthreads();
+    int tile = my_tile;
+
+    /* Chunk c of this warp: 32 lanes x 4 consecutive elements, 512 bytes. */
+    long first = (long)tile * TILE + (long)warp * WARP_ITEMS + lane * VEC;
+    T v[CHUNKS][VEC];
+    for (int c = 0; c < CHUNKS; c++)
+        load4(in, first + c * 32 * VEC, n, vec, v[c]);
+
+    /* The warp's 512 elements: each chunk scanned across the lanes, the
+     * chunks one after the other (carry = the warp's elements before the chunk). */
+    T carry = T(0);
+    for (int c = 0; c < CHUNKS; c++) {
+        for (int k = 1; k < VEC; k++)
+            v[c][k] += v[c][k - 1];
+        T upto_lane = warp_scan(v[c][VEC - 1]);
+        T add = carry + from_lane_before(upto_lane);
+        for (int k = 0; k < VEC; k++)
+            v[c][k] += add;
+        carry += __shfl_sync(FULL_MASK, upto_lane, 31);
+    }
+    if (lane == 31)
+        warp_offset[warp] = carry;
+    __syncthreads();
+
     if (warp == 0) {
-        T w = warp_scan(warp_totals[lane]);
-        if (lane == 31)
-            tile_totals[blockIdx.x] = w;
+        T upto_warp = warp_scan(lane < WARPS ? warp_offset[lane] : T(0));
+        T aggregate = __shfl_sync(FULL_MASK, upto_warp, WARPS - 1);
+        T before = T(0);
+        if (tile == 0) {
+            if (lane == 0)
+                publish(&status[0], epoch, true, aggregate);
+        } else {
+            if (lane == 0)
+                publish(&status[tile], epoch, false, aggregate);
+            before = look_back<T>(status, tile, epoch);
+            if (lane == 0)
+                publish(&status[tile], epoch, true, before + aggregate);
+        }
+        T warp_before = from_lane_before(upto_warp);
+        if (lane < WARPS) /* each lane reads and writes only its own entry */
+            warp_offset[lane] = before + warp_before;
+    }
+    __syncthreads();
+
+    T offset = warp_offset[warp];
+    for (int c = 0; c < CHUNKS; c++) {
+        for (int k = 0; k < VEC; k++)
+            v[c][k] += offset;
+        store4(out, first + c * 32 * VEC, n, vec, v[c]);
     }
 }
 
-static int tiles_for(int n) { return (n + TILE - 1) / TILE; }
-
-/* Room for the totals of every level of the recursion. */
-static size_t scratch_elements(int n)
-{
-    size_t total = 0;
-    for (int t = tiles_for(n); t > 1; t = tiles_for(t))
-        total += (size_t)t;
-    return total;
-}
-
-/* Scans n >= 1 elements; scratch holds scratch_elements(n) elements. */
-template <typename T> static void scan_level(const T *d_in, T *d_out, int n, T *scratch)
-{
-    int tiles = tiles_for(n);
-    if (tiles == 1) {
-        scan_tiles<T><<<1, THREADS>>>(d_in, d_out, (T *)nullptr, (const T *)nullptr, n);
-        CUDA_CHECK_LAUNCH();
-        return;
-    }
-    T *totals = scratch;
-    sum_tiles<T><<<tiles, THREADS>>>(d_in, totals, n);
-    CUDA_CHECK_LAUNCH();
-    scan_level<T>(totals, totals, tiles, scratch + tiles); /* in place: each thread reads before it writes */
-    scan_tiles<T><<<tiles, THREADS>>>(d_in, d_out, (T *)nullptr, totals, n);
-    CUDA_CHECK_LAUNCH();
-}
-
-/* Scratch for the totals, kept between calls and grown when a larger n
- * comes (the handout allows it): a cudaMalloc and cudaFree in every call
- * cost more than scanning 2^20 elements. */
-static void *d_scratch;
-static size_t scratch_bytes;
+/* Kept between calls (the handout allows it): the tiles' statuses (cleared
+ * when allocated), the ticket counter (back at 0 after every launch), and
+ * the number of the current call. */
+static unsigned long long *d_status;
+static int status_tiles;
+static unsigned *d_ticket;
+static unsigned epoch;
 
 template <typename T> static void scan_any(const T *d_in, T *d_out, int n)
 {
     if (n <= 0)
         return;
-    size_t bytes = scratch_elements(n) * sizeof(T);
-    if (bytes > scratch_bytes) {
-        CUDA_CHECK(cudaFree(d_scratch));
-        CUDA_CHECK(cudaMalloc(&d_scratch, bytes));
-        scratch_bytes = bytes;
+    int tiles = (int)(((long)n + TILE - 1) / TILE);
+    if (!d_ticket) {
+        CUDA_CHECK(cudaMalloc(&d_ticket, sizeof *d_ticket));
+        CUDA_CHECK(cudaMemset(d_ticket, 0, sizeof *d_ticket));
     }
-    scan_level<T>(d_in, d_out, n, (T *)d_scratch);
+    if (tiles > status_tiles) {
+        CUDA_CHECK(cudaFree(d_status));
+        CUDA_CHECK(cudaMalloc(&d_status, (size_t)tiles * sizeof *d_status));
+        CUDA_CHECK(cudaMemset(d_status, 0, (size_t)tiles * sizeof *d_status));
+        status_tiles = tiles;
+    }
+    if (epoch == EPOCH_MAX) { /* the flag would wrap: old statuses could look current */
+        CUDA_CHECK(cudaMemset(d_status, 0, (size_t)status_tiles * sizeof *d_status));
+        epoch = 0;
+    }
+    epoch++; /* 1, 2, ...: a cleared status (flag 0) is never current */
+    bool vec = ((uintptr_t)d_in | (uintptr_t)d_out) % 16 == 0;
+    scan_single_pass<T><<<tiles, THREADS>>>(d_in, d_out, n, tiles, d_status, d_ticket, epoch, vec);
+    CUDA_CHECK_LAUNCH();
 }
 
 template <typename T> static void scan_one_block(const T *d_in, T *d_out, int n)

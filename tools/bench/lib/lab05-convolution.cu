@@ -40,6 +40,7 @@ int main(int argc, char **argv)
     conv_fn stu = (conv_fn)bench_fn(BENCH_STUDENT, "_Z12conv1d_tiledPKfPfiS0_i");
     conv_fn ref = (conv_fn)bench_fn(BENCH_REFERENCE, "_Z12conv1d_tiledPKfPfiS0_i");
     conv_fn ref_halo = (conv_fn)bench_fn(BENCH_REFERENCE, "_Z18conv1d_halo_globalPKfPfiS0_i");
+    conv_fn str = (conv_fn)bench_fn(BENCH_STRETCH, "_Z12conv1d_tiledPKfPfiS0_i"); /* register tiling (handout, stretch) */
     bench_gpu();
     const int n = 1 << 26, masks[] = {5, 21, 31};
     size_t bytes = (size_t)n * sizeof(float);
@@ -47,8 +48,8 @@ int main(int argc, char **argv)
     bench_rand_f32(h, n, -1.0f, 1.0f, 0);
     const float *din = (const float *)bench_upload(h, bytes);
     double *want = (double *)bench_host((size_t)n * sizeof(double)), *tol = (double *)bench_host((size_t)n * sizeof(double));
-    float *dout[4];
-    for (int i = 0; i < 4; i++)
+    float *dout[5];
+    for (int i = 0; i < 5; i++)
         dout[i] = (float *)bench_malloc(bytes);
     for (int mask_size : masks) {
         float mask[CONV_MAX_MASK];
@@ -66,21 +67,22 @@ int main(int argc, char **argv)
             want[i] = s;
             tol[i] = (mask_size + 1) * 0x1p-24 * a; /* mask_size float products and sums in any order */
         }
-        conv_arg args[4];
-        conv_fn fns[4] = {stu, ref, ref_halo, NULL};
-        for (int i = 0; i < 4; i++)
+        conv_arg args[5];
+        conv_fn fns[5] = {stu, ref, ref_halo, NULL, str};
+        for (int i = 0; i < 5; i++)
             args[i] = (conv_arg){fns[i], din, dout[i], n, mask, mask_size, want, tol};
-        bench_row rows[4];
+        bench_row rows[5];
         int k = 0;
         k += bench_add_both(&rows[k], "tiled", (void *)stu, (void *)ref, call_fn, &args[0], &args[1], check, NULL);
         k += bench_add(&rows[k], BENCH_REFERENCE, "halo from global", (void *)ref_halo, call_fn, &args[2], check, NULL);
+        k += bench_add(&rows[k], BENCH_STRETCH, "(register tiling)", (void *)str, call_fn, &args[4], check, NULL);
         rows[k++] = bench_make("baseline (kit_conv1d_global)", call_fn, &args[3], check, 0);
         bench_case c = {"", 2.0 * bytes, 0};
         snprintf(c.title, sizeof c.title, "convolution, n = %s floats, mask %d (no library peer: x copy is the yardstick)",
                  bench_size(n), mask_size);
         bench_case_run(&c, rows, k);
     }
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 5; i++)
         bench_free(dout[i]);
     bench_free((void *)din);
     free(h), free(want), free(tol);

@@ -57,6 +57,7 @@ int main(int argc, char **argv)
     merge_fn stu = (merge_fn)bench_fn(BENCH_STUDENT, "_Z11merge_tiledPKiiS0_iPi");
     merge_fn ref = (merge_fn)bench_fn(BENCH_REFERENCE, "_Z11merge_tiledPKiiS0_iPi");
     merge_fn ref_basic = (merge_fn)bench_fn(BENCH_REFERENCE, "_Z11merge_basicPKiiS0_iPi");
+    merge_fn str = (merge_fn)bench_fn(BENCH_STRETCH, "_Z11merge_tiledPKiiS0_iPi"); /* CUB-style tiles (handout, stretch) */
     bench_gpu();
     const int sizes[] = {1000000, 10000000};
     for (int m : sizes) {
@@ -71,23 +72,24 @@ int main(int argc, char **argv)
         std::merge(ha, ha + m, hb, hb + n, want);
         const int *da = (const int *)bench_upload(ha, (size_t)m * sizeof(int));
         const int *db = (const int *)bench_upload(hb, (size_t)n * sizeof(int));
-        merge_fn fns[6] = {NULL, NULL, stu, ref, ref_basic, NULL};
-        merge_arg args[6];
-        for (int i = 0; i < 6; i++)
+        merge_fn fns[7] = {NULL, NULL, stu, ref, ref_basic, NULL, str};
+        merge_arg args[7];
+        for (int i = 0; i < 7; i++)
             args[i] = (merge_arg){fns[i], da, db, m, n, (int *)bench_malloc(((size_t)m + n) * sizeof(int)), NULL, 0,
                                   want};
         BENCH_CUDA(cub::DeviceMerge::MergeKeys(NULL, args[0].temp_bytes, da, m, db, n, args[0].c));
         args[0].temp = bench_malloc(args[0].temp_bytes);
-        bench_row rows[6] = {bench_make("cub::DeviceMerge::MergeKeys", call_cub, &args[0], check, 1),
+        bench_row rows[7] = {bench_make("cub::DeviceMerge::MergeKeys", call_cub, &args[0], check, 1),
                              bench_make("thrust::merge", call_thrust, &args[1], check, 0)};
         int k = 2;
         k += bench_add_both(&rows[k], "tiled", (void *)stu, (void *)ref, call_fn, &args[2], &args[3], check, NULL);
+        k += bench_add(&rows[k], BENCH_STRETCH, "(CUB-style tiles)", (void *)str, call_fn, &args[6], check, NULL);
         k += bench_add(&rows[k], BENCH_REFERENCE, "basic", (void *)ref_basic, call_fn, &args[4], check, NULL);
         rows[k++] = bench_make("baseline (kit_merge_basic)", call_baseline, &args[5], check, 0);
         bench_case c = {"", 2.0 * ((double)m + n) * sizeof(int), 0};
         snprintf(c.title, sizeof c.title, "merge, %s + %s sorted ints", bench_size(m), bench_size(n));
         bench_case_run(&c, rows, k);
-        for (int i = 0; i < 6; i++)
+        for (int i = 0; i < 7; i++)
             bench_free(args[i].c);
         bench_free(args[0].temp);
         bench_free((void *)da);

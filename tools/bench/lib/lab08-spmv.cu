@@ -61,6 +61,7 @@ int main(int argc, char **argv)
     bench_start(argc, argv, "lab08-spmv");
     spmv_fn stu = (spmv_fn)bench_fn(BENCH_STUDENT, "_Z11spmv_vectoriPKiS0_PKfS2_Pf");
     spmv_fn ref = (spmv_fn)bench_fn(BENCH_REFERENCE, "_Z11spmv_vectoriPKiS0_PKfS2_Pf");
+    spmv_fn str = (spmv_fn)bench_fn(BENCH_STRETCH, "_Z11spmv_vectoriPKiS0_PKfS2_Pf"); /* merge-based (handout, stretch) */
     bench_gpu();
     cusparseHandle_t h;
     sparse_ok(cusparseCreate(&h), "cusparseCreate");
@@ -101,9 +102,9 @@ int main(int argc, char **argv)
         base.col = (const int *)bench_upload(m.col, (size_t)m.nnz * sizeof(int));
         base.val = (const float *)bench_upload(m.val, (size_t)m.nnz * sizeof(float));
         base.x = (const float *)bench_upload(hx, (size_t)m.cols * sizeof(float));
-        spmv_arg args[4];
-        spmv_fn fns[4] = {NULL, stu, ref, NULL};
-        for (int i = 0; i < 4; i++) {
+        spmv_arg args[5];
+        spmv_fn fns[5] = {NULL, stu, ref, NULL, str};
+        for (int i = 0; i < 5; i++) {
             args[i] = base;
             args[i].fn = fns[i];
             args[i].y = (float *)bench_malloc((size_t)m.rows * sizeof(float));
@@ -120,9 +121,10 @@ int main(int argc, char **argv)
                                           CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, &buf_bytes),
                   "cusparseSpMV_bufferSize");
         pa->buf = bench_malloc(buf_bytes);
-        bench_row rows[4] = {bench_make("cusparseSpMV (CSR)", call_cusparse, &args[0], check, 1)};
+        bench_row rows[5] = {bench_make("cusparseSpMV (CSR)", call_cusparse, &args[0], check, 1)};
         int k = 1;
         k += bench_add_both(&rows[k], "", (void *)stu, (void *)ref, call_fn, &args[1], &args[2], check, NULL);
+        k += bench_add(&rows[k], BENCH_STRETCH, "(merge-based)", (void *)str, call_fn, &args[4], check, NULL);
         rows[k++] = bench_make("baseline (kit_spmv_scalar)", call_fn, &args[3], check, 0);
         /* values and columns once, row pointers, x once, y */
         bench_case c = {"", (double)m.nnz * 8 + (m.rows + 1.0) * 4 + m.cols * 4.0 + m.rows * 4.0, 0};
@@ -133,7 +135,7 @@ int main(int argc, char **argv)
         cusparseDestroyDnVec(pa->vx);
         cusparseDestroyDnVec(pa->vy);
         bench_free(pa->buf);
-        for (int i = 0; i < 4; i++)
+        for (int i = 0; i < 5; i++)
             bench_free(args[i].y);
         bench_free((void *)base.row_ptr);
         bench_free((void *)base.col);

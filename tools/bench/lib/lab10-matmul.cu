@@ -66,6 +66,7 @@ int main(int argc, char **argv)
     bench_start(argc, argv, "lab10-matmul");
     mm_fn stu = (mm_fn)bench_fn(BENCH_STUDENT, "_Z12matmul_tiledPKfS0_Pfiii");
     mm_fn ref = (mm_fn)bench_fn(BENCH_REFERENCE, "_Z12matmul_tiledPKfS0_Pfiii");
+    mm_fn str = (mm_fn)bench_fn(BENCH_STRETCH, "_Z12matmul_tiledPKfS0_Pfiii"); /* register blocking (handout, stretch) */
     bench_gpu();
     cublasHandle_t h;
     if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) {
@@ -104,19 +105,20 @@ int main(int argc, char **argv)
         }
         const float *da = (const float *)bench_upload(ha, (size_t)m * k * sizeof(float));
         const float *db = (const float *)bench_upload(hb, (size_t)k * n * sizeof(float));
-        mm_arg args[4];
-        mm_fn fns[4] = {NULL, stu, ref, NULL};
-        for (int i = 0; i < 4; i++)
+        mm_arg args[5];
+        mm_fn fns[5] = {NULL, stu, ref, NULL, str};
+        for (int i = 0; i < 5; i++)
             args[i] = (mm_arg){fns[i], i == 3, da, db, (float *)bench_malloc((size_t)m * n * sizeof(float)), m, n, k,
                                h, want, tol, v};
-        bench_row rows[4] = {bench_make("cublasSgemm (FP32, no TF32)", call_cublas, &args[0], check, 1, poison)};
+        bench_row rows[5] = {bench_make("cublasSgemm (FP32, no TF32)", call_cublas, &args[0], check, 1, poison)};
         int kk = 1;
         kk += bench_add_both(&rows[kk], "tiled", (void *)stu, (void *)ref, call_fn, &args[1], &args[2], check, poison);
+        kk += bench_add(&rows[kk], BENCH_STRETCH, "(register blocking)", (void *)str, call_fn, &args[4], check, poison);
         rows[kk++] = bench_make("baseline (kit_matmul_naive)", call_fn, &args[3], check, 0, poison);
         bench_case c = {"", 0, 2.0 * m * (double)n * k};
         snprintf(c.title, sizeof c.title, "C = A B, m = %d, n = %d, k = %d floats", m, n, k);
         bench_case_run(&c, rows, kk);
-        for (int i = 0; i < 4; i++)
+        for (int i = 0; i < 5; i++)
             bench_free(args[i].c);
         bench_free((void *)da);
         bench_free((void *)db);
