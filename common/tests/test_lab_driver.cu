@@ -57,6 +57,7 @@ void kit_out(kit_run_ctx *, const char *name, kit_type t, const void *data, uint
 void kit_out_f64(kit_run_ctx *ctx, const char *name, double v) { kit_out(ctx, name, KIT_T_F64, &v, 1); }
 void kit_out_text(kit_run_ctx *ctx, const char *name, const char *) { kit_out(ctx, name, KIT_T_TEXT, "", 0); }
 void kit_harness_error(cudaError_t, const char *, const char *, int) {}
+int kit_time_median(kit_timed_fn, void *, int, int, kit_timing *t) { return t->median_ms = 3, 0; }
 static float timed_out[4]; /* the timed calls' own output */
 static struct fake *the_state;
 static int restored;      /* the state's pointer was put back after the timed call */
