@@ -59,6 +59,16 @@ BAD_LAB_GOALS := $(filter-out $(LAB_IDS) $(addprefix run-,$(LAB_IDS)),$(filter l
 ifneq ($(BAD_LAB_GOALS),)
   $(error make $(firstword $(BAD_LAB_GOALS)): no such lab; $(KIT_LABS_LINE))
 endif
+# make new-lab NAME=...: a bad or taken NAME is refused here, in one line (tools/new-lab --check).
+ifneq ($(filter new-lab,$(MAKECMDGOALS)),)
+  ifneq ($(findstring ',$(NAME)),)
+    $(error make new-lab NAME=$(NAME): not labNN-name (e.g. lab12-transpose))
+  endif
+  NEW_LAB_BAD := $(shell tools/new-lab --check '$(NAME)' 2>&1)
+  ifneq ($(NEW_LAB_BAD),)
+    $(error $(NEW_LAB_BAD))
+  endif
+endif
 # Where make grade writes without OUT: under the user's own folder, never
 # inside the checkout (kitgrade grade's default too: docs/grading.md).
 KIT_GRADES ?= $(HOME)/kit-grades
@@ -87,7 +97,7 @@ endif
 # `make lab03` failed with undefined references to cJSON - issue 11.)
 DEPS_OK := $(BUILD)/deps.mk
 DEPS_ENV = NVCC="$(NVCC)" COMPUTE_SANITIZER="$(COMPUTE_SANITIZER)"
-ifneq ($(filter-out clean help deps,$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))),)
+ifneq ($(filter-out clean help deps new-lab,$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))),)
   include $(DEPS_OK)
 endif
 $(DEPS_OK): mk/deps mk/config.mk
@@ -217,6 +227,12 @@ $(BUILD)/grader/tests/test_%: grader/tests/test_%.c $(call obj,$(GRADER_LIB_C)) 
 	@mkdir -p $(@D)
 	$(Q)$(call say,CC,$@)$(CC) $(KIT_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Icommon/tests -Igrader/src -o $@ $< $(call obj,$(GRADER_LIB_C)) $(LIBKIT) $(CJSON_LIBS) $(INIH_LIBS) $(CHECK_LIBS) -lm
 
+# The lab driver's rules on the CPU (nvcc: the driver is CUDA C++; no CUDA call is made).
+UNIT_TESTS += $(BUILD)/common/tests/test_lab_driver
+$(BUILD)/common/tests/test_lab_driver: common/tests/test_lab_driver.cu common/src/lab_driver.cu $(LIBKIT) $(DEPS_OK) $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(Q)$(call say,NVCC,$@)$(NVCC) $(KIT_NVCCFLAGS) $(NVCCFLAGS) -o $@ $< common/src/lab_driver.cu $(LIBKIT) $(OPENMP_LINK) -lm
+
 GPU_TESTS := $(BUILD)/tests/gpu/test_labs
 $(BUILD)/tests/gpu/test_%: tests/gpu/test_%.c $(call obj,$(GRADER_LIB_C)) $(LIBKIT) $(DEPS_OK)
 	@mkdir -p $(@D)
@@ -235,11 +251,14 @@ test: $(DEPS_OK) ## the kit's tests: unit tests, every .cu built, GPU tests when
 	@if $(KIT_DEVICES) --quiet; then $(MAKE) --no-print-directory test-gpu; \
 	 else echo "SKIP: GPU integration tests: no GPU ($$($(KIT_DEVICES) --why 2>&1))"; \
 	      $(MAKE) --no-print-directory test-cpu-submissions; fi
-	@$(MAKE) --no-print-directory test-build test-slurm
+	@$(MAKE) --no-print-directory test-build test-new-lab test-slurm
 
 test-build: all ## what the build and the documents tell users: unknown labs, no-GPU lines, packages, help, handouts, docs/
 	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-build; rc=$$?; \
 	 KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/check-docs || rc=1; exit $$rc
+
+test-new-lab: all ## make new-lab in a scratch copy: the lab builds and validates; on a GPU its solution gets full marks, its starter fails
+	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-new-lab
 
 test-slurm: all $(GPU_TESTS) ## make grade SLURM=1 on a throw-away one-node Slurm cluster (root; SKIP otherwise)
 	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-slurm
@@ -259,6 +278,9 @@ test-hostile: all $(GPU_TESTS) ## the grader's robustness checks alone (kill -9,
 
 bench-grader: all ## how fast and how fair grading is on this GPU (issue 12's table; prints, asserts nothing)
 	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tools/bench/grader
+
+new-lab: ## write a new lab's skeleton that builds, validates and grades: make new-lab NAME=lab12-transpose
+	@tools/new-lab "$$NAME"
 
 deps: ## install missing distribution packages (as root)
 	@$(DEPS_ENV) mk/deps install
@@ -290,7 +312,7 @@ help: ## list the targets
 	            END { for (i = 1; i <= NR; i++) printf("  %-" w "s  %s\n", n[i], d[i]) }'
 	@$(if $(wildcard docs/reference.md),echo "More: README.md (one screen per user); docs/reference.md (every target, variable and exit status)")
 
-.PHONY: all help clean test test-unit test-gpu test-hostile test-build test-slurm test-fresh bench-grader build-cu grade deps handouts FORCE $(LAB_IDS) $(addprefix run-,$(LAB_IDS))
+.PHONY: all help clean new-lab test test-unit test-new-lab test-gpu test-hostile test-build test-slurm test-fresh bench-grader build-cu grade deps handouts FORCE $(LAB_IDS) $(addprefix run-,$(LAB_IDS))
 FORCE:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -26,6 +26,7 @@ typedef struct kit_run_ctx {
     kit_writer *out; /* NULL in `show` mode */
     int warmup, reps; /* bench mode */
     int show;         /* `show` mode: print a human summary on stdout */
+    int bench;        /* bench mode (set by the lab driver, lab_driver.cu) */
     int kernel_optional; /* set before kit_student_begin when the call may
                             legitimately launch no kernel (empty input) */
 } kit_run_ctx;

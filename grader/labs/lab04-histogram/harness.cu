@@ -1,53 +1,70 @@
-/* harness.cu - lab04 harness: copies the generated values to the GPU, hands
- * the student's histogram_shared a poisoned histogram, records what it left
- * there; in bench mode times it against the kit's global-atomics baseline.
+/* harness.cu - lab04's declaration (kit/lab.cuh): the values on the GPU,
+ * histogram_shared handed a poisoned histogram, what it left there recorded
+ * ("bins"); bench mode times it against the kit's global-atomics baseline.
+ *
+ * Over 100 lines: the show-mode summary (totals, the hot bin) and its time=1
+ * timing.
  */
-#include <cuda_runtime.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "baseline.h"
 #include "dataset.h"
 #include "histogram.h"
-#include "kit/fresh.cuh"
-#include "kit/runner.h"
-#include "kit/util.h"
+#include "kit/lab.cuh"
 
 typedef struct {
     lab04_data d;
     int *d_in;
-    unsigned int *d_bins;      /* the student's histogram */
-    unsigned int *d_bins_kit;  /* the baseline's, in bench mode */
-    int baseline_failed;
+    unsigned int *d_bins;     /* the student's histogram */
+    unsigned int *d_bins_kit; /* the baseline's, when timing */
+    const char *dist;
 } inputs;
 
-static int setup(kit_run_ctx *ctx, inputs *in)
+static int generate(const kit_params *p, uint64_t seed, void *s, char *err, size_t len)
 {
-    char err[256];
-    if (lab04_generate(ctx->params, ctx->seed, &in->d, err, sizeof err) != 0) {
-        fprintf(stderr, "lab04: %s\n", err);
-        return -1;
+    ((inputs *)s)->dist = kit_params_get(p, "dist", "uniform");
+    return lab04_generate(p, seed, &((inputs *)s)->d, err, len);
+}
+
+static void release(kit_run_ctx *, void *s) { lab04_free(&((inputs *)s)->d); }
+
+static int buffers(kit_run_ctx *, void *s, kit_lab_stage stage, kit_lab_buf *b)
+{
+    inputs *in = (inputs *)s;
+    size_t bin_bytes = (size_t)in->d.bins * sizeof(unsigned int);
+    if (stage == KIT_LAB_TIMING) {
+        b[0] = kit_lab_buf{(void **)&in->d_bins_kit, bin_bytes, NULL, 0, 0};
+        return 1;
     }
     size_t in_bytes = (size_t)(in->d.n ? in->d.n : 1) * sizeof(int);
-    size_t bin_bytes = (size_t)in->d.bins * sizeof(unsigned int);
-    KIT_HCHECK(cudaMalloc(&in->d_in, in_bytes));
-    KIT_HCHECK(cudaMalloc(&in->d_bins, bin_bytes));
-    KIT_HCHECK(cudaMemcpy(in->d_in, in->d.in, (size_t)in->d.n * sizeof(int), cudaMemcpyHostToDevice));
-    return 0;
+    b[0] = kit_lab_buf{(void **)&in->d_in, in_bytes, in->d.in, (size_t)in->d.n * sizeof(int), 0};
+    b[1] = kit_lab_buf{(void **)&in->d_bins, bin_bytes, NULL, 0, 0};
+    return 2;
 }
 
-static void teardown(inputs *in)
+static void histogram(void *s)
 {
-    cudaFree(in->d_in);
-    cudaFree(in->d_bins);
-    cudaFree(in->d_bins_kit);
-    lab04_free(&in->d);
+    inputs *in = (inputs *)s;
+    histogram_shared(in->d_in, in->d.n, in->d_bins, in->d.bins);
 }
 
-/* A few numbers a student can compare with what they expect. */
-static void show_result(const inputs *in, const unsigned int *bins, const char *dist)
+/* One call on a poisoned histogram: every bin must be set by the student;
+ * all-zero bins (n = 0) need no kernel. */
+static int call(kit_run_ctx *, void *s, int k, kit_lab_call *c)
 {
+    inputs *in = (inputs *)s;
+    kit_lab_out bins = {"bins", KIT_T_U32, in->d_bins, 0, (uint64_t)in->d.bins, 0, 0, KIT_POISON(0xFF)};
+    return k > 0 ? 0 : kit_lab_one_call(c, "histogram_shared", in->d.n == 0, histogram, bins);
+}
+
+/* show mode: a few numbers a student can compare with what they expect. */
+static int after(kit_run_ctx *ctx, void *s, int, void *const *host)
+{
+    const inputs *in = (const inputs *)s;
+    const unsigned int *bins = (const unsigned int *)host[0];
+    if (!ctx->show)
+        return 0;
     unsigned long long total = 0;
     int nonzero = 0;
     for (int b = 0; b < in->d.bins; b++) {
@@ -55,47 +72,19 @@ static void show_result(const inputs *in, const unsigned int *bins, const char *
         nonzero += bins[b] != 0;
     }
     printf("histogram_shared(n=%d, bins=%d, dist=%s): counts add up to %llu, %d non-empty bins\n", in->d.n,
-           in->d.bins, dist, total, nonzero);
-    if (!strcmp(dist, "skewed") || !strcmp(dist, "equal"))
+           in->d.bins, in->dist, total, nonzero);
+    if (!strcmp(in->dist, "skewed") || !strcmp(in->dist, "equal"))
         printf("  hot bin %d: %u\n", in->d.hot, bins[in->d.hot]);
     printf("  bins[0..%d]:", in->d.bins < 8 ? in->d.bins - 1 : 7);
     for (int b = 0; b < in->d.bins && b < 8; b++)
         printf(" %u", bins[b]);
     printf("\n");
-}
-
-/* One traced call of the student's function on a poisoned histogram; records it. */
-static int call_student(kit_run_ctx *ctx, inputs *in)
-{
-    size_t bin_bytes = (size_t)in->d.bins * sizeof(unsigned int);
-    KIT_HCHECK(cudaMemset(in->d_bins, 0xFF, bin_bytes)); /* every bin must be set by the student */
-    ctx->kernel_optional = in->d.n == 0; /* all-zero bins need no kernel */
-    kit_student_begin(ctx, "histogram_shared");
-    histogram_shared(in->d_in, in->d.n, in->d_bins, in->d.bins);
-    if (kit_student_end(ctx) != 0)
-        return KIT_RC_STUDENT_CUDA;
-    unsigned int *bins = (unsigned int *)malloc(bin_bytes);
-    if (!bins) {
-        fprintf(stderr, "lab04: out of host memory\n");
-        return -1;
-    }
-    cudaError_t e = cudaMemcpy(bins, in->d_bins, bin_bytes, cudaMemcpyDeviceToHost);
-    if (e != cudaSuccess) {
-        free(bins);
-        KIT_HCHECK(e);
-    }
-    kit_out(ctx, "bins", KIT_T_U32, bins, (uint64_t)in->d.bins);
-    if (ctx->show)
-        show_result(in, bins, kit_params_get(ctx->params, "dist", "uniform"));
-    free(bins);
     return 0;
 }
 
-static void time_baseline(void *arg)
+static const char *refuse(kit_run_ctx *, const void *s, kit_lab_stage stage)
 {
-    inputs *in = (inputs *)arg;
-    if (kit_histogram_global(in->d_in, in->d.n, in->d_bins_kit, in->d.bins) != 0)
-        in->baseline_failed = 1;
+    return stage == KIT_LAB_BENCH_AFTER && ((const inputs *)s)->d.n < 1 ? "the benchmark needs n >= 1" : NULL;
 }
 
 /* The timed calls of histogram_shared (fresh.cuh).  A histogram does not
@@ -104,76 +93,38 @@ static void time_baseline(void *arg)
  * histogram rotates; recorded as the shift) and the histogram is poisoned, in
  * buffers of their own; the whole histogram of a few calls is recorded for
  * the checker. */
-static void timed_histogram(const kit_timed_calls *tc)
+static int timed(kit_run_ctx *, void *s, kit_timed_calls *tc, kit_lab_swap *sw)
 {
-    const inputs *in = (const inputs *)tc->lab;
-    histogram_shared((const int *)tc->in[0].work, in->d.n, (unsigned int *)tc->out, in->d.bins);
-}
-
-static int time_histogram(kit_run_ctx *ctx, inputs *in, int warmup, int reps, kit_timing *ts, kit_timing *tb)
-{
-    KIT_HCHECK(cudaMalloc(&in->d_bins_kit, (size_t)in->d.bins * sizeof(unsigned int)));
-    kit_timed_calls tc = {};
-    tc.name = "histogram_shared", tc.call = timed_histogram, tc.lab = in;
-    tc.how = KIT_FRESH_OFFSET, tc.modulus = in->d.bins;
-    tc.shift_lo = in->d.bins > 1 ? 1 : 0, tc.shift_hi = in->d.bins - 1;
-    tc.in[0].orig = in->d_in, tc.in[0].count = in->d.n, tc.n_in = 1;
-    tc.out_count = in->d.bins, tc.poison = 0xFF;
-    int rc = kit_timed_calls_time(&tc, ctx, time_baseline, in, warmup, reps, ts, tb);
-    if (rc == 0 && in->baseline_failed) {
-        fprintf(stderr, "lab04: the baseline failed\n");
-        rc = -1;
-    }
-    return rc;
-}
-
-/* `make run-lab04 P="... time=1"`: both versions timed, for exercises 7 and 8. */
-static int show_timing(kit_run_ctx *ctx, inputs *in)
-{
-    if (!kit_params_ll(ctx->params, "time", 0, NULL) || in->d.n < 1)
-        return 0;
-    kit_timing ts, tb;
-    if (time_histogram(ctx, in, 3, 10, &ts, &tb) != 0)
-        return -1;
-    printf("  medians of 10: histogram_shared %.4f ms, global atomics (the baseline) %.4f ms: speedup %.2fx\n",
-           ts.median_ms, tb.median_ms, tb.median_ms / ts.median_ms);
+    inputs *in = (inputs *)s;
+    sw->invoke = histogram, sw->in[0] = (void **)&in->d_in, sw->out = (void **)&in->d_bins;
+    tc->name = "histogram_shared";
+    tc->how = KIT_FRESH_OFFSET, tc->modulus = in->d.bins;
+    tc->shift_lo = in->d.bins > 1 ? 1 : 0, tc->shift_hi = in->d.bins - 1;
+    tc->in[0].orig = in->d_in, tc->in[0].count = in->d.n, tc->n_in = 1;
+    tc->out_count = in->d.bins, tc->poison = 0xFF;
     return 0;
 }
 
-int lab_run(kit_run_ctx *ctx)
+static int baseline(void *s)
 {
-    inputs in;
-    memset(&in, 0, sizeof in);
-    int rc = setup(ctx, &in);
-    if (rc == 0)
-        rc = call_student(ctx, &in);
-    if (rc == 0 && ctx->show)
-        rc = show_timing(ctx, &in);
-    teardown(&in);
-    return rc;
+    inputs *in = (inputs *)s;
+    return kit_histogram_global(in->d_in, in->d.n, in->d_bins_kit, in->d.bins);
 }
 
-int lab_bench(kit_run_ctx *ctx)
+static double rate(const void *s, double ms) { return (double)((const inputs *)s)->d.n / (ms / 1e3) / 1e9; }
+
+/* `make run-lab04 P="... time=1"`: both versions timed, for exercises 7 and 8. */
+static int show_time(kit_run_ctx *ctx, void *s)
 {
-    inputs in;
-    memset(&in, 0, sizeof in);
-    int rc = setup(ctx, &in);
-    if (rc == 0)
-        rc = call_student(ctx, &in); /* the result of this call is checked */
-    if (rc == 0 && in.d.n < 1) {
-        fprintf(stderr, "lab04: the benchmark needs n >= 1\n");
-        rc = -1;
-    }
-    kit_timing ts, tb;
-    if (rc == 0)
-        rc = time_histogram(ctx, &in, ctx->warmup, ctx->reps, &ts, &tb) == 0 ? 0 : -1;
-    if (rc == 0) {
-        kit_out_f64(ctx, KIT_KEY_STUDENT_MS, ts.median_ms);
-        kit_out_f64(ctx, KIT_KEY_BASELINE_MS, tb.median_ms);
-        double elements = (double)in.d.n;
-        kit_out_f64(ctx, "metric.histogram_shared (G elements/s)", elements / (ts.median_ms / 1e3) / 1e9);
-        kit_out_f64(ctx, "metric.global atomics (G elements/s)", elements / (tb.median_ms / 1e3) / 1e9);
-    }
-    teardown(&in);
-    return rc;
+    inputs *in = (inputs *)s;
+    if (!kit_params_ll(ctx->params, "time", 0, NULL) || in->d.n < 1)
+        return 0;
+    return kit_lab_show_speedup(ctx, in, 3, 10, "histogram_shared", "global atomics (the baseline)");
 }
+
+const kit_lab KIT_LAB = {
+    .tag = "lab04", .state_size = sizeof(inputs), .generate = generate, .release = release, .buffers = buffers,
+    .call = call, .after = after, .refuse = refuse, .timed = timed, .baseline = baseline,
+    .metrics = {{"histogram_shared (G elements/s)", rate}, {"global atomics (G elements/s)", rate, 1}},
+    .show_time = show_time,
+};

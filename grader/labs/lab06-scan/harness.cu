@@ -1,56 +1,45 @@
-/* harness.cu - lab06 harness: copies the generated input to the GPU, calls
- * the student's scan_block / scan_block_int (part=1) or scan / scan_int
- * (part=2) on a poisoned output, records the output; in bench mode times
- * scan against the kit's one-launch-per-stride global-memory scan.
+/* harness.cu - lab06's declaration (kit/lab.cuh): the input on the GPU, one
+ * call of scan_block / scan_block_int (part=1) or scan / scan_int (part=2)
+ * on a poisoned output, "out" recorded; bench mode times scan against the
+ * kit's one-launch-per-stride global-memory scan.
+ *
+ * Over 100 lines: four functions, the show-mode check of out[i] = out[i-1] +
+ * in[i] and time=1 timing.
  */
-#include <cuda_runtime.h>
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "baseline.h"
 #include "dataset.h"
-#include "kit/fresh.cuh"
-#include "kit/runner.h"
-#include "kit/util.h"
+#include "kit/lab.cuh"
 #include "scan.h"
 
 typedef struct {
     lab06_data d;
     void *d_in, *d_out;
-    float *d_out_kit; /* the baseline's output, in bench mode */
-    int baseline_failed;
+    float *d_out_kit; /* the baseline's output, when timing */
 } inputs;
 
-static size_t data_bytes(const inputs *in) { return (size_t)in->d.n * 4; }
+KIT_LAB_DATASET(inputs, lab06)
 
-static int setup(kit_run_ctx *ctx, inputs *in)
+static int buffers(kit_run_ctx *, void *s, kit_lab_stage stage, kit_lab_buf *b)
 {
-    char err[256];
-    if (lab06_generate(ctx->params, ctx->seed, &in->d, err, sizeof err) != 0) {
-        fprintf(stderr, "lab06: %s\n", err);
-        return -1;
-    }
+    inputs *in = (inputs *)s;
     size_t bytes = (size_t)(in->d.n ? in->d.n : 1) * 4;
+    if (stage == KIT_LAB_TIMING) {
+        b[0] = kit_lab_buf{(void **)&in->d_out_kit, bytes, NULL, 0, 0};
+        return 1;
+    }
     const void *host_in = in->d.is_int ? (const void *)in->d.iin : (const void *)in->d.fin;
-    KIT_HCHECK(cudaMalloc(&in->d_in, bytes));
-    KIT_HCHECK(cudaMalloc(&in->d_out, bytes));
-    KIT_HCHECK(cudaMemcpy(in->d_in, host_in, data_bytes(in), cudaMemcpyHostToDevice));
-    return 0;
+    b[0] = kit_lab_buf{&in->d_in, bytes, host_in, (size_t)in->d.n * 4, 0};
+    b[1] = kit_lab_buf{&in->d_out, bytes, NULL, 0, 0};
+    return 2;
 }
 
-static void teardown(inputs *in)
+/* The function the case names. */
+static void scan_case(void *s)
 {
-    cudaFree(in->d_in);
-    cudaFree(in->d_out);
-    cudaFree(in->d_out_kit);
-    lab06_free(&in->d);
-}
-
-/* Calls the function the case names (untraced: the caller brackets it). */
-static void call_function(inputs *in)
-{
+    inputs *in = (inputs *)s;
     int n = in->d.n;
     if (in->d.part == 1 && in->d.is_int)
         scan_block_int((const int *)in->d_in, (int *)in->d_out, n);
@@ -60,6 +49,16 @@ static void call_function(inputs *in)
         scan_int((const int *)in->d_in, (int *)in->d_out, n);
     else
         scan((const float *)in->d_in, (float *)in->d_out, n);
+}
+
+/* One call on a poisoned output: NaN (float) / -1 (int). */
+static int call(kit_run_ctx *, void *s, int k, kit_lab_call *c)
+{
+    inputs *in = (inputs *)s;
+    kit_type t = in->d.is_int ? KIT_T_I32 : KIT_T_F32;
+    return k > 0 ? 0
+                 : kit_lab_one_call(c, lab06_function(&in->d), in->d.n == 0, scan_case,
+                                    kit_lab_out{"out", t, in->d_out, 0, (uint64_t)in->d.n, 0, 0, KIT_POISON(0xFF)});
 }
 
 /* The first i where out[i] != out[i-1] + in[i] (floats: beyond a loose
@@ -81,9 +80,12 @@ static long first_break(const lab06_data *d, const void *out)
     return -1;
 }
 
-static void show_result(const inputs *in, const void *out)
+static int after(kit_run_ctx *ctx, void *s, int, void *const *host)
 {
-    const lab06_data *d = &in->d;
+    const lab06_data *d = &((const inputs *)s)->d;
+    const void *out = host[0];
+    if (!ctx->show)
+        return 0;
     long broken = first_break(d, out);
     printf("%s(n=%d):\n", lab06_function(d), d->n);
     if (broken < 0)
@@ -100,134 +102,59 @@ static void show_result(const inputs *in, const void *out)
         else
             printf("  in[%d] = %.9g   out[%d] = %.9g\n", i, (double)d->fin[i], i, (double)((const float *)out)[i]);
     }
-}
-
-/* One traced call on a poisoned output; records the output. */
-static int call_student(kit_run_ctx *ctx, inputs *in)
-{
-    size_t bytes = data_bytes(in);
-    KIT_HCHECK(cudaMemset(in->d_out, 0xFF, bytes ? bytes : 4)); /* NaN (float) / -1 (int) */
-    ctx->kernel_optional = in->d.n == 0;
-    kit_student_begin(ctx, lab06_function(&in->d));
-    call_function(in);
-    if (kit_student_end(ctx) != 0)
-        return KIT_RC_STUDENT_CUDA;
-    void *out = malloc(bytes ? bytes : 4);
-    if (!out) {
-        fprintf(stderr, "lab06: out of host memory\n");
-        return -1;
-    }
-    cudaError_t e = cudaMemcpy(out, in->d_out, bytes, cudaMemcpyDeviceToHost);
-    if (e != cudaSuccess) {
-        free(out);
-        KIT_HCHECK(e);
-    }
-    kit_out(ctx, "out", in->d.is_int ? KIT_T_I32 : KIT_T_F32, out, (uint64_t)in->d.n);
-    if (ctx->show)
-        show_result(in, out);
-    free(out);
     return 0;
 }
 
-static void time_student(void *arg) { call_function((inputs *)arg); }
-
-static void time_baseline(void *arg)
+static const char *refuse(kit_run_ctx *, const void *s, kit_lab_stage stage)
 {
-    inputs *in = (inputs *)arg;
-    if (kit_scan_global((const float *)in->d_in, in->d_out_kit, in->d.n) != 0)
-        in->baseline_failed = 1;
+    const inputs *in = (const inputs *)s;
+    if (stage == KIT_LAB_BENCH_BEFORE && (in->d.is_int || in->d.part != 2))
+        return "the benchmark times scan (part=2 type=float)";
+    return stage == KIT_LAB_BENCH_AFTER && in->d.n < 1 ? "the benchmark needs n >= 1" : NULL;
 }
 
 /* The timed calls of scan (fresh.cuh): before each, the input is replaced by
  * scale * (input rotated by shift) and the output poisoned (NaN), in buffers
  * of their own; LAB06_TIMED_SAMPLE output elements of a few calls are
  * recorded for the checker. */
-static void timed_scan(const kit_timed_calls *tc)
+static int timed(kit_run_ctx *, void *s, kit_timed_calls *tc, kit_lab_swap *sw)
 {
-    const inputs *in = (const inputs *)tc->lab;
-    if (in->d.part == 1)
-        scan_block((const float *)tc->in[0].work, (float *)tc->out, in->d.n);
-    else
-        scan((const float *)tc->in[0].work, (float *)tc->out, in->d.n);
+    inputs *in = (inputs *)s;
+    kit_lab_timed_rotate(tc, sw, lab06_function(&in->d), scan_case, &in->d_in, in->d.n, &in->d_out, in->d.n,
+                         LAB06_TIMED_SAMPLE);
+    return 0;
 }
 
-static int time_scan(kit_run_ctx *ctx, inputs *in, int warmup, int reps, kit_timing *ts, kit_timing *tb)
+static int baseline(void *s)
 {
-    KIT_HCHECK(cudaMalloc(&in->d_out_kit, (size_t)(in->d.n ? in->d.n : 1) * sizeof(float)));
-    kit_timed_calls tc = {};
-    tc.name = lab06_function(&in->d), tc.call = timed_scan, tc.lab = in;
-    tc.how = KIT_FRESH_ROTATE_SCALE, tc.shift_hi = in->d.n - 1;
-    tc.in[0].orig = in->d_in, tc.in[0].count = in->d.n, tc.n_in = 1;
-    tc.out_count = in->d.n, tc.poison = 0xFF, tc.sample = LAB06_TIMED_SAMPLE;
-    int rc = kit_timed_calls_time(&tc, ctx, time_baseline, in, warmup, reps, ts, tb);
-    if (rc == 0 && in->baseline_failed) {
-        fprintf(stderr, "lab06: the baseline failed\n");
-        rc = -1;
-    }
-    return rc;
+    inputs *in = (inputs *)s;
+    return kit_scan_global((const float *)in->d_in, in->d_out_kit, in->d.n);
+}
+
+/* the least traffic any scan needs: read the input once, write the output once */
+static double gbs(const void *s, double ms)
+{
+    return 2.0 * ((const inputs *)s)->d.n * sizeof(float) / 1e9 / (ms / 1e3);
 }
 
 /* `make run-lab06 P="... time=1"`: the student's function timed, and for
  * float data the global-memory baseline too. */
-static int show_timing(kit_run_ctx *ctx, inputs *in)
+static int show_time(kit_run_ctx *ctx, void *s)
 {
+    inputs *in = (inputs *)s;
     if (!kit_params_ll(ctx->params, "time", 0, NULL))
         return 0;
-    kit_timing ts, tb;
-    if (in->d.is_int) {
-        if (kit_time_median(time_student, in, 3, 10, &ts) != 0)
-            return -1;
-        printf("  median of 10: %s %.4f ms (the baseline is float only)\n", lab06_function(&in->d), ts.median_ms);
-        return 0;
-    }
-    if (in->d.n < 1)
-        return 0;
-    if (time_scan(ctx, in, 3, 10, &ts, &tb) != 0)
-        return -1;
-    printf("  medians of 10: %s %.4f ms, global-memory scan (one launch per stride) %.4f ms: speedup %.2fx\n",
-           lab06_function(&in->d), ts.median_ms, tb.median_ms, tb.median_ms / ts.median_ms);
-    return 0;
+    if (in->d.is_int)
+        return kit_lab_show_alone(scan_case, in, 3, 10, lab06_function(&in->d), "the baseline is float only");
+    return in->d.n < 1 ? 0
+                       : kit_lab_show_speedup(ctx, in, 3, 10, lab06_function(&in->d),
+                                              "global-memory scan (one launch per stride)");
 }
 
-int lab_run(kit_run_ctx *ctx)
-{
-    inputs in;
-    memset(&in, 0, sizeof in);
-    int rc = setup(ctx, &in);
-    if (rc == 0)
-        rc = call_student(ctx, &in);
-    if (rc == 0 && ctx->show)
-        rc = show_timing(ctx, &in);
-    teardown(&in);
-    return rc;
-}
-
-int lab_bench(kit_run_ctx *ctx)
-{
-    inputs in;
-    memset(&in, 0, sizeof in);
-    int rc = setup(ctx, &in);
-    if (rc == 0 && (in.d.is_int || in.d.part != 2)) {
-        fprintf(stderr, "lab06: the benchmark times scan (part=2 type=float)\n");
-        rc = -1;
-    }
-    if (rc == 0)
-        rc = call_student(ctx, &in); /* the result of this call is checked */
-    if (rc == 0 && in.d.n < 1) {
-        fprintf(stderr, "lab06: the benchmark needs n >= 1\n");
-        rc = -1;
-    }
-    kit_timing ts, tb;
-    if (rc == 0)
-        rc = time_scan(ctx, &in, ctx->warmup, ctx->reps, &ts, &tb) == 0 ? 0 : -1;
-    if (rc == 0) {
-        kit_out_f64(ctx, KIT_KEY_STUDENT_MS, ts.median_ms);
-        kit_out_f64(ctx, KIT_KEY_BASELINE_MS, tb.median_ms);
-        /* the least traffic any scan needs: read the input once, write the output once */
-        double gb = 2.0 * in.d.n * sizeof(float) / 1e9;
-        kit_out_f64(ctx, "metric.scan effective bandwidth (GB/s, 8 bytes per element)", gb / (ts.median_ms / 1e3));
-        kit_out_f64(ctx, "metric.baseline effective bandwidth (GB/s)", gb / (tb.median_ms / 1e3));
-    }
-    teardown(&in);
-    return rc;
-}
+const kit_lab KIT_LAB = {
+    .tag = "lab06", .state_size = sizeof(inputs), .generate = generate, .release = release, .buffers = buffers,
+    .call = call, .after = after, .refuse = refuse, .timed = timed, .baseline = baseline,
+    .metrics = {{"scan effective bandwidth (GB/s, 8 bytes per element)", gbs},
+                {"baseline effective bandwidth (GB/s)", gbs, 1}},
+    .show_time = show_time,
+};

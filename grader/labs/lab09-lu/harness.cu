@@ -1,19 +1,21 @@
-/* harness.cu - lab09 harness: copies the matrix to the GPU (float or double),
- * calls the student's lu_crout / lu_crout_double / lu_crout_blocked, records
- * the status ("status", i32) and the factored matrix ("a", f32 or f64, n*n).
- * In bench mode it times lu_crout_blocked against the kit's per-step
- * version; every timed call first copies its A into place (the baseline
- * from a pristine device copy, the student's function from a fresh one).
+/* harness.cu - lab09's declaration (kit/lab.cuh): the matrix on the GPU
+ * (float or double), one call of lu_crout / lu_crout_double /
+ * lu_crout_blocked, "status" (i32) and the factored matrix "a" (f32 or f64,
+ * n*n) recorded.  Bench mode times lu_crout_blocked against the kit's
+ * per-step version; every timed call first copies its A into place (the
+ * baseline from a pristine device copy, the student's function from a fresh one).
+ *
+ * Over 100 lines: float, double and blocked versions factoring in place
+ * (timed calls restore A first, and record whole rows and columns), and the
+ * show-mode backward error.
  */
-#include <cuda_runtime.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "baseline.h"
 #include "dataset.h"
-#include "kit/fresh.cuh"
-#include "kit/runner.h"
+#include "kit/lab.cuh"
 #include "lu.h"
 
 typedef struct {
@@ -21,22 +23,19 @@ typedef struct {
     size_t bytes; /* of the n x n matrix */
     void *host;   /* A in the type */
     void *d_a;    /* factored in place */
-    void *d_orig; /* bench: A, to restore d_a before every timed call */
+    void *d_orig; /* timing: A, to restore d_a before every timed call */
+    int status;
 } inputs;
 
-static int setup(kit_run_ctx *ctx, inputs *in)
+static int generate(const kit_params *p, uint64_t seed, void *s, char *err, size_t len)
 {
-    char err[256];
-    if (lab09_generate(ctx->params, ctx->seed, &in->d, err, sizeof err) != 0) {
-        fprintf(stderr, "lab09: %s\n", err);
+    inputs *in = (inputs *)s;
+    if (lab09_generate(p, seed, &in->d, err, len) != 0)
         return -1;
-    }
     size_t nn = (size_t)in->d.n * (size_t)in->d.n;
-    size_t elem = in->d.is_double ? sizeof(double) : sizeof(float);
-    in->bytes = nn * elem;
-    in->host = malloc(in->bytes ? in->bytes : 1);
-    if (!in->host) {
-        fprintf(stderr, "lab09: out of host memory\n");
+    in->bytes = nn * (in->d.is_double ? sizeof(double) : sizeof(float));
+    if (!(in->host = malloc(in->bytes ? in->bytes : 1))) {
+        snprintf(err, len, "out of host memory");
         return -1;
     }
     for (size_t t = 0; t < nn; t++) {
@@ -45,17 +44,21 @@ static int setup(kit_run_ctx *ctx, inputs *in)
         else
             ((float *)in->host)[t] = (float)in->d.a[t]; /* exact: the dataset already rounded it */
     }
-    KIT_HCHECK(cudaMalloc(&in->d_a, in->bytes ? in->bytes : 1));
-    KIT_HCHECK(cudaMemcpy(in->d_a, in->host, in->bytes, cudaMemcpyHostToDevice));
     return 0;
 }
 
-static void teardown(inputs *in)
+static void release(kit_run_ctx *, void *s)
 {
-    cudaFree(in->d_a);
-    cudaFree(in->d_orig);
-    free(in->host);
-    lab09_free(&in->d);
+    free(((inputs *)s)->host);
+    lab09_free(&((inputs *)s)->d);
+}
+
+static int buffers(kit_run_ctx *, void *s, kit_lab_stage stage, kit_lab_buf *b)
+{
+    inputs *in = (inputs *)s;
+    void **at = stage == KIT_LAB_CASE ? &in->d_a : &in->d_orig; /* timing: the pristine A */
+    b[0] = kit_lab_buf{at, in->bytes ? in->bytes : 1, in->host, in->bytes, 0};
+    return 1;
 }
 
 static const char *call_name(const inputs *in)
@@ -63,13 +66,28 @@ static const char *call_name(const inputs *in)
     return in->d.blocked ? "lu_crout_blocked" : in->d.is_double ? "lu_crout_double" : "lu_crout";
 }
 
-static int student_lu(inputs *in)
+static void student_lu(void *s)
 {
+    inputs *in = (inputs *)s;
     if (in->d.blocked)
-        return lu_crout_blocked((float *)in->d_a, in->d.n);
-    if (in->d.is_double)
-        return lu_crout_double((double *)in->d_a, in->d.n);
-    return lu_crout((float *)in->d_a, in->d.n);
+        in->status = lu_crout_blocked((float *)in->d_a, in->d.n);
+    else if (in->d.is_double)
+        in->status = lu_crout_double((double *)in->d_a, in->d.n);
+    else
+        in->status = lu_crout((float *)in->d_a, in->d.n);
+}
+
+/* One call: the status it returns, and A factored in place (A itself: no poison). */
+static int call(kit_run_ctx *, void *s, int k, kit_lab_call *c)
+{
+    inputs *in = (inputs *)s;
+    if (k > 0)
+        return 0;
+    *c = kit_lab_call{call_name(in), in->d.n == 0, student_lu, {}, 2};
+    c->out[0] = kit_lab_out{"status", KIT_T_I32, &in->status, 1, 1, 0, 0, KIT_POISON(0xFF)};
+    c->out[1] = kit_lab_out{"a", in->d.is_double ? KIT_T_F64 : KIT_T_F32, in->d_a, 0, (uint64_t)in->d.n * in->d.n, 0,
+                            0, KIT_POISON_NONE};
+    return 1;
 }
 
 static double entry(const inputs *in, const void *m, int i, int j)
@@ -96,9 +114,12 @@ static double backward_error(const inputs *in, const void *out)
     return a2 > 0 ? sqrt(r2 / a2) : sqrt(r2);
 }
 
-static void show_result(const inputs *in, int status, const void *out)
+static int after(kit_run_ctx *ctx, void *s, int, void *const *host)
 {
-    int n = in->d.n, c = n < 4 ? n : 4;
+    const inputs *in = (const inputs *)s;
+    int n = in->d.n, c = n < 4 ? n : 4, status = in->status;
+    if (!ctx->show)
+        return 0;
     printf("%s(n=%d) returned %d%s\n", call_name(in), n, status,
            status == LU_OK ? " (LU_OK)" : status > 0 ? " (a zero pivot)" : "");
     if (status > 0 && status <= n)
@@ -107,59 +128,22 @@ static void show_result(const inputs *in, int status, const void *out)
     for (int i = 0; i < c; i++) {
         printf("  ");
         for (int j = 0; j < c; j++)
-            printf(" %12.6g", entry(in, out, i, j));
+            printf(" %12.6g", entry(in, host[1], i, j));
         printf("\n");
     }
     if (status == LU_OK && n <= 1100)
-        printf("||A - LU||_F / ||A||_F = %.3g  (unit roundoff of %s: %.3g)\n", backward_error(in, out),
+        printf("||A - LU||_F / ||A||_F = %.3g  (unit roundoff of %s: %.3g)\n", backward_error(in, host[1]),
                in->d.is_double ? "double" : "float", in->d.u);
-}
-
-/* One traced call; records the status and the factored matrix. */
-static int call_student(kit_run_ctx *ctx, inputs *in)
-{
-    ctx->kernel_optional = in->d.n == 0;
-    kit_student_begin(ctx, call_name(in));
-    int status = student_lu(in);
-    if (kit_student_end(ctx) != 0)
-        return KIT_RC_STUDENT_CUDA;
-    void *out = malloc(in->bytes ? in->bytes : 1);
-    if (!out) {
-        fprintf(stderr, "lab09: out of host memory\n");
-        return -1;
-    }
-    cudaError_t e = cudaMemcpy(out, in->d_a, in->bytes, cudaMemcpyDeviceToHost);
-    if (e != cudaSuccess)
-        free(out);
-    KIT_HCHECK(e);
-    int32_t st = status;
-    size_t nn = (size_t)in->d.n * (size_t)in->d.n;
-    kit_out(ctx, "status", KIT_T_I32, &st, 1);
-    kit_out(ctx, "a", in->d.is_double ? KIT_T_F64 : KIT_T_F32, out, nn);
-    if (ctx->show)
-        show_result(in, status, out);
-    free(out);
     return 0;
 }
 
-static void restore(inputs *in)
+static const char *refuse(kit_run_ctx *, const void *s, kit_lab_stage stage)
 {
-    /* timed with the call: both sides pay the same copy */
-    cudaMemcpy(in->d_a, in->d_orig, in->bytes, cudaMemcpyDeviceToDevice);
-}
-
-static void time_baseline(void *arg)
-{
-    inputs *in = (inputs *)arg;
-    restore(in);
-    kit_lu_step((float *)in->d_a, in->d.n);
-}
-
-static int prepare_timing(inputs *in)
-{
-    KIT_HCHECK(cudaMalloc(&in->d_orig, in->bytes ? in->bytes : 1));
-    KIT_HCHECK(cudaMemcpy(in->d_orig, in->host, in->bytes, cudaMemcpyHostToDevice));
-    return 0;
+    const lab09_data *d = &((const inputs *)s)->d;
+    if (stage == KIT_LAB_BENCH_BEFORE && (d->is_double || d->n == 0 || d->cls == LAB09_SINGULAR))
+        return "the benchmark times float factorizations that complete (type=float, n > 0, matrix=dd, poisson or "
+               "zerodiag)";
+    return NULL;
 }
 
 /* The timed calls (fresh.cuh): before each, a fresh A - scale * (A with rows
@@ -191,57 +175,47 @@ static void pick_lines(const kit_timed_calls *tc, kit_rng *r, int m, int64_t *id
     }
 }
 
-static int time_lu(kit_run_ctx *ctx, inputs *in, int warmup, int reps, kit_timing *ts, kit_timing *tb)
+static int timed(kit_run_ctx *, void *s, kit_timed_calls *tc, kit_lab_swap *)
 {
+    inputs *in = (inputs *)s;
     int n = in->d.n;
-    kit_timed_calls tc = {};
-    tc.name = call_name(in), tc.call = timed_lu, tc.lab = in;
-    tc.how = KIT_FRESH_ROTATE_SQUARE, tc.side = n, tc.shift_hi = LAB09_TIMED_ROTATES(in->d.cls) ? n - 1 : 0;
-    tc.in[0].orig = in->d_orig, tc.in[0].count = (int64_t)n * n, tc.n_in = 1;
-    tc.out_count = (int64_t)n * n, tc.poison = 0xFF;
-    tc.sample = 2 * LAB09_TIMED_LINES * n, tc.pick = pick_lines;
-    return kit_timed_calls_time(&tc, ctx, time_baseline, in, warmup, reps, ts, tb);
+    tc->name = call_name(in), tc->call = timed_lu;
+    tc->how = KIT_FRESH_ROTATE_SQUARE, tc->side = n, tc->shift_hi = LAB09_TIMED_ROTATES(in->d.cls) ? n - 1 : 0;
+    tc->in[0].orig = in->d_orig, tc->in[0].count = (int64_t)n * n, tc->n_in = 1;
+    tc->out_count = (int64_t)n * n, tc->poison = 0xFF;
+    tc->sample = 2 * LAB09_TIMED_LINES * n, tc->pick = pick_lines;
+    return 0;
 }
 
-int lab_run(kit_run_ctx *ctx)
+/* The pristine A restored first, timed with the call: both sides pay the same copy. */
+static int baseline(void *s)
 {
-    inputs in = {};
-    int rc = setup(ctx, &in);
-    if (rc == 0)
-        rc = call_student(ctx, &in);
-    /* show mode, float: the time against the per-step baseline */
+    inputs *in = (inputs *)s;
+    cudaMemcpy(in->d_a, in->d_orig, in->bytes, cudaMemcpyDeviceToDevice);
+    kit_lu_step((float *)in->d_a, in->d.n);
+    return 0;
+}
+
+static double gflops(const void *s, double ms)
+{
+    double n = ((const inputs *)s)->d.n, flops = 2.0 * n * n * n / 3.0;
+    return flops / 1e9 / (ms / 1e3);
+}
+
+/* show mode, float: the time against the per-step baseline */
+static int show_time(kit_run_ctx *ctx, void *s)
+{
+    inputs *in = (inputs *)s;
     kit_timing ts, tb;
-    if (rc == 0 && ctx->show && !in.d.is_double && in.d.n > 0 && prepare_timing(&in) == 0 &&
-        time_lu(ctx, &in, 1, 3, &ts, &tb) == 0)
-        printf("time: %s %.3f ms, the kit's per-step version %.3f ms (medians of 3): speedup %.2fx\n", call_name(&in),
+    if (!in->d.is_double && in->d.n > 0 && kit_lab_time(ctx, in, 1, 3, &ts, &tb) == 0)
+        printf("time: %s %.3f ms, the kit's per-step version %.3f ms (medians of 3): speedup %.2fx\n", call_name(in),
                ts.median_ms, tb.median_ms, tb.median_ms / ts.median_ms);
-    teardown(&in);
-    return rc;
+    return 0;
 }
 
-int lab_bench(kit_run_ctx *ctx)
-{
-    inputs in = {};
-    int rc = setup(ctx, &in);
-    if (rc == 0 && (in.d.is_double || in.d.n == 0 || in.d.cls == LAB09_SINGULAR)) {
-        fprintf(stderr, "lab09: the benchmark times float factorizations that complete (type=float, n > 0, matrix=dd, "
-                        "poisson or zerodiag)\n");
-        rc = -1;
-    }
-    if (rc == 0)
-        rc = prepare_timing(&in);
-    if (rc == 0)
-        rc = call_student(ctx, &in); /* the result of this call is checked */
-    kit_timing ts, tb;
-    if (rc == 0 && time_lu(ctx, &in, ctx->warmup, ctx->reps, &ts, &tb) != 0)
-        rc = -1;
-    if (rc == 0) {
-        double n = in.d.n, flops = 2.0 * n * n * n / 3.0;
-        kit_out_f64(ctx, KIT_KEY_STUDENT_MS, ts.median_ms);
-        kit_out_f64(ctx, KIT_KEY_BASELINE_MS, tb.median_ms);
-        kit_out_f64(ctx, "metric.GFLOP/s (2n^3/3 flops)", flops / 1e9 / (ts.median_ms / 1e3));
-        kit_out_f64(ctx, "metric.the per-step baseline, GFLOP/s", flops / 1e9 / (tb.median_ms / 1e3));
-    }
-    teardown(&in);
-    return rc;
-}
+const kit_lab KIT_LAB = {
+    .tag = "lab09", .state_size = sizeof(inputs), .generate = generate, .release = release, .buffers = buffers,
+    .call = call, .after = after, .refuse = refuse, .timed = timed, .baseline = baseline, .timing_first = 1,
+    .metrics = {{"GFLOP/s (2n^3/3 flops)", gflops}, {"the per-step baseline, GFLOP/s", gflops, 1}},
+    .show_time = show_time,
+};

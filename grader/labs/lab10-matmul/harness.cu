@@ -1,17 +1,15 @@
-/* harness.cu - lab10 harness: copies A and B to the GPU, fills C with NaN,
- * calls the student's matmul_tiled, records C ("c", f32, m*n).  In bench mode
- * (and in show mode, for students) it times matmul_tiled against the kit's
+/* harness.cu - lab10's declaration (kit/lab.cuh): A and B on the GPU, C
+ * poisoned with NaN, one call of matmul_tiled, "c" recorded (f32, m*n); bench
+ * mode (and show mode, for students) times matmul_tiled against the kit's
  * naive global-memory kernel.
+ *
+ * Over 100 lines: the show-mode corner of C and its timing line.
  */
-#include <cuda_runtime.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "baseline.h"
 #include "dataset.h"
-#include "kit/fresh.cuh"
-#include "kit/runner.h"
-#include "kit/util.h"
+#include "kit/lab.cuh"
 #include "matmul.h"
 
 typedef struct {
@@ -20,39 +18,54 @@ typedef struct {
     float *da, *db, *dc;
 } inputs;
 
-static int setup(kit_run_ctx *ctx, inputs *in)
+static int generate(const kit_params *p, uint64_t seed, void *s, char *err, size_t len)
 {
-    char err[256];
-    if (lab10_generate(ctx->params, ctx->seed, &in->d, err, sizeof err) != 0) {
-        fprintf(stderr, "lab10: %s\n", err);
-        return -1;
-    }
-    size_t a = (size_t)in->d.m * in->d.k, b = (size_t)in->d.k * in->d.n;
+    inputs *in = (inputs *)s;
+    int rc = lab10_generate(p, seed, &in->d, err, len);
     in->c_count = (size_t)in->d.m * in->d.n;
-    KIT_HCHECK(cudaMalloc(&in->da, (a ? a : 1) * sizeof(float)));
-    KIT_HCHECK(cudaMalloc(&in->db, (b ? b : 1) * sizeof(float)));
-    KIT_HCHECK(cudaMalloc(&in->dc, (in->c_count ? in->c_count : 1) * sizeof(float)));
-    KIT_HCHECK(cudaMemcpy(in->da, in->d.a, a * sizeof(float), cudaMemcpyHostToDevice));
-    KIT_HCHECK(cudaMemcpy(in->db, in->d.b, b * sizeof(float), cudaMemcpyHostToDevice));
-    /* poison: an element of C the student never writes reads back as NaN */
-    KIT_HCHECK(cudaMemset(in->dc, 0xFF, (in->c_count ? in->c_count : 1) * sizeof(float)));
-    return 0;
+    return rc;
 }
 
-static void teardown(inputs *in)
+static void release(kit_run_ctx *, void *s) { lab10_free(&((inputs *)s)->d); }
+
+static int buffers(kit_run_ctx *, void *s, kit_lab_stage stage, kit_lab_buf *b)
 {
-    cudaFree(in->da);
-    cudaFree(in->db);
-    cudaFree(in->dc);
-    lab10_free(&in->d);
+    inputs *in = (inputs *)s;
+    size_t a = (size_t)in->d.m * in->d.k, bb = (size_t)in->d.k * in->d.n;
+    if (stage != KIT_LAB_CASE)
+        return 0;
+    b[0] = kit_lab_buf{(void **)&in->da, (a ? a : 1) * sizeof(float), in->d.a, a * sizeof(float), 0};
+    b[1] = kit_lab_buf{(void **)&in->db, (bb ? bb : 1) * sizeof(float), in->d.b, bb * sizeof(float), 0};
+    b[2] = kit_lab_buf{(void **)&in->dc, (in->c_count ? in->c_count : 1) * sizeof(float), NULL, 0, 0};
+    return 3;
 }
 
-static void show_result(const inputs *in, const float *c)
+static void matmul(void *s)
 {
+    inputs *in = (inputs *)s;
+    matmul_tiled(in->da, in->db, in->dc, in->d.m, in->d.n, in->d.k);
+}
+
+/* One call; an element of C the student never writes reads back as NaN.  An
+ * empty C, or k == 0 (C = 0: a cudaMemset will do), needs no kernel. */
+static int call(kit_run_ctx *, void *s, int k, kit_lab_call *c)
+{
+    inputs *in = (inputs *)s;
+    return k > 0 ? 0
+                 : kit_lab_one_call(c, "matmul_tiled", in->c_count == 0 || in->d.k == 0, matmul,
+                                    kit_lab_out{"c", KIT_T_F32, in->dc, 0, in->c_count, 0, 0, KIT_POISON(0xFF)});
+}
+
+static int after(kit_run_ctx *ctx, void *s, int, void *const *host)
+{
+    const inputs *in = (const inputs *)s;
+    const float *c = (const float *)host[0];
     int m = in->d.m, n = in->d.n;
+    if (!ctx->show)
+        return 0;
     printf("matmul_tiled(m=%d, n=%d, k=%d) computed C (%d x %d)\n", m, n, in->d.k, m, n);
     if (!m || !n)
-        return;
+        return 0;
     int rows = m < 4 ? m : 4, cols = n < 4 ? n : 4;
     printf("top-left %d x %d of C:\n", rows, cols);
     for (int i = 0; i < rows; i++) {
@@ -67,103 +80,62 @@ static void show_result(const inputs *in, const float *c)
         nan += c[t] != c[t];
     if (nan)
         printf("%zu elements of C are NaN: never written (the harness fills C with NaN before the call)\n", nan);
-}
-
-/* One traced call; records C. */
-static int call_student(kit_run_ctx *ctx, inputs *in)
-{
-    /* an empty C, or k == 0 (C = 0: a cudaMemset will do), needs no kernel */
-    ctx->kernel_optional = in->c_count == 0 || in->d.k == 0;
-    kit_student_begin(ctx, "matmul_tiled");
-    matmul_tiled(in->da, in->db, in->dc, in->d.m, in->d.n, in->d.k);
-    if (kit_student_end(ctx) != 0)
-        return KIT_RC_STUDENT_CUDA;
-    float *c = (float *)malloc((in->c_count ? in->c_count : 1) * sizeof(float));
-    if (!c) {
-        fprintf(stderr, "lab10: out of host memory\n");
-        return -1;
-    }
-    cudaError_t e = cudaMemcpy(c, in->dc, in->c_count * sizeof(float), cudaMemcpyDeviceToHost);
-    if (e == cudaSuccess) {
-        kit_out(ctx, "c", KIT_T_F32, c, in->c_count);
-        if (ctx->show)
-            show_result(in, c);
-    }
-    free(c);
-    KIT_HCHECK(e);
     return 0;
 }
 
-static void time_baseline(void *arg)
+static const char *refuse(kit_run_ctx *, const void *s, kit_lab_stage stage)
 {
-    inputs *in = (inputs *)arg;
-    kit_matmul_naive(in->da, in->db, in->dc, in->d.m, in->d.n, in->d.k);
+    const inputs *in = (const inputs *)s;
+    return stage == KIT_LAB_BENCH_BEFORE && (in->c_count == 0 || in->d.k == 0) ? "the benchmark needs m, n, k > 0"
+                                                                               : NULL;
 }
 
 /* The timed calls (fresh.cuh): before each, A is replaced by scale * (A with
  * its rows rotated: the shift is a whole number of rows) and C poisoned
  * (NaN), in buffers of their own; LAB10_TIMED_SAMPLE elements of C of a few
  * calls are recorded for the checker. */
-static void timed_matmul(const kit_timed_calls *tc)
+static int timed(kit_run_ctx *, void *s, kit_timed_calls *tc, kit_lab_swap *sw)
 {
-    const inputs *in = (const inputs *)tc->lab;
-    matmul_tiled((const float *)tc->in[0].work, in->db, (float *)tc->out, in->d.m, in->d.n, in->d.k);
+    inputs *in = (inputs *)s;
+    sw->invoke = matmul, sw->in[0] = (void **)&in->da, sw->out = (void **)&in->dc;
+    tc->name = "matmul_tiled";
+    tc->how = KIT_FRESH_ROTATE_SCALE, tc->shift_hi = in->d.m - 1, tc->shift_step = in->d.k;
+    tc->in[0].orig = in->da, tc->in[0].count = (int64_t)in->d.m * in->d.k, tc->n_in = 1;
+    tc->out_count = (int64_t)in->c_count, tc->poison = 0xFF, tc->sample = LAB10_TIMED_SAMPLE;
+    tc->extra_bytes = 4.0 * in->d.k * in->d.n;           /* B, read by every call too */
+    tc->flops = 2.0 * in->d.m * (double)in->d.n * in->d.k; /* one multiply and one add per term */
+    return 0;
 }
 
-static int time_matmul(kit_run_ctx *ctx, inputs *in, int warmup, int reps, kit_timing *ts, kit_timing *tb)
+static int baseline(void *s)
 {
-    kit_timed_calls tc = {};
-    tc.name = "matmul_tiled", tc.call = timed_matmul, tc.lab = in;
-    tc.how = KIT_FRESH_ROTATE_SCALE, tc.shift_hi = in->d.m - 1, tc.shift_step = in->d.k;
-    tc.in[0].orig = in->da, tc.in[0].count = (int64_t)in->d.m * in->d.k, tc.n_in = 1;
-    tc.out_count = (int64_t)in->c_count, tc.poison = 0xFF, tc.sample = LAB10_TIMED_SAMPLE;
-    tc.extra_bytes = 4.0 * in->d.k * in->d.n;           /* B, read by every call too */
-    tc.flops = 2.0 * in->d.m * (double)in->d.n * in->d.k; /* one multiply and one add per term */
-    return kit_timed_calls_time(&tc, ctx, time_baseline, in, warmup, reps, ts, tb);
+    inputs *in = (inputs *)s;
+    kit_matmul_naive(in->da, in->db, in->dc, in->d.m, in->d.n, in->d.k);
+    return 0;
 }
 
-static double gflops(const inputs *in, double ms)
+static double gflops(const void *s, double ms)
 {
-    return 2.0 * in->d.m * (double)in->d.n * in->d.k / 1e9 / (ms / 1e3);
+    const lab10_data *d = &((const inputs *)s)->d;
+    return 2.0 * d->m * (double)d->n * d->k / 1e9 / (ms / 1e3);
 }
 
-int lab_run(kit_run_ctx *ctx)
+/* show mode: the time against the naive kernel */
+static int show_time(kit_run_ctx *ctx, void *s)
 {
-    inputs in = {};
-    int rc = setup(ctx, &in);
-    if (rc == 0)
-        rc = call_student(ctx, &in);
-    /* show mode: the time against the naive kernel */
+    inputs *in = (inputs *)s;
     kit_timing ts, tb;
-    if (rc == 0 && ctx->show && in.c_count && in.d.k &&
-        time_matmul(ctx, &in, 2, 5, &ts, &tb) == 0)
+    if (in->c_count && in->d.k && kit_lab_time(ctx, in, 2, 5, &ts, &tb) == 0)
         printf("time: matmul_tiled %.3f ms (%.0f GFLOP/s), the kit's naive kernel %.3f ms (%.0f GFLOP/s), medians of "
                "5: speedup %.2fx\n",
-               ts.median_ms, gflops(&in, ts.median_ms), tb.median_ms, gflops(&in, tb.median_ms),
+               ts.median_ms, gflops(in, ts.median_ms), tb.median_ms, gflops(in, tb.median_ms),
                tb.median_ms / ts.median_ms);
-    teardown(&in);
-    return rc;
+    return 0;
 }
 
-int lab_bench(kit_run_ctx *ctx)
-{
-    inputs in = {};
-    int rc = setup(ctx, &in);
-    if (rc == 0 && (in.c_count == 0 || in.d.k == 0)) {
-        fprintf(stderr, "lab10: the benchmark needs m, n, k > 0\n");
-        rc = -1;
-    }
-    if (rc == 0)
-        rc = call_student(ctx, &in); /* the result of this call is checked */
-    kit_timing ts, tb;
-    if (rc == 0)
-        rc = time_matmul(ctx, &in, ctx->warmup, ctx->reps, &ts, &tb) == 0 ? 0 : -1;
-    if (rc == 0) {
-        kit_out_f64(ctx, KIT_KEY_STUDENT_MS, ts.median_ms);
-        kit_out_f64(ctx, KIT_KEY_BASELINE_MS, tb.median_ms);
-        kit_out_f64(ctx, "metric.matmul_tiled GFLOP/s (2mnk flops)", gflops(&in, ts.median_ms));
-        kit_out_f64(ctx, "metric.the naive kernel, GFLOP/s", gflops(&in, tb.median_ms));
-    }
-    teardown(&in);
-    return rc;
-}
+const kit_lab KIT_LAB = {
+    .tag = "lab10", .state_size = sizeof(inputs), .generate = generate, .release = release, .buffers = buffers,
+    .call = call, .after = after, .refuse = refuse, .timed = timed, .baseline = baseline,
+    .metrics = {{"matmul_tiled GFLOP/s (2mnk flops)", gflops}, {"the naive kernel, GFLOP/s", gflops, 1}},
+    .show_time = show_time,
+};

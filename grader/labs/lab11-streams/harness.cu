@@ -1,37 +1,38 @@
-/* harness.cu - lab11 harness.
+/* harness.cu - lab11's declaration (kit/lab.cuh).
  *
- * Part 1: fills a pageable (malloc) buffer and a buffer from the student's
- * pinned_alloc with the same data, calls round_trip on each (traced calls
+ * Part 1: a pageable (malloc) buffer and a buffer from the student's
+ * pinned_alloc, filled with the same data; round_trip on each (traced calls
  * "round_trip_pageable" and "round_trip_pinned", so the checker sees their
- * copies), and records what came back ("back_pageable", "back_pinned", u32)
- * and what kind of memory pinned_alloc returned ("pinned_kind", text: host =
- * page-locked, pageable, device, managed).  In bench mode it times
- * round_trip from the pinned buffers against round_trip from pageable ones.
+ * copies); "back_pageable", "back_pinned" (u32) and what kind of memory
+ * pinned_alloc returned ("pinned_kind", text: host = page-locked, pageable,
+ * device, managed) recorded.  Bench mode times round_trip from the pinned
+ * buffers against round_trip from pageable ones.
  * Part 2: pinned h_in / h_out, one traced call of process_streams, "out"
  * (u32, n); bench and show mode time it against the serialised baseline.
- * Destination buffers are poisoned with the complement of the data, so an
- * element that was never written always differs.  Timed calls get fresh
- * contents (fresh.cuh): the input words rotated and XORed with a random mask,
- * the destination poisoned, a sample of it recorded for the checker.
+ * Destinations are poisoned with the complement of the data (by this file:
+ * KIT_POISON_NONE to the driver), so an element never written always differs.
+ * Timed calls get fresh contents (fresh.cuh): the input words rotated and
+ * XORed with a random mask, the destination poisoned, a sample recorded.
+ *
+ * Over 100 lines: the student allocates and frees part 1's buffers
+ * (pinned_alloc, a traced pinned_free at the end) and what it returned
+ * decides whether the round trips run and are timed - only this lab does that.
  */
-#include <cuda_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "baseline.h"
 #include "dataset.h"
-#include "kit/fresh.cuh"
-#include "kit/runner.h"
+#include "kit/lab.cuh"
 #include "transfer.h"
 
 typedef struct {
     lab11_data d;
     size_t bytes;
-    /* part 1 */
-    uint32_t *pg_src, *pg_back, *pn_src, *pn_back, *d_buf;
-    /* part 2 */
-    uint32_t *h_in, *h_out;
+    uint32_t *pg_src, *pg_back, *pn_src, *pn_back, *d_buf; /* part 1 */
+    const char *kind;                                      /* of pinned_alloc's memory */
+    uint32_t *h_in, *h_out;                                /* part 2 */
 } inputs;
 
 static void poison(uint32_t *dst, const uint32_t *src, long long n)
@@ -59,36 +60,29 @@ static const char *memory_kind(const void *p)
     }
 }
 
-static int setup(kit_run_ctx *ctx, inputs *in)
+static int generate(const kit_params *p, uint64_t seed, void *s, char *err, size_t len)
 {
-    char err[256];
-    if (lab11_generate(ctx->params, ctx->seed, &in->d, err, sizeof err) != 0) {
-        fprintf(stderr, "lab11: %s\n", err);
+    inputs *in = (inputs *)s;
+    if (lab11_generate(p, seed, &in->d, err, len) != 0)
+        return -1;
+    in->bytes = (size_t)in->d.n * sizeof(uint32_t);
+    if (in->d.part != 1)
+        return 0;
+    in->pg_src = (uint32_t *)malloc(in->bytes ? in->bytes : sizeof(uint32_t));
+    in->pg_back = (uint32_t *)malloc(in->bytes ? in->bytes : sizeof(uint32_t));
+    if (!in->pg_src || !in->pg_back) {
+        snprintf(err, len, "out of host memory");
         return -1;
     }
-    in->bytes = (size_t)in->d.n * sizeof(uint32_t);
-    size_t alloc = in->bytes ? in->bytes : sizeof(uint32_t);
-    if (in->d.part == 1) {
-        in->pg_src = (uint32_t *)malloc(alloc);
-        in->pg_back = (uint32_t *)malloc(alloc);
-        if (!in->pg_src || !in->pg_back) {
-            fprintf(stderr, "lab11: out of host memory\n");
-            return -1;
-        }
-        memcpy(in->pg_src, in->d.in, in->bytes);
-        poison(in->pg_back, in->d.in, in->d.n);
-        KIT_HCHECK(cudaMalloc(&in->d_buf, alloc));
-    } else {
-        KIT_HCHECK(cudaMallocHost(&in->h_in, alloc));
-        KIT_HCHECK(cudaMallocHost(&in->h_out, alloc));
-        memcpy(in->h_in, in->d.in, in->bytes);
-        poison(in->h_out, in->d.in, in->d.n);
-    }
+    memcpy(in->pg_src, in->d.in, in->bytes);
+    poison(in->pg_back, in->d.in, in->d.n);
     return 0;
 }
 
-static void teardown(kit_run_ctx *ctx, inputs *in)
+/* pinned_alloc's buffers go back through the student's pinned_free (traced). */
+static void release(kit_run_ctx *ctx, void *s)
 {
+    inputs *in = (inputs *)s;
     if (in->pn_src || in->pn_back) {
         ctx->kernel_optional = 1;
         kit_student_begin(ctx, "pinned_free");
@@ -98,87 +92,117 @@ static void teardown(kit_run_ctx *ctx, inputs *in)
     }
     free(in->pg_src);
     free(in->pg_back);
-    cudaFree(in->d_buf);
-    cudaFreeHost(in->h_in);
-    cudaFreeHost(in->h_out);
     lab11_free(&in->d);
 }
 
-/* ---- Part 1 ---- */
-static int part1(kit_run_ctx *ctx, inputs *in)
+static int buffers(kit_run_ctx *, void *s, kit_lab_stage stage, kit_lab_buf *b)
 {
-    ctx->kernel_optional = 1; /* Part 1 is copies only (set before every call: begin resets it) */
-    kit_student_begin(ctx, "pinned_alloc");
+    inputs *in = (inputs *)s;
+    size_t alloc = in->bytes ? in->bytes : sizeof(uint32_t);
+    if (stage != KIT_LAB_CASE)
+        return 0;
+    if (in->d.part == 1) {
+        b[0] = kit_lab_buf{(void **)&in->d_buf, alloc, NULL, 0, 0};
+        return 1;
+    }
+    b[0] = kit_lab_buf{(void **)&in->h_in, alloc, in->d.in, in->bytes, 1};
+    b[1] = kit_lab_buf{(void **)&in->h_out, alloc, NULL, 0, 1};
+    return 2;
+}
+
+static void alloc_pinned(void *s)
+{
+    inputs *in = (inputs *)s;
     in->pn_src = pinned_alloc((size_t)in->d.n);
     in->pn_back = pinned_alloc((size_t)in->d.n);
-    if (kit_student_end(ctx) != 0)
-        return KIT_RC_STUDENT_CUDA;
+}
+static void trip_pageable(void *s)
+{
+    inputs *in = (inputs *)s;
+    round_trip(in->pg_src, in->d_buf, in->pg_back, (size_t)in->d.n);
+}
+static void trip_pinned(void *s)
+{
+    inputs *in = (inputs *)s;
+    round_trip(in->pn_src, in->d_buf, in->pn_back, (size_t)in->d.n);
+}
+static void streams(void *s)
+{
+    inputs *in = (inputs *)s;
+    process_streams(in->h_in, in->h_out, (int)in->d.n, in->d.rounds, in->d.chunks, in->d.streams);
+}
+
+/* Part 1 is copies only (no kernel required); part 2 needs none for no data
+ * or rounds = 0 (copying through is the whole job). */
+static int call(kit_run_ctx *, void *s, int k, kit_lab_call *c)
+{
+    inputs *in = (inputs *)s;
+    uint64_t n = (uint64_t)in->d.n;
+    if (in->d.part == 2) {
+        if (k > 0)
+            return 0;
+        poison(in->h_out, in->d.in, in->d.n);
+        *c = kit_lab_call{"process_streams", n == 0 || in->d.rounds == 0, streams, {}, 1};
+        c->out[0] = kit_lab_out{"out", KIT_T_U32, in->h_out, 1, n, 0, 0, KIT_POISON_NONE};
+        return 1;
+    }
+    static const char *const names[] = {"pinned_alloc", "round_trip_pageable", "round_trip_pinned"};
+    static void (*const fns[])(void *) = {alloc_pinned, trip_pageable, trip_pinned};
+    if (k > 2)
+        return 0;
+    *c = kit_lab_call{names[k], 1, fns[k], {}, k == 2 ? 2 : 0};
+    c->out[0] = kit_lab_out{"back_pageable", KIT_T_U32, in->pg_back, 1, n, 0, 0, KIT_POISON_NONE};
+    c->out[1] = kit_lab_out{"back_pinned", KIT_T_U32, in->pn_back, 1, n, 0, 0, KIT_POISON_NONE};
+    return 1;
+}
+
+/* pinned_alloc's answer decides whether the round trips run. */
+static int after_alloc(kit_run_ctx *ctx, inputs *in)
+{
     if (!in->pn_src || !in->pn_back) {
         fprintf(stderr, "lab11: pinned_alloc(%lld) returned NULL\n", in->d.n);
         kit_out_text(ctx, "pinned_kind", "NULL");
-        return 0;
+        return KIT_LAB_STOP;
     }
-    const char *kind = memory_kind(in->pn_src);
+    const char *kind = in->kind = memory_kind(in->pn_src);
     kit_out_text(ctx, "pinned_kind", kind);
     if (!strcmp(kind, "device")) { /* the host must not touch it */
         fprintf(stderr, "lab11: pinned_alloc returned device memory\n");
-        return 0;
+        return KIT_LAB_STOP;
     }
     memcpy(in->pn_src, in->d.in, in->bytes);
     poison(in->pn_back, in->d.in, in->d.n);
+    return 0;
+}
 
-    ctx->kernel_optional = 1;
-    kit_student_begin(ctx, "round_trip_pageable");
-    round_trip(in->pg_src, in->d_buf, in->pg_back, (size_t)in->d.n);
-    if (kit_student_end(ctx) != 0)
-        return KIT_RC_STUDENT_CUDA;
-    ctx->kernel_optional = 1;
-    kit_student_begin(ctx, "round_trip_pinned");
-    round_trip(in->pn_src, in->d_buf, in->pn_back, (size_t)in->d.n);
-    if (kit_student_end(ctx) != 0)
-        return KIT_RC_STUDENT_CUDA;
-    kit_out(ctx, "back_pageable", KIT_T_U32, in->pg_back, (uint64_t)in->d.n);
-    kit_out(ctx, "back_pinned", KIT_T_U32, in->pn_back, (uint64_t)in->d.n);
-    if (ctx->show) {
+static int after(kit_run_ctx *ctx, void *s, int k, void *const *)
+{
+    inputs *in = (inputs *)s;
+    const lab11_data *d = &in->d;
+    if (d->part == 1 && k == 0)
+        return after_alloc(ctx, in);
+    if (!ctx->show || (d->part == 1 && k == 1))
+        return 0;
+    if (d->part == 1) {
+        const char *kind = in->kind;
         printf("pinned_alloc returned %s memory%s\n", kind,
                strcmp(kind, "host") ? " - not page-locked" : " (page-locked)");
-        printf("round trip of %lld words: pageable %s, pinned %s\n", in->d.n,
-               memcmp(in->pg_back, in->d.in, in->bytes) ? "WRONG data back" : "data back intact",
-               memcmp(in->pn_back, in->d.in, in->bytes) ? "WRONG data back" : "data back intact");
+        printf("round trip of %lld words: pageable %s, pinned %s\n", d->n,
+               memcmp(in->pg_back, d->in, in->bytes) ? "WRONG data back" : "data back intact",
+               memcmp(in->pn_back, d->in, in->bytes) ? "WRONG data back" : "data back intact");
+        return 0;
     }
+    long long wrong = 0;
+    for (long long i = 0; i < d->n; i += d->n > 1000000 ? 97 : 1)
+        wrong += in->h_out[i] != lab11_mix(d->in[i], d->rounds);
+    printf("process_streams(n=%lld, rounds=%d, chunks=%d, streams=%d): %s\n", d->n, d->rounds, d->chunks, d->streams,
+           wrong ? "WRONG results" : d->n > 1000000 ? "every 97th result right" : "all results right");
     return 0;
 }
 
-static void time_pageable(void *arg)
+static const char *refuse(kit_run_ctx *, const void *s, kit_lab_stage stage)
 {
-    inputs *in = (inputs *)arg;
-    round_trip(in->pg_src, in->d_buf, in->pg_back, (size_t)in->d.n);
-}
-
-/* ---- Part 2 ---- */
-static int part2(kit_run_ctx *ctx, inputs *in)
-{
-    const lab11_data *d = &in->d;
-    ctx->kernel_optional = d->n == 0 || d->rounds == 0; /* rounds = 0: copying through is the whole job */
-    kit_student_begin(ctx, "process_streams");
-    process_streams(in->h_in, in->h_out, (int)d->n, d->rounds, d->chunks, d->streams);
-    if (kit_student_end(ctx) != 0)
-        return KIT_RC_STUDENT_CUDA;
-    kit_out(ctx, "out", KIT_T_U32, in->h_out, (uint64_t)d->n);
-    if (ctx->show) {
-        long long wrong = 0;
-        for (long long i = 0; i < d->n; i += d->n > 1000000 ? 97 : 1)
-            wrong += in->h_out[i] != lab11_mix(d->in[i], d->rounds);
-        printf("process_streams(n=%lld, rounds=%d, chunks=%d, streams=%d): %s\n", d->n, d->rounds, d->chunks,
-               d->streams, wrong ? "WRONG results" : d->n > 1000000 ? "every 97th result right" : "all results right");
-    }
-    return 0;
-}
-
-static void time_serial(void *arg)
-{
-    inputs *in = (inputs *)arg;
-    kit_process_serial(in->h_in, in->h_out, (int)in->d.n, in->d.rounds);
+    return stage == KIT_LAB_BENCH_BEFORE && ((const inputs *)s)->d.n == 0 ? "the benchmark needs n > 0" : NULL;
 }
 
 /* The timed calls (fresh.cuh): before each, the source words are replaced by
@@ -198,79 +222,62 @@ static void timed_call(const kit_timed_calls *tc)
         process_streams(src, dst, (int)d->n, d->rounds, d->chunks, d->streams);
 }
 
-static int timed(kit_run_ctx *ctx, inputs *in, int warmup, int reps, kit_timing *ts, kit_timing *tb)
+/* Untimed when pinned_alloc gave nothing usable, or device/managed memory. */
+static int timed(kit_run_ctx *, void *s, kit_timed_calls *tc, kit_lab_swap *)
 {
-    kit_timed_calls tc = {};
-    tc.call = timed_call, tc.lab = in;
-    tc.how = KIT_FRESH_ROTATE_XOR, tc.shift_hi = in->d.n - 1;
-    tc.in[0].orig = in->d.in, tc.in[0].count = in->d.n, tc.n_in = 1;
-    tc.out_count = in->d.n, tc.out_host = 1, tc.poison = 0xFF, tc.sample = LAB11_TIMED_SAMPLE;
-    if (in->d.part == 1) {
-        /* Part 1 times copies (no kernel is expected) between pinned_alloc's buffers. */
-        tc.name = "round_trip", tc.kernel_optional = 1;
-        tc.in[0].work = in->pn_src, tc.out = in->pn_back;
-        return kit_timed_calls_time(&tc, ctx, time_pageable, in, warmup, reps, ts, tb);
+    inputs *in = (inputs *)s;
+    if (in->d.n == 0 || (in->d.part == 1 && (!in->pn_src || (strcmp(memory_kind(in->pn_src), "host") &&
+                                                              strcmp(memory_kind(in->pn_src), "pageable")))))
+        return KIT_LAB_UNTIMED;
+    tc->call = timed_call;
+    tc->how = KIT_FRESH_ROTATE_XOR, tc->shift_hi = in->d.n - 1;
+    tc->in[0].orig = in->d.in, tc->in[0].count = in->d.n, tc->n_in = 1;
+    tc->out_count = in->d.n, tc->out_host = 1, tc->poison = 0xFF, tc->sample = LAB11_TIMED_SAMPLE;
+    if (in->d.part == 1) { /* copies (no kernel is expected) between pinned_alloc's buffers */
+        tc->name = "round_trip", tc->kernel_optional = 1;
+        tc->in[0].work = in->pn_src, tc->out = in->pn_back;
+    } else {
+        tc->name = "process_streams", tc->kernel_optional = in->d.rounds == 0;
     }
-    tc.name = "process_streams", tc.kernel_optional = in->d.rounds == 0;
-    return kit_timed_calls_time(&tc, ctx, time_serial, in, warmup, reps, ts, tb);
+    return 0;
 }
 
-static int timeable(const inputs *in)
+static int baseline(void *s)
 {
-    return in->d.n > 0 && (in->d.part == 2 || !strcmp(memory_kind(in->pn_src), "host") ||
-                           !strcmp(memory_kind(in->pn_src), "pageable"));
+    inputs *in = (inputs *)s;
+    if (in->d.part == 1)
+        trip_pageable(s);
+    else
+        kit_process_serial(in->h_in, in->h_out, (int)in->d.n, in->d.rounds);
+    return 0;
 }
 
-static void show_times(const inputs *in, const kit_timing *ts, const kit_timing *tb)
+/* in and out */
+static double gbs(const void *s, double ms) { return 2.0 * ((const inputs *)s)->bytes / 1e9 / (ms / 1e3); }
+static double part1_gbs(const void *s, double ms) { return ((const inputs *)s)->d.part == 1 ? gbs(s, ms) : NAN; }
+static double part2_gbs(const void *s, double ms) { return ((const inputs *)s)->d.part == 2 ? gbs(s, ms) : NAN; }
+
+static int show_time(kit_run_ctx *ctx, void *s)
 {
-    double gb = 2.0 * in->bytes / 1e9; /* in and out */
+    inputs *in = (inputs *)s;
+    kit_timing ts, tb;
+    if (kit_lab_time(ctx, in, 1, 5, &ts, &tb) != 0)
+        return 0;
     if (in->d.part == 1)
         printf("time: round trip from pinned memory %.3f ms (%.1f GB/s), from pageable memory %.3f ms (%.1f GB/s), "
                "medians of 5: pinned %.2fx faster\n",
-               ts->median_ms, gb / (ts->median_ms / 1e3), tb->median_ms, gb / (tb->median_ms / 1e3),
-               tb->median_ms / ts->median_ms);
+               ts.median_ms, gbs(in, ts.median_ms), tb.median_ms, gbs(in, tb.median_ms), tb.median_ms / ts.median_ms);
     else
         printf("time: process_streams %.3f ms, the kit's serialised version %.3f ms (medians of 5): %.2fx\n",
-               ts->median_ms, tb->median_ms, tb->median_ms / ts->median_ms);
+               ts.median_ms, tb.median_ms, tb.median_ms / ts.median_ms);
+    return 0;
 }
 
-int lab_run(kit_run_ctx *ctx)
-{
-    inputs in = {};
-    int rc = setup(ctx, &in);
-    if (rc == 0)
-        rc = in.d.part == 1 ? part1(ctx, &in) : part2(ctx, &in);
-    kit_timing ts, tb;
-    if (rc == 0 && ctx->show && (in.d.part == 2 || in.pn_src) && timeable(&in) &&
-        timed(ctx, &in, 1, 5, &ts, &tb) == 0)
-        show_times(&in, &ts, &tb);
-    teardown(ctx, &in);
-    return rc;
-}
-
-int lab_bench(kit_run_ctx *ctx)
-{
-    inputs in = {};
-    int rc = setup(ctx, &in);
-    if (rc == 0 && in.d.n == 0) {
-        fprintf(stderr, "lab11: the benchmark needs n > 0\n");
-        rc = -1;
-    }
-    if (rc == 0)
-        rc = in.d.part == 1 ? part1(ctx, &in) : part2(ctx, &in); /* the result of this call is checked */
-    kit_timing ts, tb;
-    if (rc == 0 && (in.d.part == 2 || in.pn_src) && timeable(&in) &&
-        timed(ctx, &in, ctx->warmup, ctx->reps, &ts, &tb) == 0) {
-        double gb = 2.0 * in.bytes / 1e9;
-        kit_out_f64(ctx, KIT_KEY_STUDENT_MS, ts.median_ms);
-        kit_out_f64(ctx, KIT_KEY_BASELINE_MS, tb.median_ms);
-        if (in.d.part == 1) {
-            kit_out_f64(ctx, "metric.round trip from pinned memory (GB/s)", gb / (ts.median_ms / 1e3));
-            kit_out_f64(ctx, "metric.round trip from pageable memory (GB/s)", gb / (tb.median_ms / 1e3));
-        } else {
-            kit_out_f64(ctx, "metric.copied in and out (GB/s)", gb / (ts.median_ms / 1e3));
-        }
-    }
-    teardown(ctx, &in);
-    return rc;
-}
+const kit_lab KIT_LAB = {
+    .tag = "lab11", .state_size = sizeof(inputs), .generate = generate, .release = release, .buffers = buffers,
+    .call = call, .after = after, .refuse = refuse, .timed = timed, .baseline = baseline,
+    .metrics = {{"round trip from pinned memory (GB/s)", part1_gbs},
+                {"round trip from pageable memory (GB/s)", part1_gbs, 1},
+                {"copied in and out (GB/s)", part2_gbs}},
+    .show_time = show_time,
+};

@@ -1,0 +1,353 @@
+/* lab_driver.cu - the one harness driver: lab_run and lab_bench of every lab,
+ * from its descriptor (kit/lab.cuh says what it does and in which order). */
+#include <cuda_runtime.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kit/lab.cuh"
+
+/* What the driver holds for one case. */
+typedef struct {
+    const kit_lab *lab;
+    void *state;
+    kit_lab_buf bufs[2 * KIT_LAB_MAX_BUFS];
+    int n_bufs, timing_ready;
+    int baseline_failed;
+    const char *timed_name; /* the timed function, for metric labels */
+} lab_case;
+
+static lab_case *current; /* the case kit_lab_time works on (one at a time per process) */
+
+static int oom(const kit_lab *lab)
+{
+    fprintf(stderr, "%s: out of host memory\n", lab->tag);
+    return -1;
+}
+
+/* Allocates the buffers of one stage, then uploads them. */
+static int buffers(kit_run_ctx *ctx, lab_case *lc, kit_lab_stage stage)
+{
+    if (!lc->lab->buffers)
+        return 0;
+    kit_lab_buf *b = lc->bufs + lc->n_bufs;
+    int n = lc->lab->buffers(ctx, lc->state, stage, b);
+    if (n < 0 || n > KIT_LAB_MAX_BUFS) {
+        fprintf(stderr, "%s: %d buffers declared (0..%d)\n", lc->lab->tag, n, KIT_LAB_MAX_BUFS);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        *b[i].at = NULL;
+        lc->n_bufs++; /* freed from here on, whatever happens next */
+        if (b[i].pinned)
+            KIT_HCHECK(cudaMallocHost(b[i].at, b[i].bytes));
+        else
+            KIT_HCHECK(cudaMalloc(b[i].at, b[i].bytes));
+    }
+    for (int i = 0; i < n; i++) {
+        if (!b[i].host)
+            continue;
+        if (b[i].pinned)
+            memcpy(*b[i].at, b[i].host, b[i].upload);
+        else
+            KIT_HCHECK(cudaMemcpy(*b[i].at, b[i].host, b[i].upload, cudaMemcpyHostToDevice));
+    }
+    return 0;
+}
+
+static int setup(kit_run_ctx *ctx, lab_case *lc, const kit_lab *lab)
+{
+    memset(lc, 0, sizeof *lc);
+    lc->lab = lab;
+    current = lc;
+    lc->state = calloc(1, lab->state_size ? lab->state_size : 1);
+    if (!lc->state)
+        return oom(lab);
+    char err[256] = "";
+    if (lab->generate(ctx->params, ctx->seed, lc->state, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: %s\n", lab->tag, err);
+        return -1;
+    }
+    return buffers(ctx, lc, KIT_LAB_CASE);
+}
+
+static void teardown(kit_run_ctx *ctx, lab_case *lc)
+{
+    if (lc->state && lc->lab->release)
+        lc->lab->release(ctx, lc->state);
+    for (int i = 0; i < lc->n_bufs; i++) {
+        if (lc->bufs[i].pinned)
+            cudaFreeHost(*lc->bufs[i].at);
+        else
+            cudaFree(*lc->bufs[i].at);
+    }
+    free(lc->state);
+    current = NULL;
+}
+
+/* 0, or -1 after saying why this case is not run at this stage. */
+static int refused(kit_run_ctx *ctx, const lab_case *lc, kit_lab_stage stage)
+{
+    const char *why = lc->lab->refuse ? lc->lab->refuse(ctx, lc->state, stage) : NULL;
+    if (!why)
+        return 0;
+    fprintf(stderr, "%s: %s\n", lc->lab->tag, why);
+    return -1;
+}
+
+/* ---- one student call ------------------------------------------------------ */
+
+static int poison(const kit_lab_call *c)
+{
+    for (int i = 0; i < c->n_out; i++) {
+        const kit_lab_out *o = &c->out[i];
+        if (kit_lab_out_first(c, i) != i || o->poison == KIT_POISON_NONE)
+            continue;
+        if (o->on_host)
+            memset(o->at, o->poison & 0xFF, kit_lab_out_span(o));
+        else
+            KIT_HCHECK(cudaMemset(o->at, o->poison & 0xFF, kit_lab_out_span(o)));
+    }
+    return 0;
+}
+
+/* Reads the outputs back: raw[i] the buffer out[i] is in (host memory;
+ * owned[i] when the driver allocated it), host[i] out[i] packed. */
+static int read_back(const kit_lab *lab, const kit_lab_call *c, void **raw, void **host, int *owned)
+{
+    for (int i = 0; i < c->n_out; i++) {
+        const kit_lab_out *o = &c->out[i];
+        int f = kit_lab_out_first(c, i);
+        if (f != i) {
+            raw[i] = raw[f];
+        } else if (o->on_host) {
+            raw[i] = o->at;
+        } else {
+            if (!(raw[i] = malloc(kit_lab_out_span(o))))
+                return oom(lab);
+            owned[i] |= 1;
+            KIT_HCHECK(cudaMemcpy(raw[i], o->at, kit_lab_out_bytes(o), cudaMemcpyDeviceToHost));
+        }
+        if (kit_lab_out_stride(o) == kit_type_size(o->type) && o->offset == 0) {
+            host[i] = raw[i];
+            continue;
+        }
+        if (!(host[i] = malloc((o->count ? o->count : 1) * kit_type_size(o->type))))
+            return oom(lab);
+        owned[i] |= 2;
+        kit_lab_out_unpack(o, raw[i], host[i]);
+    }
+    return 0;
+}
+
+/* Call k of the case: declared, checked, poisoned, traced, read back,
+ * recorded.  0, KIT_LAB_STOP, KIT_RC_STUDENT_CUDA or -1. */
+static int student_call(kit_run_ctx *ctx, lab_case *lc, kit_lab_call *c, int k)
+{
+    const kit_lab *lab = lc->lab;
+    char err[200];
+    if (kit_lab_check_call(c, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: the harness breaks a rule: %s\n", lab->tag, err);
+        return -1;
+    }
+    if (poison(c) != 0)
+        return -1;
+    ctx->kernel_optional = kit_lab_kernel_optional(c);
+    kit_student_begin(ctx, c->name);
+    c->invoke(lc->state);
+    if (kit_student_end(ctx) != 0)
+        return KIT_RC_STUDENT_CUDA;
+    void *raw[KIT_LAB_MAX_OUTS] = {}, *host[KIT_LAB_MAX_OUTS] = {};
+    int owned[KIT_LAB_MAX_OUTS] = {};
+    int rc = read_back(lab, c, raw, host, owned);
+    for (int i = 0; rc == 0 && i < c->n_out; i++)
+        if (c->out[i].name)
+            kit_out(ctx, c->out[i].name, c->out[i].type, host[i], c->out[i].count);
+    if (rc == 0 && lab->after)
+        rc = lab->after(ctx, lc->state, k, host);
+    for (int i = 0; i < c->n_out; i++) {
+        if (owned[i] & 1)
+            free(raw[i]);
+        if (owned[i] & 2)
+            free(host[i]);
+    }
+    return rc;
+}
+
+static int student_calls(kit_run_ctx *ctx, lab_case *lc)
+{
+    for (int k = 0;; k++) {
+        kit_lab_call c;
+        memset(&c, 0, sizeof c);
+        if (!lc->lab->call(ctx, lc->state, k, &c))
+            return lc->lab->untraced ? lc->lab->untraced(ctx, lc->state) : 0;
+        int rc = student_call(ctx, lc, &c, k);
+        if (rc == KIT_LAB_STOP)
+            return 0;
+        if (rc != 0)
+            return rc;
+    }
+}
+
+/* ---- timing ------------------------------------------------------------------ */
+
+static void baseline(void *arg)
+{
+    lab_case *lc = (lab_case *)arg;
+    if (lc->lab->baseline(lc->state) != 0)
+        lc->baseline_failed = 1;
+}
+
+static int timing_buffers(kit_run_ctx *ctx, lab_case *lc)
+{
+    if (lc->timing_ready)
+        return 0;
+    lc->timing_ready = 1;
+    return buffers(ctx, lc, KIT_LAB_TIMING);
+}
+
+/* A timed call the driver makes (timed() left tc->call NULL): the case's
+ * own call on the timed calls' buffers. */
+static kit_lab_swap swap;
+
+static void swapped_call(const kit_timed_calls *tc)
+{
+    void *saved[KIT_FRESH_MAX_IN + 1] = {};
+    for (int i = 0; i < tc->n_in; i++)
+        if (swap.in[i])
+            saved[i] = *swap.in[i], *swap.in[i] = tc->in[i].work;
+    if (swap.out)
+        saved[KIT_FRESH_MAX_IN] = *swap.out, *swap.out = tc->out;
+    swap.invoke(tc->lab);
+    for (int i = 0; i < tc->n_in; i++)
+        if (swap.in[i])
+            *swap.in[i] = saved[i];
+    if (swap.out)
+        *swap.out = saved[KIT_FRESH_MAX_IN];
+}
+
+int kit_lab_time(kit_run_ctx *ctx, void *state, int warmup, int reps, kit_timing *ts, kit_timing *tb)
+{
+    lab_case *lc = current;
+    const kit_lab *lab = lc->lab;
+    if (!lab->timed || state != lc->state) {
+        fprintf(stderr, "%s: nothing to time\n", lab->tag);
+        return -1;
+    }
+    if (timing_buffers(ctx, lc) != 0)
+        return -1;
+    kit_timed_calls tc;
+    memset(&tc, 0, sizeof tc);
+    tc.lab = state;
+    memset(&swap, 0, sizeof swap);
+    int rc = lab->timed(ctx, state, &tc, &swap);
+    if (rc != 0)
+        return rc;
+    if (!tc.call && !swap.invoke) {
+        fprintf(stderr, "%s: the timed calls declare no call\n", lab->tag);
+        return -1;
+    }
+    if (!tc.call)
+        tc.call = swapped_call;
+    lc->timed_name = tc.name;
+    lc->baseline_failed = 0;
+    rc = kit_timed_calls_time(&tc, ctx, baseline, lc, warmup, reps, ts, tb);
+    if (rc == 0 && lc->baseline_failed) {
+        fprintf(stderr, "%s: the baseline failed\n", lab->tag);
+        rc = -1;
+    }
+    if (rc == 0 && lab->after_timing)
+        rc = lab->after_timing(ctx, state);
+    return rc;
+}
+
+void kit_lab_timed_rotate(kit_timed_calls *tc, kit_lab_swap *sw, const char *name, void (*invoke)(void *), void **in,
+                          int64_t count, void **out, int64_t out_count, int sample)
+{
+    sw->invoke = invoke, sw->in[0] = in, sw->out = out;
+    tc->name = name;
+    tc->how = KIT_FRESH_ROTATE_SCALE, tc->shift_hi = count - 1;
+    tc->in[0].orig = *in, tc->in[0].count = count, tc->n_in = 1;
+    tc->out_count = out_count, tc->poison = 0xFF, tc->sample = sample;
+}
+
+int kit_lab_show_speedup(kit_run_ctx *ctx, void *state, int warmup, int reps, const char *name, const char *baseline)
+{
+    kit_timing ts, tb;
+    if (kit_lab_time(ctx, state, warmup, reps, &ts, &tb) != 0)
+        return -1;
+    printf("  medians of %d: %s %.4f ms, %s %.4f ms: speedup %.2fx\n", reps, name, ts.median_ms, baseline, tb.median_ms,
+           tb.median_ms / ts.median_ms);
+    return 0;
+}
+
+int kit_lab_show_alone(void (*invoke)(void *), void *state, int warmup, int reps, const char *name, const char *note)
+{
+    kit_timing ts;
+    if (kit_time_median(invoke, state, warmup, reps, &ts) != 0)
+        return -1;
+    printf("  median of %d: %s %.4f ms (%s)\n", reps, name, ts.median_ms, note);
+    return 0;
+}
+
+static void record_times(kit_run_ctx *ctx, const lab_case *lc, const kit_timing *ts, const kit_timing *tb)
+{
+    kit_out_f64(ctx, KIT_KEY_STUDENT_MS, ts->median_ms);
+    kit_out_f64(ctx, KIT_KEY_BASELINE_MS, tb->median_ms);
+    for (int i = 0; i < KIT_LAB_MAX_METRICS && lc->lab->metrics[i].label; i++) {
+        double v = lc->lab->metrics[i].value(lc->state, lc->lab->metrics[i].baseline ? tb->median_ms : ts->median_ms);
+        if (isnan(v))
+            continue;
+        char key[128];
+        kit_lab_metric_key(lc->lab->metrics[i].label, lc->timed_name, key, sizeof key);
+        kit_out_f64(ctx, key, v);
+    }
+}
+
+/* ---- the hooks of runner.h ---------------------------------------------------- */
+
+int lab_run(kit_run_ctx *ctx)
+{
+    lab_case lc;
+    int rc = setup(ctx, &lc, &KIT_LAB);
+    if (rc == 0)
+        rc = refused(ctx, &lc, KIT_LAB_RUN_BEFORE);
+    if (rc == 0)
+        rc = student_calls(ctx, &lc);
+    if (rc == 0 && ctx->show && KIT_LAB.show_time)
+        rc = KIT_LAB.show_time(ctx, lc.state);
+    teardown(ctx, &lc);
+    return rc;
+}
+
+int lab_bench(kit_run_ctx *ctx)
+{
+    if (!KIT_LAB.timed) {
+        fprintf(stderr, "%s: there is nothing to time in this lab\n", KIT_LAB.tag);
+        return -1;
+    }
+    lab_case lc;
+    ctx->bench = 1;
+    int rc = setup(ctx, &lc, &KIT_LAB);
+    if (rc == 0)
+        rc = refused(ctx, &lc, KIT_LAB_BENCH_BEFORE);
+    if (rc == 0 && KIT_LAB.timing_first)
+        rc = timing_buffers(ctx, &lc);
+    if (rc == 0)
+        rc = student_calls(ctx, &lc); /* the result of this call is checked */
+    if (rc == 0)
+        rc = refused(ctx, &lc, KIT_LAB_BENCH_AFTER);
+    kit_timing ts, tb;
+    if (rc == 0) {
+        rc = kit_lab_time(ctx, lc.state, ctx->warmup, ctx->reps, &ts, &tb);
+        if (rc == 0)
+            record_times(ctx, &lc, &ts, &tb);
+        else if (rc != KIT_LAB_UNTIMED)
+            rc = -1;
+        else
+            rc = 0;
+    }
+    teardown(ctx, &lc);
+    return rc;
+}

@@ -1,0 +1,84 @@
+/* lab_rules.c - the rules of a student call (lab_rules.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "kit/lab_rules.h"
+#include "kit/protocol.h"
+
+int kit_lab_check_call(const kit_lab_call *c, char *err, size_t len)
+{
+    if (!c->name || !c->invoke) {
+        snprintf(err, len, "a student call without %s", c->name ? "a function" : "a name");
+        return -1;
+    }
+    if (c->n_out < 0 || c->n_out > KIT_LAB_MAX_OUTS) {
+        snprintf(err, len, "call %s: %d outputs (0..%d)", c->name, c->n_out, KIT_LAB_MAX_OUTS);
+        return -1;
+    }
+    for (int i = 0; i < c->n_out; i++) {
+        const kit_lab_out *o = &c->out[i];
+        const char *what = o->name ? o->name : "(unnamed)";
+        if (o->poison != KIT_POISON_NONE && (o->poison & ~0xFF) != 0x100) {
+            snprintf(err, len, "call %s: output '%s' declares no poison (KIT_POISON(byte) or KIT_POISON_NONE)",
+                     c->name, what);
+            return -1;
+        }
+        if (!o->at || kit_type_size(o->type) == 0) {
+            snprintf(err, len, "call %s: output '%s' has %s", c->name, what, o->at ? "no type" : "no buffer");
+            return -1;
+        }
+        if (o->offset + kit_type_size(o->type) > kit_lab_out_stride(o)) {
+            snprintf(err, len, "call %s: output '%s': offset %zu past its stride %zu", c->name, what, o->offset,
+                     kit_lab_out_stride(o));
+            return -1;
+        }
+        int f = kit_lab_out_first(c, i);
+        if (f != i && (c->out[f].on_host != o->on_host || c->out[f].poison != o->poison ||
+                       kit_lab_out_span(&c->out[f]) != kit_lab_out_span(o))) {
+            snprintf(err, len, "call %s: outputs '%s' and '%s' share a buffer but not its size, side or poison",
+                     c->name, c->out[f].name ? c->out[f].name : "(unnamed)", what);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int kit_lab_kernel_optional(const kit_lab_call *c)
+{
+    if (c->kernel_optional)
+        return 1;
+    for (int i = 0; i < c->n_out; i++)
+        if (c->out[i].count > 0)
+            return 0;
+    return c->n_out > 0;
+}
+
+size_t kit_lab_out_stride(const kit_lab_out *o) { return o->stride ? o->stride : kit_type_size(o->type); }
+
+size_t kit_lab_out_span(const kit_lab_out *o) { return (o->count ? o->count : 1) * kit_lab_out_stride(o); }
+
+size_t kit_lab_out_bytes(const kit_lab_out *o) { return o->count * kit_lab_out_stride(o); }
+
+int kit_lab_out_first(const kit_lab_call *c, int i)
+{
+    for (int j = 0; j < i; j++)
+        if (c->out[j].at == c->out[i].at)
+            return j;
+    return i;
+}
+
+void kit_lab_out_unpack(const kit_lab_out *o, const void *raw, void *packed)
+{
+    size_t size = kit_type_size(o->type), stride = kit_lab_out_stride(o);
+    for (uint64_t k = 0; k < o->count; k++)
+        memcpy((char *)packed + k * size, (const char *)raw + k * stride + o->offset, size);
+}
+
+void kit_lab_metric_key(const char *label, const char *fn, char *key, size_t len)
+{
+    const char *s = strstr(label, "%s");
+    if (s)
+        snprintf(key, len, "%s%.*s%s%s", KIT_KEY_METRIC_PREFIX, (int)(s - label), label, fn ? fn : "", s + 2);
+    else
+        snprintf(key, len, "%s%s", KIT_KEY_METRIC_PREFIX, label);
+}

@@ -1,0 +1,217 @@
+/* test_lab_driver.cu - the lab driver's rules, held on the CPU (no GPU, no
+ * CUDA call made): a fake lab with host outputs runs through lab_run and
+ * lab_bench (common/src/lab_driver.cu) with the runner's hooks replaced by
+ * recorders below.  What it holds: a call whose output declares no poison is
+ * not made; outputs are poisoned before the call; kernel_optional is set
+ * from the declaration before every call (never left from an earlier one);
+ * a call that left a CUDA error returns KIT_RC_STUDENT_CUDA and records
+ * nothing; refusals and bad parameters say "tag: why"; release runs whatever
+ * happened; bench records KIT_KEY_STUDENT_MS, KIT_KEY_BASELINE_MS and the
+ * metrics under KIT_KEY_METRIC_PREFIX.
+ *
+ * Not a Check program (nvcc builds it, for the driver is CUDA C++): it prints
+ * Check's summary line for tests/run-unit and exits 1 when a check failed.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kit/lab.cuh"
+
+static int checks, failures;
+#define CHECK(cond, ...)                                                                                             \
+    do {                                                                                                             \
+        checks++;                                                                                                    \
+        if (!(cond)) {                                                                                               \
+            failures++;                                                                                              \
+            printf("%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);                                          \
+            printf(__VA_ARGS__);                                                                                     \
+            printf("\n");                                                                                            \
+        }                                                                                                            \
+    } while (0)
+
+/* The fake lab's state. */
+typedef struct fake {
+    float buf[4], *out; /* out: buf, but the timed calls' own output while one runs */
+    int32_t rec[8];     /* 4 records: key, tag */
+} fake;
+
+/* ---- the runner's hooks, recorded ---- */
+static char outs[1024];     /* "name=v;" per record */
+static int begun, end_fails, optional_at_begin, timed_rc;
+void kit_student_begin(kit_run_ctx *ctx, const char *) { begun++, optional_at_begin = ctx->kernel_optional; }
+int kit_student_end(kit_run_ctx *) { return end_fails ? -1 : 0; }
+void kit_out(kit_run_ctx *, const char *name, kit_type t, const void *data, uint64_t count)
+{
+    char v[64] = "";
+    if (count && t == KIT_T_F32)
+        snprintf(v, sizeof v, "%g", ((const float *)data)[count - 1]);
+    if (count && t == KIT_T_I32)
+        snprintf(v, sizeof v, "%d", ((const int *)data)[count - 1]);
+    if (t == KIT_T_F64)
+        snprintf(v, sizeof v, "%g", *(const double *)data);
+    snprintf(outs + strlen(outs), sizeof outs - strlen(outs), "%s=%s;", name, v);
+}
+void kit_out_f64(kit_run_ctx *ctx, const char *name, double v) { kit_out(ctx, name, KIT_T_F64, &v, 1); }
+void kit_out_text(kit_run_ctx *ctx, const char *name, const char *) { kit_out(ctx, name, KIT_T_TEXT, "", 0); }
+void kit_harness_error(cudaError_t, const char *, const char *, int) {}
+int kit_time_median(kit_timed_fn, void *, int, int, kit_timing *t) { return t->median_ms = 3, 0; }
+static float timed_out[4]; /* the timed calls' own output */
+static struct fake *the_state;
+static int restored;      /* the state's pointer was put back after the timed call */
+int kit_timed_calls_time(kit_timed_calls *tc, kit_run_ctx *, kit_timed_fn baseline, void *arg, int, int,
+                         kit_timing *ts, kit_timing *tb)
+{
+    memset(timed_out, 0, sizeof timed_out);
+    tc->out = timed_out;
+    tc->call(tc);
+    restored = the_state->out == the_state->buf;
+    baseline(arg);
+    ts->median_ms = 2, tb->median_ms = 4;
+    return timed_rc;
+}
+
+/* ---- the fake lab: "n" outputs, keys and tags sharing one buffer ---- */
+enum { PLAIN, NO_POISON, EMPTY, REFUSED, BAD_PARAMS, UNTIMED };
+static int scenario, invoked, released, baselines;
+static unsigned char seen[8]; /* the output's first bytes when the call began */
+
+
+static int generate(const kit_params *, uint64_t, void *s, char *err, size_t len)
+{
+    the_state = (fake *)s;
+    the_state->out = the_state->buf;
+    snprintf(err, len, "n must be positive (got '-1')");
+    return scenario == BAD_PARAMS ? -1 : 0;
+}
+static void release(kit_run_ctx *, void *) { released++; }
+static void invoke(void *s)
+{
+    fake *f = (fake *)s;
+    invoked++;
+    memcpy(seen, f->out, sizeof seen);
+    for (int i = 0; i < 4; i++)
+        f->out[i] = 1.5f * i, f->rec[2 * i] = 10 * i, f->rec[2 * i + 1] = 100 * i;
+}
+static int call(kit_run_ctx *, void *s, int k, kit_lab_call *c)
+{
+    fake *f = (fake *)s;
+    if (k > 0)
+        return 0;
+    int n = scenario == EMPTY ? 0 : 4;
+    *c = kit_lab_call{"fake_call", 0, invoke, {}, 3};
+    int poison = scenario == NO_POISON ? 0 : KIT_POISON(0xFF);
+    c->out[0] = kit_lab_out{"out", KIT_T_F32, f->out, 1, (uint64_t)n, 0, 0, poison};
+    c->out[1] = kit_lab_out{"key", KIT_T_I32, f->rec, 1, (uint64_t)n, 8, 0, KIT_POISON(0x7F)};
+    c->out[2] = kit_lab_out{"tag", KIT_T_I32, f->rec, 1, (uint64_t)n, 8, 4, KIT_POISON(0x7F)};
+    return 1;
+}
+static const char *refuse(kit_run_ctx *, const void *, kit_lab_stage stage)
+{
+    return scenario == REFUSED && stage == KIT_LAB_BENCH_BEFORE ? "the benchmark needs n >= 1" : NULL;
+}
+/* The timed calls: the case's own call with the state's out swapped (kit_lab_swap). */
+static int timed(kit_run_ctx *, void *s, kit_timed_calls *tc, kit_lab_swap *sw)
+{
+    sw->invoke = invoke, sw->out = (void **)&((fake *)s)->out;
+    tc->name = "fake_call";
+    return scenario == UNTIMED ? KIT_LAB_UNTIMED : 0;
+}
+static int baseline(void *) { return baselines++, 0; }
+static double rate(const void *, double ms) { return 8 / ms; }
+static double not_this_case(const void *, double) { return NAN; }
+
+const kit_lab KIT_LAB = {
+    .tag = "labT", .state_size = sizeof(fake), .generate = generate, .release = release, .call = call,
+    .refuse = refuse, .timed = timed, .baseline = baseline,
+    .metrics = {{"%s rate", rate}, {"baseline rate", rate, 1}, {"never recorded", not_this_case}},
+};
+
+/* Runs the lab's run (bench: bench) hook with stderr into err; its status. */
+static int run(int scen, int bench, char *err, size_t len)
+{
+    kit_params params;
+    memset(&params, 0, sizeof params);
+    kit_run_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.params = &params, ctx.reps = 1;
+    ctx.kernel_optional = 1; /* left over from an earlier call: the driver must not keep it */
+    scenario = scen, invoked = released = begun = baselines = 0, outs[0] = 0, memset(seen, 0, sizeof seen);
+    fflush(stderr);
+    FILE *tmp = tmpfile();
+    int saved = dup(2);
+    dup2(fileno(tmp), 2);
+    int rc = bench ? lab_bench(&ctx) : lab_run(&ctx);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    rewind(tmp);
+    size_t n = fread(err, 1, len - 1, tmp);
+    err[n] = 0;
+    fclose(tmp);
+    return rc;
+}
+
+int main(void)
+{
+    char err[1024];
+    int rc = run(PLAIN, 0, err, sizeof err);
+    CHECK(rc == 0, "rc %d, stderr '%s'", rc, err);
+    CHECK(invoked == 1 && begun == 1 && released == 1, "invoked %d begun %d released %d", invoked, begun, released);
+    CHECK(seen[0] == 0xFF && seen[7] == 0xFF, "the output was not poisoned before the call: %02x", seen[0]);
+    CHECK(optional_at_begin == 0, "kernel_optional %d for a call with outputs", optional_at_begin);
+    CHECK(!strcmp(outs, "out=4.5;key=30;tag=300;"), "records '%s'", outs);
+
+    rc = run(NO_POISON, 0, err, sizeof err);
+    CHECK(rc == -1 && invoked == 0 && begun == 0, "a call without poison was made (rc %d)", rc);
+    CHECK(strstr(err, "labT: the harness breaks a rule: call fake_call: output 'out' declares no poison"), "'%s'", err);
+    CHECK(released == 1 && outs[0] == 0, "released %d, records '%s'", released, outs);
+
+    rc = run(EMPTY, 0, err, sizeof err);
+    CHECK(rc == 0 && optional_at_begin == 1, "empty outputs: rc %d kernel_optional %d", rc, optional_at_begin);
+
+    end_fails = 1;
+    rc = run(PLAIN, 0, err, sizeof err);
+    end_fails = 0;
+    CHECK(rc == KIT_RC_STUDENT_CUDA && outs[0] == 0 && released == 1, "rc %d records '%s'", rc, outs);
+
+    rc = run(BAD_PARAMS, 0, err, sizeof err);
+    CHECK(rc == -1 && invoked == 0 && released == 1, "bad parameters: rc %d", rc);
+    CHECK(!strcmp(err, "labT: n must be positive (got '-1')\n"), "'%s'", err);
+
+    rc = run(REFUSED, 1, err, sizeof err);
+    CHECK(rc == -1 && invoked == 0 && !strcmp(err, "labT: the benchmark needs n >= 1\n"), "rc %d '%s'", rc, err);
+
+    rc = run(PLAIN, 1, err, sizeof err);
+    CHECK(rc == 0 && invoked == 2 && baselines == 1, "bench: rc %d invoked %d baselines %d", rc, invoked, baselines);
+    CHECK(!strcmp(outs, "out=4.5;key=30;tag=300;" KIT_KEY_STUDENT_MS "=2;" KIT_KEY_BASELINE_MS "=4;"
+                        "metric.fake_call rate=4;metric.baseline rate=2;"),
+          "bench records '%s'", outs);
+    CHECK(timed_out[3] == 4.5f, "the timed call did not write the timed calls' output: %g", timed_out[3]);
+    CHECK(restored, "the swapped pointer was not put back");
+
+    timed_rc = KIT_TIME_NO_KERNEL;
+    rc = run(PLAIN, 1, err, sizeof err);
+    timed_rc = 0;
+    CHECK(rc == -1 && !strstr(outs, KIT_KEY_STUDENT_MS), "a refused timing: rc %d records '%s'", rc, outs);
+
+    rc = run(UNTIMED, 1, err, sizeof err);
+    CHECK(rc == 0 && !strstr(outs, KIT_KEY_STUDENT_MS), "nothing to time: rc %d records '%s'", rc, outs);
+
+    /* the common timed calls: one rotated float input, the case's own call, NaN poison */
+    kit_timed_calls tc;
+    kit_lab_swap sw;
+    memset(&tc, 0, sizeof tc), memset(&sw, 0, sizeof sw);
+    float *in_ptr = (float *)&tc, *out_ptr = NULL;
+    kit_lab_timed_rotate(&tc, &sw, "fake_call", invoke, (void **)&in_ptr, 1000, (void **)&out_ptr, 999, 64);
+    CHECK(tc.how == KIT_FRESH_ROTATE_SCALE && tc.shift_hi == 999 && tc.in[0].orig == in_ptr && tc.in[0].count == 1000 &&
+              tc.n_in == 1 && tc.out_count == 999 && tc.poison == 0xFF && tc.sample == 64 && !tc.call,
+          "kit_lab_timed_rotate's declaration");
+    CHECK(sw.invoke == invoke && sw.in[0] == (void **)&in_ptr && sw.out == (void **)&out_ptr, "its swap");
+
+    printf("%d%%: Checks: %d, Failures: %d, Errors: 0\n", checks ? 100 * (checks - failures) / checks : 0, checks,
+           failures);
+    return failures ? 1 : 0;
+}
