@@ -266,6 +266,19 @@ static int count_gpus(engine *e, slots_ctx *s)
 
 /* ---- worker ---- */
 
+/* A student's feedback file; one that cannot be written is said on stderr
+ * and removed, so that no older run's feedback stands for this result (the
+ * result itself, results/NAME.json, is what the gradebook reads). */
+static void write_feedback_or_say(const grade_result *g, const char *path)
+{
+    char err[512];
+    if (report_write_feedback(g, path, err, sizeof err) == 0)
+        return;
+    fprintf(stderr, "cannot write %s: %s\n", path, err);
+    if (unlink(path) != 0 && errno != ENOENT)
+        fprintf(stderr, "cannot remove the older %s: %s\n", path, strerror(errno));
+}
+
 static void worker(engine *e, const char *subs_dir, const char *out_dir, const char *work_root, const entry *en,
                    slots_ctx *slots, pid_t parent)
 {
@@ -286,7 +299,7 @@ static void worker(engine *e, const char *subs_dir, const char *out_dir, const c
         spool_apply_late_policy(en->spool, &e->rub, &g);
     spool_read_answers(en->src, &g);
     result_path(out_dir, en, "feedback", "txt", path, sizeof path);
-    report_write_feedback(&g, path, err, sizeof err);
+    write_feedback_or_say(&g, path);
     result_path(out_dir, en, "results", "json", path, sizeof path);
     int rc = report_write_json(&g, path, err, sizeof err);
     if (rc != 0)
@@ -331,9 +344,10 @@ static void write_placeholder(engine *e, const char *out_dir, const entry *en, c
     grade_result_total(&g);
     char path[4096], err[256];
     result_path(out_dir, en, "feedback", "txt", path, sizeof path); /* not an older run's feedback */
-    report_write_feedback(&g, path, err, sizeof err);
+    write_feedback_or_say(&g, path);
     result_path(out_dir, en, "results", "json", path, sizeof path);
-    report_write_json(&g, path, err, sizeof err);
+    if (report_write_json(&g, path, err, sizeof err) != 0)
+        fprintf(stderr, "cannot write %s: %s\n", path, err);
     grade_result_free(&g);
 }
 
@@ -384,18 +398,20 @@ int batch_run(engine *e, const char *given_dir, const char *out_dir, const batch
     char path[4096], err[512], lerr[4096], work_root[4096], graded_dir[4096], stage[4096];
     const char *subs_dir = graded_dir; /* where the per-student folders are */
     const char *layout = "folders";
-    snprintf(path, sizeof path, "%s/results", out_dir);
-    mkdirs(path, 0755);
-    snprintf(path, sizeof path, "%s/feedback", out_dir);
-    mkdirs(path, 0755);
-    snprintf(path, sizeof path, "%s/.slots", out_dir);
-    mkdirs(path, 0755);
+    static const char *out_subs[] = {"results", "feedback", ".slots"};
+    for (int k = 0; k < 3; k++) {
+        snprintf(path, sizeof path, "%s/%s", out_dir, out_subs[k]);
+        if (mkdirs(path, 0755) != 0) {
+            fprintf(stderr, "kitgrade: cannot create %s: %s\n", path, strerror(errno));
+            return KITGRADE_EXIT_INTERNAL;
+        }
+    }
     /* One batch per output folder at a time. */
     snprintf(path, sizeof path, "%s/.batch.lock", out_dir);
     int lock = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (lock < 0 || flock(lock, (o->want ? LOCK_SH : LOCK_EX) | LOCK_NB) != 0) { /* shards share OUT */
         fprintf(stderr, "kitgrade: another batch is writing to %s; wait for it or use another --out\n", out_dir);
-        return KIT_EXIT_USAGE;
+        return KITGRADE_EXIT_USAGE;
     }
     /* Temporary files of results a killed batch was writing (".NAME.XXXXXX");
      * safe names never start with a dot. */
@@ -418,14 +434,17 @@ int batch_run(engine *e, const char *given_dir, const char *out_dir, const batch
     if (layout_prepare(e, given_dir, stage, graded_dir, sizeof graded_dir, &layout, lerr, sizeof lerr) != 0) {
         fprintf(stderr, "kitgrade: %s\n", lerr);
         close(lock);
-        return KIT_EXIT_USAGE;
+        return KITGRADE_EXIT_USAGE;
     }
     if (o->work_root)
         snprintf(work_root, sizeof work_root, "%s", o->work_root);
     else
         snprintf(work_root, sizeof work_root, "%s/work", out_dir);
-    mkdirs(work_root, 0755);
-    chmod(work_root, 0755);
+    if (mkdirs(work_root, 0755) != 0 || chmod(work_root, 0755) != 0) { /* the sandbox uid reads its files */
+        fprintf(stderr, "kitgrade: cannot create %s: %s\n", work_root, strerror(errno));
+        close(lock);
+        return KITGRADE_EXIT_INTERNAL;
+    }
     sandbox_hide(&e->sb, subs_dir);
 
     entry *ents = NULL;
@@ -435,7 +454,7 @@ int batch_run(engine *e, const char *given_dir, const char *out_dir, const batch
                        : list_submissions(subs_dir, &ents, err, sizeof err);
     if (n < 0) {
         fprintf(stderr, "kitgrade: %s\n", err);
-        return KIT_EXIT_USAGE;
+        return KITGRADE_EXIT_USAGE;
     }
     int total = 0, skipped = 0;
     for (int i = 0; i < n; i++) {
@@ -462,7 +481,7 @@ int batch_run(engine *e, const char *given_dir, const char *out_dir, const batch
     if (o->only && total == 0) {
         fprintf(stderr, "kitgrade: no submission folder named '%s' in %s\n", o->only, subs_dir);
         free(ents);
-        return KIT_EXIT_USAGE;
+        return KITGRADE_EXIT_USAGE;
     }
     slots_ctx slots = {out_dir, 0, o->per_gpu, {{0}}};
     count_gpus(e, &slots);
@@ -494,7 +513,7 @@ int batch_run(engine *e, const char *given_dir, const char *out_dir, const batch
     fflush(stderr);
 
     double t0 = kit_now();
-    int running = 0, done = skipped, failed = 0, finished_now = 0, next = 0;
+    int running = 0, done = skipped, failed = 0, finished_now = 0, next = 0, lost = 0;
     for (;;) {
         while (running < o->jobs && next < n) {
             entry *en = &ents[next++];
@@ -551,6 +570,7 @@ int batch_run(engine *e, const char *given_dir, const char *out_dir, const batch
             } else {
                 snprintf(label, sizeof label, "%s (no result: %s)", sb_str(&who), err);
                 failed++;
+                lost++;
             }
             sb_free(&who);
             if (!o->want)
@@ -569,7 +589,9 @@ int batch_run(engine *e, const char *given_dir, const char *out_dir, const batch
             members[i].src = ents[i].src;
             members[i].result = paths[i];
         }
-        if (members && paths && class_report_write(e, out_dir, members, n, o->similarity_threshold, err, sizeof err) != 0)
+        if (!members || !paths)
+            fprintf(stderr, "kitgrade: class report: out of memory\n");
+        else if (class_report_write(e, out_dir, members, n, o->similarity_threshold, err, sizeof err) != 0)
             fprintf(stderr, "kitgrade: class report: %s\n", err);
         free(members);
         free(paths);
@@ -583,5 +605,10 @@ int batch_run(engine *e, const char *given_dir, const char *out_dir, const batch
     free(ents);
     free(picks);
     close(lock);
+    if (lost) { /* said above, one line each: the batch did not do its work */
+        fprintf(stderr, "kitgrade: %d result%s could not be written or read back (see above); fix that and run the "
+                        "batch again: it grades only what is missing\n", lost, lost == 1 ? "" : "s");
+        return KITGRADE_EXIT_INTERNAL;
+    }
     return 0;
 }

@@ -85,12 +85,19 @@ static void run_sharing_or_alone(engine *e, const char *const argv[], const proc
 
 uint64_t random_nonce(void) { return kit_random_u64(); }
 
-void clean_run_dir(engine *e, const workdirs *w)
+int clean_run_dir(engine *e, const workdirs *w)
 {
-    rm_rf(w->run);
-    mkdirs(w->run, 0755);
-    if (e->sb.drop_uid && chown(w->run, e->sb.uid, e->sb.gid) != 0) {
-    }
+    if (rm_rf(w->run) != 0 || mkdirs(w->run, 0755) != 0)
+        return -1;
+    /* the sandbox uid writes the run's outputs: a folder it cannot write fails every run */
+    return e->sb.drop_uid && chown(w->run, e->sb.uid, e->sb.gid) != 0 ? -1 : 0;
+}
+
+/* clean_run_dir failed (errno): the case is not run, and says why. */
+static void run_dir_failed(const workdirs *w, outcome *c)
+{
+    c->pass = 0;
+    sb_printf(&c->text, "internal error: cannot prepare the run folder %s: %s\n", w->run, strerror(errno));
 }
 
 /* ------------------------------------------------------------ processes */
@@ -336,7 +343,7 @@ int result_finished(const engine *e, const char *out, uint64_t nonce, strbuf *wh
     char err[256];
     kit_blobfile *b = kit_blob_load(out, nonce, (uint64_t)(e->rub.file_mb + 1) << 20, err, sizeof err);
     char *status = b ? kit_blob_text(b, KIT_KEY_RUNNER_STATUS) : NULL;
-    int ok = status && !strcmp(status, "ok");
+    int ok = status && !strcmp(status, KIT_RUNNER_OK);
     if (!ok)
         sb_printf(why, "the program exited without finishing its work (%s): the test counts only a complete run\n",
                   b ? "its result file is incomplete" : err);
@@ -364,23 +371,41 @@ int mentions_out_of_memory(const proc_result *r)
  * written where the submission cannot reach: the run folder is the
  * submission's, and a symbolic link planted there (stdout.txt ->
  * /etc/passwd) must not make the grader write through it. */
-void write_run_stdout(const workdirs *w, const char *data, size_t len)
+int write_run_stdout(const workdirs *w, const char *data, size_t len, strbuf *why)
 {
     char sout[2200];
     snprintf(sout, sizeof sout, "%s/stdout.txt", w->root);
-    unlink(sout);
-    int fd = open(sout, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-    if (fd >= 0) {
-        if (write(fd, data, len) != (ssize_t)len) {
-        }
-        close(fd);
+    if (unlink(sout) != 0 && errno != ENOENT) {
+        sb_printf(why, "internal error: cannot remove %s: %s\n", sout, strerror(errno));
+        return -1;
     }
+    int fd = open(sout, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    size_t done = 0;
+    while (fd >= 0 && done < len) {
+        ssize_t k = write(fd, data + done, len - done);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            break;
+        done += (size_t)k;
+    }
+    int e = fd < 0 || done < len ? errno : 0;
+    if (fd >= 0 && close(fd) != 0 && !e)
+        e = errno;
+    if (fd < 0 || done < len || e) {
+        sb_printf(why, "internal error: cannot write the run's output for the checker to %s: %s\n", sout, strerror(e));
+        return -1;
+    }
+    return 0;
 }
 
 void run_case(engine *e, const workdirs *w, const rubric_test *t, const char *params, uint64_t seed, int bench,
               outcome *c)
 {
-    clean_run_dir(e, w);
+    if (clean_run_dir(e, w) != 0) {
+        run_dir_failed(w, c);
+        return;
+    }
     uint64_t nonce = random_nonce();
     char seed_s[32], nonce_s[32], out[2200], warm[16], reps[16];
     snprintf(seed_s, sizeof seed_s, "0x%llx", (unsigned long long)seed);
@@ -426,12 +451,16 @@ void run_case(engine *e, const workdirs *w, const rubric_test *t, const char *pa
         if (!retry)
             break;
         proc_result_free(&r);
-        clean_run_dir(e, w);
+        if (clean_run_dir(e, w) != 0) {
+            run_dir_failed(w, c);
+            return;
+        }
     }
 
-    write_run_stdout(w, sb_str(&r.out), r.out.len);
     c->timed_out = r.timed_out;
-    if (!proc_ok(&r)) {
+    if (write_run_stdout(w, sb_str(&r.out), r.out.len, &c->text) != 0) {
+        c->pass = 0;
+    } else if (!proc_ok(&r)) {
         c->pass = 0;
         describe_run_failure(e, &r, t, &c->text);
     } else if (!result_file_ok(w, &c->text)) {
@@ -506,7 +535,10 @@ int sanitizer_errors(const rubric_test *t, const proc_result *r, san_report *rep
 void run_sanitizer_case(engine *e, const workdirs *w, const rubric_test *t, const char *params, uint64_t seed,
                         outcome *c)
 {
-    clean_run_dir(e, w);
+    if (clean_run_dir(e, w) != 0) {
+        run_dir_failed(w, c);
+        return;
+    }
     uint64_t nonce = random_nonce();
     char seed_s[32], nonce_s[32], out[2200];
     snprintf(seed_s, sizeof seed_s, "0x%llx", (unsigned long long)seed);
@@ -527,7 +559,10 @@ void run_sanitizer_case(engine *e, const workdirs *w, const rubric_test *t, cons
         if (alone || !rerun_alone_after(e, &r))
             break;
         proc_result_free(&r);
-        clean_run_dir(e, w);
+        if (clean_run_dir(e, w) != 0) {
+            run_dir_failed(w, c);
+            return;
+        }
     }
 
     san_report rep;

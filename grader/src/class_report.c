@@ -216,13 +216,15 @@ int class_report_write(const engine *e, const char *out_dir, const class_member 
                        char *err, size_t errlen)
 {
     row *rows = calloc((size_t)n + 1, sizeof *rows);
-    if (!rows) {
+    double *scores = calloc((size_t)n + 1, sizeof *scores);
+    if (!rows || !scores) {
+        free(rows);
+        free(scores);
         snprintf(err, errlen, "out of memory");
         return -1;
     }
     int graded = 0, builds_failed = 0, late = 0, full = 0;
     double sum = 0, maxs = 0;
-    double *scores = calloc((size_t)n + 1, sizeof *scores);
     for (int i = 0; i < n; i++) {
         char rerr[256];
         rows[i].m = &m[i];

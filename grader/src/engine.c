@@ -208,10 +208,13 @@ static int prepare_dirs(engine *e, const char *work_dir, workdirs *w)
     snprintf(w->bin, sizeof w->bin, "%s/bin", work_dir);
     snprintf(w->run, sizeof w->run, "%s/run", work_dir);
     snprintf(w->runner, sizeof w->runner, "%s/runner", w->bin);
-    rm_rf(work_dir);
+    /* an earlier grading's files left behind would be built or read as this one's */
+    if (rm_rf(work_dir) != 0)
+        return -1;
     if (mkdirs(w->src, 0755) || mkdirs(w->lib, 0755) || mkdirs(w->bin, 0755) || mkdirs(w->run, 0755))
         return -1;
-    chmod(work_dir, 0755);
+    if (chmod(work_dir, 0755) != 0) /* the sandbox uid reads the kit's files in it */
+        return -1;
     if (e->sb.drop_uid) { /* the unprivileged uid writes the runner and its outputs */
         sandbox_claim_uid(&e->sb, e->log ? e->log : stderr);
         if (chown(w->bin, e->sb.uid, e->sb.gid) || chown(w->run, e->sb.uid, e->sb.gid))
@@ -233,18 +236,26 @@ static int copy_kit_files(engine *e, const workdirs *w, strbuf *why)
         return -1;
     }
     snprintf(to, sizeof to, "%s/kit", w->src);
-    mkdirs(to, 0755);
+    if (mkdirs(to, 0755) != 0) {
+        sb_printf(why, "cannot create %s: %s\n", to, strerror(errno));
+        return -1;
+    }
     glob_t g;
     snprintf(from, sizeof from, "%s/common/include/kit/*", e->conf.kit_root);
-    if (glob(from, 0, NULL, &g) == 0) {
-        for (size_t i = 0; i < g.gl_pathc; i++) {
-            char *dup = strdup(g.gl_pathv[i]);
-            snprintf(to, sizeof to, "%s/kit/%s", w->src, basename(dup));
-            free(dup);
-            copy_file(g.gl_pathv[i], to, 0644);
-        }
-        globfree(&g);
+    if (glob(from, 0, NULL, &g) != 0) {
+        sb_printf(why, "kit headers missing: %s\n", from);
+        return -1;
     }
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+        const char *name = strrchr(g.gl_pathv[i], '/') + 1; /* the pattern has a '/' */
+        snprintf(to, sizeof to, "%s/kit/%s", w->src, name);
+        if (copy_file(g.gl_pathv[i], to, 0644) != 0) {
+            sb_printf(why, "cannot copy the kit header %s: %s\n", g.gl_pathv[i], strerror(errno));
+            globfree(&g);
+            return -1;
+        }
+    }
+    globfree(&g);
     /* Objects: the list make wrote, plus the two common libraries. */
     snprintf(from, sizeof from, "%s/objects", e->lab_build);
     FILE *f = fopen(from, "r");
@@ -869,10 +880,9 @@ void engine_grade(engine *e, const char *sub_dir, const char *work_dir, const ch
     grade_result_total(g);
     g->seconds = kit_now() - t0;
     /* Outputs of large cases can be hundreds of MB: never leave them behind. */
-    if (e->keep_work)
-        clean_run_dir(e, &w);
-    else
-        rm_rf(work_dir);
+    if (e->keep_work ? clean_run_dir(e, &w) : rm_rf(work_dir))
+        sb_printf(&g->notes, "internal error: cannot remove the runs' outputs in %s: %s\n",
+                  e->keep_work ? w.run : work_dir, strerror(errno));
     sandbox_release_uid(&e->sb);
 }
 
@@ -880,8 +890,10 @@ int engine_build_only(engine *e, const char *sub_dir, const char *work_dir, grad
 {
     start_result(e, sub_dir, g);
     workdirs w;
-    if (prepare_dirs(e, work_dir, &w) != 0)
+    if (prepare_dirs(e, work_dir, &w) != 0) {
+        sb_printf(&g->build_log, "internal error: cannot prepare the work folder %s: %s\n", work_dir, strerror(errno));
         return 0;
+    }
     g->build_ok = build_runner(e, sub_dir, &w, g);
     return g->build_ok;
 }
@@ -897,7 +909,7 @@ int engine_show(engine *e, const char *sub_dir, const char *work_dir, const char
     grade_result_free(&g);
     if (!e->gpu) {
         fprintf(stderr, "%s: no GPU (%s): built, not run\n", e->man.name, e->gpu_why);
-        return KIT_EXIT_NO_GPU;
+        return KITGRADE_EXIT_NO_GPU;
     }
     workdirs w;
     snprintf(w.run, sizeof w.run, "%s/run", work_dir);

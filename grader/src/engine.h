@@ -3,8 +3,10 @@
  * The same engine serves `make labNN` (student mode: visible tests, an
  * estimated score) and the instructor's `kitgrade grade/batch` (all tests).
  * Pipeline: take the manifest's files -> build the runner in the sandbox ->
- * correctness cases (runner in the sandbox, then the kit's checker) ->
- * sanitizer passes -> performance against the baseline under the GPU lock ->
+ * the rubric's tests in its order: correctness cases (in one serving runner,
+ * each judged by the kit's checker), the sanitizer tests (started right
+ * after the build, running while the correctness cases do), performance
+ * against the baseline (its timing loop with the GPU to itself, lock.h) ->
  * score from the rubric.
  */
 #ifndef GRADER_ENGINE_H

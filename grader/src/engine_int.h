@@ -5,6 +5,7 @@
 #define GRADER_ENGINE_INT_H
 #include <stdint.h>
 #include "engine.h"
+#include "kit/protocol.h"
 #include "proc.h"
 #include "sanitizer.h"
 #include "strbuf.h"
@@ -67,8 +68,8 @@ int rerun_alone_after(const engine *e, const proc_result *r);
 uint64_t random_nonce(void);
 /* The parameters of case i of test t: the test's common ones, then the case's. */
 void case_params(const rubric_test *t, int i, char *buf, size_t len);
-/* Empties the run folder (owned by the sandbox uid). */
-void clean_run_dir(engine *e, const workdirs *w);
+/* Empties the run folder (owned by the sandbox uid): 0, or -1 (errno says why). */
+int clean_run_dir(engine *e, const workdirs *w);
 /* The last `lines` lines of a program's stderr, sanitized and indented. */
 void add_tail(strbuf *b, const strbuf *text, int lines, const char *indent);
 /* Why a runner process did not finish normally, in the student's terms. */
@@ -81,8 +82,9 @@ int mentions_out_of_memory(const proc_result *r);
  * and reads its verdict into c.  use_slot: take a CPU slot (lock.h) for it. */
 void run_checker(engine *e, const workdirs *w, const char *params, uint64_t seed, uint64_t nonce, int use_slot,
                  outcome *c);
-/* Writes a run's stdout for the checker (w->root/stdout.txt, never through a link). */
-void write_run_stdout(const workdirs *w, const char *data, size_t len);
+/* Writes a run's stdout for the checker (w->root/stdout.txt, never through a
+ * link): 0, or -1 with an internal error's line in why. */
+int write_run_stdout(const workdirs *w, const char *data, size_t len, strbuf *why);
 /* One run of one case on its own: the runner in the sandbox (bench: timed),
  * then the checker. */
 void run_case(engine *e, const workdirs *w, const rubric_test *t, const char *params, uint64_t seed, int bench,
@@ -103,11 +105,8 @@ int sanitizer_errors(const rubric_test *t, const proc_result *r, san_report *rep
 void run_sanitizer_case(engine *e, const workdirs *w, const rubric_test *t, const char *params, uint64_t seed,
                         outcome *c);
 
-/* ---- serve.c: the correctness cases of a grading in one runner process ---- */
-/* The descriptor of the runner's conversation with the grader (serve,
- * --gate-fd): far above the ones a program and its libraries open first. */
-#define KIT_CTL_FD 100
-#define KIT_CTL_FD_S "100" /* the same, for a command line */
+/* ---- serve.c: the correctness cases of a grading in one runner process ----
+ * (the conversation's descriptor and words: kit/protocol.h) */
 /* Runs one correctness case in the submission's case server (started, under
  * a shared GPU lock, when none runs).  1: c holds the case's verdict (the
  * checker's, or a time limit hit); 0: run the case on its own (run_case):
@@ -128,7 +127,7 @@ void serve_sanitizer_start(engine *e, const workdirs *w, const rubric_test *t);
 int serve_sanitizer_clean(engine *e, const workdirs *w, const rubric_test *t);
 /* Ends the sanitizer processes not waited for (a grading cut short). */
 void serve_sanitizers_stop(engine *e);
-/* A timing run (argv: runner bench ... --gate-fd 100) that shares the GPU but
+/* A timing run (argv: runner bench ... --gate-fd KIT_CTL_FD_S) that shares the GPU but
  * for its timing loop, which gets it alone; r as from proc_run, waited_s
  * grows by the time spent waiting for the lock (not part of the limit). */
 void run_gated(engine *e, const char *const argv[], const sandboxed *sb, double limit, proc_result *r,

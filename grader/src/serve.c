@@ -105,8 +105,11 @@ static int server_start(engine *e, const workdirs *w)
     struct case_server *srv = calloc(1, sizeof *srv);
     if (!srv)
         return -1;
+    if (clean_run_dir(e, w) != 0) { /* the case runs on its own, which says why */
+        free(srv);
+        return -1;
+    }
     e->server = srv;
-    clean_run_dir(e, w);
     snprintf(srv->out, sizeof srv->out, "%s/out.bin", w->run);
     const char *argv[] = {w->runner, "serve", "--ctl-fd", KIT_CTL_FD_S, "--out", srv->out, NULL};
     sandboxed_init(&srv->sb, e, total_limit(e), w->run, w->run, w->run, w->bin, NULL);
@@ -115,7 +118,7 @@ static int server_start(engine *e, const workdirs *w)
     char line[64];
     int got = srv->s ? proc_receive(srv->s, READY_TIMEOUT, line, sizeof line) : -2;
     debug("start", got == 1 ? line : got == 0 ? "(exited)" : "(killed or not started)");
-    if (got != 1 || strcmp(line, "ready") != 0) {
+    if (got != 1 || strcmp(line, KIT_SERVE_READY) != 0) {
         server_died(e);
         return -1;
     }
@@ -125,7 +128,7 @@ static int server_start(engine *e, const workdirs *w)
 /* The line that sends one case to a serving runner (runner_main.cu serve()). */
 static void case_line(char *msg, size_t len, uint64_t seed, uint64_t nonce, const char *params)
 {
-    snprintf(msg, len, "run 0x%llx %llu %s\n", (unsigned long long)seed, (unsigned long long)nonce, params);
+    snprintf(msg, len, KIT_SERVE_RUN " 0x%llx %llu %s\n", (unsigned long long)seed, (unsigned long long)nonce, params);
 }
 
 int serve_case(engine *e, const workdirs *w, const rubric_test *t, const char *params, uint64_t seed, outcome *c)
@@ -146,7 +149,7 @@ int serve_case(engine *e, const workdirs *w, const rubric_test *t, const char *p
     debug(sent != 0 ? "not sent" : got == 1 ? "answer" : got == 0 ? "exited" : "killed", got == 1 ? line : NULL);
     /* Killed (its time limit, a flood of files), ended, or not the protocol's
      * word: the case runs again on its own, and decides there. */
-    if (got != 1 || strcmp(line, "done") != 0) {
+    if (got != 1 || strcmp(line, KIT_SERVE_DONE) != 0) {
         e->next_alone = rerun_alone_after(e, &srv->r);
         server_died(e);
         return 0;
@@ -156,8 +159,9 @@ int serve_case(engine *e, const workdirs *w, const rubric_test *t, const char *p
     size_t len = proc_stdout_len(srv->s);
     if (srv->r.out_total - total_before != len - off)
         return 0;
-    write_run_stdout(w, sb_str(&srv->r.out) + off, len - off);
-    if (result_file_ok(w, &c->text))
+    if (write_run_stdout(w, sb_str(&srv->r.out) + off, len - off, &c->text) != 0)
+        c->pass = 0;
+    else if (result_file_ok(w, &c->text))
         run_checker(e, w, params, seed, nonce, 0, c);
     else
         c->pass = 0;
@@ -223,9 +227,9 @@ static int san_finish(const engine *e, struct san_session *ss)
 {
     int ok = ss->s && ss->sent == ss->t->n_cases;
     char line[64];
-    ok = ok && proc_receive(ss->s, READY_TIMEOUT + ss->limit, line, sizeof line) == 1 && !strcmp(line, "ready");
+    ok = ok && proc_receive(ss->s, READY_TIMEOUT + ss->limit, line, sizeof line) == 1 && !strcmp(line, KIT_SERVE_READY);
     for (int i = 0; ok && i < ss->t->n_cases; i++)
-        ok = proc_receive(ss->s, ss->limit, line, sizeof line) == 1 && !strcmp(line, "done");
+        ok = proc_receive(ss->s, ss->limit, line, sizeof line) == 1 && !strcmp(line, KIT_SERVE_DONE);
     proc_end(ss->s, ss->limit);
     san_report rep;
     san_report_init(&rep);
@@ -300,8 +304,8 @@ void run_gated(engine *e, const char *const argv[], const sandboxed *sb, double 
         left -= kit_now() - t0;
         if (got != 1)
             break;
-        int alone = !strcmp(line, "exclusive");
-        if (!alone && strcmp(line, "shared") != 0) { /* not the gate's words: the run ends here */
+        int alone = !strcmp(line, KIT_GATE_EXCLUSIVE);
+        if (!alone && strcmp(line, KIT_GATE_SHARED) != 0) { /* not the gate's words: the run ends here */
             proc_kill(s);
             break;
         }
@@ -314,7 +318,7 @@ void run_gated(engine *e, const char *const argv[], const sandboxed *sb, double 
             *waited_s += locked ? lock.waited_s : 0;
         }
         debug(alone ? "gate: alone" : "gate: shared", NULL);
-        if (proc_send(s, alone ? "go\n" : "ok\n") != 0)
+        if (proc_send(s, alone ? KIT_GATE_GO "\n" : KIT_GATE_OK "\n") != 0)
             break;
     }
     proc_end(s, left > 1 ? left : 1);
