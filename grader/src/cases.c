@@ -1,96 +1,44 @@
-/* cases.c - one run of one case: the submission's runner (or
- * compute-sanitizer around it) in the sandbox, then the kit's checker. */
+/* cases.c - one run of one case on its own: the submission's runner (or
+ * compute-sanitizer around it) in the sandbox, then the kit's checker.
+ * Uses runs.c and serve.c (the gate, the end of the grading's other GPU
+ * processes before it takes the GPU alone); engine.c calls it. */
 #include "engine_int.h"
 
-#include <cjson/cJSON.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-extern char **environ;
-
-#include "kit/blob.h"
-#include "kit/protocol.h"
-#include "kit/rng.h"
 #include "kit/util.h"
 #include "lock.h"
 #include "sanitizer.h"
-#include "submission.h"
-
-#define CHECKER_TIMEOUT 300 /* seconds; the checker is kit code on large inputs */
-#define TAIL_LINE_MAX 300   /* bytes of one stderr line shown under a failure */
-
-void gpu_share(engine *e)
-{
-    if (e->shared_held)
-        return;
-    e->shared_held = gpu_lock_acquire(&e->shared, e->gpu_uuid, 0, e->log) == 0 ? 1 : -1;
-}
-
-void gpu_unshare(engine *e)
-{
-    if (e->shared_held == 1)
-        gpu_lock_release(&e->shared);
-    e->shared_held = 0;
-}
-
-void gpu_release_all(engine *e)
-{
-    serve_stop(e);
-    serve_sanitizers_stop(e);
-    gpu_unshare(e);
-}
 
 /* The GPU to this grading alone: its other GPU processes end first, and
  * its shared hold with them (a later run takes it again).  Waiting for the
  * lock is no part of any time limit: a run's limit starts when it does. */
-int gpu_take_alone(engine *e, gpu_lock *lock, double *waited_s)
+int gpu_take_alone(grading *g, gpu_lock *lock, double *waited_s)
 {
-    gpu_release_all(e);
-    int locked = gpu_lock_acquire(lock, e->gpu_uuid, 1, e->log) == 0;
+    gpu_release_all(g);
+    int locked = gpu_lock_acquire(lock, g->e->gpu_uuid, 1, g->e->log) == 0;
     *waited_s += locked ? lock->waited_s : 0;
     return locked;
 }
 
-/* A run that hit its time limit while it shared the GPU runs again with the
- * GPU to itself: the limit measures the student's work, not a neighbour's
- * load (another submission's racecheck, a timing loop, fifty checks at
- * once); an endless loop hits the same limit again, alone.  Without a
- * device (KIT_RUN_WITHOUT_GPU) there is no GPU load to blame. */
-int rerun_alone_after(const engine *e, const proc_result *r)
-{
-    return r->timed_out && strcmp(e->gpu_uuid, KIT_NO_GPU_UUID) != 0;
-}
-
 /* One run of argv: sharing the GPU (the grading's one shared hold), or with
  * the GPU to itself (gpu_take_alone). */
-static void run_sharing_or_alone(engine *e, const char *const argv[], const proc_opts *o, int alone, proc_result *r,
+static void run_sharing_or_alone(grading *g, const char *const argv[], const proc_opts *o, int alone, proc_result *r,
                                  double *waited_s)
 {
     if (!alone) {
-        gpu_share(e);
+        gpu_share(g);
         proc_run(argv, o, r);
         return;
     }
     gpu_lock lock;
-    int locked = gpu_take_alone(e, &lock, waited_s);
+    int locked = gpu_take_alone(g, &lock, waited_s);
     proc_run(argv, o, r);
     if (locked)
         gpu_lock_release(&lock);
-}
-
-uint64_t random_nonce(void) { return kit_random_u64(); }
-
-int clean_run_dir(engine *e, const workdirs *w)
-{
-    if (rm_rf(w->run) != 0 || mkdirs(w->run, 0755) != 0)
-        return -1;
-    /* the sandbox uid writes the run's outputs: a folder it cannot write fails every run */
-    return e->sb.drop_uid && chown(w->run, e->sb.uid, e->sb.gid) != 0 ? -1 : 0;
 }
 
 /* clean_run_dir failed (errno): the case is not run, and says why. */
@@ -100,308 +48,10 @@ static void run_dir_failed(const workdirs *w, outcome *c)
     sb_printf(&c->text, "internal error: cannot prepare the run folder %s: %s\n", w->run, strerror(errno));
 }
 
-/* ------------------------------------------------------------ processes */
-
-/* The environment of a submission process: minimal, plus the GPU selection. */
-static void submission_env(const char *home, char store[][512], const char **env)
+void run_case(grading *g, const rubric_test *t, const char *params, uint64_t seed, int bench, outcome *c)
 {
-    int n = 0;
-    snprintf(store[n], 512, "PATH=/usr/local/cuda/bin:/usr/local/bin:/usr/bin:/bin");
-    env[n] = store[n], n++;
-    snprintf(store[n], 512, "HOME=%s", home);
-    env[n] = store[n], n++;
-    snprintf(store[n], 512, "TMPDIR=/tmp");
-    env[n] = store[n], n++;
-    snprintf(store[n], 512, "LANG=C");
-    env[n] = store[n], n++;
-    static const char *pass[] = {"CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH", "CUDA_HOME", NULL};
-    for (int i = 0; pass[i]; i++) {
-        const char *v = getenv(pass[i]);
-        if (v) {
-            snprintf(store[n], 512, "%s=%s", pass[i], v);
-            env[n] = store[n], n++;
-        }
-    }
-    env[n] = NULL;
-}
-
-/* Limits of a submission process; `writable` is the one folder it may write
- * (on disk: watched, a flood of files is killed like a flood of output). */
-static void limits_for(const engine *e, proc_opts *o, double timeout, const char *writable)
-{
-    o->timeout_s = timeout;
-    o->watch_dir = writable;
-    o->watch_max_bytes = (long long)(e->rub.file_mb + 64) << 20;
-    o->mem_mb = e->rub.memory_mb;
-    o->nproc = e->rub.max_processes;
-    o->fsize_mb = e->rub.file_mb;
-    o->out_cap = (size_t)e->rub.output_kb << 10;
-    o->err_cap = (size_t)e->rub.output_kb << 10;
-    o->sb = &e->sb;
-    o->drop_uid = e->sb.drop_uid;
-}
-
-
-void sandboxed_init(sandboxed *s, const engine *e, double timeout, const char *cwd, const char *home,
-                           const char *rw, const char *ro1, const char *ro2)
-{
-    memset(s, 0, sizeof *s);
-    limits_for(e, &s->o, timeout, rw);
-    s->o.cwd = cwd;
-    s->rw[0] = rw;
-    s->ro[0] = ro1, s->ro[1] = ro2;
-    s->o.sb_rw = s->rw;
-    s->o.sb_ro = s->ro;
-    submission_env(home, s->store, s->env);
-    s->o.env = s->env;
-}
-
-/* The last `lines` lines of a program's stderr, sanitized and indented. */
-void add_tail(strbuf *b, const strbuf *text, int lines, const char *indent)
-{
-    const char *s = sb_str(text);
-    size_t len = text->len;
-    while (len && (s[len - 1] == '\n' || s[len - 1] == ' '))
-        len--;
-    size_t start = len;
-    for (int k = 0; start > 0; start--)
-        if (s[start - 1] == '\n' && ++k == lines)
-            break;
-    if (len == start)
-        return;
-    strbuf clean;
-    sb_init(&clean);
-    sb_add_sanitized(&clean, s + start, len - start);
-    /* A flood without newlines would make one enormous "line". */
-    for (char *line = strtok(clean.s, "\n"); line; line = strtok(NULL, "\n")) {
-        size_t n = strlen(line);
-        if (n > TAIL_LINE_MAX)
-            sb_printf(b, "%s%.*s [... %zu more bytes]\n", indent, TAIL_LINE_MAX, line, n - TAIL_LINE_MAX);
-        else
-            sb_printf(b, "%s%s\n", indent, line);
-    }
-    sb_free(&clean);
-}
-
-/* ------------------------------------------------------------------ cases */
-
-
-void outcome_init(outcome *c)
-{
-    memset(c, 0, sizeof *c);
-    sb_init(&c->text);
-    sb_init(&c->kernels);
-    sb_init(&c->metrics);
-}
-
-void outcome_free(outcome *c)
-{
-    sb_free(&c->text);
-    sb_free(&c->kernels);
-    sb_free(&c->metrics);
-}
-
-/* Runs the kit's checker on a finished run and reads its JSON verdict. */
-void run_checker(engine *e, const workdirs *w, const char *params, uint64_t seed, uint64_t nonce, int use_slot,
-                 outcome *c)
-{
-    char check[2048], seed_s[32], nonce_s[32], out[2200], sout[2200];
-    snprintf(check, sizeof check, "%s/check", e->lab_build);
-    snprintf(seed_s, sizeof seed_s, "0x%llx", (unsigned long long)seed);
-    snprintf(nonce_s, sizeof nonce_s, "%llu", (unsigned long long)nonce);
-    snprintf(out, sizeof out, "%s/out.bin", w->run);
-    snprintf(sout, sizeof sout, "%s/stdout.txt", w->root);
-    char share[32];
-    snprintf(share, sizeof share, "%g", e->man.host_copy_share);
-    const char *argv[20] = {check, "--params", params, "--seed", seed_s, "--nonce", nonce_s, "--out", out, "--stdout", sout};
-    int n = 11;
-    if (e->man.require_kernel)
-        argv[n++] = "--require-kernel";
-    if (e->man.forbid_libraries)
-        argv[n++] = "--forbid-libraries";
-    argv[n++] = "--evidence";
-    argv[n++] = e->man.evidence;
-    argv[n++] = "--host-copy-share";
-    argv[n++] = share;
-    argv[n] = NULL;
-    proc_opts o = {0};
-    o.timeout_s = CHECKER_TIMEOUT;
-    o.out_cap = 4u << 20;
-    o.env = (const char *const *)environ; /* kit code: the grader's own environment */
-    proc_result r;
-    /* A slot keeps CPU-heavy kit work from disturbing a timing run.  Taken
-     * only without a GPU lock (run_case released it); a case server checks
-     * under its shared lock, during which no timing run can start anyway. */
-    cpu_slot slot = {-1};
-    if (e->gpu && use_slot)
-        cpu_slot_acquire(&slot);
-    proc_run(argv, &o, &r);
-    cpu_slot_release(&slot);
-    cJSON *v = proc_ok(&r) ? cJSON_Parse(sb_str(&r.out)) : NULL;
-    if (!v) {
-        strbuf d;
-        sb_init(&d);
-        proc_describe(&r, &d);
-        sb_printf(&c->text, "internal error: the lab's checker %s\n", sb_str(&d));
-        add_tail(&c->text, &r.err, 5, "  ");
-        sb_free(&d);
-        c->pass = 0;
-        proc_result_free(&r);
-        return;
-    }
-    c->pass = cJSON_IsTrue(cJSON_GetObjectItem(v, KIT_VERDICT_PASS));
-    c->not_own = cJSON_IsFalse(cJSON_GetObjectItem(v, KIT_VERDICT_DEVICE_OK));
-    c->elsewhere = c->not_own && cJSON_IsTrue(cJSON_GetObjectItem(v, KIT_VERDICT_RESULT_OK));
-    const cJSON *summary = cJSON_GetObjectItem(v, KIT_VERDICT_SUMMARY);
-    if (!c->pass && cJSON_IsString(summary))
-        sb_printf(&c->text, "%s\n", summary->valuestring);
-    const cJSON *it;
-    cJSON_ArrayForEach(it, cJSON_GetObjectItem(v, KIT_VERDICT_DETAILS))
-    {
-        if (cJSON_IsString(it) && (!c->pass || strncmp(it->valuestring, "note:", 5) == 0))
-            sb_printf(&c->text, "%s\n", it->valuestring);
-    }
-    cJSON_ArrayForEach(it, cJSON_GetObjectItem(v, KIT_VERDICT_KERNELS))
-    {
-        const cJSON *name = cJSON_GetObjectItem(it, "name"), *grid = cJSON_GetObjectItem(it, "grid"),
-                    *block = cJSON_GetObjectItem(it, "block"), *ms = cJSON_GetObjectItem(it, "ms");
-        if (cJSON_IsString(name) && cJSON_IsString(grid) && cJSON_IsString(block) && cJSON_IsNumber(ms))
-            sb_printf(&c->kernels, "%s  grid (%s) block (%s)  %.3f ms\n", name->valuestring, grid->valuestring,
-                      block->valuestring, ms->valuedouble);
-    }
-    cJSON_ArrayForEach(it, cJSON_GetObjectItem(v, KIT_VERDICT_METRICS))
-    {
-        if (!cJSON_IsNumber(it))
-            continue;
-        if (!strcmp(it->string, KIT_KEY_STUDENT_MS))
-            c->student_ms = it->valuedouble;
-        else if (!strcmp(it->string, KIT_KEY_BASELINE_MS))
-            c->baseline_ms = it->valuedouble;
-        else if (!strncmp(it->string, KIT_KEY_METRIC_PREFIX, strlen(KIT_KEY_METRIC_PREFIX)))
-            sb_printf(&c->metrics, "%s: %.4g\n", it->string + strlen(KIT_KEY_METRIC_PREFIX), it->valuedouble);
-    }
-    cJSON_Delete(v);
-    proc_result_free(&r);
-}
-
-/* Why a runner process did not finish normally, in the student's terms. */
-void describe_run_failure(const engine *e, const proc_result *r, const rubric_test *t, strbuf *b)
-{
-    strbuf d;
-    sb_init(&d);
-    proc_describe(r, &d);
-    if (r->timed_out)
-        sb_printf(b, "the run was %s (an endless loop in a kernel or on the host?)\n", sb_str(&d));
-    else if (r->disk_exceeded)
-        sb_printf(b, "the run was %s\n", sb_str(&d));
-    else if (r->exited && r->exit_code == KIT_EXIT_CUDA_CHECK)
-        sb_printf(b, "a CUDA call in your code failed (CUDA_CHECK):\n");
-    else if (r->exited && r->exit_code == KIT_EXIT_STUDENT_CUDA)
-        sb_printf(b, "your code left a CUDA error behind:\n");
-    else if (r->exited && r->exit_code == KIT_EXIT_TIMED_NO_KERNEL)
-        sb_printf(b, "not timed: a timed call of your function launched no kernel:\n");
-    else
-        sb_printf(b, "the program %s\n", sb_str(&d));
-    if (r->signaled && r->signal == SIGXFSZ)
-        sb_printf(b, "  (a file may have at most %ld MB)\n", e->rub.file_mb);
-    add_tail(b, &r->err, 6, "  ");
-    if (r->out_capped || r->err_capped)
-        sb_printf(b, "  (output capped: %zu bytes written; the first %ld KiB of stdout and the first and last %ld KiB "
-                     "of stderr kept)\n",
-                  r->out_total + r->err_total, e->rub.output_kb, e->rub.output_kb / 2);
-    (void)t;
-    sb_free(&d);
-}
-
-/* The runner's result file, as the checker will open it: a regular file,
- * not a link or a FIFO the submission put in its place (every process of
- * the run is gone by now, so it cannot change any more). */
-static int regular_result(const char *out, strbuf *why)
-{
-    struct stat st;
-    if (lstat(out, &st) != 0)
-        return 1; /* missing: the checker says so in its own words */
-    if (S_ISREG(st.st_mode))
-        return 1;
-    sb_printf(why, "the result file out.bin was replaced by %s: only the kit's runner writes it (the run does not "
-                   "count)\n",
-              S_ISLNK(st.st_mode) ? "a symbolic link" : S_ISFIFO(st.st_mode) ? "a FIFO" : "something not a regular file");
-    return 0;
-}
-
-int result_file_ok(const workdirs *w, strbuf *why)
-{
-    char out[2200];
-    snprintf(out, sizeof out, "%s/out.bin", w->run);
-    return regular_result(out, why);
-}
-
-int result_finished(const engine *e, const char *out, uint64_t nonce, strbuf *why)
-{
-    if (!regular_result(out, why))
-        return 0;
-    char err[256];
-    kit_blobfile *b = kit_blob_load(out, nonce, (uint64_t)(e->rub.file_mb + 1) << 20, err, sizeof err);
-    char *status = b ? kit_blob_text(b, KIT_KEY_RUNNER_STATUS) : NULL;
-    int ok = status && !strcmp(status, KIT_RUNNER_OK);
-    if (!ok)
-        sb_printf(why, "the program exited without finishing its work (%s): the test counts only a complete run\n",
-                  b ? "its result file is incomplete" : err);
-    free(status);
-    kit_blob_free(b);
-    return ok;
-}
-
-/* Did the runner finish its work (its own result file, complete)? */
-int run_finished(const engine *e, const workdirs *w, uint64_t nonce, strbuf *why)
-{
-    char out[2200];
-    snprintf(out, sizeof out, "%s/out.bin", w->run);
-    return result_finished(e, out, nonce, why);
-}
-
-/* CUDA's words for a full GPU (cudaErrorMemoryAllocation), in the run's output. */
-int mentions_out_of_memory(const proc_result *r)
-{
-    return strstr(sb_str(&r->err), "out of memory") || strstr(sb_str(&r->out), "out of memory");
-}
-
-/* One run of one case: the runner in the sandbox, then the checker. */
-/* The checker reads stdout from a file (lab01 judges printed lines),
- * written where the submission cannot reach: the run folder is the
- * submission's, and a symbolic link planted there (stdout.txt ->
- * /etc/passwd) must not make the grader write through it. */
-int write_run_stdout(const workdirs *w, const char *data, size_t len, strbuf *why)
-{
-    char sout[2200];
-    snprintf(sout, sizeof sout, "%s/stdout.txt", w->root);
-    if (unlink(sout) != 0 && errno != ENOENT) {
-        sb_printf(why, "internal error: cannot remove %s: %s\n", sout, strerror(errno));
-        return -1;
-    }
-    int fd = open(sout, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-    size_t done = 0;
-    while (fd >= 0 && done < len) {
-        ssize_t k = write(fd, data + done, len - done);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            break;
-        done += (size_t)k;
-    }
-    int e = fd < 0 || done < len ? errno : 0;
-    if (fd >= 0 && close(fd) != 0 && !e)
-        e = errno;
-    if (fd < 0 || done < len || e) {
-        sb_printf(why, "internal error: cannot write the run's output for the checker to %s: %s\n", sout, strerror(e));
-        return -1;
-    }
-    return 0;
-}
-
-void run_case(engine *e, const workdirs *w, const rubric_test *t, const char *params, uint64_t seed, int bench,
-              outcome *c)
-{
+    engine *e = g->e;
+    const workdirs *w = &g->w;
     if (clean_run_dir(e, w) != 0) {
         run_dir_failed(w, c);
         return;
@@ -432,13 +82,13 @@ void run_case(engine *e, const workdirs *w, const rubric_test *t, const char *pa
 
     proc_result r;
     /* A case that hit its time limit in the case server starts alone. */
-    int alone_first = bench ? !gated : e->next_alone;
-    e->next_alone = 0;
+    int alone_first = bench ? !gated : g->next_alone;
+    g->next_alone = 0;
     for (int alone = alone_first;; alone = 1) {
         if (!alone && gated) { /* the GPU alone for the timing loop only */
-            run_gated(e, gated_argv, &sb, limit, &r, &c->waited_s);
+            run_gated(g, gated_argv, &sb, limit, &r, &c->waited_s);
         } else {
-            run_sharing_or_alone(e, argv, &sb.o, alone, &r, &c->waited_s);
+            run_sharing_or_alone(g, argv, &sb.o, alone, &r, &c->waited_s);
         }
         /* Runs sharing the GPU share its memory: one that ran out of it
          * next to others is rerun once with the GPU to itself, so another
@@ -462,11 +112,11 @@ void run_case(engine *e, const workdirs *w, const rubric_test *t, const char *pa
         c->pass = 0;
     } else if (!proc_ok(&r)) {
         c->pass = 0;
-        describe_run_failure(e, &r, t, &c->text);
+        describe_run_failure(e, &r, &c->text);
     } else if (!result_file_ok(w, &c->text)) {
         c->pass = 0;
     } else {
-        run_checker(e, w, params, seed, nonce, !e->shared_held, c);
+        run_checker(e, w, params, seed, nonce, !g->shared_held, c);
     }
     proc_result_free(&r);
 }
@@ -497,44 +147,10 @@ static void add_source_line(const workdirs *w, const char *file, int line, strbu
 }
 
 /* One case under compute-sanitizer. */
-int sanitizer_argv(const engine *e, const rubric_test *t, const char *const runner_args[], const char **argv, int max)
+void run_sanitizer_case(grading *g, const rubric_test *t, const char *params, uint64_t seed, outcome *c)
 {
-    int n = 0;
-    argv[n++] = e->conf.compute_sanitizer;
-    argv[n++] = "--tool";
-    argv[n++] = t->tool;
-    argv[n++] = "--error-exitcode";
-    argv[n++] = "99";
-    argv[n++] = "--print-limit";
-    argv[n++] = "200";
-    if (!strcmp(t->tool, "memcheck"))
-        argv[n++] = "--leak-check", argv[n++] = "no";
-    int program = n;
-    for (int i = 0; runner_args[i] && n < max - 1; i++)
-        argv[n++] = runner_args[i];
-    /* synccheck runs the barrier-checked build of the same files (engine.c) */
-    if (!strcmp(t->tool, "synccheck") && e->barriers > 0 && n > program)
-        argv[program] = e->barrier_runner;
-    argv[n] = NULL;
-    return n;
-}
-
-int sanitizer_errors(const rubric_test *t, const proc_result *r, san_report *rep)
-{
-    sanitizer_parse(sb_str(&r->out), r->out.len, rep);
-    sanitizer_parse(sb_str(&r->err), r->err.len, rep);
-    /* racecheck's warnings are hazards that only warp-synchronous execution
-     * would hide - which Volta's independent thread scheduling ended: bugs. */
-    int errors = san_error_count(rep);
-    if (!strcmp(t->tool, "racecheck"))
-        for (int i = 0; i < rep->n; i++)
-            errors += rep->items[i].warning;
-    return errors;
-}
-
-void run_sanitizer_case(engine *e, const workdirs *w, const rubric_test *t, const char *params, uint64_t seed,
-                        outcome *c)
-{
+    engine *e = g->e;
+    const workdirs *w = &g->w;
     if (clean_run_dir(e, w) != 0) {
         run_dir_failed(w, c);
         return;
@@ -547,7 +163,7 @@ void run_sanitizer_case(engine *e, const workdirs *w, const rubric_test *t, cons
     const char *run_args[] = {w->runner, "run", "--no-trace", "--params", params, "--seed", seed_s,
                               "--nonce", nonce_s, "--out", out, NULL};
     const char *argv[32];
-    sanitizer_argv(e, t, run_args, argv, 32);
+    sanitizer_argv(g, t, run_args, argv, 32);
 
     sandboxed sb;
     sandboxed_init(&sb, e, t->timeout_s > 0 ? t->timeout_s : e->rub.sanitizer_timeout_s, w->run, w->run, w->run,
@@ -555,7 +171,7 @@ void run_sanitizer_case(engine *e, const workdirs *w, const rubric_test *t, cons
     sb.o.out_cap = 4u << 20; /* the sanitizer's report, not the program's flood */
     proc_result r;
     for (int alone = 0;; alone = 1) {
-        run_sharing_or_alone(e, argv, &sb.o, alone, &r, &c->waited_s);
+        run_sharing_or_alone(g, argv, &sb.o, alone, &r, &c->waited_s);
         if (alone || !rerun_alone_after(e, &r))
             break;
         proc_result_free(&r);
@@ -604,7 +220,7 @@ void run_sanitizer_case(engine *e, const workdirs *w, const rubric_test *t, cons
         if (r.exited && r.exit_code == 99)
             sb_printf(&c->text, "compute-sanitizer reported errors (%ld)\n", rep.summary_errors);
         else
-            describe_run_failure(e, &r, t, &c->text);
+            describe_run_failure(e, &r, &c->text);
     }
     san_report_free(&rep);
     proc_result_free(&r);

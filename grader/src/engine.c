@@ -194,11 +194,6 @@ int engine_seed(engine *e, const char *given, char *err, size_t errlen)
     return 0;
 }
 
-uint64_t engine_case_seed(uint64_t seed, const char *test, int case_index, int rep)
-{
-    return kit_mix64(seed ^ kit_hash_str(test) ^ kit_mix64((uint64_t)case_index * 1000003u + (uint64_t)rep));
-}
-
 /* ------------------------------------------------------------- work dirs */
 static int prepare_dirs(engine *e, const char *work_dir, workdirs *w)
 {
@@ -403,8 +398,10 @@ static int build_cached(engine *e, const workdirs *w, const char *out, const cha
     return ok;
 }
 
-static int build_runner(engine *e, const char *sub_dir, const workdirs *w, grade_result *g)
+static int build_runner(grading *gr, const char *sub_dir, grade_result *g)
 {
+    engine *e = gr->e;
+    const workdirs *w = &gr->w;
     double t0 = kit_now();
     strbuf problems;
     sb_init(&problems);
@@ -436,7 +433,7 @@ static int build_runner(engine *e, const char *sub_dir, const workdirs *w, grade
         for (int i = 0; i < e->man.n_student_files; i++)
             fmt_into(files + strlen(files), sizeof files - strlen(files), "%s%s", i ? ", " : "",
                      e->man.student_files[i]);
-        fmt_into(e->build_reused, sizeof e->build_reused, "reused: %s unchanged", files);
+        fmt_into(gr->build_reused, sizeof gr->build_reused, "reused: %s unchanged", files);
     }
     if (!ok) {
         strbuf d;
@@ -471,17 +468,19 @@ static int wanted(const engine *e, const rubric_test *t);
  * capability 7.0 and later: barrier_check.cuh says why).  Built only when
  * the grading has a synccheck test; its messages are shown only when it
  * fails where the plain build did not (that test then reports an error). */
-static void build_barrier_runner(engine *e, const char *sub_dir, const workdirs *w, grade_result *g)
+static void build_barrier_runner(grading *gr, const char *sub_dir, grade_result *g)
 {
-    e->barriers = 0;
-    e->barrier_runner[0] = e->barrier_log[0] = '\0';
+    engine *e = gr->e;
+    const workdirs *w = &gr->w;
+    gr->barriers = 0;
+    gr->barrier_runner[0] = gr->barrier_log[0] = '\0';
     int needed = 0;
     for (int i = 0; i < e->rub.n_tests; i++)
         needed |= uses_barrier_runner(&e->rub.tests[i]) && wanted(e, &e->rub.tests[i]);
     if (!needed)
         return;
     double t0 = kit_now();
-    char out[sizeof e->barrier_runner];
+    char out[sizeof gr->barrier_runner];
     fmt_into(out, sizeof out, "%s/runner-barriers", w->bin);
     /* The check's few registers must never stop a block from launching:
      * at most 64 a thread, so that 1024 threads fit any register file. */
@@ -491,10 +490,10 @@ static void build_barrier_runner(engine *e, const char *sub_dir, const workdirs 
     sb_init(&raw);
     int reused = 0;
     if (build_cached(e, w, out, extra, &raw, &r, &reused)) {
-        e->barriers = 1;
-        snprintf(e->barrier_runner, sizeof e->barrier_runner, "%s", out);
+        gr->barriers = 1;
+        snprintf(gr->barrier_runner, sizeof gr->barrier_runner, "%s", out);
     } else {
-        e->barriers = -1;
+        gr->barriers = -1;
         strbuf log;
         sb_init(&log);
         tidy_build_log(e, sub_dir, w, sb_str(&raw), &log);
@@ -505,7 +504,7 @@ static void build_barrier_runner(engine *e, const char *sub_dir, const workdirs 
             sb_printf(&log, "nvcc %s\n", sb_str(&d));
             sb_free(&d);
         }
-        snprintf(e->barrier_log, sizeof e->barrier_log, "%s", sb_str(&log));
+        snprintf(gr->barrier_log, sizeof gr->barrier_log, "%s", sb_str(&log));
         sb_free(&log);
     }
     sb_free(&raw);
@@ -534,11 +533,6 @@ static int wanted(const engine *e, const rubric_test *t)
     return !e->student_mode || t->vis == VIS_VISIBLE;
 }
 
-void case_params(const rubric_test *t, int i, char *buf, size_t len)
-{
-    snprintf(buf, len, "%s%s%s", t->params, t->params[0] ? " " : "", t->cases[i]);
-}
-
 static void add_repro(const engine *e, const rubric_test *t, strbuf *b)
 {
     if (!e->repro[0])
@@ -562,8 +556,9 @@ static void note_skipped(strbuf *b, int n)
               n == 1 ? "" : "s");
 }
 
-static void run_correctness(engine *e, const workdirs *w, const rubric_test *t, test_result *tr)
+static void run_correctness(grading *gr, const rubric_test *t, test_result *tr)
 {
+    const engine *e = gr->e;
     int total = 0, passed = 0, described = 0;
     strbuf last_kernels;
     sb_init(&last_kernels);
@@ -579,15 +574,15 @@ static void run_correctness(engine *e, const workdirs *w, const rubric_test *t, 
             uint64_t seed = engine_case_seed(e->seed, t->name, i, rep);
             outcome c;
             outcome_init(&c);
-            if (!serve_case(e, w, t, params, seed, &c)) {
+            if (!serve_case(gr, t, params, seed, &c)) {
                 outcome_free(&c);
                 outcome_init(&c);
-                run_case(e, w, t, params, seed, 0, &c);
+                run_case(gr, t, params, seed, 0, &c);
             }
             total++;
             skipped = skip_after_timeout(t, &c);
             if (c.not_own)
-                c.elsewhere ? e->not_own_right++ : e->not_own_wrong++;
+                c.elsewhere ? gr->not_own_right++ : gr->not_own_wrong++;
             if (c.pass) {
                 passed++;
                 if (c.kernels.len) {
@@ -634,9 +629,9 @@ static void run_correctness(engine *e, const workdirs *w, const rubric_test *t, 
  * = every run that failed the device-execution check still had right values
  * (a stub that launches nothing and returns 0 is right only by chance, when
  * the answer is 0, and wrong otherwise: incomplete, not elsewhere). */
-static int deny_sanitizer_credit(const engine *e, test_result *tr)
+static int deny_sanitizer_credit(const grading *gr, test_result *tr)
 {
-    if (!(e->not_own_right > 0 && e->not_own_wrong == 0) || tr->status != ST_PASS)
+    if (!(gr->not_own_right > 0 && gr->not_own_wrong == 0) || tr->status != ST_PASS)
         return 0;
     tr->status = ST_FAIL;
     tr->score = 0;
@@ -646,16 +641,17 @@ static int deny_sanitizer_credit(const engine *e, test_result *tr)
     return 1;
 }
 
-static void run_sanitizer(engine *e, const workdirs *w, const rubric_test *t, test_result *tr)
+static void run_sanitizer(grading *gr, const rubric_test *t, test_result *tr)
 {
-    if (uses_barrier_runner(t) && e->barriers < 0) {
+    const engine *e = gr->e;
+    if (uses_barrier_runner(t) && gr->barriers < 0) {
         /* never a guessed pass: the barriers of this file were not checked */
         tr->status = ST_ERROR;
         sb_printf(&tr->output,
                   "not run: your files build, but not with the kit's barrier check (kit/barrier_check.cuh, which "
                   "replaces each __syncthreads() by one that counts the threads reaching it); show this to your "
                   "instructor:\n%s",
-                  e->barrier_log);
+                  gr->barrier_log);
         return;
     }
     if (!e->conf.compute_sanitizer[0]) {
@@ -663,7 +659,7 @@ static void run_sanitizer(engine *e, const workdirs *w, const rubric_test *t, te
         sb_add(&tr->output, "compute-sanitizer was not found with the CUDA Toolkit; this test cannot run here\n");
         return;
     }
-    if (serve_sanitizer_clean(e, w, t)) {
+    if (serve_sanitizer_clean(gr, t)) {
         tr->status = ST_PASS;
         tr->score = t->points;
         return;
@@ -679,7 +675,7 @@ static void run_sanitizer(engine *e, const workdirs *w, const rubric_test *t, te
         }
         outcome c;
         outcome_init(&c);
-        run_sanitizer_case(e, w, t, params, seed, &c);
+        run_sanitizer_case(gr, t, params, seed, &c);
         skipped = skip_after_timeout(t, &c);
         if (c.pass)
             passed++;
@@ -698,8 +694,9 @@ static void run_sanitizer(engine *e, const workdirs *w, const rubric_test *t, te
         add_repro(e, t, &tr->output);
 }
 
-static void run_performance(engine *e, const workdirs *w, const rubric_test *t, test_result *tr)
+static void run_performance(grading *gr, const rubric_test *t, test_result *tr)
 {
+    const engine *e = gr->e;
     double log_sum = 0, waited = 0;
     int ok = 1;
     tr->show_output = 1; /* students tune against these numbers: shown on a pass too */
@@ -709,7 +706,7 @@ static void run_performance(engine *e, const workdirs *w, const rubric_test *t, 
         uint64_t seed = engine_case_seed(e->seed, t->name, i, 0);
         outcome c;
         outcome_init(&c);
-        run_case(e, w, t, params, seed, 1, &c);
+        run_case(gr, t, params, seed, 1, &c);
         waited += c.waited_s;
         if (!c.pass || c.student_ms <= 0 || c.baseline_ms <= 0) {
             ok = 0;
@@ -754,11 +751,11 @@ static void run_performance(engine *e, const workdirs *w, const rubric_test *t, 
 }
 
 /* What each kind of test runs, and what is decided once every test ran. */
-static void deny_credit_after(const engine *e, test_result *tr) { deny_sanitizer_credit(e, tr); }
+static void deny_credit_after(const grading *gr, test_result *tr) { deny_sanitizer_credit(gr, tr); }
 
 static const struct {
-    void (*run)(engine *e, const workdirs *w, const rubric_test *t, test_result *tr);
-    void (*after)(const engine *e, test_result *tr); /* NULL: nothing */
+    void (*run)(grading *gr, const rubric_test *t, test_result *tr);
+    void (*after)(const grading *gr, test_result *tr); /* NULL: nothing */
 } test_kinds[] = {
     [KIND_CORRECTNESS] = {run_correctness, NULL},
     [KIND_SANITIZER] = {run_sanitizer, deny_credit_after},
@@ -805,96 +802,105 @@ static void start_result(engine *e, const char *student, grade_result *g)
         sb_printf(&g->notes, "%s\n", warn);
 }
 
-void engine_grade(engine *e, const char *sub_dir, const char *work_dir, const char *student, grade_result *g)
+/* The build's line among the test lines (student checks, instructor's grade). */
+static void report_build_line(const grading *gr, const grade_result *g)
 {
-    double t0 = kit_now();
-    start_result(e, student, g);
-    e->not_own_right = e->not_own_wrong = 0;
-    e->serve_deaths = 0;
-    e->next_alone = 0;
-    e->n_sanitizers = 0;
-    e->barriers = 0; /* this submission's barrier-checked runner: none yet */
-    e->barrier_runner[0] = e->barrier_log[0] = '\0';
-    e->build_reused[0] = '\0';
-    workdirs w;
-    if (prepare_dirs(e, work_dir, &w) != 0) {
-        sb_printf(&g->notes, "internal error: cannot prepare the work folder %s: %s\n", work_dir, strerror(errno));
-        g->build_ok = 0;
+    const engine *e = gr->e;
+    test_result bt;
+    memset(&bt, 0, sizeof bt);
+    sb_init(&bt.output);
+    snprintf(bt.name, sizeof bt.name, "build");
+    bt.status = g->build_ok ? ST_PASS : ST_FAIL;
+    bt.seconds = g->build_seconds;
+    bt.max_score = -1; /* no points column */
+    snprintf(bt.note, sizeof bt.note, "%s", gr->build_reused);
+    if (!g->build_ok || buildlog_has_warning(sb_str(&g->build_log)))
+        sb_add(&bt.output, sb_str(&g->build_log)); /* errors, or warnings under an OK build */
+    report_test_line(e->log, &bt, &e->ropts);
+    sb_free(&bt.output);
+}
+
+/* One test of the rubric, into its result in g. */
+static void grade_test(grading *gr, const rubric_test *t, grade_result *g)
+{
+    const engine *e = gr->e;
+    test_result *tr = grade_result_add(g);
+    fill_test(tr, t);
+    double ts = kit_now();
+    if (!g->build_ok) {
+        tr->status = ST_FAIL;
+        sb_add(&tr->output, "not run: the build failed\n");
+    } else if (!e->gpu) {
+        tr->status = ST_SKIP;
+        sb_add(&tr->output, "not run: needs a CUDA device\n");
     } else {
-        g->build_ok = build_runner(e, sub_dir, &w, g);
-        if (g->build_ok && e->gpu) /* only synccheck runs it: nothing runs without a GPU */
-            build_barrier_runner(e, sub_dir, &w, g);
+        if (t->kind == KIND_PERFORMANCE) /* its timing loop needs the GPU without this grading's hold */
+            gpu_release_all(gr);
+        test_kinds[t->kind].run(gr, t, tr);
     }
-    if (e->log) {
-        test_result bt;
-        memset(&bt, 0, sizeof bt);
-        sb_init(&bt.output);
-        snprintf(bt.name, sizeof bt.name, "build");
-        bt.status = g->build_ok ? ST_PASS : ST_FAIL;
-        bt.seconds = g->build_seconds;
-        bt.max_score = -1; /* no points column */
-        snprintf(bt.note, sizeof bt.note, "%s", e->build_reused);
-        if (!g->build_ok || buildlog_has_warning(sb_str(&g->build_log)))
-            sb_add(&bt.output, sb_str(&g->build_log)); /* errors, or warnings under an OK build */
-        report_test_line(e->log, &bt, &e->ropts);
-        sb_free(&bt.output);
-    }
+    tr->seconds = kit_now() - ts;
+    if (test_kinds[t->kind].after)
+        test_kinds[t->kind].after(gr, tr);
+    if (e->log)
+        report_test_line(e->log, tr, &e->ropts);
+}
+
+/* The rubric's tests, in its order, once the build is done. */
+static void grade_tests(grading *gr, grade_result *g)
+{
+    engine *e = gr->e;
     g->gpu_ran = e->gpu && g->build_ok;
     if (g->gpu_ran && e->before_gpu)
         e->before_gpu(e, e->before_gpu_arg);
     /* The sanitizer tests start now and run while the correctness cases do. */
     for (int i = 0; g->gpu_ran && i < e->rub.n_tests; i++)
         if (e->rub.tests[i].kind == KIND_SANITIZER && wanted(e, &e->rub.tests[i]))
-            serve_sanitizer_start(e, &w, &e->rub.tests[i]);
-    for (int i = 0; i < e->rub.n_tests; i++) {
-        const rubric_test *t = &e->rub.tests[i];
-        if (!wanted(e, t))
-            continue;
-        test_result *tr = grade_result_add(g);
-        fill_test(tr, t);
-        double ts = kit_now();
-        if (!g->build_ok) {
-            tr->status = ST_FAIL;
-            sb_add(&tr->output, "not run: the build failed\n");
-        } else if (!e->gpu) {
-            tr->status = ST_SKIP;
-            sb_add(&tr->output, "not run: needs a CUDA device\n");
-        } else {
-            if (t->kind == KIND_PERFORMANCE) /* its timing loop needs the GPU without this grading's hold */
-                gpu_release_all(e);
-            test_kinds[t->kind].run(e, &w, t, tr);
-        }
-        tr->seconds = kit_now() - ts;
-        if (test_kinds[t->kind].after)
-            test_kinds[t->kind].after(e, tr);
-        if (e->log)
-            report_test_line(e->log, tr, &e->ropts);
-    }
-    gpu_release_all(e);
+            serve_sanitizer_start(gr, &e->rub.tests[i]);
+    for (int i = 0; i < e->rub.n_tests; i++)
+        if (wanted(e, &e->rub.tests[i]))
+            grade_test(gr, &e->rub.tests[i], g);
+    gpu_release_all(gr);
     /* A correctness test after a sanitizer test in the rubric may have found it only now. */
     for (int i = 0; i < g->n_tests; i++) {
         const rubric_test *t = rubric_find(&e->rub, g->tests[i].name);
         if (t && test_kinds[t->kind].after)
-            test_kinds[t->kind].after(e, &g->tests[i]);
+            test_kinds[t->kind].after(gr, &g->tests[i]);
     }
+}
+
+void engine_grade(engine *e, const char *sub_dir, const char *work_dir, const char *student, grade_result *g)
+{
+    double t0 = kit_now();
+    start_result(e, student, g);
+    grading grading_state = {.e = e}, *gr = &grading_state; /* nothing of it outlives the call */
+    if (prepare_dirs(e, work_dir, &gr->w) != 0) {
+        sb_printf(&g->notes, "internal error: cannot prepare the work folder %s: %s\n", work_dir, strerror(errno));
+        g->build_ok = 0;
+    } else {
+        g->build_ok = build_runner(gr, sub_dir, g);
+        if (g->build_ok && e->gpu) /* only synccheck runs it: nothing runs without a GPU */
+            build_barrier_runner(gr, sub_dir, g);
+    }
+    if (e->log)
+        report_build_line(gr, g);
+    grade_tests(gr, g);
     grade_result_total(g);
     g->seconds = kit_now() - t0;
     /* Outputs of large cases can be hundreds of MB: never leave them behind. */
-    if (e->keep_work ? clean_run_dir(e, &w) : rm_rf(work_dir))
+    if (e->keep_work ? clean_run_dir(e, &gr->w) : rm_rf(work_dir))
         sb_printf(&g->notes, "internal error: cannot remove the runs' outputs in %s: %s\n",
-                  e->keep_work ? w.run : work_dir, strerror(errno));
+                  e->keep_work ? gr->w.run : work_dir, strerror(errno));
     sandbox_release_uid(&e->sb);
 }
 
 int engine_build_only(engine *e, const char *sub_dir, const char *work_dir, grade_result *g)
 {
     start_result(e, sub_dir, g);
-    workdirs w;
-    if (prepare_dirs(e, work_dir, &w) != 0) {
+    grading gr = {.e = e};
+    if (prepare_dirs(e, work_dir, &gr.w) != 0)
         sb_printf(&g->build_log, "internal error: cannot prepare the work folder %s: %s\n", work_dir, strerror(errno));
-        return 0;
-    }
-    g->build_ok = build_runner(e, sub_dir, &w, g);
+    else
+        g->build_ok = build_runner(&gr, sub_dir, g);
     return g->build_ok;
 }
 
