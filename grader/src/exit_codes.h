@@ -6,6 +6,8 @@
  * make's own status for a failed recipe); make prints kitgrade's status in
  * its "*** [Makefile:NN: lab03] Error N" line, and a script that needs the
  * number runs build/bin/kitgrade directly.
+ * KITGRADE_EXIT_*, not KIT_EXIT_*: those are the runner's statuses, a
+ * different process's vocabulary (kit/protocol.h).
  */
 #ifndef GRADER_EXIT_CODES_H
 #define GRADER_EXIT_CODES_H
