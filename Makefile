@@ -215,10 +215,18 @@ $(BUILD)/grader/tests/test_%: grader/tests/test_%.c $(call obj,$(GRADER_LIB_C)) 
 	@mkdir -p $(@D)
 	$(Q)$(call say,CC,$@)$(CC) $(KIT_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Icommon/tests -Igrader/src -o $@ $< $(call obj,$(GRADER_LIB_C)) $(LIBKIT) $(CJSON_LIBS) $(INIH_LIBS) $(CHECK_LIBS) -lm
 
-GPU_TESTS := $(BUILD)/tests/gpu/test_labs
-$(BUILD)/tests/gpu/test_%: tests/gpu/test_%.c $(call obj,$(GRADER_LIB_C)) $(LIBKIT) $(DEPS_OK)
+# expect.ini (the known-bad submissions' verdicts) has one parser, tests/lib/expect.c:
+# test_labs links it, the test scripts ask build/tests/expect-get.
+EXPECT_OBJ := $(call obj,tests/lib/expect.c)
+EXPECT_GET := $(BUILD)/tests/expect-get
+$(EXPECT_OBJ): KIT_CFLAGS += -Itests/lib
+$(EXPECT_GET): tests/lib/expect_get.c $(EXPECT_OBJ) $(DEPS_OK)
 	@mkdir -p $(@D)
-	$(Q)$(call say,CC,$@)$(CC) $(KIT_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Icommon/tests -Igrader/src -o $@ $< $(call obj,$(GRADER_LIB_C)) $(LIBKIT) $(CJSON_LIBS) $(INIH_LIBS) $(CHECK_LIBS) -lm
+	$(Q)$(call say,CC,$@)$(CC) $(KIT_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Itests/lib -o $@ $< $(EXPECT_OBJ) $(INIH_LIBS)
+GPU_TESTS := $(BUILD)/tests/gpu/test_labs $(EXPECT_GET)
+$(BUILD)/tests/gpu/test_%: tests/gpu/test_%.c $(call obj,$(GRADER_LIB_C)) $(EXPECT_OBJ) $(LIBKIT) $(DEPS_OK)
+	@mkdir -p $(@D)
+	$(Q)$(call say,CC,$@)$(CC) $(KIT_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Icommon/tests -Igrader/src -Itests/lib -o $@ $< $(call obj,$(GRADER_LIB_C)) $(EXPECT_OBJ) $(LIBKIT) $(CJSON_LIBS) $(INIH_LIBS) $(CHECK_LIBS) -lm
 
 test-unit: $(UNIT_TESTS) $(GPU_TESTS) all ## unit tests of common/, grader/ and the labs' checkers (no GPU needed)
 	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-unit $(UNIT_TESTS)
