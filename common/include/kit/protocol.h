@@ -67,7 +67,7 @@
 #define KIT_VERDICT_KERNELS "kernels"     /* array of {name, grid, block, ms} */
 #define KIT_VERDICT_METRICS "metrics"     /* object: the KIT_KEY_*_MS and metric.* values */
 
-/* ---- the runner's conversation with the grader (runner_main.cu <-> grader/src/serve.c) ----
+/* ---- the runner's conversation with the grader (runner_main.cu <-> grader/src/grading/serve.c) ----
  * One line each way on descriptor KIT_CTL_FD (--ctl-fd, --gate-fd): far above
  * the ones a program and its libraries open first. */
 #define KIT_CTL_FD 100
@@ -86,7 +86,7 @@
 #define KIT_GATE_SHARED "shared"
 #define KIT_GATE_OK "ok"
 
-/* ---- the barrier check's findings (kit/barrier_check.cuh -> grader/src/sanitizer.c) ----
+/* ---- the barrier check's findings (kit/barrier_check.cuh -> grader/src/grading/sanitizer.c) ----
  * One line on the runner's stdout per finding, printed by the device:
  *     kit barrier check: FILE:LINE: WHAT: WHY
  * WHAT says what was seen (no ": " in it), WHY what it means. */
