@@ -48,23 +48,38 @@ static void run_dir_failed(const workdirs *w, outcome *c)
     sb_printf(&c->text, "internal error: cannot prepare the run folder %s: %s\n", w->run, strerror(errno));
 }
 
+/* What a run of the runner is told: its seed, a fresh nonce, its result file. */
+typedef struct {
+    uint64_t nonce;
+    char seed[32], nonce_s[32], out[2200];
+} run_ids;
+
+/* A run's start: an empty run folder and its ids; 0, or -1 (c says why: the case is not run). */
+static int start_run(const grading *g, uint64_t seed, run_ids *id, outcome *c)
+{
+    if (clean_run_dir(g->e, &g->w) != 0) {
+        run_dir_failed(&g->w, c);
+        return -1;
+    }
+    id->nonce = random_nonce();
+    snprintf(id->seed, sizeof id->seed, "0x%llx", (unsigned long long)seed);
+    snprintf(id->nonce_s, sizeof id->nonce_s, "%llu", (unsigned long long)id->nonce);
+    snprintf(id->out, sizeof id->out, "%s/out.bin", g->w.run);
+    return 0;
+}
+
 void run_case(grading *g, const rubric_test *t, const char *params, uint64_t seed, int bench, outcome *c)
 {
     engine *e = g->e;
     const workdirs *w = &g->w;
-    if (clean_run_dir(e, w) != 0) {
-        run_dir_failed(w, c);
+    run_ids id;
+    if (start_run(g, seed, &id, c) != 0)
         return;
-    }
-    uint64_t nonce = random_nonce();
-    char seed_s[32], nonce_s[32], out[2200], warm[16], reps[16];
-    snprintf(seed_s, sizeof seed_s, "0x%llx", (unsigned long long)seed);
-    snprintf(nonce_s, sizeof nonce_s, "%llu", (unsigned long long)nonce);
-    snprintf(out, sizeof out, "%s/out.bin", w->run);
+    char warm[16], reps[16];
     snprintf(warm, sizeof warm, "%d", t->warmup);
     snprintf(reps, sizeof reps, "%d", t->reps);
-    const char *argv[24] = {w->runner, bench ? "bench" : "run", "--params", params, "--seed", seed_s,
-                            "--nonce", nonce_s, "--out", out};
+    const char *argv[24] = {w->runner, bench ? "bench" : "run", "--params", params, "--seed", id.seed,
+                            "--nonce", id.nonce_s, "--out", id.out};
     int n = 10;
     if (bench) {
         argv[n++] = "--warmup", argv[n++] = warm;
@@ -116,7 +131,7 @@ void run_case(grading *g, const rubric_test *t, const char *params, uint64_t see
     } else if (!result_file_ok(w, &c->text)) {
         c->pass = 0;
     } else {
-        run_checker(e, w, params, seed, nonce, !g->shared_held, c);
+        run_checker(e, w, params, seed, id.nonce, !g->shared_held, c);
     }
     proc_result_free(&r);
 }
@@ -151,17 +166,11 @@ void run_sanitizer_case(grading *g, const rubric_test *t, const char *params, ui
 {
     engine *e = g->e;
     const workdirs *w = &g->w;
-    if (clean_run_dir(e, w) != 0) {
-        run_dir_failed(w, c);
+    run_ids id;
+    if (start_run(g, seed, &id, c) != 0)
         return;
-    }
-    uint64_t nonce = random_nonce();
-    char seed_s[32], nonce_s[32], out[2200];
-    snprintf(seed_s, sizeof seed_s, "0x%llx", (unsigned long long)seed);
-    snprintf(nonce_s, sizeof nonce_s, "%llu", (unsigned long long)nonce);
-    snprintf(out, sizeof out, "%s/out.bin", w->run);
-    const char *run_args[] = {w->runner, "run", "--no-trace", "--params", params, "--seed", seed_s,
-                              "--nonce", nonce_s, "--out", out, NULL};
+    const char *run_args[] = {w->runner, "run", "--no-trace", "--params", params, "--seed", id.seed,
+                              "--nonce", id.nonce_s, "--out", id.out, NULL};
     const char *argv[32];
     sanitizer_argv(g, t, run_args, argv, 32);
 
@@ -189,7 +198,7 @@ void run_sanitizer_case(grading *g, const rubric_test *t, const char *params, ui
     c->pass = !r.timed_out && r.exited && r.exit_code == 0 && errors == 0 && !rep.tool_failed;
     /* A clean report counts only for a run that did its work: a program
      * that exits 0 before the student's code ran has nothing to check. */
-    if (c->pass && !run_finished(e, w, nonce, &c->text))
+    if (c->pass && !run_finished(e, w, id.nonce, &c->text))
         c->pass = 0;
     if (rep.tool_failed)
         sb_printf(&c->text, "compute-sanitizer could not check this run: %s\n", rep.tool_message);
