@@ -19,8 +19,10 @@ COMMON_C := $(wildcard common/src/*.c)
 COMMON_CHECKER_C := common/src/checker_main.c
 COMMON_LIB_C := $(filter-out $(COMMON_CHECKER_C),$(COMMON_C))
 COMMON_CU := $(wildcard common/src/*.cu)
-GRADER_C := $(wildcard grader/src/*.c)
+GRADER_C := $(wildcard grader/src/*.c grader/src/*/*.c)
 GRADER_LIB_C := $(filter-out grader/src/main.c,$(GRADER_C))
+# grader/src/ by what it does: grading/, process/, model/, course/ (their headers by name)
+GRADER_INC := -Igrader/src $(patsubst %/,-I%,$(wildcard grader/src/*/))
 
 LIBKIT := $(BUILD)/common/libkit.a
 LIBKIT_RUNNER := $(BUILD)/common/libkit-runner.a
@@ -158,6 +160,7 @@ endef
 $(foreach l,$(LAB_NAMES),$(eval $(call LAB_RULES,$(l))))
 
 # ---- programs ----------------------------------------------------------------------
+$(call obj,$(GRADER_C)): KIT_CFLAGS += $(GRADER_INC)
 $(KITGRADE): $(call obj,$(GRADER_C)) $(LIBKIT)
 	@mkdir -p $(@D)
 	$(Q)$(call say,LD,$@)$(CC) $(OPENMP) -o $@ $^ $(CJSON_LIBS) $(INIH_LIBS) -lm
@@ -225,7 +228,7 @@ $(BUILD)/common/tests/test_%: common/tests/test_%.c $(LIBKIT) $(DEPS_OK)
 	$(Q)$(call say,CC,$@)$(CC) $(KIT_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Icommon/tests -o $@ $< $(LIBKIT) $(CJSON_LIBS) $(CHECK_LIBS) -lm
 $(BUILD)/grader/tests/test_%: grader/tests/test_%.c $(call obj,$(GRADER_LIB_C)) $(LIBKIT) $(DEPS_OK)
 	@mkdir -p $(@D)
-	$(Q)$(call say,CC,$@)$(CC) $(KIT_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Icommon/tests -Igrader/src -o $@ $< $(call obj,$(GRADER_LIB_C)) $(LIBKIT) $(CJSON_LIBS) $(INIH_LIBS) $(CHECK_LIBS) -lm
+	$(Q)$(call say,CC,$@)$(CC) $(KIT_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Icommon/tests $(GRADER_INC) -o $@ $< $(call obj,$(GRADER_LIB_C)) $(LIBKIT) $(CJSON_LIBS) $(INIH_LIBS) $(CHECK_LIBS) -lm
 
 # The lab driver's rules on the CPU (nvcc: the driver is CUDA C++; no CUDA call is made).
 UNIT_TESTS += $(BUILD)/common/tests/test_lab_driver
@@ -233,10 +236,18 @@ $(BUILD)/common/tests/test_lab_driver: common/tests/test_lab_driver.cu common/sr
 	@mkdir -p $(@D)
 	$(Q)$(call say,NVCC,$@)$(NVCC) $(KIT_NVCCFLAGS) $(NVCCFLAGS) -o $@ $< common/src/lab_driver.cu $(LIBKIT) $(OPENMP_LINK) -lm
 
-GPU_TESTS := $(BUILD)/tests/gpu/test_labs
-$(BUILD)/tests/gpu/test_%: tests/gpu/test_%.c $(call obj,$(GRADER_LIB_C)) $(LIBKIT) $(DEPS_OK)
+# expect.ini (the known-bad submissions' verdicts) has one parser, tests/lib/expect.c:
+# test_labs links it, the test scripts ask build/tests/expect-get.
+EXPECT_OBJ := $(call obj,tests/lib/expect.c)
+EXPECT_GET := $(BUILD)/tests/expect-get
+$(EXPECT_OBJ): KIT_CFLAGS += -Itests/lib
+$(EXPECT_GET): tests/lib/expect_get.c $(EXPECT_OBJ) $(DEPS_OK)
 	@mkdir -p $(@D)
-	$(Q)$(call say,CC,$@)$(CC) $(KIT_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Icommon/tests -Igrader/src -o $@ $< $(call obj,$(GRADER_LIB_C)) $(LIBKIT) $(CJSON_LIBS) $(INIH_LIBS) $(CHECK_LIBS) -lm
+	$(Q)$(call say,CC,$@)$(CC) $(KIT_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Itests/lib -o $@ $< $(EXPECT_OBJ) $(INIH_LIBS)
+GPU_TESTS := $(BUILD)/tests/gpu/test_labs $(EXPECT_GET)
+$(BUILD)/tests/gpu/test_%: tests/gpu/test_%.c $(call obj,$(GRADER_LIB_C)) $(EXPECT_OBJ) $(LIBKIT) $(DEPS_OK)
+	@mkdir -p $(@D)
+	$(Q)$(call say,CC,$@)$(CC) $(KIT_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Icommon/tests $(GRADER_INC) -Itests/lib -o $@ $< $(call obj,$(GRADER_LIB_C)) $(EXPECT_OBJ) $(LIBKIT) $(CJSON_LIBS) $(INIH_LIBS) $(CHECK_LIBS) -lm
 
 test-unit: $(UNIT_TESTS) $(GPU_TESTS) all ## unit tests of common/, grader/ and the labs' checkers (no GPU needed)
 	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-unit $(UNIT_TESTS)

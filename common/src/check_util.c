@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "kit/checker.h"
+#include "kit/protocol.h"
 #include "kit/util.h"
 
 /* ---- verdict helpers used by lab_check ---- */
@@ -212,10 +213,10 @@ static int call_index(const char *calls, const char *name)
  * (-1 when none), or NULL when the trace is not usable (not "ok"). */
 static char *call_records(const kit_blobfile *out, const char *call, const char *blob, int *idx)
 {
-    char *status = kit_blob_text(out, "trace.status");
+    char *status = kit_blob_text(out, KIT_KEY_TRACE_STATUS);
     char *text = NULL;
     if (status && !strcmp(status, "ok")) {
-        char *calls = kit_blob_text(out, "trace.calls");
+        char *calls = kit_blob_text(out, KIT_KEY_TRACE_CALLS);
         *idx = call_index(calls, call);
         free(calls);
         text = kit_blob_text(out, blob);
@@ -229,7 +230,7 @@ static char *call_records(const kit_blobfile *out, const char *call, const char 
 int kit_call_launches(const kit_blobfile *out, const char *call, kit_launch *ks, int max)
 {
     int idx, n = 0;
-    char *ktext = call_records(out, call, "trace.kernels", &idx);
+    char *ktext = call_records(out, call, KIT_KEY_TRACE_KERNELS, &idx);
     if (!ktext)
         return -1;
     trace_kernel *all = NULL;
@@ -257,7 +258,7 @@ unsigned long long kit_call_pinned_bytes(const kit_blobfile *out, const char *ca
 {
     int idx;
     unsigned long long total = 0;
-    char *text = call_records(out, call, "trace.pinned", &idx), line[128];
+    char *text = call_records(out, call, KIT_KEY_TRACE_PINNED, &idx), line[128];
     for (const char *p = text; (p = next_line(p, line, sizeof line));) {
         int ci;
         unsigned long long b;
@@ -278,7 +279,7 @@ const char *kit_copy_kind_name(kit_copy_kind k)
 int kit_call_copies(const kit_blobfile *out, const char *call, kit_copy *cs, int max)
 {
     int idx, n = 0;
-    char *ctext = call_records(out, call, "trace.copies", &idx);
+    char *ctext = call_records(out, call, KIT_KEY_TRACE_COPIES, &idx);
     if (!ctext)
         return -1;
     char line[256];
@@ -306,9 +307,9 @@ int kit_call_copies(const kit_blobfile *out, const char *call, kit_copy *cs, int
 
 void kit_apply_policy(kit_check_ctx *ctx, int require_kernel, int forbid_libraries, cJSON *kernels_json)
 {
-    char *status = kit_blob_text(ctx->out, "trace.status");
-    char *calls = kit_blob_text(ctx->out, "trace.calls");
-    char *ktext = kit_blob_text(ctx->out, "trace.kernels");
+    char *status = kit_blob_text(ctx->out, KIT_KEY_TRACE_STATUS);
+    char *calls = kit_blob_text(ctx->out, KIT_KEY_TRACE_CALLS);
+    char *ktext = kit_blob_text(ctx->out, KIT_KEY_TRACE_KERNELS);
     trace_kernel *ks = NULL;
     int nk = parse_kernels(ktext, &ks);
 

@@ -17,15 +17,21 @@
  * JSON verdict on stdout and exits 0; exits 2 on a usage/internal error.
  */
 #include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kit/checker.h"
 #include "kit/protocol.h"
+#include "kit/rng.h"
 #include "kit/util.h"
 
-#define STDOUT_CAP (16u << 20)
+#define STDOUT_CAP_MB 16
+#define STDOUT_CAP ((size_t)STDOUT_CAP_MB << 20)
+#define KIT_STR_(x) #x
+#define KIT_STR(x) KIT_STR_(x)
 
 #define VALIDATE_MAX 512
 
@@ -45,6 +51,19 @@ static int validate(const char *const *texts, int n)
     return bad ? 1 : 0;
 }
 
+/* The nonce as the grader writes it: decimal digits only (cases.c, serve.c). */
+static int parse_nonce(const char *s, uint64_t *out)
+{
+    if (!*s || strspn(s, "0123456789") != strlen(s))
+        return -1;
+    errno = 0;
+    unsigned long long v = strtoull(s, NULL, 10);
+    if (errno == ERANGE)
+        return -1;
+    *out = v;
+    return 0;
+}
+
 static int usage(void)
 {
     fprintf(stderr, "usage: check --params P --seed S --nonce N --out FILE [--stdout FILE] [--require-kernel] "
@@ -56,7 +75,7 @@ static int usage(void)
 int main(int argc, char **argv)
 {
     const char *params_text = "", *out_path = NULL, *stdout_path = NULL;
-    unsigned long long seed = 0, nonce = 0;
+    uint64_t seed = 0, nonce = 0;
     int validate_only = 0, n_texts = 0;
     static const char *texts[VALIDATE_MAX];
     kit_policy policy = {0};
@@ -68,10 +87,19 @@ int main(int argc, char **argv)
             params_text = texts[n_texts++] = v, i++;
         else if (!strcmp(a, "--validate"))
             validate_only = 1;
-        else if (!strcmp(a, "--seed") && v)
-            seed = strtoull(v, NULL, 0), i++;
-        else if (!strcmp(a, "--nonce") && v)
-            nonce = strtoull(v, NULL, 0), i++;
+        else if (!strcmp(a, "--seed") && v) {
+            if (kit_parse_seed(v, &seed, err, sizeof err) != 0) { /* the grader's seeds: 0x..., as reports print them */
+                fprintf(stderr, "check: --seed: %s\n", err);
+                return 2;
+            }
+            i++;
+        } else if (!strcmp(a, "--nonce") && v) {
+            if (parse_nonce(v, &nonce) != 0) {
+                fprintf(stderr, "check: --nonce '%s': a decimal number from 0 to 2^64-1\n", v);
+                return 2;
+            }
+            i++;
+        }
         else if (!strcmp(a, "--out") && v)
             out_path = v, i++;
         else if (!strcmp(a, "--stdout") && v)
@@ -114,6 +142,11 @@ int main(int argc, char **argv)
     ctx.seed = seed;
     size_t slen = 0;
     char *stext = stdout_path ? kit_read_file(stdout_path, STDOUT_CAP, &slen) : NULL;
+    if (stdout_path && !stext) { /* judged as no output at all, it could pass or fail a run wrongly */
+        fprintf(stderr, "check: --stdout %s: %s\n", stdout_path,
+                errno == EFBIG ? "over " KIT_STR(STDOUT_CAP_MB) " MiB" : strerror(errno));
+        return 2;
+    }
     ctx.stdout_text = stext ? stext : "";
     ctx.stdout_len = stext ? slen : 0;
 

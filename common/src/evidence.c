@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "kit/checker.h"
+#include "kit/protocol.h"
 
 void kit_call_input(kit_check_ctx *ctx, const char *call, double bytes, int on_device)
 {
@@ -76,7 +77,7 @@ static void human_bytes(double b, char *out, size_t len)
 /* trace.device: "peak_gbs=<GB/s> l2_bytes=<bytes>"; 0 when unknown. */
 static void device_info(const kit_blobfile *out, double *peak_gbs, double *l2_bytes)
 {
-    char *t = kit_blob_text(out, "trace.device");
+    char *t = kit_blob_text(out, KIT_KEY_TRACE_DEVICE);
     *peak_gbs = *l2_bytes = 0;
     if (t && sscanf(t, "peak_gbs=%lf l2_bytes=%lf", peak_gbs, l2_bytes) != 2)
         *peak_gbs = *l2_bytes = 0;
@@ -214,12 +215,12 @@ static void check_call(kit_check_ctx *ctx, const kit_policy *p, const char *call
 
 void kit_apply_evidence(kit_check_ctx *ctx, const kit_policy *p)
 {
-    char *status = kit_blob_text(ctx->out, "trace.status");
+    char *status = kit_blob_text(ctx->out, KIT_KEY_TRACE_STATUS);
     int ok = status && !strcmp(status, "ok");
     free(status);
     if (!ok) /* the policy has noted why there is no trace */
         return;
-    char *calls = kit_blob_text(ctx->out, "trace.calls");
+    char *calls = kit_blob_text(ctx->out, KIT_KEY_TRACE_CALLS);
     for (int i = 0; i < ctx->n_inputs; i++) {
         const char *call = ctx->inputs[i].call;
         double bytes = ctx->inputs[i].bytes;

@@ -103,7 +103,7 @@ static int run_case(int bench, const char *words, uint64_t seed, uint64_t nonce,
     }
     int rc = bench ? lab_bench(&ctx) : lab_run(&ctx);
     kit_trace_finish(ctx.out);
-    kit_writer_put_text(ctx.out, KIT_KEY_RUNNER_STATUS, rc == 0 ? "ok" : "error");
+    kit_writer_put_text(ctx.out, KIT_KEY_RUNNER_STATUS, rc == 0 ? KIT_RUNNER_OK : KIT_RUNNER_ERROR);
     if (kit_writer_close(ctx.out) != 0) {
         fprintf(stderr, "runner: writing %s failed (disk full or file size limit?)\n", out_path);
         return KIT_EXIT_HARNESS;
@@ -155,8 +155,8 @@ static void gate(int alone)
 {
     char line[64];
     fflush(stdout);
-    if (write_line(gate_fd, alone ? "exclusive\n" : "shared\n") != 0 || !read_line(gate_fd, line, sizeof line) ||
-        strcmp(line, alone ? "go" : "ok") != 0) {
+    if (write_line(gate_fd, alone ? KIT_GATE_EXCLUSIVE "\n" : KIT_GATE_SHARED "\n") != 0 || !read_line(gate_fd, line, sizeof line) ||
+        strcmp(line, alone ? KIT_GATE_GO : KIT_GATE_OK) != 0) {
         fprintf(stderr, "runner: the grader did not answer about the GPU lock\n");
         _exit(KIT_EXIT_HARNESS);
     }
@@ -171,14 +171,14 @@ static void gate(int alone)
  * runs that case again on its own.  EOF: exit 0. */
 static int serve(int fd, const char *out_path)
 {
-    if (write_line(fd, "ready\n") != 0)
+    if (write_line(fd, KIT_SERVE_READY "\n") != 0)
         return KIT_EXIT_HARNESS;
     char line[4096];
     while (read_line(fd, line, sizeof line)) {
         char words[2048];
         unsigned long long seed, nonce;
         int used = 0;
-        if (sscanf(line, "run %llx %llu %n", &seed, &nonce, &used) < 2 || used == 0) {
+        if (sscanf(line, KIT_SERVE_RUN " %llx %llu %n", &seed, &nonce, &used) < 2 || used == 0) {
             fprintf(stderr, "runner: the grader sent '%.80s', not 'run SEED NONCE PARAMS'\n", line);
             return KIT_EXIT_USAGE;
         }
@@ -189,7 +189,7 @@ static int serve(int fd, const char *out_path)
         fflush(stderr);
         if (rc != KIT_EXIT_OK)
             return rc;
-        if (write_line(fd, "done\n") != 0)
+        if (write_line(fd, KIT_SERVE_DONE "\n") != 0)
             return KIT_EXIT_HARNESS;
     }
     return KIT_EXIT_OK;

@@ -489,7 +489,7 @@ void kit_trace_finish(kit_writer *out)
     if (T.dropped_copies)
         snprintf(status + strlen(status), sizeof status - strlen(status), " (%ld copy records dropped)",
                  T.dropped_copies);
-    kit_writer_put_text(out, "trace.status", status);
+    kit_writer_put_text(out, KIT_KEY_TRACE_STATUS, status);
 
     /* calls: "index<TAB>name<TAB>kernel required (1/0)<TAB>error" */
     size_t cap = 256 + (size_t)T.n_calls * 256, len = 0;
@@ -498,7 +498,7 @@ void kit_trace_finish(kit_writer *out)
     for (int i = 0; i < T.n_calls; i++)
         len += snprintf(calls + len, cap - len, "%d\t%s\t%d\t%s\n", i, T.calls[i].name, !T.calls[i].kernel_optional,
                         T.calls[i].error);
-    kit_writer_put_text(out, "trace.calls", calls);
+    kit_writer_put_text(out, KIT_KEY_TRACE_CALLS, calls);
     free(calls);
 
     /* pinned host memory of the calls: "call<TAB>bytes" */
@@ -508,7 +508,7 @@ void kit_trace_finish(kit_writer *out)
     for (int i = 0; i < T.n_calls; i++)
         if (T.calls[i].pinned_bytes)
             len += sprintf(pinned + len, "%d\t%llu\n", i, T.calls[i].pinned_bytes);
-    kit_writer_put_text(out, "trace.pinned", pinned);
+    kit_writer_put_text(out, KIT_KEY_TRACE_PINNED, pinned);
     free(pinned);
 
     /* work the calls left running that the legacy default stream does not
@@ -538,7 +538,7 @@ void kit_trace_finish(kit_writer *out)
                         r->grid[0], r->grid[1], r->grid[2], r->block[0], r->block[1], r->block[2], r->end - r->start,
                         r->start, r->end, r->stream, origin_of(r->correlation), r->name);
     }
-    kit_writer_put_text(out, "trace.kernels", ks);
+    kit_writer_put_text(out, KIT_KEY_TRACE_KERNELS, ks);
     free(ks);
 
     /* copies and memsets of the calls:
@@ -555,7 +555,7 @@ void kit_trace_finish(kit_writer *out)
         len += snprintf(cs + len, cap - len, "%d\t%s\t%llu\t%llu\t%llu\t%u\t%s\n", call, r->kind, r->bytes, r->start,
                         r->end, r->stream, r->dst);
     }
-    kit_writer_put_text(out, "trace.copies", cs);
+    kit_writer_put_text(out, KIT_KEY_TRACE_COPIES, cs);
     free(cs);
 
     /* what the kernel-time evidence needs: the device's peak memory
@@ -568,7 +568,7 @@ void kit_trace_finish(kit_writer *out)
         cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev) == cudaSuccess)
         snprintf(info, sizeof info, "peak_gbs=%.1f l2_bytes=%d", peak_gbs, l2);
     cudaGetLastError();
-    kit_writer_put_text(out, "trace.device", info);
+    kit_writer_put_text(out, KIT_KEY_TRACE_DEVICE, info);
 }
 
 /* The next case of a runner that serves many (runner_main.cu): forget the

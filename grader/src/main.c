@@ -246,6 +246,14 @@ static int scratch_dir(const engine *e, const char *fallback, const char *leaf, 
     return 1;
 }
 
+/* The scratch folder of one command, removed at its end (a failure is said:
+ * a full disk of leftovers should not be a mystery). */
+static void remove_work(const char *work)
+{
+    if (rm_rf(work) != 0)
+        fprintf(stderr, "kitgrade: cannot remove the scratch folder %s: %s\n", work, strerror(errno));
+}
+
 static void print_header(const engine *e, const char *what, const char *dir)
 {
     printf("%s: %s %s (%s) - seed 0x%llx, %s\n", e->man.name, what, dir, e->man.student_files[0],
@@ -282,18 +290,18 @@ static int default_results(const engine *e, const char *dir, char *out, size_t l
 static int check_exit_code(const engine *e, const grade_result *g)
 {
     if (!g->build_ok)
-        return KIT_EXIT_FAILED;
+        return KITGRADE_EXIT_FAILED;
     for (int i = 0; i < g->n_tests; i++)
         if (g->tests[i].status == ST_FAIL || g->tests[i].status == ST_ERROR)
-            return KIT_EXIT_FAILED;
-    return e->gpu ? KIT_EXIT_OK : KIT_EXIT_NO_GPU;
+            return KITGRADE_EXIT_FAILED;
+    return e->gpu ? KITGRADE_EXIT_OK : KITGRADE_EXIT_NO_GPU;
 }
 
 static int cmd_check(const cli *c, const char *argv0, int instructor)
 {
     engine e;
     if (!c->lab || setup(&e, c, argv0) != 0)
-        return KIT_EXIT_USAGE;
+        return KITGRADE_EXIT_USAGE;
     char dir[4096], work[4096];
     if (c->dir)
         snprintf(dir, sizeof dir, "%s", c->dir);
@@ -302,7 +310,7 @@ static int cmd_check(const cli *c, const char *argv0, int instructor)
     struct stat st;
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
         fprintf(stderr, "kitgrade: %s is not a folder\n", dir);
-        return KIT_EXIT_USAGE;
+        return KITGRADE_EXIT_USAGE;
     }
     e.student_mode = !instructor;
     e.ropts.student_mode = !instructor;
@@ -315,7 +323,7 @@ static int cmd_check(const cli *c, const char *argv0, int instructor)
     snprintf(base, sizeof base, "%s/work", e.conf.build_dir);
     int private_work = scratch_dir(&e, base, e.man.name, 0, work, sizeof work);
     if (private_work < 0)
-        return KIT_EXIT_USAGE;
+        return KITGRADE_EXIT_USAGE;
     if (private_work)
         e.keep_work = 0;
     mkdirs(work, 0755);
@@ -338,19 +346,19 @@ static int cmd_check(const cli *c, const char *argv0, int instructor)
             snprintf(out, sizeof out, "%s", c->out);
         else if (default_results(&e, dir, out, sizeof out) != 0) {
             fprintf(stderr, "kitgrade: no folder for the results (set HOME or KIT_GRADES, or pass --out FILE)\n");
-            rc = KIT_EXIT_INTERNAL;
+            rc = KITGRADE_EXIT_INTERNAL;
             out[0] = 0;
         }
         if (!out[0])
             ;
         else if (report_write_json(&g, out, err, sizeof err) != 0) {
             fprintf(stderr, "kitgrade: %s\n", err);
-            rc = KIT_EXIT_INTERNAL;
+            rc = KITGRADE_EXIT_INTERNAL;
         } else
             printf("results: %s\n", out);
     }
     if (private_work)
-        rm_rf(work);
+        remove_work(work);
     grade_result_free(&g);
     engine_free(&e);
     return rc;
@@ -360,18 +368,18 @@ static int cmd_batch(const cli *c, const char *argv0)
 {
     if (!c->lab || !c->dir || !c->out) {
         fprintf(stderr, "usage: kitgrade batch LAB SUBMISSIONS --out DIR [--only NAME] [--force] [--jobs N]\n");
-        return KIT_EXIT_USAGE;
+        return KITGRADE_EXIT_USAGE;
     }
     engine e;
     if (setup(&e, c, argv0) != 0)
-        return KIT_EXIT_USAGE;
+        return KITGRADE_EXIT_USAGE;
     /* Input before environment: a folder in no known layout is reported
      * first, so that a user fixes everything in one pass. */
     char lerr[4096];
     if (!c->merge && layout_check(&e, c->dir, lerr, sizeof lerr) < 0) {
         fprintf(stderr, "kitgrade: %s\n", lerr);
         engine_free(&e);
-        return KIT_EXIT_USAGE;
+        return KITGRADE_EXIT_USAGE;
     }
     /* Grades of zero written because the tests could not run would stick:
      * refuse, unless asked for build-only results (marked in every output). */
@@ -389,14 +397,14 @@ static int cmd_batch(const cli *c, const char *argv0)
         if (!prepared) {
             fprintf(stderr, "kitgrade: %s\n", lerr);
             engine_free(&e);
-            return KIT_EXIT_USAGE;
+            return KITGRADE_EXIT_USAGE;
         }
         fprintf(stderr, "kitgrade batch: no GPU (%s): nothing graded (a batch would write grades without running any "
                         "test); run it on a GPU node, or pass --allow-no-gpu (make grade ALLOW_NO_GPU=1) for "
                         "build-only results marked as such\n",
                 e.gpu_why);
         engine_free(&e);
-        return KIT_EXIT_NO_GPU;
+        return KITGRADE_EXIT_NO_GPU;
     }
     e.allow_no_gpu = c->allow_no_gpu;
     engine_grading_key(&e);
@@ -412,7 +420,7 @@ static int cmd_batch(const cli *c, const char *argv0)
     char work[4096] = "";
     if (e.sb.drop_uid || getenv("KIT_SCRATCH")) {
         if (scratch_dir(&e, c->out, "batch", 1, work, sizeof work) < 0)
-            return KIT_EXIT_USAGE;
+            return KITGRADE_EXIT_USAGE;
         o.work_root = work;
     }
     if (slurm_batch_opts(&e, c->shard, c->merge, &o) != 0)
@@ -428,7 +436,7 @@ static int cmd_run(const cli *c, const char *argv0)
 {
     engine e;
     if (!c->lab || setup(&e, c, argv0) != 0)
-        return KIT_EXIT_USAGE;
+        return KITGRADE_EXIT_USAGE;
     char dir[4096], work[4096], base[4096], params[2048] = "";
     if (c->dir)
         snprintf(dir, sizeof dir, "%s", c->dir);
@@ -441,17 +449,17 @@ static int cmd_run(const cli *c, const char *argv0)
     if (bad != 0) { /* before building: P="n=abc" is not run with a guessed n */
         fprintf(stderr, "kitgrade: %s\n", err);
         engine_free(&e);
-        return bad > 0 ? KIT_EXIT_USAGE : KIT_EXIT_INTERNAL;
+        return bad > 0 ? KITGRADE_EXIT_USAGE : KITGRADE_EXIT_INTERNAL;
     }
     snprintf(base, sizeof base, "%s/work", e.conf.build_dir);
     int private_work = scratch_dir(&e, base, e.man.name, 0, work, sizeof work);
     if (private_work < 0)
-        return KIT_EXIT_USAGE;
+        return KITGRADE_EXIT_USAGE;
     mkdirs(work, 0755);
     e.build_cache = 1; /* the same build as the student's check: reused when unchanged */
     int rc = engine_show(&e, dir, work, params);
     if (private_work)
-        rm_rf(work);
+        remove_work(work);
     engine_free(&e);
     return rc;
 }
@@ -460,17 +468,17 @@ static int cmd_build(const cli *c, const char *argv0)
 {
     engine e;
     if (!c->lab || !c->dir || setup(&e, c, argv0) != 0)
-        return KIT_EXIT_USAGE;
+        return KITGRADE_EXIT_USAGE;
     char work[4096], base[4096];
     snprintf(base, sizeof base, "%s/work", e.conf.build_dir);
     if (scratch_dir(&e, base, "build", 0, work, sizeof work) < 0)
-        return KIT_EXIT_USAGE;
+        return KITGRADE_EXIT_USAGE;
     grade_result g;
     int ok = engine_build_only(&e, c->dir, work, &g);
     printf("%s %s: %s (%.1fs)\n", e.man.name, c->dir, ok ? "built" : "BUILD FAILED", g.build_seconds);
     if (!ok || g.build_log.len)
         fputs(sb_str(&g.build_log), stdout);
-    rm_rf(work);
+    remove_work(work);
     grade_result_free(&g);
     engine_free(&e);
     return ok ? 0 : 1;
@@ -492,7 +500,7 @@ static int cmd_handin(const cli *c, const char *argv0)
         return 2;
     mkdirs(work, 0755);
     int rc = spool_handin(&e, dir, work, c->anyway);
-    rm_rf(work);
+    remove_work(work);
     engine_free(&e);
     return rc;
 }
@@ -543,13 +551,13 @@ static int cmd_build_all(const cli *c, const char *argv0)
     kit_conf conf;
     if (engine_load_conf(&conf, argv0, err, sizeof err) != 0) {
         fprintf(stderr, "kitgrade: %s\n", err);
-        return KIT_EXIT_USAGE;
+        return KITGRADE_EXIT_USAGE;
     }
     snprintf(pattern, sizeof pattern, "%s/grader/labs/*/manifest.ini", conf.kit_root);
     glob_t g;
     if (glob(pattern, 0, NULL, &g) != 0) {
         fprintf(stderr, "kitgrade: no labs under %s/grader/labs\n", conf.kit_root);
-        return KIT_EXIT_USAGE;
+        return KITGRADE_EXIT_USAGE;
     }
     int jobs = c->jobs > 0 ? c->jobs : 2, running = 0, failed = 0, total = 0;
     for (size_t i = 0; i <= g.gl_pathc * 2; i++) {
@@ -598,19 +606,19 @@ static int cmd_validate(int argc, char **argv, const char *argv0)
             rubric = argv[++i];
         else if (argv[i][0] == '-' || nlabs == 64) {
             fprintf(stderr, "usage: kitgrade validate [LAB...] [--rubric FILE]\n");
-            return KIT_EXIT_USAGE;
+            return KITGRADE_EXIT_USAGE;
         } else
             labs[nlabs++] = argv[i];
     }
     if (rubric && nlabs != 1) {
         fprintf(stderr, "kitgrade: validate --rubric FILE needs exactly one LAB (the rubric's lab)\n");
-        return KIT_EXIT_USAGE;
+        return KITGRADE_EXIT_USAGE;
     }
     if (nlabs == 0) { /* every lab of the kit */
         kit_conf conf;
         if (engine_load_conf(&conf, argv0, err, sizeof err) != 0) {
             fprintf(stderr, "kitgrade: %s\n", err);
-            return KIT_EXIT_USAGE;
+            return KITGRADE_EXIT_USAGE;
         }
         char pattern[4200];
         snprintf(pattern, sizeof pattern, "%s/grader/labs/*/manifest.ini", conf.kit_root);
@@ -648,7 +656,7 @@ static int cmd_validate(int argc, char **argv, const char *argv0)
     }
     if (g.gl_pathc)
         globfree(&g);
-    return unknown ? KIT_EXIT_USAGE : bad ? KIT_EXIT_FAILED : (n ? KIT_EXIT_OK : KIT_EXIT_USAGE);
+    return unknown ? KITGRADE_EXIT_USAGE : bad ? KITGRADE_EXIT_FAILED : (n ? KITGRADE_EXIT_OK : KITGRADE_EXIT_USAGE);
 }
 
 int main(int argc, char **argv)
@@ -674,7 +682,7 @@ int main(int argc, char **argv)
     if (parsed != 0) {
         if (parsed == -1) /* -2: the value was named in its own line already */
             fputs(usage_text, stderr);
-        return KIT_EXIT_USAGE;
+        return KITGRADE_EXIT_USAGE;
     }
     if (!strcmp(c.cmd, "check"))
         return cmd_check(&c, argv[0], 0);
@@ -709,5 +717,5 @@ int main(int argc, char **argv)
     }
     fprintf(stderr, "kitgrade: unknown command '%s'\n", c.cmd);
     fputs(usage_text, stderr);
-    return KIT_EXIT_USAGE;
+    return KITGRADE_EXIT_USAGE;
 }

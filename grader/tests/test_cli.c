@@ -80,12 +80,12 @@ START_TEST(bad_seeds_refused)
     sb_init(&out);
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         int rc = run(&out, "\"$KG\" check lab03 solutions/lab03-dot --seed '%s'", bad[i]);
-        ck_assert_msg(rc == KIT_EXIT_USAGE, "--seed %s: rc %d: %s", bad[i], rc, sb_str(&out));
+        ck_assert_msg(rc == KITGRADE_EXIT_USAGE, "--seed %s: rc %d: %s", bad[i], rc, sb_str(&out));
         ck_assert_msg(lines(&out) == 1 && strstr(sb_str(&out), bad[i]) && strstr(sb_str(&out), "0x"),
                       "--seed %s: %s", bad[i], sb_str(&out));
         ck_assert_msg(!strstr(sb_str(&out), "build"), "--seed %s built: %s", bad[i], sb_str(&out));
         rc = run(&out, "SEED='%s' \"$KG\" check lab03 solutions/lab03-dot", bad[i]);
-        ck_assert_msg(rc == KIT_EXIT_USAGE && lines(&out) == 1, "SEED=%s: rc %d: %s", bad[i], rc, sb_str(&out));
+        ck_assert_msg(rc == KITGRADE_EXIT_USAGE && lines(&out) == 1, "SEED=%s: rc %d: %s", bad[i], rc, sb_str(&out));
     }
     sb_free(&out);
 }
@@ -101,7 +101,7 @@ START_TEST(bad_counts_refused)
     sb_init(&out);
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         int rc = run(&out, "\"$KG\" batch lab03 \"$T\" --out \"$T/out\" %s '%s'", bad[i][0], bad[i][1]);
-        ck_assert_msg(rc == KIT_EXIT_USAGE && lines(&out) == 1 && strstr(sb_str(&out), bad[i][1]) &&
+        ck_assert_msg(rc == KITGRADE_EXIT_USAGE && lines(&out) == 1 && strstr(sb_str(&out), bad[i][1]) &&
                           strstr(sb_str(&out), "1 to 256"),
                       "%s %s: rc %d: %s", bad[i][0], bad[i][1], rc, sb_str(&out));
     }
@@ -116,9 +116,9 @@ START_TEST(check_exit_codes)
     strbuf out;
     sb_init(&out);
     int rc = run(&out, "\"$KG\" check lab03 tests/submissions/lab03-dot/build-error");
-    ck_assert_msg(rc == KIT_EXIT_FAILED, "build error: rc %d: %s", rc, sb_str(&out));
+    ck_assert_msg(rc == KITGRADE_EXIT_FAILED, "build error: rc %d: %s", rc, sb_str(&out));
     rc = run(&out, "\"$KG\" check lab03 solutions/lab03-dot --seed 0x1");
-    ck_assert_msg(rc == KIT_EXIT_NO_GPU, "no GPU: rc %d: %s", rc, sb_str(&out));
+    ck_assert_msg(rc == KITGRADE_EXIT_NO_GPU, "no GPU: rc %d: %s", rc, sb_str(&out));
     ck_assert_msg(!strstr(sb_str(&out), "Score:") && strstr(sb_str(&out), "No score"), "%s", sb_str(&out));
     ck_assert_msg(strstr(sb_str(&out), "seed 0x1,"), "%s", sb_str(&out));
     /* a machine without the NVIDIA driver: said so, not "CUDA driver version is insufficient" */
@@ -127,7 +127,7 @@ START_TEST(check_exit_codes)
         ck_assert_msg(rc == 1 && strstr(sb_str(&out), "no NVIDIA driver/GPU found") && !strstr(sb_str(&out), "insufficient"),
                       "rc %d: %s", rc, sb_str(&out));
         rc = run(&out, "env -u KIT_NO_GPU \"$KG\" check lab03 solutions/lab03-dot");
-        ck_assert_msg(rc == KIT_EXIT_NO_GPU &&
+        ck_assert_msg(rc == KITGRADE_EXIT_NO_GPU &&
                           strstr(sb_str(&out), "lab03-dot: no GPU (no NVIDIA driver/GPU found on this machine") &&
                           strstr(sb_str(&out), "): tests not run; your code compiled"),
                       "rc %d: %s", rc, sb_str(&out));
@@ -147,7 +147,7 @@ START_TEST(batch_no_gpu_and_reuse)
     ck_assert_int_eq(run(&out, "%s", prep), 0);
     const char *batch = "\"$KG\" batch lab03 \"$T/subs\" --out \"$T/out\" --rubric \"$T/r.ini\" --jobs 1";
     int rc = run(&out, "%s", batch);
-    ck_assert_msg(rc == KIT_EXIT_NO_GPU && lines(&out) == 1 && strstr(sb_str(&out), "--allow-no-gpu"), "rc %d: %s",
+    ck_assert_msg(rc == KITGRADE_EXIT_NO_GPU && lines(&out) == 1 && strstr(sb_str(&out), "--allow-no-gpu"), "rc %d: %s",
                   rc, sb_str(&out));
     ck_assert_int_eq(run(&out, "test -e \"$T/out\""), 1); /* nothing written */
 
@@ -206,10 +206,10 @@ START_TEST(case_parameters_by_the_labs_rules)
                           strstr(sb_str(&out), cases[i].says),
                       "validate, case %s: expected '%s': %s", cases[i].bad_case, at, sb_str(&out));
         rc = run(&out, "\"$KG\" validate lab03 --rubric \"$T/r.ini\"");
-        ck_assert_msg(rc == KIT_EXIT_FAILED, "validate, case %s: rc %d: %s", cases[i].bad_case, rc, sb_str(&out));
+        ck_assert_msg(rc == KITGRADE_EXIT_FAILED, "validate, case %s: rc %d: %s", cases[i].bad_case, rc, sb_str(&out));
         /* checked at grading start too: one line, nothing built */
         rc = run(&out, "\"$KG\" check lab03 solutions/lab03-dot --rubric \"$T/r.ini\"");
-        ck_assert_msg(rc == KIT_EXIT_USAGE && lines(&out) == 1 && strstr(sb_str(&out), cases[i].says),
+        ck_assert_msg(rc == KITGRADE_EXIT_USAGE && lines(&out) == 1 && strstr(sb_str(&out), cases[i].says),
                       "check, case %s: rc %d: %s", cases[i].bad_case, rc, sb_str(&out));
     }
     /* every `make run-labNN P="..."` the handouts and READMEs print is valid
@@ -221,13 +221,13 @@ START_TEST(case_parameters_by_the_labs_rules)
     ck_assert_msg(rc == 0 && !strstr(sb_str(&out), "BAD") && strstr(sb_str(&out), "lab03 n=1000"), "%s", sb_str(&out));
     /* run P="...": refused before building */
     rc = run(&out, "\"$KG\" run lab03 solutions/lab03-dot n=abc");
-    ck_assert_msg(rc == KIT_EXIT_USAGE && lines(&out) == 1 && strstr(sb_str(&out), "(got 'abc')"), "rc %d: %s", rc,
+    ck_assert_msg(rc == KITGRADE_EXIT_USAGE && lines(&out) == 1 && strstr(sb_str(&out), "(got 'abc')"), "rc %d: %s", rc,
                   sb_str(&out));
     rc = run(&out, "\"$KG\" run lab01 solutions/lab01-print-tid blocks=4 threads=3 n=3");
-    ck_assert_msg(rc == KIT_EXIT_USAGE && strstr(sb_str(&out), "unknown parameter 'n'"), "rc %d: %s", rc,
+    ck_assert_msg(rc == KITGRADE_EXIT_USAGE && strstr(sb_str(&out), "unknown parameter 'n'"), "rc %d: %s", rc,
                   sb_str(&out));
     rc = run(&out, "\"$KG\" run lab03 solutions/lab03-dot n=1000 type=int");
-    ck_assert_msg(rc == KIT_EXIT_NO_GPU && strstr(sb_str(&out), "lab03-dot: no GPU (KIT_NO_GPU is set): built, not run"),
+    ck_assert_msg(rc == KITGRADE_EXIT_NO_GPU && strstr(sb_str(&out), "lab03-dot: no GPU (KIT_NO_GPU is set): built, not run"),
                   "rc %d: %s", rc, sb_str(&out));
     sb_free(&out);
 }
@@ -268,14 +268,14 @@ START_TEST(params_errors_at_their_line)
     char at[64];
     ck_assert_msg(!strncmp(sb_str(&out), "line ", 5), "%s", sb_str(&out));
     snprintf(at, sizeof at, "p.ini:%d: [test float-small] params 'type=double' (with case 'n=", atoi(sb_str(&out) + 5));
-    ck_assert_msg(rc == KIT_EXIT_FAILED && strstr(sb_str(&out), at) &&
+    ck_assert_msg(rc == KITGRADE_EXIT_FAILED && strstr(sb_str(&out), at) &&
                       strstr(sb_str(&out), "type must be one of: float int (got 'double')"),
                   "expected '%s': rc %d: %s", at, rc, sb_str(&out));
     /* a case overriding a good params value with a bad one: the case's line */
     rc = run(&out, "sed 's/^case = n=0$/case = n=0 type=double/' grader/labs/lab03-dot/rubric.ini > \"$T/c.ini\" && "
                    "echo \"line $(grep -n 'type=double' \"$T/c.ini\" | cut -d: -f1)\" && \"$KG\" validate lab03 --rubric \"$T/c.ini\"");
     snprintf(at, sizeof at, "c.ini:%d: [test float-small] case 'type=float n=0 type=double'", atoi(sb_str(&out) + 5));
-    ck_assert_msg(rc == KIT_EXIT_FAILED && strstr(sb_str(&out), at), "expected '%s': rc %d: %s", at, rc, sb_str(&out));
+    ck_assert_msg(rc == KITGRADE_EXIT_FAILED && strstr(sb_str(&out), at), "expected '%s': rc %d: %s", at, rc, sb_str(&out));
     sb_free(&out);
 }
 END_TEST
@@ -291,7 +291,7 @@ START_TEST(unknown_lab_one_answer)
                                  "run lab99 n=1", "batch bogus \"$T\" --out \"$T/out\"", "handin lab99"};
     for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
         int rc = run(&out, "\"$KG\" %s > \"$T/o\" 2>&1; rc=$?; grep -v '^ok ' \"$T/o\"; exit $rc", cmds[i]);
-        ck_assert_msg(rc == KIT_EXIT_USAGE && lines(&out) == 1 && strstr(sb_str(&out), "kitgrade: no such lab '") &&
+        ck_assert_msg(rc == KITGRADE_EXIT_USAGE && lines(&out) == 1 && strstr(sb_str(&out), "kitgrade: no such lab '") &&
                           strstr(sb_str(&out), "; the labs are lab01 lab02 ") && strstr(sb_str(&out), " lab11"),
                       "kitgrade %s: rc %d: %s", cmds[i], rc, sb_str(&out));
     }
@@ -315,14 +315,14 @@ START_TEST(batch_layouts_refused)
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         ck_assert_int_eq(run(&out, "rm -rf \"$T/s\" \"$T/out\" && %s", cases[i].prep), 0);
         int rc = run(&out, "KIT_RUN_WITHOUT_GPU=1 \"$KG\" batch lab03 \"$T/s\" --out \"$T/out\"");
-        ck_assert_msg(rc == KIT_EXIT_USAGE && lines(&out) == 1 && strstr(sb_str(&out), cases[i].says) &&
+        ck_assert_msg(rc == KITGRADE_EXIT_USAGE && lines(&out) == 1 && strstr(sb_str(&out), cases[i].says) &&
                           strstr(sb_str(&out), "/alice/dot.cu) or one .zip/.tar/.tar.gz per student"),
                       "case %zu: rc %d: %s", i, rc, sb_str(&out));
         ck_assert_int_eq(run(&out, "ls \"$T/out/results\" | wc -l | grep -qx 0"), 0);
         /* input before environment: without a GPU the layout is still what is reported */
         ck_assert_int_eq(run(&out, "rm -rf \"$T/out\""), 0);
         rc = run(&out, "\"$KG\" batch lab03 \"$T/s\" --out \"$T/out\"");
-        ck_assert_msg(rc == KIT_EXIT_USAGE && lines(&out) == 1 && strstr(sb_str(&out), cases[i].says) &&
+        ck_assert_msg(rc == KITGRADE_EXIT_USAGE && lines(&out) == 1 && strstr(sb_str(&out), cases[i].says) &&
                           !strstr(sb_str(&out), "no GPU"),
                       "case %zu without a GPU: rc %d: %s", i, rc, sb_str(&out));
     }
@@ -331,7 +331,7 @@ START_TEST(batch_layouts_refused)
                        "\"$T/s/\" && KIT_RUN_WITHOUT_GPU=1 \"$KG\" batch lab03 \"$T/s\" --out \"$T/out\" 2>&1 | "
                        "sed -n 's/.*grade it alone with: \\(.*\\)); expected.*/\\1/p' > \"$T/cmd\" && cat \"$T/cmd\" && "
                        "sh \"$T/cmd\"");
-    ck_assert_msg(rc == KIT_EXIT_FAILED && strstr(sb_str(&out), "build ..") && strstr(sb_str(&out), "results:"),
+    ck_assert_msg(rc == KITGRADE_EXIT_FAILED && strstr(sb_str(&out), "build ..") && strstr(sb_str(&out), "results:"),
                   "rc %d: %s", rc, sb_str(&out));
     sb_free(&out);
 }
@@ -344,7 +344,7 @@ START_TEST(slurm_unknown_lab_one_line)
     strbuf out;
     sb_init(&out);
     int rc = run(&out, "mkdir -p \"$T/s\" && \"$KG\" slurm lab99 \"$T/s\" --out \"$T/out\"");
-    ck_assert_msg(rc == KIT_EXIT_USAGE && lines(&out) == 1 && strstr(sb_str(&out), "no such lab 'lab99'; the labs are lab01"),
+    ck_assert_msg(rc == KITGRADE_EXIT_USAGE && lines(&out) == 1 && strstr(sb_str(&out), "no such lab 'lab99'; the labs are lab01"),
                   "rc %d: %s", rc, sb_str(&out));
     sb_free(&out);
 }
@@ -399,7 +399,7 @@ START_TEST(batch_archives)
     if (run(&out, "command -v bsdtar") != 0) {
         int rc = run(&out, "mkdir -p \"$T/s\" && echo x > \"$T/s/a.zip\" && \"$KG\" batch lab03 \"$T/s\" --out "
                            "\"$T/out\" --allow-no-gpu");
-        ck_assert_msg(rc == KIT_EXIT_USAGE && strstr(sb_str(&out), "libarchive-tools"), "rc %d: %s", rc, sb_str(&out));
+        ck_assert_msg(rc == KITGRADE_EXIT_USAGE && strstr(sb_str(&out), "libarchive-tools"), "rc %d: %s", rc, sb_str(&out));
         sb_free(&out);
         return;
     }
@@ -424,7 +424,7 @@ START_TEST(batch_archives)
                        "cp \"$ROOT/solutions/lab03-dot/dot.cu\" . && %s", bad[i].make);
         ck_assert_msg(rc == 0, "%s", sb_str(&out));
         rc = run(&out, "KIT_RUN_WITHOUT_GPU=1 \"$KG\" batch lab03 \"$T/s\" --out \"$T/out\" --test float-small");
-        ck_assert_msg(rc == KIT_EXIT_USAGE && lines(&out) == 1 && strstr(sb_str(&out), bad[i].says) &&
+        ck_assert_msg(rc == KITGRADE_EXIT_USAGE && lines(&out) == 1 && strstr(sb_str(&out), bad[i].says) &&
                           strstr(sb_str(&out), "1 of 3 archives refused, nothing graded"),
                       "case %zu: rc %d: %s", i, rc, sb_str(&out));
         ck_assert_int_eq(run(&out, "test -e \"$T/escape\" || test -e \"$T/out/escape\""), 1);
@@ -473,7 +473,7 @@ START_TEST(printed_rerun_hints_work)
                        "KIT_RUN_WITHOUT_GPU=1 \"$KG\" grade lab03 \"o'brien x\" --rubric private.ini --seed 0xabc123 "
                        "--out r1.json > log1; grep -m1 'rerun just this test: ' log1 | sed 's/.*rerun just this test: //' "
                        "> cmd && cat cmd && cd / && KIT_RUN_WITHOUT_GPU=1 sh \"$T/cmd\"");
-    ck_assert_msg(rc == KIT_EXIT_FAILED, "rc %d: %s", rc, sb_str(&out));
+    ck_assert_msg(rc == KITGRADE_EXIT_FAILED, "rc %d: %s", rc, sb_str(&out));
     const char *o = sb_str(&out);
     ck_assert_msg(strstr(o, "--rubric ") && strstr(o, "--test float-small --seed 0xabc123") &&
                       strstr(o, "seed 0xabc123") && strstr(o, "float-small ....") && !strstr(o, "float-large ...."),
@@ -485,7 +485,7 @@ START_TEST(printed_rerun_hints_work)
                    "grep -m1 'rerun just this test: ' \"$T/log3\" | sed 's/.*rerun just this test: //' > \"$T/cmd3\" && "
                    "cat \"$T/cmd3\" && KIT_RUN_WITHOUT_GPU=1 sh \"$T/cmd3\"");
     o = sb_str(&out);
-    ck_assert_msg(rc == KIT_EXIT_FAILED && strstr(o, " check lab03 '") && strstr(o, "--test float-small --seed 0x5eed") &&
+    ck_assert_msg(rc == KITGRADE_EXIT_FAILED && strstr(o, " check lab03 '") && strstr(o, "--test float-small --seed 0x5eed") &&
                       strstr(o, "float-small ....") && !strstr(o, "float-large ...."),
                   "rc %d: %s", rc, o);
     /* student: `make lab03 DIR=... TEST=... SEED=...` as make expands it */
@@ -498,7 +498,7 @@ START_TEST(printed_rerun_hints_work)
                    "eval \"set -- $hint\" && make -s -n BUILD=\"$(dirname \"$(dirname \"$KG\")\")\" \"$@\" | tail -n 1 > \"$T/cmd2\" && "
                    "cat \"$T/cmd2\" && KIT_RUN_WITHOUT_GPU=1 sh \"$T/cmd2\"");
     o = sb_str(&out);
-    ck_assert_msg(rc == KIT_EXIT_FAILED && strstr(o, "--test float-small --seed 0x5eed") && strstr(o, "seed 0x5eed,") &&
+    ck_assert_msg(rc == KITGRADE_EXIT_FAILED && strstr(o, "--test float-small --seed 0x5eed") && strstr(o, "seed 0x5eed,") &&
                       strstr(o, "float-small ....") && !strstr(o, "float-large ...."),
                   "rc %d: %s", rc, o);
     sb_free(&out);
@@ -515,13 +515,13 @@ START_TEST(compiler_messages_for_the_student)
                        "printf 'int kit_test_unused(void) { int never_used; return 0; }\\n'; } > \"$T/w/alice/dot.cu\" && "
                        "chmod -R a+rX \"$T\" && \"$KG\" check lab03 \"$T/w/alice\"");
     const char *o = sb_str(&out);
-    ck_assert_msg(rc == KIT_EXIT_NO_GPU && kit_test_count(o, "never_used\" was declared but never referenced") == 1, "rc %d: %s",
+    ck_assert_msg(rc == KITGRADE_EXIT_NO_GPU && kit_test_count(o, "never_used\" was declared but never referenced") == 1, "rc %d: %s",
                   rc, o);
     ck_assert_msg(strstr(o, "/w/alice/dot.cu(") && !strstr(o, "    dot.cu("), "%s", o);
     rc = run(&out, "\"$KG\" batch lab03 \"$T/w\" --out \"$T/out\" --allow-no-gpu && cat \"$T/out/feedback/alice.txt\"");
     ck_assert_msg(rc == 0 && kit_test_count(sb_str(&out), "never_used\" was declared") == 1, "rc %d: %s", rc, sb_str(&out));
     rc = run(&out, "\"$KG\" check lab03 tests/submissions/lab03-dot/build-error");
-    ck_assert_msg(rc == KIT_EXIT_FAILED && strstr(sb_str(&out), "    tests/submissions/lab03-dot/build-error/dot.cu(46): error"),
+    ck_assert_msg(rc == KITGRADE_EXIT_FAILED && strstr(sb_str(&out), "    tests/submissions/lab03-dot/build-error/dot.cu(46): error"),
                   "rc %d: %s", rc, sb_str(&out));
     sb_free(&out);
 }
@@ -557,39 +557,74 @@ START_TEST(unchanged_build_reused)
     const char *check = "export KIT_BUILD_CACHE=\"$T/cache\"; \"$KG\" check lab03 \"$T/s\"";
     const char *reused = "  reused: dot.cu unchanged\n";
     int rc = run(&out, "mkdir -p \"$T/s\" && cp solutions/lab03-dot/dot.cu \"$T/s/\" && chmod -R a+rX \"$T\" && %s", check);
-    ck_assert_msg(rc == KIT_EXIT_NO_GPU && strstr(sb_str(&out), "build ...") && !strstr(sb_str(&out), "reused"),
+    ck_assert_msg(rc == KITGRADE_EXIT_NO_GPU && strstr(sb_str(&out), "build ...") && !strstr(sb_str(&out), "reused"),
                   "first check: rc %d: %s", rc, sb_str(&out));
     rc = run(&out, "%s", check);
-    ck_assert_msg(rc == KIT_EXIT_NO_GPU && strstr(sb_str(&out), reused) && strstr(sb_str(&out), "your code compiled"),
+    ck_assert_msg(rc == KITGRADE_EXIT_NO_GPU && strstr(sb_str(&out), reused) && strstr(sb_str(&out), "your code compiled"),
                   "second check: rc %d: %s", rc, sb_str(&out));
     rc = run(&out, "touch -d '+1 minute' \"$T/s/dot.cu\" && %s", check);
-    ck_assert_msg(rc == KIT_EXIT_NO_GPU && strstr(sb_str(&out), reused), "touched: rc %d: %s", rc, sb_str(&out));
+    ck_assert_msg(rc == KITGRADE_EXIT_NO_GPU && strstr(sb_str(&out), reused), "touched: rc %d: %s", rc, sb_str(&out));
     rc = run(&out, "echo '// changed' >> \"$T/s/dot.cu\" && %s", check);
-    ck_assert_msg(rc == KIT_EXIT_NO_GPU && !strstr(sb_str(&out), "reused"), "changed file: rc %d: %s", rc, sb_str(&out));
+    ck_assert_msg(rc == KITGRADE_EXIT_NO_GPU && !strstr(sb_str(&out), "reused"), "changed file: rc %d: %s", rc, sb_str(&out));
     rc = run(&out, "%s", check);
-    ck_assert_msg(rc == KIT_EXIT_NO_GPU && strstr(sb_str(&out), reused), "changed file, again: rc %d: %s", rc, sb_str(&out));
+    ck_assert_msg(rc == KITGRADE_EXIT_NO_GPU && strstr(sb_str(&out), reused), "changed file, again: rc %d: %s", rc, sb_str(&out));
     /* the same kit with one more nvcc flag in its kit.ini */
     rc = run(&out, "mkdir -p \"$T/kb\" && sed 's/^\\[build\\]$/[build]\\nnvcc_flag = -DKIT_TEST_REBUILD/' "
                    "\"${KIT_BUILD:-build}/kit.ini\" > \"$T/kb/kit.ini\" && grep -q KIT_TEST_REBUILD \"$T/kb/kit.ini\" && "
                    "KIT_BUILD=\"$T/kb\" && export KIT_BUILD && %s", check);
-    ck_assert_msg(rc == KIT_EXIT_NO_GPU && !strstr(sb_str(&out), "reused"), "changed flag: rc %d: %s", rc, sb_str(&out));
+    ck_assert_msg(rc == KITGRADE_EXIT_NO_GPU && !strstr(sb_str(&out), "reused"), "changed flag: rc %d: %s", rc, sb_str(&out));
     rc = run(&out, "KIT_BUILD=\"$T/kb\" && export KIT_BUILD && %s", check);
-    ck_assert_msg(rc == KIT_EXIT_NO_GPU && strstr(sb_str(&out), reused), "changed flag, again: rc %d: %s", rc, sb_str(&out));
+    ck_assert_msg(rc == KITGRADE_EXIT_NO_GPU && strstr(sb_str(&out), reused), "changed flag, again: rc %d: %s", rc, sb_str(&out));
     /* entries whose copy of the file differs: the digest finds an entry, the bytes decide */
     rc = run(&out, "for f in \"$T\"/cache/lab03-dot.*/src.0; do echo '// other' >> \"$f\"; done && %s", check);
-    ck_assert_msg(rc == KIT_EXIT_NO_GPU && !strstr(sb_str(&out), "reused"), "other bytes: rc %d: %s", rc, sb_str(&out));
+    ck_assert_msg(rc == KITGRADE_EXIT_NO_GPU && !strstr(sb_str(&out), "reused"), "other bytes: rc %d: %s", rc, sb_str(&out));
     /* an entry writable by others, or (root) owned by another user: never run */
     rc = run(&out, "chmod g+w \"$T\"/cache/lab03-dot.* && %s", check);
-    ck_assert_msg(rc == KIT_EXIT_NO_GPU && !strstr(sb_str(&out), "reused"), "group-writable: rc %d: %s", rc, sb_str(&out));
+    ck_assert_msg(rc == KITGRADE_EXIT_NO_GPU && !strstr(sb_str(&out), "reused"), "group-writable: rc %d: %s", rc, sb_str(&out));
     if (geteuid() == 0) {
         rc = run(&out, "chown -R 65534 \"$T\"/cache/lab03-dot.* && %s", check);
-        ck_assert_msg(rc == KIT_EXIT_NO_GPU && !strstr(sb_str(&out), "reused"), "another uid's: rc %d: %s", rc, sb_str(&out));
+        ck_assert_msg(rc == KITGRADE_EXIT_NO_GPU && !strstr(sb_str(&out), "reused"), "another uid's: rc %d: %s", rc, sb_str(&out));
         rc = run(&out, "chown 65534 \"$T/cache\" && %s", check);
-        ck_assert_msg(rc == KIT_EXIT_NO_GPU && !strstr(sb_str(&out), "reused"), "another uid's cache: rc %d: %s", rc,
+        ck_assert_msg(rc == KITGRADE_EXIT_NO_GPU && !strstr(sb_str(&out), "reused"), "another uid's cache: rc %d: %s", rc,
                       sb_str(&out));
     }
     rc = run(&out, "ls \"$T/cache\" | grep -c '^lab03-dot\\.'");
     ck_assert_msg(atoi(sb_str(&out)) <= 6, "at most 6 entries a lab: %s", sb_str(&out));
+    sb_free(&out);
+}
+END_TEST
+
+/* Failures the grader once swallowed are said, with a non-zero exit: a
+ * checker given a seed or nonce it cannot read (graded with seed 0 before),
+ * or a stdout file it cannot read (judged as no output at all); a batch whose
+ * output folders cannot be made (a file in their place was taken for one),
+ * or whose results cannot be written (it ended with status 0);
+ * a build whose work folder cannot be made (an empty "build failed"). */
+START_TEST(swallowed_failures_reported)
+{
+    strbuf out;
+    sb_init(&out);
+    char check[1024];
+    snprintf(check, sizeof check, "%s/labs/lab03-dot/check", build_dir());
+    int rc = run(&out, "'%s' --params 'type=float n=5' --seed zzz --nonce 1 --out \"$T/x\"", check);
+    ck_assert_msg(rc == 2 && strstr(sb_str(&out), "zzz") && lines(&out) == 1, "rc %d: %s", rc, sb_str(&out));
+    rc = run(&out, "'%s' --params 'type=float n=5' --seed 0x1 --nonce 12abc --out \"$T/x\"", check);
+    ck_assert_msg(rc == 2 && strstr(sb_str(&out), "--nonce '12abc'") && lines(&out) == 1, "rc %d: %s", rc,
+                  sb_str(&out));
+    rc = run(&out, "'%s' --params 'type=float n=5' --seed 0x1 --nonce 1 --out \"$T/x\" --stdout \"$T/none.txt\"", check);
+    ck_assert_msg(rc == 2 && strstr(sb_str(&out), "none.txt: No such file") && lines(&out) == 1, "rc %d: %s", rc,
+                  sb_str(&out));
+    rc = run(&out, "mkdir -p \"$T/o\" && touch \"$T/o/results\" && \"$KG\" batch lab03 solutions --allow-no-gpu --out \"$T/o\"");
+    ck_assert_msg(rc == KITGRADE_EXIT_INTERNAL && strstr(sb_str(&out), "cannot create") && strstr(sb_str(&out), "o/results"),
+                  "rc %d: %s", rc, sb_str(&out));
+    /* a result that cannot be written (a folder in its place): the batch said it, and exited 0 */
+    rc = run(&out, "mkdir -p \"$T/s/a\" \"$T/o2/results/a.json\" && cp tests/submissions/lab03-dot/build-error/dot.cu "
+                   "\"$T/s/a/\" && \"$KG\" batch lab03 \"$T/s\" --allow-no-gpu --out \"$T/o2\"");
+    ck_assert_msg(rc == KITGRADE_EXIT_INTERNAL && strstr(sb_str(&out), "1 result could not be written"), "rc %d: %s",
+                  rc, sb_str(&out));
+    rc = run(&out, "touch \"$T/f\" && KIT_SCRATCH=\"$T/f\" \"$KG\" build lab03 solutions/lab03-dot");
+    ck_assert_msg(rc == 1 && strstr(sb_str(&out), "internal error: cannot prepare the work folder"), "rc %d: %s", rc,
+                  sb_str(&out));
     sb_free(&out);
 }
 END_TEST
@@ -618,6 +653,7 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, compiler_messages_for_the_student);
     tcase_add_test(tc, feedback_for_the_student);
     tcase_add_test(tc, unchanged_build_reused);
+    tcase_add_test(tc, swallowed_failures_reported);
     suite_add_tcase(s, tc);
     return s;
 }

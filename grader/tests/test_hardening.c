@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include "batch.h"
+#include "engine_int.h"
+#include "kit/util.h"
 #include "check_main.h"
 #include "proc.h"
 #include "report.h"
@@ -258,12 +260,55 @@ START_TEST(remove_locked_folders)
 }
 END_TEST
 
+/* The run folder and the checker's copy of a run's stdout: a failure to
+ * make them is said (it was swallowed: the checker then judged a missing or
+ * partial stdout, or the run failed in words that blamed the student). */
+START_TEST(run_files_failures_said)
+{
+    workdirs w;
+    memset(&w, 0, sizeof w);
+    strbuf why;
+    sb_init(&why);
+    snprintf(w.root, sizeof w.root, "%s/missing", tmpdir);
+    ck_assert_int_eq(write_run_stdout(&w, "x\n", 2, &why), -1);
+    ck_assert_msg(strstr(sb_str(&why), "internal error: cannot write the run's output"), "%s", sb_str(&why));
+    sb_clear(&why);
+    snprintf(w.root, sizeof w.root, "%s", tmpdir);
+    char path[600];
+    snprintf(path, sizeof path, "%s/stdout.txt", tmpdir);
+    ck_assert_int_eq(mkdir(path, 0755), 0); /* not removable as a file */
+    ck_assert_int_eq(write_run_stdout(&w, "x\n", 2, &why), -1);
+    ck_assert_msg(strstr(sb_str(&why), "internal error: cannot remove"), "%s", sb_str(&why));
+    ck_assert_int_eq(rmdir(path), 0);
+    sb_clear(&why);
+    ck_assert_int_eq(write_run_stdout(&w, "x\n", 2, &why), 0);
+    size_t len = 0;
+    char *text = kit_read_file(path, 0, &len);
+    ck_assert(text && len == 2 && !memcmp(text, "x\n", 2));
+    free(text);
+    engine e;
+    memset(&e, 0, sizeof e);
+    snprintf(path, sizeof path, "%s/file", tmpdir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fclose(f);
+    snprintf(w.run, sizeof w.run, "%s/file/run", tmpdir); /* under a file: cannot be made */
+    ck_assert_int_eq(clean_run_dir(&e, &w), -1);
+    ck_assert_int_eq(mkdirs(path, 0755), -1); /* a file in a folder's place is not that folder */
+    ck_assert_int_eq(errno, ENOTDIR);
+    snprintf(w.run, sizeof w.run, "%s/run", tmpdir);
+    ck_assert_int_eq(clean_run_dir(&e, &w), 0);
+    sb_free(&why);
+}
+END_TEST
+
 static Suite *hardening_suite(void)
 {
     Suite *s = suite_create("hardening");
     TCase *tc = tcase_create("proc");
     tcase_set_timeout(tc, 120);
     tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, run_files_failures_said);
     tcase_add_test(tc, stderr_keeps_head_and_tail);
     tcase_add_test(tc, flood_of_files_is_killed);
     tcase_add_test(tc, orphans_are_killed);

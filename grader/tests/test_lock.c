@@ -129,6 +129,7 @@ START_TEST(gated_timing_run)
     engine e;
     memset(&e, 0, sizeof e);
     snprintf(e.gpu_uuid, sizeof e.gpu_uuid, "GPU-test");
+    grading gr = {.e = &e};
     char script[2048];
     snprintf(script, sizeof script,
              "L=%s/kit-gpu-GPU-test.lock; "
@@ -152,7 +153,7 @@ START_TEST(gated_timing_run)
     usleep(100000);
     proc_result r;
     double waited = 0;
-    run_gated(&e, argv, &sb, 5, &r, &waited);
+    run_gated(&gr, argv, &sb, 5, &r, &waited);
     waitpid(holder, NULL, 0);
     ck_assert_msg(proc_ok(&r), "%s %s", sb_str(&r.out), sb_str(&r.err));
     ck_assert_str_eq(sb_str(&r.out), "shared-before-ok\nalone-ok\nshared-after-ok\n");
@@ -165,7 +166,7 @@ START_TEST(gated_timing_run)
              KIT_CTL_FD);
     const char *bad[] = {"/bin/bash", "-c", bad_script, NULL};
     waited = 0;
-    run_gated(&e, bad, &sb, 5, &r, &waited);
+    run_gated(&gr, bad, &sb, 5, &r, &waited);
     ck_assert_msg(!strstr(sb_str(&r.out), "obeyed"), "%s", sb_str(&r.out));
     proc_result_free(&r);
 }
@@ -181,8 +182,9 @@ START_TEST(one_shared_hold_per_grading)
     engine e;
     memset(&e, 0, sizeof e);
     snprintf(e.gpu_uuid, sizeof e.gpu_uuid, "GPU-test");
-    gpu_share(&e);
-    ck_assert_int_eq(e.shared_held, 1);
+    grading gr = {.e = &e};
+    gpu_share(&gr);
+    ck_assert_int_eq(gr.shared_held, 1);
     int p[2];
     ck_assert_int_eq(pipe(p), 0);
     pid_t timing = fork();
@@ -196,11 +198,11 @@ START_TEST(one_shared_hold_per_grading)
     }
     usleep(200000); /* it now waits, and new shared holds wait behind it */
     alarm(10);      /* a deadlock fails the test instead of hanging it */
-    gpu_share(&e);  /* the case server, a sanitizer process, a single run */
-    gpu_share(&e);
+    gpu_share(&gr);  /* the case server, a sanitizer process, a single run */
+    gpu_share(&gr);
     alarm(0);
-    ck_assert_int_eq(e.shared_held, 1);
-    gpu_unshare(&e);
+    ck_assert_int_eq(gr.shared_held, 1);
+    gpu_unshare(&gr);
     char c;
     ck_assert_int_eq(read(p[0], &c, 1), 1); /* the timing run got the GPU */
     waitpid(timing, NULL, 0);
@@ -260,6 +262,7 @@ START_TEST(back_to_sharing_without_a_wait)
     engine e;
     memset(&e, 0, sizeof e);
     snprintf(e.gpu_uuid, sizeof e.gpu_uuid, "GPU-test");
+    grading gr = {.e = &e};
     char script[2048];
     snprintf(script, sizeof script,
              "echo exclusive >&%d; read -r a <&%d; "
@@ -272,7 +275,7 @@ START_TEST(back_to_sharing_without_a_wait)
     memset(&sb, 0, sizeof sb);
     proc_result r;
     double waited = 0;
-    run_gated(&e, argv, &sb, 10, &r, &waited);
+    run_gated(&gr, argv, &sb, 10, &r, &waited);
     ck_assert_msg(r.out.len > 0, "%s %s", sb_str(&r.out), sb_str(&r.err));
     ck_assert_msg(atoi(sb_str(&r.out)) < 500, "waited %s ms to share the GPU again", sb_str(&r.out));
     proc_result_free(&r);

@@ -16,7 +16,6 @@
  */
 #include <dirent.h>
 #include <glob.h>
-#include <ini.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,26 +23,7 @@
 #include "check_main.h"
 #include "model.h"
 #include "report.h"
-
-#define MAX_ITEMS 64
-
-typedef struct {
-    char name[MAX_ITEMS][NAME_LEN];
-    int n;
-} list;
-
-typedef struct {
-    list must_fail, may_fail;
-    list must_pass;        /* "passes": tests that must be graded, and passed */
-    int all_fail;          /* "fails = all" */
-    int build;             /* 1 must build, 0 must not, -1 either */
-    char output[8][256];   /* phrases that must appear in the result's text */
-    int n_output;
-    char absent[8][256];   /* phrases that must not appear (e.g. "SANDBOX ESCAPE") */
-    int n_absent;
-    double max_speedup;    /* > 0: every performance test's speedup at most this (a cache must not pay) */
-    int needs_gpu;         /* gpu = yes (the default) */
-} expectation;
+#include "expect.h"
 
 typedef struct {
     char lab[NAME_LEN];   /* the kit's lab */
@@ -60,15 +40,7 @@ static const char *out_dir(void)
     return o ? o : "build/gpu-tests";
 }
 
-static void split_into(list *l, const char *text)
-{
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%s", text);
-    for (char *t = strtok(buf, " \t,"); t && l->n < MAX_ITEMS; t = strtok(NULL, " \t,"))
-        snprintf(l->name[l->n++], NAME_LEN, "%s", t);
-}
-
-static int in_list(const list *l, const char *name)
+static int in_list(const expect_list *l, const char *name)
 {
     for (int i = 0; i < l->n; i++)
         if (!strcmp(l->name[i], name))
@@ -76,43 +48,11 @@ static int in_list(const list *l, const char *name)
     return 0;
 }
 
-static int expect_handler(void *user, const char *section, const char *name, const char *value)
-{
-    expectation *x = user;
-    if (strcmp(section, "expect"))
-        return 0;
-    if (!strcmp(name, "fails")) {
-        if (!strcmp(value, "all"))
-            x->all_fail = 1;
-        else
-            split_into(&x->must_fail, value);
-    } else if (!strcmp(name, "may_fail"))
-        split_into(&x->may_fail, value);
-    else if (!strcmp(name, "passes"))
-        split_into(&x->must_pass, value);
-    else if (!strcmp(name, "build"))
-        x->build = !strcmp(value, "ok") ? 1 : !strcmp(value, "fail") ? 0 : -1;
-    else if (!strcmp(name, "output") && x->n_output < 8)
-        snprintf(x->output[x->n_output++], sizeof x->output[0], "%s", value);
-    else if (!strcmp(name, "absent") && x->n_absent < 8)
-        snprintf(x->absent[x->n_absent++], sizeof x->absent[0], "%s", value);
-    else if (!strcmp(name, "max_speedup"))
-        x->max_speedup = atof(value);
-    else if (!strcmp(name, "gpu"))
-        x->needs_gpu = strcmp(value, "no") != 0;
-    else if (strcmp(name, "why") && strcmp(name, "needs_memory_gb") && strcmp(name, "needs_sandbox") &&
-             strcmp(name, "alone")) /* alone: tests/run-gpu grades it with nothing else on the GPU */
-        return 0;
-    return 1;
-}
-
 /* What the run of `who` in `lab` must look like. */
 static void expectation_for(const char *lab, const char *who, expectation *x)
 {
-    memset(x, 0, sizeof *x);
-    x->build = 1;
-    x->needs_gpu = 1;
-    char path[4096], err[512];
+    expect_defaults(x);
+    char path[4096], err[1024];
     if (!strcmp(who, "solution") || !strcmp(who, "stretch"))
         return;
     if (!strcmp(who, "starter")) {
@@ -120,13 +60,13 @@ static void expectation_for(const char *lab, const char *who, expectation *x)
         snprintf(path, sizeof path, "%s/grader/labs/%s/manifest.ini", kit_test_root(), lab);
         ck_assert_msg(manifest_load(path, &m, err, sizeof err) == 0, "%s", err);
         for (int i = 0; i < m.n_starter_fails; i++)
-            split_into(&x->must_fail, m.starter_fails[i]);
+            expect_split(&x->must_fail, m.starter_fails[i]);
         for (int i = 0; i < m.n_starter_may_fail; i++)
-            split_into(&x->may_fail, m.starter_may_fail[i]);
+            expect_split(&x->may_fail, m.starter_may_fail[i]);
         return;
     }
     snprintf(path, sizeof path, "%s/tests/submissions/%s/%s/expect.ini", kit_test_root(), lab, who);
-    ck_assert_msg(ini_parse(path, expect_handler, x) == 0, "%s: unreadable or invalid", path);
+    ck_assert_msg(expect_load(path, x, err, sizeof err) == 0, "%s", err);
 }
 
 /* The overall speedup line of each performance test ("speedup 2.31x: full points ...");
@@ -252,10 +192,8 @@ START_TEST(expectations_read)
     ck_assert_uint_gt(g.gl_pathc, 20);
     for (size_t i = 0; i < g.gl_pathc; i++) {
         expectation x;
-        memset(&x, 0, sizeof x);
-        int rc = ini_parse(g.gl_pathv[i], expect_handler, &x);
-        ck_assert_msg(rc == 0, "%s: line %d unreadable (an unknown key, or over 200 characters: continue a long "
-                               "'why' on an indented line)", g.gl_pathv[i], rc);
+        char err[1024];
+        ck_assert_msg(expect_load(g.gl_pathv[i], &x, err, sizeof err) == 0, "%s", err);
     }
     globfree(&g);
 }

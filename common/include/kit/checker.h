@@ -4,13 +4,18 @@
  * check.c and dataset.c.  The grader runs it after a runner finished:
  *
  *   check --params "..." --seed S --nonce N --out FILE [--stdout FILE]
- *         [--require-kernel] [--forbid-libraries]
+ *         [--require-kernel] [--forbid-libraries] [--evidence LIST]
+ *         [--host-copy-share X]
+ *   check --validate --params "..." [--params "..." ...]
  *
- * It reloads the runner's output file (untrusted), regenerates the inputs
- * from (params, seed), computes the reference with common/ and compares.
- * It prints one JSON verdict on stdout: {"pass":..,"summary":..,"details":[..],
- * "kernels":[..]}.  The generic main has already applied the device-execution
- * policy when lab_check is called.
+ * It reloads the runner's output file (untrusted) and judges it (kit_judge):
+ * the device-execution policy on the kernel trace, then the lab's lab_check,
+ * which regenerates the inputs from (params, seed), computes the reference
+ * with common/ and compares, then the evidence rules.  It prints one JSON
+ * verdict on stdout with the KIT_VERDICT_* keys of kit/protocol.h (pass,
+ * device_ok, result_ok, summary, details, kernels, metrics) and exits 0; a
+ * usage error, a seed, nonce or stdout file it cannot read exit 2.
+ * --validate checks case parameters only (lab_params_validate).
  */
 #ifndef KIT_CHECKER_H
 #define KIT_CHECKER_H

@@ -4,8 +4,11 @@
  * writes its outputs into a blob file (blob.h) under the KIT_KEY_* names
  * below plus the lab's own output names (the lab's dataset.h); the checker
  * reads that file and prints one JSON verdict with the KIT_VERDICT_* keys;
- * the grader (grader/src/engine.c) reads both.  One header, so that a key or a
- * status changed here changes for all three.
+ * the grader (grader/src: the case runs and the case server) reads both and
+ * talks to a serving or timing runner in the KIT_SERVE_* and KIT_GATE_* words
+ * on descriptor KIT_CTL_FD.  One header, so that a key, a word or a status
+ * changed here changes for all three.  (kitgrade's own exit statuses, what
+ * users and scripts read, are KITGRADE_EXIT_* in grader/src/exit_codes.h.)
  */
 #ifndef KIT_PROTOCOL_H
 #define KIT_PROTOCOL_H
@@ -19,13 +22,19 @@
 #define KIT_EXIT_TIMED_NO_KERNEL 5  /* a timed call of the student's function launched no kernel */
 
 /* ---- runner result file keys ---- */
-#define KIT_KEY_RUNNER_STATUS "runner.status" /* "ok" once the runner finished its work */
+#define KIT_KEY_RUNNER_STATUS "runner.status" /* KIT_RUNNER_OK once the runner finished its work */
+#define KIT_RUNNER_OK "ok"
+#define KIT_RUNNER_ERROR "error"
 #define KIT_KEY_STUDENT_MS "student_ms"       /* bench: the student's time (f64) */
 #define KIT_KEY_BASELINE_MS "baseline_ms"     /* bench: the baseline's time (f64) */
 #define KIT_KEY_METRIC_PREFIX "metric."       /* bench: "metric.<label>" (f64), shown under the test */
+/* the kernel trace (trace.cu writes them, check_util.c and evidence.c read them) */
 #define KIT_KEY_TRACE_STATUS "trace.status"
 #define KIT_KEY_TRACE_CALLS "trace.calls"
 #define KIT_KEY_TRACE_KERNELS "trace.kernels"
+#define KIT_KEY_TRACE_PINNED "trace.pinned"
+#define KIT_KEY_TRACE_COPIES "trace.copies"
+#define KIT_KEY_TRACE_DEVICE "trace.device"
 /* "call<TAB>name<TAB>what" per student call that returned while work it
  * started went on where the legacy default stream does not wait (what: the
  * stream and its last kernel); the runner waited for it before reading results */
@@ -58,7 +67,26 @@
 #define KIT_VERDICT_KERNELS "kernels"     /* array of {name, grid, block, ms} */
 #define KIT_VERDICT_METRICS "metrics"     /* object: the KIT_KEY_*_MS and metric.* values */
 
-/* ---- the barrier check's findings (kit/barrier_check.cuh -> grader/src/sanitizer.c) ----
+/* ---- the runner's conversation with the grader (runner_main.cu <-> grader/src/grading/serve.c) ----
+ * One line each way on descriptor KIT_CTL_FD (--ctl-fd, --gate-fd): far above
+ * the ones a program and its libraries open first. */
+#define KIT_CTL_FD 100
+#define KIT_CTL_FD_S "100" /* the same, for a command line */
+/* serve mode: the runner says KIT_SERVE_READY once started; the grader sends
+ * "KIT_SERVE_RUN SEED NONCE PARAMS" (seed 0x..., nonce decimal) per case, and
+ * the runner answers KIT_SERVE_DONE once the case's result file is complete */
+#define KIT_SERVE_READY "ready"
+#define KIT_SERVE_RUN "run"
+#define KIT_SERVE_DONE "done"
+/* the timing gate (bench --gate-fd): the runner asks for the GPU alone
+ * (KIT_GATE_EXCLUSIVE, answered KIT_GATE_GO) and gives it back
+ * (KIT_GATE_SHARED, answered KIT_GATE_OK) */
+#define KIT_GATE_EXCLUSIVE "exclusive"
+#define KIT_GATE_GO "go"
+#define KIT_GATE_SHARED "shared"
+#define KIT_GATE_OK "ok"
+
+/* ---- the barrier check's findings (kit/barrier_check.cuh -> grader/src/grading/sanitizer.c) ----
  * One line on the runner's stdout per finding, printed by the device:
  *     kit barrier check: FILE:LINE: WHAT: WHY
  * WHAT says what was seen (no ": " in it), WHY what it means. */

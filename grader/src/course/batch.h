@@ -33,8 +33,10 @@ typedef struct {
     FILE *missing;
 } batch_opts;
 
-/* Returns 0 when the batch ran (whatever the submissions did), KIT_EXIT_USAGE
- * (exit_codes.h) when the folder is in no known layout or an archive was refused. */
+/* Returns 0 when the batch ran (whatever the submissions did), KITGRADE_EXIT_USAGE
+ * (exit_codes.h) when the folder is in no known layout or an archive was
+ * refused, KITGRADE_EXIT_INTERNAL when the output folders or a result could
+ * not be written (each said on stderr). */
 int batch_run(engine *e, const char *subs_dir, const char *out_dir, const batch_opts *o);
 /* File-name-safe form of a student folder name. */
 void batch_safe_name(const char *name, char *out, size_t len);

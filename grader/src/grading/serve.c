@@ -1,4 +1,6 @@
-/* serve.c - the correctness cases of one grading in one runner process.
+/* serve.c - the correctness cases of one grading in one runner process
+ * (and its sanitizer sessions, timing runs through the gate, and the end of
+ * all its GPU processes: gpu_release_all).  Uses runs.c only.
  *
  * A new process per case costs a CUDA context (about 0.3 s on an H200)
  * for milliseconds of GPU work.  The runner's `serve` mode (runner_main.cu)
@@ -34,7 +36,6 @@
 #define MAX_DEATHS 3
 #define READY_TIMEOUT 60 /* seconds for the runner to start (a CUDA context, CUPTI) */
 #define EXIT_TIMEOUT 10  /* seconds to exit once told there are no more cases */
-#define MAX_SAN_SESSIONS 8
 
 struct case_server {
     proc_session *s;
@@ -59,7 +60,7 @@ int serve_enabled(void)
     return !(env && !strcmp(env, "0"));
 }
 
-static int serve_wanted(const engine *e) { return serve_enabled() && e->serve_deaths < MAX_DEATHS; }
+static int serve_wanted(const grading *g) { return serve_enabled() && g->serve_deaths < MAX_DEATHS; }
 
 /* CPU-time backstop of the whole process (proc.c sets RLIMIT_CPU from it):
  * every correctness run of the rubric at its time limit. */
@@ -75,9 +76,9 @@ static double total_limit(const engine *e)
 }
 
 /* Ends the process and forgets it; its result is in srv->r until freed here. */
-static void server_close(engine *e)
+static void server_close(grading *g)
 {
-    struct case_server *srv = e->server;
+    struct case_server *srv = g->server;
     if (!srv)
         return;
     proc_end(srv->s, EXIT_TIMEOUT);
@@ -88,37 +89,40 @@ static void server_close(engine *e)
     sb_free(&d);
     proc_result_free(&srv->r);
     free(srv);
-    e->server = NULL;
+    g->server = NULL;
 }
-
-void serve_stop(engine *e) { server_close(e); }
 
 /* A process that ended mid-case: its cases go on case by case from here. */
-static void server_died(engine *e)
+static void server_died(grading *g)
 {
-    e->serve_deaths++;
-    server_close(e);
+    g->serve_deaths++;
+    server_close(g);
 }
 
-static int server_start(engine *e, const workdirs *w)
+static int server_start(grading *g)
 {
+    engine *e = g->e;
+    const workdirs *w = &g->w;
     struct case_server *srv = calloc(1, sizeof *srv);
     if (!srv)
         return -1;
-    e->server = srv;
-    clean_run_dir(e, w);
+    if (clean_run_dir(e, w) != 0) { /* the case runs on its own, which says why */
+        free(srv);
+        return -1;
+    }
+    g->server = srv;
     snprintf(srv->out, sizeof srv->out, "%s/out.bin", w->run);
     const char *argv[] = {w->runner, "serve", "--ctl-fd", KIT_CTL_FD_S, "--out", srv->out, NULL};
     sandboxed_init(&srv->sb, e, total_limit(e), w->run, w->run, w->run, w->bin, NULL);
-    gpu_share(e);
+    gpu_share(g);
     double t0 = kit_now();
     srv->s = proc_start(argv, &srv->sb.o, KIT_CTL_FD, &srv->r);
     char line[64];
     int got = srv->s ? proc_receive(srv->s, READY_TIMEOUT, line, sizeof line) : -2;
-    e->times.start += kit_now() - t0;
+    g->times.start += kit_now() - t0;
     debug("start", got == 1 ? line : got == 0 ? "(exited)" : "(killed or not started)");
-    if (got != 1 || strcmp(line, "ready") != 0) {
-        server_died(e);
+    if (got != 1 || strcmp(line, KIT_SERVE_READY) != 0) {
+        server_died(g);
         return -1;
     }
     return 0;
@@ -127,14 +131,16 @@ static int server_start(engine *e, const workdirs *w)
 /* The line that sends one case to a serving runner (runner_main.cu serve()). */
 static void case_line(char *msg, size_t len, uint64_t seed, uint64_t nonce, const char *params)
 {
-    snprintf(msg, len, "run 0x%llx %llu %s\n", (unsigned long long)seed, (unsigned long long)nonce, params);
+    snprintf(msg, len, KIT_SERVE_RUN " 0x%llx %llu %s\n", (unsigned long long)seed, (unsigned long long)nonce, params);
 }
 
-int serve_case(engine *e, const workdirs *w, const rubric_test *t, const char *params, uint64_t seed, outcome *c)
+int serve_case(grading *g, const rubric_test *t, const char *params, uint64_t seed, outcome *c)
 {
-    if (!e->server && (!serve_wanted(e) || server_start(e, w) != 0))
+    const engine *e = g->e;
+    const workdirs *w = &g->w;
+    if (!g->server && (!serve_wanted(g) || server_start(g) != 0))
         return 0;
-    struct case_server *srv = e->server;
+    struct case_server *srv = g->server;
     unlink(srv->out); /* as root: whatever the last case left there, a planted link too */
     uint64_t nonce = random_nonce();
     size_t off = proc_stdout_len(srv->s);
@@ -146,13 +152,13 @@ int serve_case(engine *e, const workdirs *w, const rubric_test *t, const char *p
     double t0 = kit_now();
     int sent = proc_send(srv->s, msg);
     int got = sent == 0 ? proc_receive(srv->s, limit, line, sizeof line) : 0;
-    times_run(&e->times, kit_now() - t0, params);
+    times_run(&g->times, kit_now() - t0, params);
     debug(sent != 0 ? "not sent" : got == 1 ? "answer" : got == 0 ? "exited" : "killed", got == 1 ? line : NULL);
     /* Killed (its time limit, a flood of files), ended, or not the protocol's
      * word: the case runs again on its own, and decides there. */
-    if (got != 1 || strcmp(line, "done") != 0) {
-        e->next_alone = rerun_alone_after(e, &srv->r);
-        server_died(e);
+    if (got != 1 || strcmp(line, KIT_SERVE_DONE) != 0) {
+        g->next_alone = rerun_alone_after(e, &srv->r);
+        server_died(g);
         return 0;
     }
     /* stdout of this case: what came since it was sent (cut when the
@@ -160,10 +166,13 @@ int serve_case(engine *e, const workdirs *w, const rubric_test *t, const char *p
     size_t len = proc_stdout_len(srv->s);
     if (srv->r.out_total - total_before != len - off)
         return 0;
-    write_run_stdout(w, sb_str(&srv->r.out) + off, len - off);
-    if (result_file_ok(w, &c->text))
+    if (write_run_stdout(w, sb_str(&srv->r.out) + off, len - off, &c->text) != 0)
+        c->pass = 0;
+    else if (result_file_ok(w, &c->text)) {
+        double tc = kit_now();
         run_checker(e, w, params, seed, nonce, 0, c);
-    else
+        g->times.checks += kit_now() - tc, g->times.n_checks++;
+    } else
         c->pass = 0;
     return 1;
 }
@@ -180,18 +189,21 @@ struct san_session {
     int sent;
     uint64_t last_nonce; /* the last case's: its result file is the one left */
     double limit;
+    double seconds; /* from its start to its end (--timings) */
     char dir[2200], out[2300];
 };
 
-void serve_sanitizer_start(engine *e, const workdirs *w, const rubric_test *t)
+void serve_sanitizer_start(grading *g, const rubric_test *t)
 {
-    if (!serve_wanted(e) || !e->conf.compute_sanitizer[0] || e->n_sanitizers >= MAX_SAN_SESSIONS)
+    const engine *e = g->e;
+    const workdirs *w = &g->w;
+    if (!serve_wanted(g) || !e->conf.compute_sanitizer[0] || g->n_sanitizers >= MAX_SAN_SESSIONS)
         return;
     struct san_session *ss = calloc(1, sizeof *ss);
     if (!ss)
         return;
     ss->t = t;
-    snprintf(ss->dir, sizeof ss->dir, "%s/san-%d", w->root, e->n_sanitizers);
+    snprintf(ss->dir, sizeof ss->dir, "%s/san-%d", w->root, g->n_sanitizers);
     snprintf(ss->out, sizeof ss->out, "%s/out.bin", ss->dir);
     rm_rf(ss->dir);
     if (mkdirs(ss->dir, 0755) != 0 || (e->sb.drop_uid && chown(ss->dir, e->sb.uid, e->sb.gid) != 0)) {
@@ -200,11 +212,11 @@ void serve_sanitizer_start(engine *e, const workdirs *w, const rubric_test *t)
     }
     const char *serve_args[] = {w->runner, "serve", "--ctl-fd", KIT_CTL_FD_S, "--no-trace", "--out", ss->out, NULL};
     const char *argv[32];
-    sanitizer_argv(e, t, serve_args, argv, 32);
+    sanitizer_argv(g, t, serve_args, argv, 32);
     ss->limit = t->timeout_s > 0 ? t->timeout_s : e->rub.sanitizer_timeout_s;
     sandboxed_init(&ss->sb, e, ss->limit * (t->n_cases + 1), ss->dir, ss->dir, ss->dir, w->bin, w->src);
     ss->sb.o.out_cap = 4u << 20; /* the sanitizer's report, not the program's flood */
-    gpu_share(e);
+    gpu_share(g);
     ss->s = proc_start(argv, &ss->sb.o, KIT_CTL_FD, &ss->r);
     for (int i = 0; ss->s && i < t->n_cases; i++) {
         char params[1024], msg[2200];
@@ -215,7 +227,7 @@ void serve_sanitizer_start(engine *e, const workdirs *w, const rubric_test *t)
             break;
         ss->sent++;
     }
-    e->sanitizers[e->n_sanitizers++] = ss;
+    g->sanitizers[g->n_sanitizers++] = ss;
     debug("sanitizer started", t->name);
 }
 
@@ -223,15 +235,15 @@ void serve_sanitizer_start(engine *e, const workdirs *w, const rubric_test *t)
  * last case's result file is still the runner's, complete (a submission
  * that replaces it, with a link or a FIFO say, gets no credit from a clean
  * report: its cases run one by one, each judged like a single run). */
-static int san_finish(engine *e, struct san_session *ss)
+static int san_finish(const engine *e, struct san_session *ss)
 {
     int ok = ss->s && ss->sent == ss->t->n_cases;
     char line[64];
-    ok = ok && proc_receive(ss->s, READY_TIMEOUT + ss->limit, line, sizeof line) == 1 && !strcmp(line, "ready");
+    ok = ok && proc_receive(ss->s, READY_TIMEOUT + ss->limit, line, sizeof line) == 1 && !strcmp(line, KIT_SERVE_READY);
     for (int i = 0; ok && i < ss->t->n_cases; i++)
-        ok = proc_receive(ss->s, ss->limit, line, sizeof line) == 1 && !strcmp(line, "done");
+        ok = proc_receive(ss->s, ss->limit, line, sizeof line) == 1 && !strcmp(line, KIT_SERVE_DONE);
     proc_end(ss->s, ss->limit);
-    times_run(&e->times, ss->r.seconds, "all cases, beside the correctness tests");
+    ss->seconds = ss->r.seconds;
     san_report rep;
     san_report_init(&rep);
     int errors = ok ? sanitizer_errors(ss->t, &ss->r, &rep) : -1;
@@ -246,40 +258,49 @@ static int san_finish(engine *e, struct san_session *ss)
     return clean;
 }
 
-/* The index of test t's session in e->sanitizers, or -1. */
-static int san_find(const engine *e, const rubric_test *t)
+/* The index of test t's session in g->sanitizers, or -1. */
+static int san_find(const grading *g, const rubric_test *t)
 {
-    for (int i = 0; i < e->n_sanitizers; i++)
-        if (e->sanitizers[i] && e->sanitizers[i]->t == t)
+    for (int i = 0; i < g->n_sanitizers; i++)
+        if (g->sanitizers[i] && g->sanitizers[i]->t == t)
             return i;
     return -1;
 }
 
-int serve_sanitizer_clean(engine *e, const workdirs *w, const rubric_test *t)
+int serve_sanitizer_clean(grading *g, const rubric_test *t)
 {
-    int k = san_find(e, t);
+    int k = san_find(g, t);
     if (k < 0) { /* not started early: now */
-        serve_sanitizer_start(e, w, t);
-        k = san_find(e, t);
+        serve_sanitizer_start(g, t);
+        k = san_find(g, t);
         if (k < 0)
             return 0;
     }
-    struct san_session *ss = e->sanitizers[k];
-    e->sanitizers[k] = NULL;
-    int clean = san_finish(e, ss);
+    struct san_session *ss = g->sanitizers[k];
+    g->sanitizers[k] = NULL;
+    int clean = san_finish(g->e, ss);
+    times_run(&g->times, ss->seconds, "all cases, beside the correctness tests");
     free(ss);
     return clean;
 }
 
-void serve_sanitizers_stop(engine *e)
+/* Ends the sanitizer processes not waited for (a grading cut short). */
+static void sanitizers_stop(grading *g)
 {
-    for (int i = 0; i < e->n_sanitizers; i++)
-        if (e->sanitizers[i]) {
-            proc_kill(e->sanitizers[i]->s);
-            san_finish(e, e->sanitizers[i]);
-            free(e->sanitizers[i]);
+    for (int i = 0; i < g->n_sanitizers; i++)
+        if (g->sanitizers[i]) {
+            proc_kill(g->sanitizers[i]->s);
+            san_finish(g->e, g->sanitizers[i]);
+            free(g->sanitizers[i]);
         }
-    e->n_sanitizers = 0;
+    g->n_sanitizers = 0;
+}
+
+void gpu_release_all(grading *g)
+{
+    server_close(g);
+    sanitizers_stop(g);
+    gpu_unshare(g);
 }
 
 /* A timing run that holds the GPU alone only while it times: it starts
@@ -289,10 +310,11 @@ void serve_sanitizers_stop(engine *e)
  * submissions build, generate inputs and check results meanwhile; the lock
  * (lock.h) still keeps every other GPU run out of the timed loop.  Waiting
  * for the lock is not part of the time limit. */
-void run_gated(engine *e, const char *const argv[], const sandboxed *sb, double limit, proc_result *r,
+void run_gated(grading *g, const char *const argv[], const sandboxed *sb, double limit, proc_result *r,
                double *waited_s)
 {
-    gpu_unshare(e); /* its own holds, one at a time */
+    const engine *e = g->e;
+    gpu_unshare(g); /* its own holds, one at a time */
     gpu_lock lock;
     int locked = gpu_lock_acquire(&lock, e->gpu_uuid, 0, e->log) == 0;
     *waited_s += locked ? lock.waited_s : 0;
@@ -305,8 +327,8 @@ void run_gated(engine *e, const char *const argv[], const sandboxed *sb, double 
         left -= kit_now() - t0;
         if (got != 1)
             break;
-        int alone = !strcmp(line, "exclusive");
-        if (!alone && strcmp(line, "shared") != 0) { /* not the gate's words: the run ends here */
+        int alone = !strcmp(line, KIT_GATE_EXCLUSIVE);
+        if (!alone && strcmp(line, KIT_GATE_SHARED) != 0) { /* not the gate's words: the run ends here */
             proc_kill(s);
             break;
         }
@@ -320,14 +342,14 @@ void run_gated(engine *e, const char *const argv[], const sandboxed *sb, double 
         }
         debug(alone ? "gate: alone" : "gate: shared", NULL);
         if (alone_since > 0)
-            e->times.alone += kit_now() - alone_since;
+            g->times.alone += kit_now() - alone_since;
         alone_since = alone ? kit_now() : 0;
-        if (proc_send(s, alone ? "go\n" : "ok\n") != 0)
+        if (proc_send(s, alone ? KIT_GATE_GO "\n" : KIT_GATE_OK "\n") != 0)
             break;
     }
     proc_end(s, left > 1 ? left : 1);
     if (alone_since > 0)
-        e->times.alone += kit_now() - alone_since;
+        g->times.alone += kit_now() - alone_since;
     if (locked)
         gpu_lock_release(&lock);
 }

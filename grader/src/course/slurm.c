@@ -185,7 +185,7 @@ static int merge(const slurm_cli *c, const char *seed, int force, const char *fi
     if (rc != 0) {
         char log[4400];
         /* bad input (an unknown lab, a folder in no layout): the batch's one line says it all */
-        if (rc != KIT_EXIT_USAGE)
+        if (rc != KITGRADE_EXIT_USAGE)
             fprintf(stderr, "kitgrade slurm: the merge failed (status %d):\n", rc);
         fmt_into(log, sizeof log, "cat '%s/merge.log' >&2", c->state);
         run_shell(log, NULL, 0);

@@ -266,6 +266,19 @@ static int count_gpus(engine *e, slots_ctx *s)
 
 /* ---- worker ---- */
 
+/* A student's feedback file; one that cannot be written is said on stderr
+ * and removed, so that no older run's feedback stands for this result (the
+ * result itself, results/NAME.json, is what the gradebook reads). */
+static void write_feedback_or_say(const grade_result *g, const char *path)
+{
+    char err[512];
+    if (report_write_feedback(g, path, err, sizeof err) == 0)
+        return;
+    fprintf(stderr, "cannot write %s: %s\n", path, err);
+    if (unlink(path) != 0 && errno != ENOENT)
+        fprintf(stderr, "cannot remove the older %s: %s\n", path, strerror(errno));
+}
+
 static void worker(engine *e, const char *subs_dir, const char *out_dir, const char *work_root, const entry *en,
                    slots_ctx *slots, pid_t parent)
 {
@@ -286,7 +299,7 @@ static void worker(engine *e, const char *subs_dir, const char *out_dir, const c
         spool_apply_late_policy(en->spool, &e->rub, &g);
     spool_read_answers(en->src, &g);
     result_path(out_dir, en, "feedback", "txt", path, sizeof path);
-    report_write_feedback(&g, path, err, sizeof err);
+    write_feedback_or_say(&g, path);
     result_path(out_dir, en, "results", "json", path, sizeof path);
     int rc = report_write_json(&g, path, err, sizeof err);
     if (rc != 0)
@@ -331,9 +344,10 @@ static void write_placeholder(engine *e, const char *out_dir, const entry *en, c
     grade_result_total(&g);
     char path[4096], err[256];
     result_path(out_dir, en, "feedback", "txt", path, sizeof path); /* not an older run's feedback */
-    report_write_feedback(&g, path, err, sizeof err);
+    write_feedback_or_say(&g, path);
     result_path(out_dir, en, "results", "json", path, sizeof path);
-    report_write_json(&g, path, err, sizeof err);
+    if (report_write_json(&g, path, err, sizeof err) != 0)
+        fprintf(stderr, "cannot write %s: %s\n", path, err);
     grade_result_free(&g);
 }
 
@@ -379,29 +393,47 @@ static void progress(const batch_opts *o, int done, int total, int failed, doubl
     fflush(stderr);
 }
 
-int batch_run(engine *e, const char *given_dir, const char *out_dir, const batch_opts *o)
+/* One batch while it runs. */
+typedef struct {
+    engine *e;
+    const batch_opts *o;
+    const char *given_dir, *out_dir;
+    char graded_dir[4096]; /* where the per-student folders are (archives unpacked there) */
+    const char *layout;
+    char work_root[4096];
+    int lock;              /* OUT/.batch.lock, held while the batch runs */
+    entry *ents;
+    spool_pick *picks;
+    int n, from_spool;
+    slots_ctx slots;
+    int total, skipped;                         /* to grade; kept from before */
+    int running, next, done, failed, finished_now, lost;
+    double t0;
+} batch_ctx;
+
+/* OUT's folders, its lock (one batch per output folder at a time), and no
+ * temporary files of results a killed batch was writing.  0, or an exit status. */
+static int out_prepare(batch_ctx *b)
 {
-    char path[4096], err[512], lerr[4096], work_root[4096], graded_dir[4096], stage[4096];
-    const char *subs_dir = graded_dir; /* where the per-student folders are */
-    const char *layout = "folders";
-    snprintf(path, sizeof path, "%s/results", out_dir);
-    mkdirs(path, 0755);
-    snprintf(path, sizeof path, "%s/feedback", out_dir);
-    mkdirs(path, 0755);
-    snprintf(path, sizeof path, "%s/.slots", out_dir);
-    mkdirs(path, 0755);
-    /* One batch per output folder at a time. */
-    snprintf(path, sizeof path, "%s/.batch.lock", out_dir);
-    int lock = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (lock < 0 || flock(lock, (o->want ? LOCK_SH : LOCK_EX) | LOCK_NB) != 0) { /* shards share OUT */
-        fprintf(stderr, "kitgrade: another batch is writing to %s; wait for it or use another --out\n", out_dir);
-        return KIT_EXIT_USAGE;
+    char path[4096];
+    static const char *out_subs[] = {"results", "feedback", ".slots"};
+    for (int k = 0; k < 3; k++) {
+        snprintf(path, sizeof path, "%s/%s", b->out_dir, out_subs[k]);
+        if (mkdirs(path, 0755) != 0) {
+            fprintf(stderr, "kitgrade: cannot create %s: %s\n", path, strerror(errno));
+            return KITGRADE_EXIT_INTERNAL;
+        }
     }
-    /* Temporary files of results a killed batch was writing (".NAME.XXXXXX");
-     * safe names never start with a dot. */
+    snprintf(path, sizeof path, "%s/.batch.lock", b->out_dir);
+    b->lock = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (b->lock < 0 || flock(b->lock, (b->o->want ? LOCK_SH : LOCK_EX) | LOCK_NB) != 0) { /* shards share OUT */
+        fprintf(stderr, "kitgrade: another batch is writing to %s; wait for it or use another --out\n", b->out_dir);
+        return KITGRADE_EXIT_USAGE;
+    }
+    /* ".NAME.XXXXXX": safe names never start with a dot */
     static const char *subs_of_out[] = {"results", "feedback"};
-    for (int k = 0; k < 2 && !o->want; k++) { /* a shard: other tasks' files in progress */
-        snprintf(path, sizeof path, "%s/%s", out_dir, subs_of_out[k]);
+    for (int k = 0; k < 2 && !b->o->want; k++) { /* a shard: other tasks' files in progress */
+        snprintf(path, sizeof path, "%s/%s", b->out_dir, subs_of_out[k]);
         DIR *d = opendir(path);
         struct dirent *de;
         while (d && (de = readdir(d)))
@@ -413,77 +445,97 @@ int batch_run(engine *e, const char *given_dir, const char *out_dir, const batch
         if (d)
             closedir(d);
     }
-    /* Where the per-student folders are (archives are unpacked first). */
-    fmt_into(stage, sizeof stage, "%s/unpacked", out_dir);
-    if (layout_prepare(e, given_dir, stage, graded_dir, sizeof graded_dir, &layout, lerr, sizeof lerr) != 0) {
-        fprintf(stderr, "kitgrade: %s\n", lerr);
-        close(lock);
-        return KIT_EXIT_USAGE;
-    }
-    if (o->work_root)
-        snprintf(work_root, sizeof work_root, "%s", o->work_root);
-    else
-        snprintf(work_root, sizeof work_root, "%s/work", out_dir);
-    mkdirs(work_root, 0755);
-    chmod(work_root, 0755);
-    sandbox_hide(&e->sb, subs_dir);
+    return 0;
+}
 
-    entry *ents = NULL;
-    spool_pick *picks = NULL;
-    int from_spool = spool_is_lab_folder(subs_dir);
-    int n = from_spool ? list_spool(subs_dir, &e->rub, &ents, &picks, err, sizeof err)
-                       : list_submissions(subs_dir, &ents, err, sizeof err);
-    if (n < 0) {
-        fprintf(stderr, "kitgrade: %s\n", err);
-        return KIT_EXIT_USAGE;
+/* The submissions (archives unpacked first) and the work folder.  0, or an exit status. */
+static int find_submissions(batch_ctx *b)
+{
+    char stage[4096], lerr[4096], err[512];
+    engine *e = b->e;
+    fmt_into(stage, sizeof stage, "%s/unpacked", b->out_dir);
+    if (layout_prepare(e, b->given_dir, stage, b->graded_dir, sizeof b->graded_dir, &b->layout, lerr, sizeof lerr) !=
+        0) {
+        fprintf(stderr, "kitgrade: %s\n", lerr);
+        return KITGRADE_EXIT_USAGE;
     }
-    int total = 0, skipped = 0;
-    for (int i = 0; i < n; i++) {
+    if (b->o->work_root)
+        snprintf(b->work_root, sizeof b->work_root, "%s", b->o->work_root);
+    else
+        snprintf(b->work_root, sizeof b->work_root, "%s/work", b->out_dir);
+    if (mkdirs(b->work_root, 0755) != 0 || chmod(b->work_root, 0755) != 0) { /* the sandbox uid reads its files */
+        fprintf(stderr, "kitgrade: cannot create %s: %s\n", b->work_root, strerror(errno));
+        return KITGRADE_EXIT_INTERNAL;
+    }
+    sandbox_hide(&e->sb, b->graded_dir);
+    b->from_spool = spool_is_lab_folder(b->graded_dir);
+    b->n = b->from_spool ? list_spool(b->graded_dir, &e->rub, &b->ents, &b->picks, err, sizeof err)
+                         : list_submissions(b->graded_dir, &b->ents, err, sizeof err);
+    if (b->n < 0) {
+        fprintf(stderr, "kitgrade: %s\n", err);
+        return KITGRADE_EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* Which submissions this run grades (--only, a shard's, not already graded). 0, or an exit status. */
+static int choose(batch_ctx *b)
+{
+    const batch_opts *o = b->o;
+    entry *ents = b->ents;
+    for (int i = 0; i < b->n; i++) {
         if ((o->only && strcmp(ents[i].name, o->only)) || (o->want && !o->want(ents[i].safe, o->want_arg))) {
             ents[i].state = 3;
             continue;
         }
-        total++;
+        b->total++;
         if (!ents[i].src[0]) { /* a spool entry with nothing that may be graded: say why */
             char note[600];
             snprintf(note, sizeof note, "not graded: %s", ents[i].spool->why);
-            write_placeholder(e, out_dir, &ents[i], note, "not graded: see the notes");
+            write_placeholder(b->e, b->out_dir, &ents[i], note, "not graded: see the notes");
             ents[i].state = 3;
-            skipped++;
+            b->skipped++;
         } else if (o->merge) {
-            if (o->missing && (o->force || !batch_result_present(e, subs_dir, out_dir, &ents[i])))
+            if (o->missing && (o->force || !batch_result_present(b->e, b->graded_dir, b->out_dir, &ents[i])))
                 fprintf(o->missing, "%s\n", ents[i].safe);
             ents[i].state = 3;
-        } else if (!o->force && already_graded(e, subs_dir, out_dir, &ents[i])) {
+        } else if (!o->force && already_graded(b->e, b->graded_dir, b->out_dir, &ents[i])) {
             ents[i].state = 3;
-            skipped++;
+            b->skipped++;
         }
     }
-    if (o->only && total == 0) {
-        fprintf(stderr, "kitgrade: no submission folder named '%s' in %s\n", o->only, subs_dir);
-        free(ents);
-        return KIT_EXIT_USAGE;
+    if (o->only && b->total == 0) {
+        fprintf(stderr, "kitgrade: no submission folder named '%s' in %s\n", o->only, b->graded_dir);
+        return KITGRADE_EXIT_USAGE;
     }
-    slots_ctx slots = {out_dir, 0, o->per_gpu, {{0}}};
-    count_gpus(e, &slots);
+    return 0;
+}
+
+/* The GPUs' slots, and what the batch is about to do, on stderr. */
+static void plan(batch_ctx *b)
+{
+    engine *e = b->e;
+    const batch_opts *o = b->o;
+    b->slots = (slots_ctx){b->out_dir, 0, o->per_gpu, {{0}}};
+    count_gpus(e, &b->slots);
     /* Default: every job may be in its test phase, the jobs spread over the
      * GPUs.  Correctness and sanitizer runs share a GPU (a run that runs out
      * of its memory while sharing is rerun alone), timing runs take it alone
      * (the GPU lock): one submission per GPU at a time left the GPU idle
      * while each one built, generated inputs and checked results. */
-    if (slots.per_gpu <= 0)
-        slots.per_gpu = slots.n_gpus > 0 ? (o->jobs + slots.n_gpus - 1) / slots.n_gpus : 1;
-    if (from_spool) {
+    if (b->slots.per_gpu <= 0)
+        b->slots.per_gpu = b->slots.n_gpus > 0 ? (o->jobs + b->slots.n_gpus - 1) / b->slots.n_gpus : 1;
+    if (b->from_spool) {
         char policy[300];
         deadline_describe(&e->rub, policy, sizeof policy);
         fprintf(stderr, "%s is a course spool: each student's last hand-in before the cut-off is graded%s%s\n",
-                subs_dir, policy[0] ? "; " : "", policy);
+                b->graded_dir, policy[0] ? "; " : "", policy);
     }
     fprintf(stderr, "%s: %d submission%s in %s (%s%s) (%d already graded with the same files, rubric, kit and "
                     "conditions, kept; --force regrades), seed 0x%llx, %d GPU%s, %d jobs\n",
-            e->man.name, total, total == 1 ? "" : "s", given_dir, layout,
-            strcmp(subs_dir, given_dir) ? ", unpacked into OUT/unpacked" : "", skipped, (unsigned long long)e->seed, slots.n_gpus,
-            slots.n_gpus == 1 ? "" : "s", o->jobs);
+            e->man.name, b->total, b->total == 1 ? "" : "s", b->given_dir, b->layout,
+            strcmp(b->graded_dir, b->given_dir) ? ", unpacked into OUT/unpacked" : "", b->skipped,
+            (unsigned long long)e->seed, b->slots.n_gpus, b->slots.n_gpus == 1 ? "" : "s", o->jobs);
     const char *warn = sandbox_warning(&e->sb);
     if (warn)
         fprintf(stderr, "%s\n", warn);
@@ -492,30 +544,77 @@ int batch_run(engine *e, const char *given_dir, const char *out_dir, const batch
                         "says so and is regraded on a GPU\n",
                 e->gpu_why);
     fflush(stderr);
+}
 
-    double t0 = kit_now();
-    int running = 0, done = skipped, failed = 0, finished_now = 0, next = 0;
-    for (;;) {
-        while (running < o->jobs && next < n) {
-            entry *en = &ents[next++];
-            if (en->state != 0)
-                continue;
-            fflush(NULL);
-            pid_t parent = getpid();
-            pid_t pid = fork();
-            if (pid == 0)
-                worker(e, subs_dir, out_dir, work_root, en, &slots, parent);
-            if (pid < 0) {
-                fprintf(stderr, "kitgrade: fork failed (%s); retrying\n", strerror(errno));
-                next--;
-                sleep(1);
-                break;
-            }
-            en->pid = pid;
-            en->state = 1;
-            running++;
+/* Workers for the queued submissions, up to o->jobs at a time. */
+static void start_workers(batch_ctx *b)
+{
+    while (b->running < b->o->jobs && b->next < b->n) {
+        entry *en = &b->ents[b->next++];
+        if (en->state != 0)
+            continue;
+        fflush(NULL);
+        pid_t parent = getpid();
+        pid_t pid = fork();
+        if (pid == 0)
+            worker(b->e, b->graded_dir, b->out_dir, b->work_root, en, &b->slots, parent);
+        if (pid < 0) {
+            fprintf(stderr, "kitgrade: fork failed (%s); retrying\n", strerror(errno));
+            b->next--;
+            sleep(1);
+            break;
         }
-        if (running == 0)
+        en->pid = pid;
+        en->state = 1;
+        b->running++;
+    }
+}
+
+/* Submission en's worker ended with status: its result read back (or a
+ * placeholder for a dead worker), the gradebook, the progress line. */
+static void worker_ended(batch_ctx *b, entry *en, int status)
+{
+    char err[512];
+    en->state = 2;
+    b->running--, b->done++, b->finished_now++;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        record_worker_failure(b->e, b->out_dir, en, status);
+        char work[4400];
+        fmt_into(work, sizeof work, "%s/%s", b->work_root, en->safe);
+        rm_rf(work); /* what the dead worker left */
+    }
+    grade_result g;
+    char rp[4096], label[1800];
+    strbuf who; /* a folder name may hold escape sequences or newlines */
+    sb_init(&who);
+    sb_add_sanitized(&who, en->name, strlen(en->name));
+    result_path(b->out_dir, en, "results", "json", rp, sizeof rp);
+    if (report_read_json(rp, &g, err, sizeof err) == 0) {
+        int bad = !g.build_ok;
+        for (int t = 0; t < g.n_tests; t++)
+            bad |= g.tests[t].status == ST_FAIL || g.tests[t].status == ST_ERROR;
+        b->failed += bad;
+        snprintf(label, sizeof label, "%s (%g/%g)", sb_str(&who), g.score, g.max_score);
+        grade_result_free(&g);
+    } else {
+        snprintf(label, sizeof label, "%s (no result: %s)", sb_str(&who), err);
+        b->failed++;
+        b->lost++;
+    }
+    sb_free(&who);
+    if (!b->o->want)
+        write_gradebook(b->e, b->out_dir, b->ents, b->n);
+    progress(b->o, b->done, b->total, b->failed, b->t0, b->finished_now, label);
+}
+
+/* Grades the chosen submissions, o->jobs workers at a time. */
+static void grade_all(batch_ctx *b)
+{
+    b->t0 = kit_now();
+    b->done = b->skipped;
+    for (;;) {
+        start_workers(b);
+        if (b->running == 0)
             break;
         int status = 0;
         pid_t pid = waitpid(-1, &status, 0);
@@ -524,64 +623,63 @@ int batch_run(engine *e, const char *given_dir, const char *out_dir, const batch
                 continue;
             break;
         }
-        for (int i = 0; i < n; i++) {
-            if (ents[i].pid != pid || ents[i].state != 1)
-                continue;
-            ents[i].state = 2;
-            running--, done++, finished_now++;
-            if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-                record_worker_failure(e, out_dir, &ents[i], status);
-                char work[4400];
-                fmt_into(work, sizeof work, "%s/%s", work_root, ents[i].safe);
-                rm_rf(work); /* what the dead worker left */
-            }
-            grade_result g;
-            char rp[4096], label[1800];
-            strbuf who; /* a folder name may hold escape sequences or newlines */
-            sb_init(&who);
-            sb_add_sanitized(&who, ents[i].name, strlen(ents[i].name));
-            result_path(out_dir, &ents[i], "results", "json", rp, sizeof rp);
-            if (report_read_json(rp, &g, err, sizeof err) == 0) {
-                int bad = !g.build_ok;
-                for (int t = 0; t < g.n_tests; t++)
-                    bad |= g.tests[t].status == ST_FAIL || g.tests[t].status == ST_ERROR;
-                failed += bad;
-                snprintf(label, sizeof label, "%s (%g/%g)", sb_str(&who), g.score, g.max_score);
-                grade_result_free(&g);
-            } else {
-                snprintf(label, sizeof label, "%s (no result: %s)", sb_str(&who), err);
-                failed++;
-            }
-            sb_free(&who);
-            if (!o->want)
-                write_gradebook(e, out_dir, ents, n);
-            progress(o, done, total, failed, t0, finished_now, label);
-        }
+        for (int i = 0; i < b->n; i++)
+            if (b->ents[i].pid == pid && b->ents[i].state == 1)
+                worker_ended(b, &b->ents[i], status);
     }
-    if (!o->want) { /* a Slurm shard leaves these to the merge */
-        write_gradebook(e, out_dir, ents, n);
-        /* The class report: every student's result on disk, similarity over their files. */
-        class_member *members = calloc((size_t)n + 1, sizeof *members);
-        char (*paths)[4096] = calloc((size_t)n + 1, sizeof *paths);
-        for (int i = 0; members && paths && i < n; i++) {
-            result_path(out_dir, &ents[i], "results", "json", paths[i], sizeof paths[i]);
-            members[i].name = ents[i].name;
-            members[i].src = ents[i].src;
-            members[i].result = paths[i];
-        }
-        if (members && paths && class_report_write(e, out_dir, members, n, o->similarity_threshold, err, sizeof err) != 0)
-            fprintf(stderr, "kitgrade: class report: %s\n", err);
-        free(members);
-        free(paths);
+}
+
+/* The class report: every student's result on disk, similarity over their files. */
+static void class_report(batch_ctx *b)
+{
+    char err[512];
+    int n = b->n;
+    class_member *members = calloc((size_t)n + 1, sizeof *members);
+    char (*paths)[4096] = calloc((size_t)n + 1, sizeof *paths);
+    for (int i = 0; members && paths && i < n; i++) {
+        result_path(b->out_dir, &b->ents[i], "results", "json", paths[i], sizeof paths[i]);
+        members[i].name = b->ents[i].name;
+        members[i].src = b->ents[i].src;
+        members[i].result = paths[i];
     }
-    if (o->tty)
-        fputc('\n', stderr);
-    fprintf(stderr, "done: %d graded now, %d kept from before; gradebook %s/gradebook.csv, results in %s/results/, "
-                    "feedback in %s/feedback/, class report %s/report.html\n",
-            finished_now, skipped, out_dir, out_dir, out_dir, out_dir);
-    rmdir(work_root); /* each worker removed its own folder */
-    free(ents);
-    free(picks);
-    close(lock);
-    return 0;
+    if (!members || !paths)
+        fprintf(stderr, "kitgrade: class report: out of memory\n");
+    else if (class_report_write(b->e, b->out_dir, members, n, b->o->similarity_threshold, err, sizeof err) != 0)
+        fprintf(stderr, "kitgrade: class report: %s\n", err);
+    free(members);
+    free(paths);
+}
+
+int batch_run(engine *e, const char *given_dir, const char *out_dir, const batch_opts *o)
+{
+    batch_ctx b = {.e = e, .o = o, .given_dir = given_dir, .out_dir = out_dir, .layout = "folders", .lock = -1};
+    int rc = out_prepare(&b);
+    if (!rc)
+        rc = find_submissions(&b);
+    if (!rc)
+        rc = choose(&b);
+    if (!rc) {
+        plan(&b);
+        grade_all(&b);
+        if (!o->want) { /* a Slurm shard leaves these to the merge */
+            write_gradebook(e, out_dir, b.ents, b.n);
+            class_report(&b);
+        }
+        if (o->tty)
+            fputc('\n', stderr);
+        fprintf(stderr, "done: %d graded now, %d kept from before; gradebook %s/gradebook.csv, results in %s/results/, "
+                        "feedback in %s/feedback/, class report %s/report.html\n",
+                b.finished_now, b.skipped, out_dir, out_dir, out_dir, out_dir);
+        rmdir(b.work_root); /* each worker removed its own folder */
+    }
+    if (!rc && b.lost) { /* said above, one line each: the batch did not do its work */
+        fprintf(stderr, "kitgrade: %d result%s could not be written or read back (see above); fix that and run the "
+                        "batch again: it grades only what is missing\n", b.lost, b.lost == 1 ? "" : "s");
+        rc = KITGRADE_EXIT_INTERNAL;
+    }
+    free(b.ents);
+    free(b.picks);
+    if (b.lock >= 0)
+        close(b.lock);
+    return rc;
 }

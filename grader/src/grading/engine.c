@@ -194,11 +194,6 @@ int engine_seed(engine *e, const char *given, char *err, size_t errlen)
     return 0;
 }
 
-uint64_t engine_case_seed(uint64_t seed, const char *test, int case_index, int rep)
-{
-    return kit_mix64(seed ^ kit_hash_str(test) ^ kit_mix64((uint64_t)case_index * 1000003u + (uint64_t)rep));
-}
-
 /* ------------------------------------------------------------- work dirs */
 static int prepare_dirs(engine *e, const char *work_dir, workdirs *w)
 {
@@ -208,10 +203,13 @@ static int prepare_dirs(engine *e, const char *work_dir, workdirs *w)
     snprintf(w->bin, sizeof w->bin, "%s/bin", work_dir);
     snprintf(w->run, sizeof w->run, "%s/run", work_dir);
     snprintf(w->runner, sizeof w->runner, "%s/runner", w->bin);
-    rm_rf(work_dir);
+    /* an earlier grading's files left behind would be built or read as this one's */
+    if (rm_rf(work_dir) != 0)
+        return -1;
     if (mkdirs(w->src, 0755) || mkdirs(w->lib, 0755) || mkdirs(w->bin, 0755) || mkdirs(w->run, 0755))
         return -1;
-    chmod(work_dir, 0755);
+    if (chmod(work_dir, 0755) != 0) /* the sandbox uid reads the kit's files in it */
+        return -1;
     if (e->sb.drop_uid) { /* the unprivileged uid writes the runner and its outputs */
         sandbox_claim_uid(&e->sb, e->log ? e->log : stderr);
         if (chown(w->bin, e->sb.uid, e->sb.gid) || chown(w->run, e->sb.uid, e->sb.gid))
@@ -233,18 +231,26 @@ static int copy_kit_files(engine *e, const workdirs *w, strbuf *why)
         return -1;
     }
     snprintf(to, sizeof to, "%s/kit", w->src);
-    mkdirs(to, 0755);
+    if (mkdirs(to, 0755) != 0) {
+        sb_printf(why, "cannot create %s: %s\n", to, strerror(errno));
+        return -1;
+    }
     glob_t g;
     snprintf(from, sizeof from, "%s/common/include/kit/*", e->conf.kit_root);
-    if (glob(from, 0, NULL, &g) == 0) {
-        for (size_t i = 0; i < g.gl_pathc; i++) {
-            char *dup = strdup(g.gl_pathv[i]);
-            snprintf(to, sizeof to, "%s/kit/%s", w->src, basename(dup));
-            free(dup);
-            copy_file(g.gl_pathv[i], to, 0644);
-        }
-        globfree(&g);
+    if (glob(from, 0, NULL, &g) != 0) {
+        sb_printf(why, "kit headers missing: %s\n", from);
+        return -1;
     }
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+        const char *name = strrchr(g.gl_pathv[i], '/') + 1; /* the pattern has a '/' */
+        snprintf(to, sizeof to, "%s/kit/%s", w->src, name);
+        if (copy_file(g.gl_pathv[i], to, 0644) != 0) {
+            sb_printf(why, "cannot copy the kit header %s: %s\n", g.gl_pathv[i], strerror(errno));
+            globfree(&g);
+            return -1;
+        }
+    }
+    globfree(&g);
     /* Objects: the list make wrote, plus the two common libraries. */
     snprintf(from, sizeof from, "%s/objects", e->lab_build);
     FILE *f = fopen(from, "r");
@@ -305,12 +311,11 @@ static void explain_build_log(engine *e, const char *log, strbuf *b)
 }
 
 /* nvcc FLAGS ARCH -I. EXTRA -o OUT STUDENT_FILES ../lib/(objects and libraries) LINK_FLAGS,
- * in the sandbox (the kit's files are in the work folder already). */
-/* One nvcc run, started (nvcc_start) and then waited for (nvcc_finish), so
- * that the synccheck test's build runs beside the plain one. */
+ * in the sandbox (the kit's files are in the work folder already): started
+ * (nvcc_start) and then waited for (nvcc_finish), so that the synccheck
+ * test's build runs beside the plain one. */
 typedef struct {
     proc_session *s;
-    proc_result *r;
     sandboxed sb;
     char *tokens;
     glob_t objs;
@@ -327,7 +332,6 @@ static void nvcc_start(engine *e, const workdirs *w, const char *out, const char
     snprintf(flags, sizeof flags, "%s %s %s -I. %s", e->conf.nvcc_flags, e->conf.arch_flags, e->man.nvcc_flags,
              e->conf.link_flags);
     const char **argv = j->argv;
-    j->r = r;
     j->tokens = strdup(flags);
     int n = 0;
     argv[n++] = e->conf.nvcc;
@@ -454,38 +458,38 @@ typedef struct {
     proc_result r;
     strbuf raw;
     double seconds; /* nvcc's (0: reused) */
-    char out[sizeof ((engine *)0)->barrier_runner];
+    char out[sizeof ((grading *)0)->barrier_runner];
 } barrier_build;
 
-static int barrier_start(engine *e, const workdirs *w, barrier_build *bb, cpu_slot *slot)
+static int barrier_start(grading *gr, barrier_build *bb, cpu_slot *slot)
 {
-    e->barriers = 0;
-    e->barrier_runner[0] = e->barrier_log[0] = '\0';
+    engine *e = gr->e;
     int needed = 0;
     for (int i = 0; i < e->rub.n_tests; i++)
         needed |= uses_barrier_runner(&e->rub.tests[i]) && wanted(e, &e->rub.tests[i]);
     if (!needed)
         return 0;
-    fmt_into(bb->out, sizeof bb->out, "%s/runner-barriers", w->bin);
+    fmt_into(bb->out, sizeof bb->out, "%s/runner-barriers", gr->w.bin);
     /* The check's few registers must never stop a block from launching:
      * at most 64 a thread, so that 1024 threads fit any register file. */
     static const char *const extra[] = {"-include", "kit/barrier_check.cuh", "-maxrregcount=64", NULL};
     sb_init(&bb->raw);
-    build_start(e, w, bb->out, extra, &bb->raw, &bb->r, &bb->step, slot);
+    build_start(e, &gr->w, bb->out, extra, &bb->raw, &bb->r, &bb->step, slot);
     return 1;
 }
 
-static void barrier_finish(engine *e, const char *sub_dir, const workdirs *w, barrier_build *bb)
+static void barrier_finish(grading *gr, const char *sub_dir, barrier_build *bb)
 {
+    engine *e = gr->e;
     int reused = 0;
-    if (build_finish(e, w, &bb->raw, &bb->r, &bb->step, &reused)) {
-        e->barriers = 1;
-        snprintf(e->barrier_runner, sizeof e->barrier_runner, "%s", bb->out);
+    if (build_finish(e, &gr->w, &bb->raw, &bb->r, &bb->step, &reused)) {
+        gr->barriers = 1;
+        snprintf(gr->barrier_runner, sizeof gr->barrier_runner, "%s", bb->out);
     } else {
-        e->barriers = -1;
+        gr->barriers = -1;
         strbuf log;
         sb_init(&log);
-        tidy_build_log(e, sub_dir, w, sb_str(&bb->raw), &log);
+        tidy_build_log(e, sub_dir, &gr->w, sb_str(&bb->raw), &log);
         if (!log.len) {
             strbuf d;
             sb_init(&d);
@@ -493,7 +497,7 @@ static void barrier_finish(engine *e, const char *sub_dir, const workdirs *w, ba
             sb_printf(&log, "nvcc %s\n", sb_str(&d));
             sb_free(&d);
         }
-        snprintf(e->barrier_log, sizeof e->barrier_log, "%s", sb_str(&log));
+        snprintf(gr->barrier_log, sizeof gr->barrier_log, "%s", sb_str(&log));
         sb_free(&log);
     }
     bb->seconds = bb->r.seconds;
@@ -502,12 +506,13 @@ static void barrier_finish(engine *e, const char *sub_dir, const workdirs *w, ba
 }
 
 /* Takes the student's files and builds the runner; with_barriers: the
- * barrier-checked runner too, at the same time (a GPU grading). */
-static int build_runner(engine *e, const char *sub_dir, const workdirs *w, grade_result *g, int with_barriers)
+ * barrier-checked runner too, at the same time (a GPU grading: only
+ * synccheck runs it, and nothing runs without a GPU). */
+static int build_runner(grading *gr, const char *sub_dir, grade_result *g, int with_barriers)
 {
+    engine *e = gr->e;
+    const workdirs *w = &gr->w;
     double t0 = kit_now();
-    e->barriers = 0;
-    e->barrier_runner[0] = e->barrier_log[0] = '\0';
     strbuf problems;
     sb_init(&problems);
     int taken = submission_take(&e->man, sub_dir, w->src, &problems, g->source_hash);
@@ -529,17 +534,17 @@ static int build_runner(engine *e, const char *sub_dir, const workdirs *w, grade
 
     cpu_slot slot = {-1};
     barrier_build bb;
-    int barriers = with_barriers && barrier_start(e, w, &bb, &slot);
+    int barriers = with_barriers && barrier_start(gr, &bb, &slot);
     proc_result r;
     strbuf raw;
     sb_init(&raw);
     build_step step;
     build_start(e, w, w->runner, NULL, &raw, &r, &step, &slot);
     int reused = 0, ok = build_finish(e, w, &raw, &r, &step, &reused);
-    e->times.nvcc = r.seconds, e->times.reused = reused;
+    gr->times.nvcc = r.seconds, gr->times.reused = reused;
     if (barriers) {
-        barrier_finish(e, sub_dir, w, &bb);
-        e->times.nvcc_beside = bb.seconds;
+        barrier_finish(gr, sub_dir, &bb);
+        gr->times.nvcc_beside = bb.seconds;
     }
     cpu_slot_release(&slot);
     tidy_build_log(e, sub_dir, w, sb_str(&raw), &g->build_log);
@@ -549,7 +554,7 @@ static int build_runner(engine *e, const char *sub_dir, const workdirs *w, grade
         for (int i = 0; i < e->man.n_student_files; i++)
             fmt_into(files + strlen(files), sizeof files - strlen(files), "%s%s", i ? ", " : "",
                      e->man.student_files[i]);
-        fmt_into(e->build_reused, sizeof e->build_reused, "reused: %s unchanged", files);
+        fmt_into(gr->build_reused, sizeof gr->build_reused, "reused: %s unchanged", files);
     }
     if (!ok) {
         strbuf d;
@@ -591,11 +596,6 @@ static int wanted(const engine *e, const rubric_test *t)
     return !e->student_mode || t->vis == VIS_VISIBLE;
 }
 
-void case_params(const rubric_test *t, int i, char *buf, size_t len)
-{
-    snprintf(buf, len, "%s%s%s", t->params, t->params[0] ? " " : "", t->cases[i]);
-}
-
 static void add_repro(const engine *e, const rubric_test *t, strbuf *b)
 {
     if (!e->repro[0])
@@ -619,8 +619,9 @@ static void note_skipped(strbuf *b, int n)
               n == 1 ? "" : "s");
 }
 
-static void run_correctness(engine *e, const workdirs *w, const rubric_test *t, test_result *tr)
+static void run_correctness(grading *gr, const rubric_test *t, test_result *tr)
 {
+    const engine *e = gr->e;
     int total = 0, passed = 0, described = 0;
     strbuf last_kernels;
     sb_init(&last_kernels);
@@ -636,15 +637,15 @@ static void run_correctness(engine *e, const workdirs *w, const rubric_test *t, 
             uint64_t seed = engine_case_seed(e->seed, t->name, i, rep);
             outcome c;
             outcome_init(&c);
-            if (!serve_case(e, w, t, params, seed, &c)) {
+            if (!serve_case(gr, t, params, seed, &c)) {
                 outcome_free(&c);
                 outcome_init(&c);
-                run_case(e, w, t, params, seed, 0, &c);
+                run_case(gr, t, params, seed, 0, &c);
             }
             total++;
             skipped = skip_after_timeout(t, &c);
             if (c.not_own)
-                c.elsewhere ? e->not_own_right++ : e->not_own_wrong++;
+                c.elsewhere ? gr->not_own_right++ : gr->not_own_wrong++;
             if (c.pass) {
                 passed++;
                 if (c.kernels.len) {
@@ -691,9 +692,9 @@ static void run_correctness(engine *e, const workdirs *w, const rubric_test *t, 
  * = every run that failed the device-execution check still had right values
  * (a stub that launches nothing and returns 0 is right only by chance, when
  * the answer is 0, and wrong otherwise: incomplete, not elsewhere). */
-static int deny_sanitizer_credit(const engine *e, test_result *tr)
+static int deny_sanitizer_credit(const grading *gr, test_result *tr)
 {
-    if (!(e->not_own_right > 0 && e->not_own_wrong == 0) || tr->status != ST_PASS)
+    if (!(gr->not_own_right > 0 && gr->not_own_wrong == 0) || tr->status != ST_PASS)
         return 0;
     tr->status = ST_FAIL;
     tr->score = 0;
@@ -703,16 +704,17 @@ static int deny_sanitizer_credit(const engine *e, test_result *tr)
     return 1;
 }
 
-static void run_sanitizer(engine *e, const workdirs *w, const rubric_test *t, test_result *tr)
+static void run_sanitizer(grading *gr, const rubric_test *t, test_result *tr)
 {
-    if (uses_barrier_runner(t) && e->barriers < 0) {
+    const engine *e = gr->e;
+    if (uses_barrier_runner(t) && gr->barriers < 0) {
         /* never a guessed pass: the barriers of this file were not checked */
         tr->status = ST_ERROR;
         sb_printf(&tr->output,
                   "not run: your files build, but not with the kit's barrier check (kit/barrier_check.cuh, which "
                   "replaces each __syncthreads() by one that counts the threads reaching it); show this to your "
                   "instructor:\n%s",
-                  e->barrier_log);
+                  gr->barrier_log);
         return;
     }
     if (!e->conf.compute_sanitizer[0]) {
@@ -720,7 +722,7 @@ static void run_sanitizer(engine *e, const workdirs *w, const rubric_test *t, te
         sb_add(&tr->output, "compute-sanitizer was not found with the CUDA Toolkit; this test cannot run here\n");
         return;
     }
-    if (serve_sanitizer_clean(e, w, t)) {
+    if (serve_sanitizer_clean(gr, t)) {
         tr->status = ST_PASS;
         tr->score = t->points;
         return;
@@ -736,7 +738,7 @@ static void run_sanitizer(engine *e, const workdirs *w, const rubric_test *t, te
         }
         outcome c;
         outcome_init(&c);
-        run_sanitizer_case(e, w, t, params, seed, &c);
+        run_sanitizer_case(gr, t, params, seed, &c);
         skipped = skip_after_timeout(t, &c);
         if (c.pass)
             passed++;
@@ -755,8 +757,9 @@ static void run_sanitizer(engine *e, const workdirs *w, const rubric_test *t, te
         add_repro(e, t, &tr->output);
 }
 
-static void run_performance(engine *e, const workdirs *w, const rubric_test *t, test_result *tr)
+static void run_performance(grading *gr, const rubric_test *t, test_result *tr)
 {
+    const engine *e = gr->e;
     double log_sum = 0, waited = 0;
     int ok = 1;
     tr->show_output = 1; /* students tune against these numbers: shown on a pass too */
@@ -766,7 +769,7 @@ static void run_performance(engine *e, const workdirs *w, const rubric_test *t, 
         uint64_t seed = engine_case_seed(e->seed, t->name, i, 0);
         outcome c;
         outcome_init(&c);
-        run_case(e, w, t, params, seed, 1, &c);
+        run_case(gr, t, params, seed, 1, &c);
         waited += c.waited_s;
         if (!c.pass || c.student_ms <= 0 || c.baseline_ms <= 0) {
             ok = 0;
@@ -811,11 +814,11 @@ static void run_performance(engine *e, const workdirs *w, const rubric_test *t, 
 }
 
 /* What each kind of test runs, and what is decided once every test ran. */
-static void deny_credit_after(const engine *e, test_result *tr) { deny_sanitizer_credit(e, tr); }
+static void deny_credit_after(const grading *gr, test_result *tr) { deny_sanitizer_credit(gr, tr); }
 
 static const struct {
-    void (*run)(engine *e, const workdirs *w, const rubric_test *t, test_result *tr);
-    void (*after)(const engine *e, test_result *tr); /* NULL: nothing */
+    void (*run)(grading *gr, const rubric_test *t, test_result *tr);
+    void (*after)(const grading *gr, test_result *tr); /* NULL: nothing */
 } test_kinds[] = {
     [KIND_CORRECTNESS] = {run_correctness, NULL},
     [KIND_SANITIZER] = {run_sanitizer, deny_credit_after},
@@ -862,100 +865,108 @@ static void start_result(engine *e, const char *student, grade_result *g)
         sb_printf(&g->notes, "%s\n", warn);
 }
 
-void engine_grade(engine *e, const char *sub_dir, const char *work_dir, const char *student, grade_result *g)
+/* The build's line among the test lines (student checks, instructor's grade). */
+static void report_build_line(const grading *gr, const grade_result *g)
 {
-    double t0 = kit_now();
-    start_result(e, student, g);
-    e->not_own_right = e->not_own_wrong = 0;
-    e->serve_deaths = 0;
-    e->next_alone = 0;
-    e->n_sanitizers = 0;
-    e->barriers = 0; /* this submission's barrier-checked runner: none yet */
-    e->barrier_runner[0] = e->barrier_log[0] = '\0';
-    e->build_reused[0] = '\0';
-    workdirs w;
-    times_reset(&e->times);
-    if (prepare_dirs(e, work_dir, &w) != 0) {
-        sb_printf(&g->notes, "internal error: cannot prepare the work folder %s: %s\n", work_dir, strerror(errno));
-        g->build_ok = 0;
+    const engine *e = gr->e;
+    test_result bt;
+    memset(&bt, 0, sizeof bt);
+    sb_init(&bt.output);
+    snprintf(bt.name, sizeof bt.name, "build");
+    bt.status = g->build_ok ? ST_PASS : ST_FAIL;
+    bt.seconds = g->build_seconds;
+    bt.max_score = -1; /* no points column */
+    snprintf(bt.note, sizeof bt.note, "%s", gr->build_reused);
+    if (!g->build_ok || buildlog_has_warning(sb_str(&g->build_log)))
+        sb_add(&bt.output, sb_str(&g->build_log)); /* errors, or warnings under an OK build */
+    report_test_line(e->log, &bt, &e->ropts);
+    if (e->timings)
+        times_print(e->log, &gr->times);
+    sb_free(&bt.output);
+}
+
+/* One test of the rubric, into its result in g. */
+static void grade_test(grading *gr, const rubric_test *t, grade_result *g)
+{
+    const engine *e = gr->e;
+    test_result *tr = grade_result_add(g);
+    fill_test(tr, t);
+    times_reset(&gr->times);
+    double ts = kit_now();
+    if (!g->build_ok) {
+        tr->status = ST_FAIL;
+        sb_add(&tr->output, "not run: the build failed\n");
+    } else if (!e->gpu) {
+        tr->status = ST_SKIP;
+        sb_add(&tr->output, "not run: needs a CUDA device\n");
     } else {
-        /* the barrier-checked runner only for a GPU: only synccheck runs it */
-        g->build_ok = build_runner(e, sub_dir, &w, g, e->gpu);
+        if (t->kind == KIND_PERFORMANCE) /* its timing loop needs the GPU without this grading's hold */
+            gpu_release_all(gr);
+        test_kinds[t->kind].run(gr, t, tr);
     }
-    if (e->log) {
-        test_result bt;
-        memset(&bt, 0, sizeof bt);
-        sb_init(&bt.output);
-        snprintf(bt.name, sizeof bt.name, "build");
-        bt.status = g->build_ok ? ST_PASS : ST_FAIL;
-        bt.seconds = g->build_seconds;
-        bt.max_score = -1; /* no points column */
-        snprintf(bt.note, sizeof bt.note, "%s", e->build_reused);
-        if (!g->build_ok || buildlog_has_warning(sb_str(&g->build_log)))
-            sb_add(&bt.output, sb_str(&g->build_log)); /* errors, or warnings under an OK build */
-        report_test_line(e->log, &bt, &e->ropts);
-        if (e->timings)
-            times_print(e->log, &e->times);
-        sb_free(&bt.output);
-    }
+    tr->seconds = kit_now() - ts;
+    if (test_kinds[t->kind].after)
+        test_kinds[t->kind].after(gr, tr);
+    if (e->log)
+        report_test_line(e->log, tr, &e->ropts);
+    if (e->log && e->timings)
+        times_print(e->log, &gr->times);
+}
+
+/* The rubric's tests, in its order, once the build is done. */
+static void grade_tests(grading *gr, grade_result *g)
+{
+    engine *e = gr->e;
     g->gpu_ran = e->gpu && g->build_ok;
     if (g->gpu_ran && e->before_gpu)
         e->before_gpu(e, e->before_gpu_arg);
     /* The sanitizer tests start now and run while the correctness cases do. */
     for (int i = 0; g->gpu_ran && i < e->rub.n_tests; i++)
         if (e->rub.tests[i].kind == KIND_SANITIZER && wanted(e, &e->rub.tests[i]))
-            serve_sanitizer_start(e, &w, &e->rub.tests[i]);
-    for (int i = 0; i < e->rub.n_tests; i++) {
-        const rubric_test *t = &e->rub.tests[i];
-        if (!wanted(e, t))
-            continue;
-        test_result *tr = grade_result_add(g);
-        fill_test(tr, t);
-        times_reset(&e->times);
-        double ts = kit_now();
-        if (!g->build_ok) {
-            tr->status = ST_FAIL;
-            sb_add(&tr->output, "not run: the build failed\n");
-        } else if (!e->gpu) {
-            tr->status = ST_SKIP;
-            sb_add(&tr->output, "not run: needs a CUDA device\n");
-        } else {
-            if (t->kind == KIND_PERFORMANCE) /* its timing loop needs the GPU without this grading's hold */
-                gpu_release_all(e);
-            test_kinds[t->kind].run(e, &w, t, tr);
-        }
-        tr->seconds = kit_now() - ts;
-        if (test_kinds[t->kind].after)
-            test_kinds[t->kind].after(e, tr);
-        if (e->log)
-            report_test_line(e->log, tr, &e->ropts);
-        if (e->log && e->timings)
-            times_print(e->log, &e->times);
-    }
-    gpu_release_all(e);
+            serve_sanitizer_start(gr, &e->rub.tests[i]);
+    for (int i = 0; i < e->rub.n_tests; i++)
+        if (wanted(e, &e->rub.tests[i]))
+            grade_test(gr, &e->rub.tests[i], g);
+    gpu_release_all(gr);
     /* A correctness test after a sanitizer test in the rubric may have found it only now. */
     for (int i = 0; i < g->n_tests; i++) {
         const rubric_test *t = rubric_find(&e->rub, g->tests[i].name);
         if (t && test_kinds[t->kind].after)
-            test_kinds[t->kind].after(e, &g->tests[i]);
+            test_kinds[t->kind].after(gr, &g->tests[i]);
     }
+}
+
+void engine_grade(engine *e, const char *sub_dir, const char *work_dir, const char *student, grade_result *g)
+{
+    double t0 = kit_now();
+    start_result(e, student, g);
+    grading grading_state = {.e = e}, *gr = &grading_state; /* nothing of it outlives the call */
+    if (prepare_dirs(e, work_dir, &gr->w) != 0) {
+        sb_printf(&g->notes, "internal error: cannot prepare the work folder %s: %s\n", work_dir, strerror(errno));
+        g->build_ok = 0;
+    } else {
+        g->build_ok = build_runner(gr, sub_dir, g, e->gpu);
+    }
+    if (e->log)
+        report_build_line(gr, g);
+    grade_tests(gr, g);
     grade_result_total(g);
     g->seconds = kit_now() - t0;
     /* Outputs of large cases can be hundreds of MB: never leave them behind. */
-    if (e->keep_work)
-        clean_run_dir(e, &w);
-    else
-        rm_rf(work_dir);
+    if (e->keep_work ? clean_run_dir(e, &gr->w) : rm_rf(work_dir))
+        sb_printf(&g->notes, "internal error: cannot remove the runs' outputs in %s: %s\n",
+                  e->keep_work ? gr->w.run : work_dir, strerror(errno));
     sandbox_release_uid(&e->sb);
 }
 
 int engine_build_only(engine *e, const char *sub_dir, const char *work_dir, grade_result *g)
 {
     start_result(e, sub_dir, g);
-    workdirs w;
-    if (prepare_dirs(e, work_dir, &w) != 0)
-        return 0;
-    g->build_ok = build_runner(e, sub_dir, &w, g, 0);
+    grading gr = {.e = e};
+    if (prepare_dirs(e, work_dir, &gr.w) != 0)
+        sb_printf(&g->build_log, "internal error: cannot prepare the work folder %s: %s\n", work_dir, strerror(errno));
+    else
+        g->build_ok = build_runner(&gr, sub_dir, g, 0);
     return g->build_ok;
 }
 
@@ -970,7 +981,7 @@ int engine_show(engine *e, const char *sub_dir, const char *work_dir, const char
     grade_result_free(&g);
     if (!e->gpu) {
         fprintf(stderr, "%s: no GPU (%s): built, not run\n", e->man.name, e->gpu_why);
-        return KIT_EXIT_NO_GPU;
+        return KITGRADE_EXIT_NO_GPU;
     }
     workdirs w;
     snprintf(w.run, sizeof w.run, "%s/run", work_dir);

@@ -23,14 +23,20 @@ int mkdirs(const char *path, int mode)
             *p = '/';
         }
     }
-    return mkdir(buf, (mode_t)mode) != 0 && errno != EEXIST ? -1 : 0;
+    if (mkdir(buf, (mode_t)mode) == 0)
+        return 0;
+    struct stat st; /* already there: as a folder (or a link to one), not a file in its place */
+    if (errno != EEXIST || stat(buf, &st) != 0)
+        return -1;
+    errno = ENOTDIR;
+    return S_ISDIR(st.st_mode) ? 0 : -1;
 }
 
 int rm_rf(const char *path)
 {
     struct stat st;
     if (lstat(path, &st) != 0)
-        return errno == ENOENT ? 0 : -1;
+        return errno == ENOENT || errno == ENOTDIR ? 0 : -1; /* ENOTDIR: under a file, nothing to remove */
     if (!S_ISDIR(st.st_mode))
         return unlink(path);
     /* A submission may leave a folder without permissions (chmod 000): make

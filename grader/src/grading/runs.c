@@ -1,5 +1,7 @@
-/* cases.c - one run of one case: the submission's runner (or
- * compute-sanitizer around it) in the sandbox, then the kit's checker. */
+/* runs.c - what every run of a grading shares (engine_int.h): the
+ * sandboxed process, the kit's checker and its verdict, the runner's result
+ * files, the grading's one shared hold of the GPU, the cases' parameters
+ * and seeds.  It calls nothing of serve.c, cases.c or engine.c. */
 #include "engine_int.h"
 
 #include <cjson/cJSON.h>
@@ -24,36 +26,20 @@ extern char **environ;
 #define CHECKER_TIMEOUT 300 /* seconds; the checker is kit code on large inputs */
 #define TAIL_LINE_MAX 300   /* bytes of one stderr line shown under a failure */
 
-void gpu_share(engine *e)
+/* ------------------------------------------------------------- the GPU */
+
+void gpu_share(grading *g)
 {
-    if (e->shared_held)
+    if (g->shared_held)
         return;
-    e->shared_held = gpu_lock_acquire(&e->shared, e->gpu_uuid, 0, e->log) == 0 ? 1 : -1;
+    g->shared_held = gpu_lock_acquire(&g->shared, g->e->gpu_uuid, 0, g->e->log) == 0 ? 1 : -1;
 }
 
-void gpu_unshare(engine *e)
+void gpu_unshare(grading *g)
 {
-    if (e->shared_held == 1)
-        gpu_lock_release(&e->shared);
-    e->shared_held = 0;
-}
-
-void gpu_release_all(engine *e)
-{
-    serve_stop(e);
-    serve_sanitizers_stop(e);
-    gpu_unshare(e);
-}
-
-/* The GPU to this grading alone: its other GPU processes end first, and
- * its shared hold with them (a later run takes it again).  Waiting for the
- * lock is no part of any time limit: a run's limit starts when it does. */
-int gpu_take_alone(engine *e, gpu_lock *lock, double *waited_s)
-{
-    gpu_release_all(e);
-    int locked = gpu_lock_acquire(lock, e->gpu_uuid, 1, e->log) == 0;
-    *waited_s += locked ? lock->waited_s : 0;
-    return locked;
+    if (g->shared_held == 1)
+        gpu_lock_release(&g->shared);
+    g->shared_held = 0;
 }
 
 /* A run that hit its time limit while it shared the GPU runs again with the
@@ -66,31 +52,14 @@ int rerun_alone_after(const engine *e, const proc_result *r)
     return r->timed_out && strcmp(e->gpu_uuid, KIT_NO_GPU_UUID) != 0;
 }
 
-/* One run of argv: sharing the GPU (the grading's one shared hold), or with
- * the GPU to itself (gpu_take_alone). */
-static void run_sharing_or_alone(engine *e, const char *const argv[], const proc_opts *o, int alone, proc_result *r,
-                                 double *waited_s)
-{
-    if (!alone) {
-        gpu_share(e);
-        proc_run(argv, o, r);
-        return;
-    }
-    gpu_lock lock;
-    int locked = gpu_take_alone(e, &lock, waited_s);
-    proc_run(argv, o, r);
-    if (locked)
-        gpu_lock_release(&lock);
-}
-
 uint64_t random_nonce(void) { return kit_random_u64(); }
 
-void clean_run_dir(engine *e, const workdirs *w)
+int clean_run_dir(const engine *e, const workdirs *w)
 {
-    rm_rf(w->run);
-    mkdirs(w->run, 0755);
-    if (e->sb.drop_uid && chown(w->run, e->sb.uid, e->sb.gid) != 0) {
-    }
+    if (rm_rf(w->run) != 0 || mkdirs(w->run, 0755) != 0)
+        return -1;
+    /* the sandbox uid writes the run's outputs: a folder it cannot write fails every run */
+    return e->sb.drop_uid && chown(w->run, e->sb.uid, e->sb.gid) != 0 ? -1 : 0;
 }
 
 /* ------------------------------------------------------------ processes */
@@ -133,7 +102,6 @@ static void limits_for(const engine *e, proc_opts *o, double timeout, const char
     o->sb = &e->sb;
     o->drop_uid = e->sb.drop_uid;
 }
-
 
 void sandboxed_init(sandboxed *s, const engine *e, double timeout, const char *cwd, const char *home,
                            const char *rw, const char *ro1, const char *ro2)
@@ -178,6 +146,15 @@ void add_tail(strbuf *b, const strbuf *text, int lines, const char *indent)
 
 /* ------------------------------------------------------------------ cases */
 
+void case_params(const rubric_test *t, int i, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s%s%s", t->params, t->params[0] ? " " : "", t->cases[i]);
+}
+
+uint64_t engine_case_seed(uint64_t seed, const char *test, int case_index, int rep)
+{
+    return kit_mix64(seed ^ kit_hash_str(test) ^ kit_mix64((uint64_t)case_index * 1000003u + (uint64_t)rep));
+}
 
 void outcome_init(outcome *c)
 {
@@ -195,7 +172,7 @@ void outcome_free(outcome *c)
 }
 
 /* Runs the kit's checker on a finished run and reads its JSON verdict. */
-void run_checker(engine *e, const workdirs *w, const char *params, uint64_t seed, uint64_t nonce, int use_slot,
+void run_checker(const engine *e, const workdirs *w, const char *params, uint64_t seed, uint64_t nonce, int use_slot,
                  outcome *c)
 {
     char check[2048], seed_s[32], nonce_s[32], out[2200], sout[2200];
@@ -230,7 +207,6 @@ void run_checker(engine *e, const workdirs *w, const char *params, uint64_t seed
         cpu_slot_acquire(&slot);
     proc_run(argv, &o, &r);
     cpu_slot_release(&slot);
-    e->times.checks += r.seconds, e->times.n_checks++;
     cJSON *v = proc_ok(&r) ? cJSON_Parse(sb_str(&r.out)) : NULL;
     if (!v) {
         strbuf d;
@@ -279,7 +255,7 @@ void run_checker(engine *e, const workdirs *w, const char *params, uint64_t seed
 }
 
 /* Why a runner process did not finish normally, in the student's terms. */
-void describe_run_failure(const engine *e, const proc_result *r, const rubric_test *t, strbuf *b)
+void describe_run_failure(const engine *e, const proc_result *r, strbuf *b)
 {
     strbuf d;
     sb_init(&d);
@@ -303,7 +279,6 @@ void describe_run_failure(const engine *e, const proc_result *r, const rubric_te
         sb_printf(b, "  (output capped: %zu bytes written; the first %ld KiB of stdout and the first and last %ld KiB "
                      "of stderr kept)\n",
                   r->out_total + r->err_total, e->rub.output_kb, e->rub.output_kb / 2);
-    (void)t;
     sb_free(&d);
 }
 
@@ -337,7 +312,7 @@ int result_finished(const engine *e, const char *out, uint64_t nonce, strbuf *wh
     char err[256];
     kit_blobfile *b = kit_blob_load(out, nonce, (uint64_t)(e->rub.file_mb + 1) << 20, err, sizeof err);
     char *status = b ? kit_blob_text(b, KIT_KEY_RUNNER_STATUS) : NULL;
-    int ok = status && !strcmp(status, "ok");
+    int ok = status && !strcmp(status, KIT_RUNNER_OK);
     if (!ok)
         sb_printf(why, "the program exited without finishing its work (%s): the test counts only a complete run\n",
                   b ? "its result file is incomplete" : err);
@@ -360,121 +335,42 @@ int mentions_out_of_memory(const proc_result *r)
     return strstr(sb_str(&r->err), "out of memory") || strstr(sb_str(&r->out), "out of memory");
 }
 
-/* One run of one case: the runner in the sandbox, then the checker. */
 /* The checker reads stdout from a file (lab01 judges printed lines),
  * written where the submission cannot reach: the run folder is the
  * submission's, and a symbolic link planted there (stdout.txt ->
  * /etc/passwd) must not make the grader write through it. */
-void write_run_stdout(const workdirs *w, const char *data, size_t len)
+int write_run_stdout(const workdirs *w, const char *data, size_t len, strbuf *why)
 {
     char sout[2200];
     snprintf(sout, sizeof sout, "%s/stdout.txt", w->root);
-    unlink(sout);
+    if (unlink(sout) != 0 && errno != ENOENT) {
+        sb_printf(why, "internal error: cannot remove %s: %s\n", sout, strerror(errno));
+        return -1;
+    }
     int fd = open(sout, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-    if (fd >= 0) {
-        if (write(fd, data, len) != (ssize_t)len) {
-        }
-        close(fd);
-    }
-}
-
-void run_case(engine *e, const workdirs *w, const rubric_test *t, const char *params, uint64_t seed, int bench,
-              outcome *c)
-{
-    clean_run_dir(e, w);
-    uint64_t nonce = random_nonce();
-    char seed_s[32], nonce_s[32], out[2200], warm[16], reps[16];
-    snprintf(seed_s, sizeof seed_s, "0x%llx", (unsigned long long)seed);
-    snprintf(nonce_s, sizeof nonce_s, "%llu", (unsigned long long)nonce);
-    snprintf(out, sizeof out, "%s/out.bin", w->run);
-    snprintf(warm, sizeof warm, "%d", t->warmup);
-    snprintf(reps, sizeof reps, "%d", t->reps);
-    const char *argv[24] = {w->runner, bench ? "bench" : "run", "--params", params, "--seed", seed_s,
-                            "--nonce", nonce_s, "--out", out};
-    int n = 10;
-    if (bench) {
-        argv[n++] = "--warmup", argv[n++] = warm;
-        argv[n++] = "--reps", argv[n++] = reps;
-    }
-    int gated = bench && serve_enabled();
-    argv[n] = NULL;
-    const char *gated_argv[28];
-    memcpy(gated_argv, argv, sizeof argv);
-    gated_argv[n] = "--gate-fd", gated_argv[n + 1] = KIT_CTL_FD_S, gated_argv[n + 2] = NULL;
-
-    double limit = t->timeout_s > 0 ? t->timeout_s : e->rub.timeout_s;
-    sandboxed sb;
-    sandboxed_init(&sb, e, limit, w->run, w->run, w->run, w->bin, NULL);
-
-    proc_result r;
-    /* A case that hit its time limit in the case server starts alone. */
-    int alone_first = bench ? !gated : e->next_alone;
-    e->next_alone = 0;
-    for (int alone = alone_first;; alone = 1) {
-        if (!alone && gated) { /* the GPU alone for the timing loop only */
-            run_gated(e, gated_argv, &sb, limit, &r, &c->waited_s);
-        } else {
-            run_sharing_or_alone(e, argv, &sb.o, alone, &r, &c->waited_s);
-        }
-        /* Runs sharing the GPU share its memory: one that ran out of it
-         * next to others is rerun once with the GPU to itself, so another
-         * submission's memory hog cannot fail it (a hog of its own fails
-         * alone as well); so is one that hit its time limit (rerun_alone_after).
-         * A timing run that failed while it shared the GPU runs again with
-         * the GPU to itself from start to end, whatever the failure: so
-         * the gate can cost no verdict. */
-        int retry = !alone && (gated ? !proc_ok(&r) : !proc_ok(&r) && (rerun_alone_after(e, &r) || mentions_out_of_memory(&r)));
-        if (!retry)
+    size_t done = 0;
+    while (fd >= 0 && done < len) {
+        ssize_t k = write(fd, data + done, len - done);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
             break;
-        proc_result_free(&r);
-        clean_run_dir(e, w);
+        done += (size_t)k;
     }
-
-    times_run(&e->times, r.seconds, params);
-    e->times.waits += c->waited_s;
-    write_run_stdout(w, sb_str(&r.out), r.out.len);
-    c->timed_out = r.timed_out;
-    if (!proc_ok(&r)) {
-        c->pass = 0;
-        describe_run_failure(e, &r, t, &c->text);
-    } else if (!result_file_ok(w, &c->text)) {
-        c->pass = 0;
-    } else {
-        run_checker(e, w, params, seed, nonce, !e->shared_held, c);
+    int e = fd < 0 || done < len ? errno : 0;
+    if (fd >= 0 && close(fd) != 0 && !e)
+        e = errno;
+    if (fd < 0 || done < len || e) {
+        sb_printf(why, "internal error: cannot write the run's output for the checker to %s: %s\n", sout, strerror(e));
+        return -1;
     }
-    proc_result_free(&r);
+    return 0;
 }
 
-/* Prints the source line a sanitizer finding points at, from the student's copy. */
-static void add_source_line(const workdirs *w, const char *file, int line, strbuf *b)
-{
-    if (line <= 0 || !file[0])
-        return;
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", w->src, san_basename(file));
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return;
-    char buf[512];
-    for (int k = 1; fgets(buf, sizeof buf, f); k++) {
-        if (k == line) {
-            buf[strcspn(buf, "\n")] = 0;
-            strbuf clean;
-            sb_init(&clean);
-            sb_add_sanitized(&clean, buf, strlen(buf));
-            sb_printf(b, "      %5d | %s\n", k, sb_str(&clean));
-            sb_free(&clean);
-            break;
-        }
-    }
-    fclose(f);
-}
-
-/* One case under compute-sanitizer. */
-int sanitizer_argv(const engine *e, const rubric_test *t, const char *const runner_args[], const char **argv, int max)
+int sanitizer_argv(const grading *g, const rubric_test *t, const char *const runner_args[], const char **argv, int max)
 {
     int n = 0;
-    argv[n++] = e->conf.compute_sanitizer;
+    argv[n++] = g->e->conf.compute_sanitizer;
     argv[n++] = "--tool";
     argv[n++] = t->tool;
     argv[n++] = "--error-exitcode";
@@ -487,8 +383,8 @@ int sanitizer_argv(const engine *e, const rubric_test *t, const char *const runn
     for (int i = 0; runner_args[i] && n < max - 1; i++)
         argv[n++] = runner_args[i];
     /* synccheck runs the barrier-checked build of the same files (engine.c) */
-    if (!strcmp(t->tool, "synccheck") && e->barriers > 0 && n > program)
-        argv[program] = e->barrier_runner;
+    if (!strcmp(t->tool, "synccheck") && g->barriers > 0 && n > program)
+        argv[program] = g->barrier_runner;
     argv[n] = NULL;
     return n;
 }
@@ -504,76 +400,4 @@ int sanitizer_errors(const rubric_test *t, const proc_result *r, san_report *rep
         for (int i = 0; i < rep->n; i++)
             errors += rep->items[i].warning;
     return errors;
-}
-
-void run_sanitizer_case(engine *e, const workdirs *w, const rubric_test *t, const char *params, uint64_t seed,
-                        outcome *c)
-{
-    clean_run_dir(e, w);
-    uint64_t nonce = random_nonce();
-    char seed_s[32], nonce_s[32], out[2200];
-    snprintf(seed_s, sizeof seed_s, "0x%llx", (unsigned long long)seed);
-    snprintf(nonce_s, sizeof nonce_s, "%llu", (unsigned long long)nonce);
-    snprintf(out, sizeof out, "%s/out.bin", w->run);
-    const char *run_args[] = {w->runner, "run", "--no-trace", "--params", params, "--seed", seed_s,
-                              "--nonce", nonce_s, "--out", out, NULL};
-    const char *argv[32];
-    sanitizer_argv(e, t, run_args, argv, 32);
-
-    sandboxed sb;
-    sandboxed_init(&sb, e, t->timeout_s > 0 ? t->timeout_s : e->rub.sanitizer_timeout_s, w->run, w->run, w->run,
-                   w->bin, w->src);
-    sb.o.out_cap = 4u << 20; /* the sanitizer's report, not the program's flood */
-    proc_result r;
-    for (int alone = 0;; alone = 1) {
-        run_sharing_or_alone(e, argv, &sb.o, alone, &r, &c->waited_s);
-        if (alone || !rerun_alone_after(e, &r))
-            break;
-        proc_result_free(&r);
-        clean_run_dir(e, w);
-    }
-
-    san_report rep;
-    san_report_init(&rep);
-    int errors = sanitizer_errors(t, &r, &rep);
-    int count_warnings = !strcmp(t->tool, "racecheck");
-    c->timed_out = r.timed_out;
-    c->pass = !r.timed_out && r.exited && r.exit_code == 0 && errors == 0 && !rep.tool_failed;
-    /* A clean report counts only for a run that did its work: a program
-     * that exits 0 before the student's code ran has nothing to check. */
-    if (c->pass && !run_finished(e, w, nonce, &c->text))
-        c->pass = 0;
-    if (rep.tool_failed)
-        sb_printf(&c->text, "compute-sanitizer could not check this run: %s\n", rep.tool_message);
-    for (int i = 0; i < rep.n; i++) {
-        const san_finding *f = &rep.items[i];
-        if (f->warning && !count_warnings)
-            continue;
-        /* racecheck counts hazards; the other tools count reports */
-        const char *unit = strstr(f->kind, "race") || strstr(f->kind, "hazard") ? "hazard" : "report";
-        if (f->line > 0)
-            sb_printf(&c->text, "%s at %s:%d%s%s (%ld %s%s)\n", f->kind, san_basename(f->file), f->line,
-                      f->func[0] ? " in " : "", f->func, f->count, unit, f->count == 1 ? "" : "s");
-        else
-            sb_printf(&c->text, "%s%s%s (%ld %s%s; build with -lineinfo to see the line)\n", f->kind,
-                      f->func[0] ? " in " : "", f->func, f->count, unit, f->count == 1 ? "" : "s");
-        if (f->warning)
-            sb_add(&c->text, "    (a warp-level hazard: threads of one warp are not in lockstep since Volta; "
-                             "use __syncwarp() or __syncthreads())\n");
-        add_source_line(w, f->file, f->line, &c->text);
-        if (f->note[0])
-            sb_printf(&c->text, "    (%s)\n", f->note);
-        if (f->other_line > 0 && (f->other_line != f->line || strcmp(f->other_file, f->file))) {
-            sb_printf(&c->text, "    the other access is at %s:%d\n", san_basename(f->other_file), f->other_line);
-            add_source_line(w, f->other_file, f->other_line, &c->text);
-        }
-    }
-    if (!c->pass && errors == 0 && !rep.tool_failed && !proc_ok(&r)) {
-        if (r.exited && r.exit_code == 99)
-            sb_printf(&c->text, "compute-sanitizer reported errors (%ld)\n", rep.summary_errors);
-        else
-            describe_run_failure(e, &r, t, &c->text);
-    }
-    san_report_free(&rep);
-    proc_result_free(&r);
 }

@@ -212,18 +212,27 @@ static const char css[] =
     ".side{display:grid;grid-template-columns:1fr 1fr;gap:.5em}figure{margin:.5em 0}"
     "figcaption{font-size:12px;color:#555}.late{color:#a33}.num{text-align:right}";
 
-int class_report_write(const engine *e, const char *out_dir, const class_member *m, int n, double sim_threshold,
-                       char *err, size_t errlen)
+/* What the report is made of: every student's result as read back from
+ * disk, and the class in numbers (read_rows). */
+typedef struct {
+    const engine *e;
+    const class_member *m;
+    row *rows;
+    int n;
+    double sim_threshold;
+    int graded, builds_failed, late, full; /* results read; builds that failed; late; full marks */
+    double sum, maxs, median;              /* of the scores read; the largest maximum */
+} class_data;
+
+/* Reads every result into d->rows and counts the class; -1: out of memory. */
+static int read_rows(class_data *d)
 {
-    row *rows = calloc((size_t)n + 1, sizeof *rows);
-    if (!rows) {
-        snprintf(err, errlen, "out of memory");
+    const class_member *m = d->m;
+    row *rows = d->rows;
+    double *scores = calloc((size_t)d->n + 1, sizeof *scores);
+    if (!scores)
         return -1;
-    }
-    int graded = 0, builds_failed = 0, late = 0, full = 0;
-    double sum = 0, maxs = 0;
-    double *scores = calloc((size_t)n + 1, sizeof *scores);
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < d->n; i++) {
         char rerr[256];
         rows[i].m = &m[i];
         rows[i].ok = report_read_json(m[i].result, &rows[i].g, rerr, sizeof rerr) == 0;
@@ -231,46 +240,58 @@ int class_report_write(const engine *e, const char *out_dir, const class_member 
         if (!rows[i].ok)
             continue;
         grade_result *g = &rows[i].g;
-        scores[graded++] = g->score;
-        sum += g->score;
-        maxs = g->max_score > maxs ? g->max_score : maxs;
-        builds_failed += !g->build_ok && g->n_tests && !strstr(sb_str(&g->notes), "not graded: ");
-        late += g->late_days > 0;
-        full += g->max_score > 0 && g->score >= g->max_score;
+        scores[d->graded++] = g->score;
+        d->sum += g->score;
+        d->maxs = g->max_score > d->maxs ? g->max_score : d->maxs;
+        d->builds_failed += !g->build_ok && g->n_tests && !strstr(sb_str(&g->notes), "not graded: ");
+        d->late += g->late_days > 0;
+        d->full += g->max_score > 0 && g->score >= g->max_score;
         rows[i].speedup = speedup_of(g);
     }
-    double median = graded ? kit_median(scores, (size_t)graded) : 0;
+    d->median = d->graded ? kit_median(scores, (size_t)d->graded) : 0;
     free(scores);
+    return 0;
+}
 
-    strbuf b;
-    sb_init(&b);
+/* The page's head: the lab, when, the deadline policy. */
+static void section_head(strbuf *b, const class_data *d)
+{
+    const engine *e = d->e;
     char when[32], policy[300];
     deadline_format((long long)time(NULL), when, sizeof when);
     deadline_describe(&e->rub, policy, sizeof policy);
-    sb_add(&b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Class report: ");
-    esc(&b, e->man.name);
-    sb_printf(&b, "</title><style>%s</style></head><body>\n<h1>Class report: ", css);
-    esc(&b, e->man.name);
-    sb_add(&b, "</h1>\n<p>Written ");
-    sb_printf(&b, "%s by kitgrade. ", when);
+    sb_add(b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Class report: ");
+    esc(b, e->man.name);
+    sb_printf(b, "</title><style>%s</style></head><body>\n<h1>Class report: ", css);
+    esc(b, e->man.name);
+    sb_add(b, "</h1>\n<p>Written ");
+    sb_printf(b, "%s by kitgrade. ", when);
     if (policy[0]) {
-        sb_add(&b, "Deadline: ");
-        esc(&b, policy);
-        sb_add(&b, ".");
+        sb_add(b, "Deadline: ");
+        esc(b, policy);
+        sb_add(b, ".");
     }
-    sb_add(&b, "</p>\n");
+    sb_add(b, "</p>\n");
+}
 
-    /* summary */
-    sb_printf(&b, "<section id=\"summary\"><h2>Summary</h2><table>"
+/* The class in six numbers. */
+static void section_summary(strbuf *b, const class_data *d)
+{
+    sb_printf(b, "<section id=\"summary\"><h2>Summary</h2><table>"
                   "<tr><th>students</th><td id=\"n-students\" class=\"num\">%d</td></tr>"
                   "<tr><th>mean score</th><td id=\"mean\" class=\"num\">%.2f / %g</td></tr>"
                   "<tr><th>median score</th><td id=\"median\" class=\"num\">%.2f</td></tr>"
                   "<tr><th>full marks</th><td id=\"n-full\" class=\"num\">%d</td></tr>"
                   "<tr><th>build failures</th><td id=\"n-build-failed\" class=\"num\">%d</td></tr>"
                   "<tr><th>late hand-ins</th><td id=\"n-late\" class=\"num\">%d</td></tr></table></section>\n",
-              graded, graded ? sum / graded : 0, maxs, median, full, builds_failed, late);
+              d->graded, d->graded ? d->sum / d->graded : 0, d->maxs, d->median, d->full, d->builds_failed, d->late);
+}
 
-    /* score distribution: ten bins of the maximum */
+/* Students per tenth of the maximum score. */
+static void section_scores(strbuf *b, const class_data *d)
+{
+    const row *rows = d->rows;
+    int n = d->n;
     char labels[12][32];
     double v[12] = {0};
     for (int k = 0; k < 10; k++)
@@ -280,15 +301,21 @@ int class_report_write(const engine *e, const char *out_dir, const class_member 
             int k = (int)floor(10 * rows[i].g.score / rows[i].g.max_score);
             v[k < 0 ? 0 : k > 9 ? 9 : k]++;
         }
-    sb_add(&b, "<section id=\"scores\"><h2>Score distribution</h2>\n");
-    svg_bars(&b, "score-histogram", "students per score band (percent of the maximum)", labels, v, 10);
-    sb_add(&b, "</section>\n");
+    sb_add(b, "<section id=\"scores\"><h2>Score distribution</h2>\n");
+    svg_bars(b, "score-histogram", "students per score band (percent of the maximum)", labels, v, 10);
+    sb_add(b, "</section>\n");
+}
 
-    /* pass rate per test */
+/* The share of students passing each test. */
+static void section_tests(strbuf *b, const class_data *d)
+{
+    const engine *e = d->e;
+    const row *rows = d->rows;
+    int n = d->n;
     int nt = e->rub.n_tests;
     char (*tnames)[NAME_LEN] = calloc((size_t)nt + 1, sizeof *tnames);
     double *rate = calloc((size_t)nt + 1, sizeof *rate);
-    sb_add(&b, "<section id=\"tests\"><h2>Pass rate per test</h2>\n");
+    sb_add(b, "<section id=\"tests\"><h2>Pass rate per test</h2>\n");
     for (int t = 0; tnames && rate && t < nt; t++) {
         int ran = 0, pass = 0;
         snprintf(tnames[t], NAME_LEN, "%s", e->rub.tests[t].name);
@@ -301,14 +328,19 @@ int class_report_write(const engine *e, const char *out_dir, const class_member 
         rate[t] = ran ? 100.0 * pass / ran : 0;
     }
     if (tnames && rate)
-        svg_rates(&b, "pass-rates", "percentage of students passing each test (a test that was not run counts as not "
+        svg_rates(b, "pass-rates", "percentage of students passing each test (a test that was not run counts as not "
                                     "passed)", tnames, rate, nt);
     free(tnames);
     free(rate);
-    sb_add(&b, "</section>\n");
+    sb_add(b, "</section>\n");
+}
 
-    /* speedups */
-    sb_add(&b, "<section id=\"speedups\"><h2>Speedup against the baseline</h2>\n");
+/* Students per band of speedup against the baseline. */
+static void section_speedups(strbuf *b, const class_data *d)
+{
+    const row *rows = d->rows;
+    int n = d->n;
+    sb_add(b, "<section id=\"speedups\"><h2>Speedup against the baseline</h2>\n");
     int ns = 0;
     double smax = 0;
     for (int i = 0; i < n; i++)
@@ -317,7 +349,7 @@ int class_report_write(const engine *e, const char *out_dir, const class_member 
             smax = rows[i].speedup > smax ? rows[i].speedup : smax;
         }
     if (!ns)
-        sb_add(&b, "<p id=\"no-speedups\">No speedups were measured (no performance test ran: no GPU, or no "
+        sb_add(b, "<p id=\"no-speedups\">No speedups were measured (no performance test ran: no GPU, or no "
                    "submission was correct).</p>\n");
     else {
         double step = smax > 4 ? 1.0 : 0.25, sv[12] = {0};
@@ -329,11 +361,17 @@ int class_report_write(const engine *e, const char *out_dir, const class_member 
                 int k = (int)(rows[i].speedup / step);
                 sv[k > 11 ? 11 : k]++;
             }
-        svg_bars(&b, "speedup-histogram", "students per speedup band (x the baseline; band start)", sl, sv, 12);
+        svg_bars(b, "speedup-histogram", "students per speedup band (x the baseline; band start)", sl, sv, 12);
     }
-    sb_add(&b, "</section>\n");
+    sb_add(b, "</section>\n");
+}
 
-    /* most common failures */
+/* The failure messages most students share (numbers aside). */
+static void section_failures(strbuf *b, const class_data *d)
+{
+    const class_member *m = d->m;
+    const row *rows = d->rows;
+    int n = d->n;
     failure *fs = NULL;
     int nf = 0;
     for (int i = 0; i < n; i++)
@@ -347,30 +385,36 @@ int class_report_write(const engine *e, const char *out_dir, const class_member 
         }
     if (nf)
         qsort(fs, (size_t)nf, sizeof *fs, cmp_failure);
-    sb_add(&b, "<section id=\"failures\"><h2>Most common failures</h2>\n");
+    sb_add(b, "<section id=\"failures\"><h2>Most common failures</h2>\n");
     if (!nf)
-        sb_add(&b, "<p>No test failed.</p>\n");
+        sb_add(b, "<p>No test failed.</p>\n");
     else
-        sb_add(&b, "<table><tr><th>test</th><th>students</th><th>message (numbers vary)</th><th>who</th></tr>\n");
+        sb_add(b, "<table><tr><th>test</th><th>students</th><th>message (numbers vary)</th><th>who</th></tr>\n");
     for (int i = 0; i < nf; i++) {
         if (i < TOP_FAILURES) {
-            sb_add(&b, "<tr class=\"failure\"><td>");
-            esc(&b, fs[i].test);
-            sb_printf(&b, "</td><td class=\"num\">%d</td><td><code>", fs[i].count);
-            esc(&b, fs[i].example);
-            sb_printf(&b, "</code></td><td>%s</td></tr>\n", sb_str(&fs[i].who));
+            sb_add(b, "<tr class=\"failure\"><td>");
+            esc(b, fs[i].test);
+            sb_printf(b, "</td><td class=\"num\">%d</td><td><code>", fs[i].count);
+            esc(b, fs[i].example);
+            sb_printf(b, "</code></td><td>%s</td></tr>\n", sb_str(&fs[i].who));
         }
         sb_free(&fs[i].who);
     }
     if (nf)
-        sb_add(&b, "</table>\n");
+        sb_add(b, "</table>\n");
     free(fs);
-    sb_add(&b, "</section>\n");
+    sb_add(b, "</section>\n");
+}
 
-    /* build failures */
-    sb_add(&b, "<section id=\"build-failures\"><h2>Build failures</h2>\n");
-    if (!builds_failed)
-        sb_add(&b, "<p>Every graded submission built.</p>\n");
+/* The first error line of each build that failed. */
+static void section_build_failures(strbuf *b, const class_data *d)
+{
+    const class_member *m = d->m;
+    const row *rows = d->rows;
+    int n = d->n;
+    sb_add(b, "<section id=\"build-failures\"><h2>Build failures</h2>\n");
+    if (!d->builds_failed)
+        sb_add(b, "<p>Every graded submission built.</p>\n");
     for (int i = 0; i < n; i++) {
         const grade_result *g = &rows[i].g;
         if (!rows[i].ok || g->build_ok || strstr(sb_str(&g->notes), "not graded: "))
@@ -380,16 +424,22 @@ int class_report_write(const engine *e, const char *out_dir, const class_member 
             errl--;
         char line[300];
         first_line(errl ? errl : log[0] ? log : sb_str(&g->notes), line, sizeof line);
-        sb_add(&b, "<p class=\"build-failure\"><b>");
-        esc(&b, m[i].name);
-        sb_add(&b, "</b>: <code>");
-        esc(&b, line);
-        sb_add(&b, "</code></p>\n");
+        sb_add(b, "<p class=\"build-failure\"><b>");
+        esc(b, m[i].name);
+        sb_add(b, "</b>: <code>");
+        esc(b, line);
+        sb_add(b, "</code></p>\n");
     }
-    sb_add(&b, "</section>\n");
+    sb_add(b, "</section>\n");
+}
 
-    /* late and not graded */
-    sb_add(&b, "<section id=\"late\"><h2>Late hand-ins and hand-ins not graded</h2>\n<table><tr><th>student</th>"
+/* Late hand-ins and hand-ins not graded, with why. */
+static void section_late(strbuf *b, const class_data *d)
+{
+    const class_member *m = d->m;
+    const row *rows = d->rows;
+    int n = d->n;
+    sb_add(b, "<section id=\"late\"><h2>Late hand-ins and hand-ins not graded</h2>\n<table><tr><th>student</th>"
                "<th>version graded</th><th>handed in</th><th>days late</th><th>penalty</th><th>notes</th></tr>\n");
     for (int i = 0; i < n; i++) {
         const grade_result *g = &rows[i].g;
@@ -397,13 +447,13 @@ int class_report_write(const engine *e, const char *out_dir, const class_member 
         int after_cut = rows[i].ok && strstr(sb_str(&g->notes), "after the cut-off");
         if (!rows[i].ok || (!g->late_days && !not_graded && !after_cut))
             continue;
-        sb_add(&b, "<tr class=\"late\"><td>");
-        esc(&b, m[i].name);
-        sb_add(&b, "</td><td>");
-        esc(&b, g->version);
-        sb_add(&b, "</td><td>");
-        esc(&b, g->handed_in_at);
-        sb_printf(&b, "</td><td class=\"num\">%d</td><td class=\"num\">%g%%</td><td>", g->late_days,
+        sb_add(b, "<tr class=\"late\"><td>");
+        esc(b, m[i].name);
+        sb_add(b, "</td><td>");
+        esc(b, g->version);
+        sb_add(b, "</td><td>");
+        esc(b, g->handed_in_at);
+        sb_printf(b, "</td><td class=\"num\">%d</td><td class=\"num\">%g%%</td><td>", g->late_days,
                   g->late_penalty_pct);
         char note[400], more[400] = "";
         first_line(line_with(sb_str(&g->notes), not_graded ? "not graded: " : g->late_days ? "late: " : "after the cut"),
@@ -412,42 +462,48 @@ int class_report_write(const engine *e, const char *out_dir, const class_member 
             first_line(line_with(sb_str(&g->notes), "after the cut"), more, sizeof more);
         if (more[0])
             snprintf(note + strlen(note), sizeof note - strlen(note), "; %.150s", more);
-        esc(&b, note);
-        sb_add(&b, "</td></tr>\n");
+        esc(b, note);
+        sb_add(b, "</td></tr>\n");
     }
-    sb_add(&b, "</table></section>\n");
+    sb_add(b, "</table></section>\n");
+}
 
-    /* similarity */
+/* Pairs of similar hand-ins (similarity.h), their passages side by side. */
+static void section_similarity(strbuf *b, const class_data *d)
+{
+    const engine *e = d->e;
+    const class_member *m = d->m;
+    int n = d->n;
     const char **dirs = calloc((size_t)n + 1, sizeof *dirs);
     sim_report sr;
     memset(&sr, 0, sizeof sr);
     for (int i = 0; dirs && i < n; i++)
         dirs[i] = m[i].src;
     if (dirs)
-        similarity_run(e, dirs, n, sim_threshold, &sr);
-    sb_add(&b, "<section id=\"similarity\"><h2>Similar hand-ins</h2>\n");
+        similarity_run(e, dirs, n, d->sim_threshold, &sr);
+    sb_add(b, "<section id=\"similarity\"><h2>Similar hand-ins</h2>\n");
     if (!sr.available) {
-        sb_add(&b, "<p>Not checked: ");
-        esc(&b, sr.why);
-        sb_add(&b, "</p>\n");
+        sb_add(b, "<p>Not checked: ");
+        esc(b, sr.why);
+        sb_add(b, "</p>\n");
     } else {
-        sb_printf(&b, "<p>%d hand-ins compared with sim_c (the starter's text discounted); pairs sharing at least %g%% "
+        sb_printf(b, "<p>%d hand-ins compared with sim_c (the starter's text discounted); pairs sharing at least %g%% "
                       "of one hand-in's own tokens: <span id=\"n-similar\">%d</span>.  Similar is not copied: read "
                       "the passages.</p>\n",
-                  sr.n_compared, sim_threshold > 0 ? sim_threshold : SIMILARITY_DEFAULT_THRESHOLD, sr.n_pairs);
+                  sr.n_compared, d->sim_threshold > 0 ? d->sim_threshold : SIMILARITY_DEFAULT_THRESHOLD, sr.n_pairs);
         for (int p = 0; p < sr.n_pairs; p++) {
             sim_pair *sp = &sr.pairs[p];
-            sb_add(&b, "<div class=\"pair\" data-a=\"");
-            esc(&b, m[sp->a].name);
-            sb_add(&b, "\" data-b=\"");
-            esc(&b, m[sp->b].name);
-            sb_printf(&b, "\" data-pct=\"%d\"><h3>", sp->pct);
-            esc(&b, m[sp->a].name);
-            sb_add(&b, " and ");
-            esc(&b, m[sp->b].name);
-            sb_printf(&b, ": %d%% (", sp->pct);
-            esc(&b, sp->file);
-            sb_add(&b, ")</h3>\n");
+            sb_add(b, "<div class=\"pair\" data-a=\"");
+            esc(b, m[sp->a].name);
+            sb_add(b, "\" data-b=\"");
+            esc(b, m[sp->b].name);
+            sb_printf(b, "\" data-pct=\"%d\"><h3>", sp->pct);
+            esc(b, m[sp->a].name);
+            sb_add(b, " and ");
+            esc(b, m[sp->b].name);
+            sb_printf(b, ": %d%% (", sp->pct);
+            esc(b, sp->file);
+            sb_add(b, ")</h3>\n");
             char pa[4400], pb[4400];
             fmt_into(pa, sizeof pa, "%s/%s", m[sp->a].src, sp->file);
             fmt_into(pb, sizeof pb, "%s/%s", m[sp->b].src, sp->file);
@@ -456,62 +512,94 @@ int class_report_write(const engine *e, const char *out_dir, const class_member 
                 int a1, a2, b1, b2;
                 if (sscanf(l, "%d %d %d %d", &a1, &a2, &b1, &b2) != 4)
                     continue;
-                sb_add(&b, "<div class=\"side\"><pre>");
-                passage(&b, pa, a1, a2);
-                sb_add(&b, "</pre><pre>");
-                passage(&b, pb, b1, b2);
-                sb_add(&b, "</pre></div>\n");
+                sb_add(b, "<div class=\"side\"><pre>");
+                passage(b, pa, a1, a2);
+                sb_add(b, "</pre><pre>");
+                passage(b, pb, b1, b2);
+                sb_add(b, "</pre></div>\n");
             }
-            sb_add(&b, "</div>\n");
+            sb_add(b, "</div>\n");
         }
     }
     similarity_free(&sr);
     free(dirs);
-    sb_add(&b, "</section>\n");
+    sb_add(b, "</section>\n");
+}
 
-    /* every student */
-    sb_add(&b, "<section id=\"students\"><h2>Students</h2>\n<table><tr><th>student</th><th>score</th><th>status</th>"
+/* Every student: score, status, version, feedback file. */
+static void section_students(strbuf *b, const class_data *d)
+{
+    const class_member *m = d->m;
+    const row *rows = d->rows;
+    int n = d->n;
+    sb_add(b, "<section id=\"students\"><h2>Students</h2>\n<table><tr><th>student</th><th>score</th><th>status</th>"
                "<th>version</th><th>feedback</th></tr>\n");
     for (int i = 0; i < n; i++) {
         const grade_result *g = &rows[i].g;
         char safe[800];
         batch_safe_name(m[i].name, safe, sizeof safe);
-        sb_add(&b, "<tr class=\"student\"><td>");
-        esc(&b, m[i].name);
+        sb_add(b, "<tr class=\"student\"><td>");
+        esc(b, m[i].name);
         if (!rows[i].ok)
-            sb_add(&b, "</td><td colspan=\"4\">no result</td></tr>\n");
+            sb_add(b, "</td><td colspan=\"4\">no result</td></tr>\n");
         else {
-            sb_printf(&b, "</td><td class=\"num\">%g / %g</td><td>%s</td><td>", g->score, g->max_score,
+            sb_printf(b, "</td><td class=\"num\">%g / %g</td><td>%s</td><td>", g->score, g->max_score,
                       !g->build_ok ? "build failed" : !g->gpu_ran ? "no GPU" : "ok");
-            esc(&b, g->version);
-            sb_add(&b, "</td><td><a href=\"feedback/");
-            esc(&b, safe);
-            sb_add(&b, ".txt\">feedback</a></td></tr>\n");
+            esc(b, g->version);
+            sb_add(b, "</td><td><a href=\"feedback/");
+            esc(b, safe);
+            sb_add(b, ".txt\">feedback</a></td></tr>\n");
         }
     }
-    sb_add(&b, "</table></section>\n");
+    sb_add(b, "</table></section>\n");
+}
 
-    /* answers */
-    sb_add(&b, "<section id=\"answers\"><h2>Answers to the handout's questions</h2>\n");
+/* Each student's answers to the handout's questions. */
+static void section_answers(strbuf *b, const class_data *d)
+{
+    const class_member *m = d->m;
+    const row *rows = d->rows;
+    int n = d->n;
+    sb_add(b, "<section id=\"answers\"><h2>Answers to the handout's questions</h2>\n");
     int na = 0;
     for (int i = 0; i < n; i++) {
         if (!rows[i].ok || !rows[i].g.answers.len)
             continue;
         na++;
-        sb_add(&b, "<details class=\"answers\"><summary>");
-        esc(&b, m[i].name);
-        sb_add(&b, "</summary><pre>");
-        escn(&b, rows[i].g.answers.s, rows[i].g.answers.len);
-        sb_add(&b, "</pre></details>\n");
+        sb_add(b, "<details class=\"answers\"><summary>");
+        esc(b, m[i].name);
+        sb_add(b, "</summary><pre>");
+        escn(b, rows[i].g.answers.s, rows[i].g.answers.len);
+        sb_add(b, "</pre></details>\n");
     }
     if (!na)
-        sb_add(&b, "<p>No hand-in has an answers.md.</p>\n");
-    sb_add(&b, "</section>\n</body></html>\n");
+        sb_add(b, "<p>No hand-in has an answers.md.</p>\n");
+    sb_add(b, "</section>\n");
+}
 
+int class_report_write(const engine *e, const char *out_dir, const class_member *m, int n, double sim_threshold,
+                       char *err, size_t errlen)
+{
+    class_data d = {.e = e, .m = m, .n = n, .sim_threshold = sim_threshold};
+    d.rows = calloc((size_t)n + 1, sizeof *d.rows);
+    if (!d.rows || read_rows(&d) != 0) {
+        free(d.rows);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    strbuf b;
+    sb_init(&b);
+    static void (*const sections[])(strbuf *, const class_data *) = {
+        section_head,     section_summary, section_scores,   section_tests,    section_speedups, section_failures,
+        section_build_failures, section_late, section_similarity, section_students, section_answers,
+    };
+    for (size_t k = 0; k < sizeof sections / sizeof sections[0]; k++)
+        sections[k](&b, &d);
+    sb_add(&b, "</body></html>\n");
     for (int i = 0; i < n; i++)
-        if (rows[i].ok)
-            grade_result_free(&rows[i].g);
-    free(rows);
+        if (d.rows[i].ok)
+            grade_result_free(&d.rows[i].g);
+    free(d.rows);
     char path[4096];
     snprintf(path, sizeof path, "%s/report.html", out_dir);
     int rc = write_file_atomic(path, sb_str(&b), b.len, err, errlen);

@@ -3,8 +3,10 @@
  * The same engine serves `make labNN` (student mode: visible tests, an
  * estimated score) and the instructor's `kitgrade grade/batch` (all tests).
  * Pipeline: take the manifest's files -> build the runner in the sandbox ->
- * correctness cases (runner in the sandbox, then the kit's checker) ->
- * sanitizer passes -> performance against the baseline under the GPU lock ->
+ * the rubric's tests in its order: correctness cases (in one serving runner,
+ * each judged by the kit's checker), the sanitizer tests (started right
+ * after the build, running while the correctness cases do), performance
+ * against the baseline (its timing loop with the GPU to itself, lock.h) ->
  * score from the rubric.
  */
 #ifndef GRADER_ENGINE_H
@@ -16,59 +18,47 @@
 #include "model.h"
 #include "report.h"
 #include "sandbox.h"
-#include "timings.h"
 
 /* The GPU "name" of a grading run without a device (KIT_RUN_WITHOUT_GPU=1). */
 #define KIT_NO_GPU_UUID "no-gpu"
 
+/* One lab's grading engine: its configuration (kit.ini, the lab, its
+ * rubric, the sandbox, the GPU) and the session that grades with it (the
+ * mode, the seed, where lines go).  What one grading of one submission
+ * holds while it runs (its work folder, its GPU hold, its case server and
+ * sanitizer sessions, its builds) is a `grading` (engine_int.h), made and
+ * ended by engine_grade. */
 typedef struct engine_s {
+    /* configuration: fixed once engine_init returned */
     kit_conf conf;
     manifest man;
     rubric rub;
     char lab_dir[1024];     /* KIT/grader/labs/<name>: manifest, rubric, kit sources */
     char starter_dir[1024]; /* KIT/labs/<name>: the interface header */
     char lab_build[1024];   /* BUILD/labs/<name>: kit objects, checker */
-    sandbox sb;
+    char rubric_path[1024]; /* the effective rubric (the lab's or --rubric) */
+    int rubric_given;       /* --rubric: reruns must name it */
+    sandbox sb;             /* the sandbox; its uid is claimed per grading (sandbox_claim_uid) */
+    int gpu;                /* a CUDA device is usable */
+    char gpu_uuid[96], gpu_name[160], gpu_why[256]; /* gpu_uuid KIT_NO_GPU_UUID: KIT_RUN_WITHOUT_GPU */
+    /* the session: what the command asked for */
     int student_mode;       /* visible tests only; "estimated score" */
     const char *only_test;  /* run just this test ("a,b,c": these tests) */
     uint64_t seed;          /* top-level seed; per-case seeds derive from it */
-    int gpu;                /* a CUDA device is usable */
-    char gpu_uuid[96], gpu_name[160], gpu_why[256]; /* gpu_uuid KIT_NO_GPU_UUID: KIT_RUN_WITHOUT_GPU */
     FILE *log;              /* live test lines and notes; NULL in batch workers */
     report_opts ropts;
     char repro[2048];       /* "make lab03" or "/kit/build/bin/kitgrade grade lab03 DIR" (rerun.h) */
     int repro_make;         /* repro takes make variables (TEST=, SEED=), else options */
-    int rubric_given;       /* --rubric: reruns must name it */
     /* Called after a successful build, before the first GPU test (batch:
      * waits for a free GPU and selects it).  May be NULL. */
     void (*before_gpu)(struct engine_s *e, void *arg);
     void *before_gpu_arg;
     int keep_work;          /* keep the work folder (student mode: for inspection) */
-    char rubric_path[1024]; /* the effective rubric (the lab's or --rubric) */
     int allow_no_gpu;       /* batch: write build-only results without a GPU (--allow-no-gpu) */
+    int build_cache;        /* reuse the student's builds (buildcache.h): student checks */
     char grading_key[65];   /* digest of rubric, kit code and conditions (gradekey.h); "" = not computed */
     char conditions[256];   /* the conditions in words, stored with each result */
-    int not_own_right, not_own_wrong; /* this grading: runs without the student's own kernels, with
-                                         right / wrong values (sanitizer credit, engine.c) */
-    struct case_server *server; /* the runner serving this grading's correctness cases (serve.c), or NULL */
-    int serve_deaths;           /* this grading: server processes that ended mid-case */
-    int next_alone;             /* the next run_case starts with the GPU alone (its case hit the
-                                   time limit in the case server) */
-    struct san_session *sanitizers[8]; /* sanitizer tests running meanwhile (serve.c) */
-    gpu_lock shared;            /* this grading's one shared hold of the GPU (cases.c gpu_share) */
-    int shared_held;
-    int n_sanitizers;
-    /* The synccheck test's runner, built with kit/barrier_check.cuh (every
-     * __syncthreads() of the student's files counts its arrivals): 1 built
-     * (barrier_runner is its path), -1 its build failed (barrier_log says
-     * why), 0 not built (no synccheck test in this grading). */
-    int barriers;
-    int build_cache;            /* reuse the student's builds (buildcache.h): student checks */
-    char build_reused[160];     /* this grading's build came from the cache: what was unchanged; "" built */
-    char barrier_runner[2200];
-    char barrier_log[2048];
-    int timings;                /* print where each test's seconds went (--timings, make V=1) */
-    test_times times;           /* the current test's (timings.h) */
+    int timings;            /* print where each test's seconds went (--timings, make V=1) */
 } engine;
 
 /* Loads build/kit.ini (from $KIT_BUILD, else ../ of the executable), the lab's

@@ -112,11 +112,15 @@ static int archives_prepare(engine *e, const char *subs, const char *stage, char
         snprintf(err, errlen, "cannot open %s: %s", subs, strerror(errno));
         return -1;
     }
-    rm_rf(stage); /* unpacked afresh each run: the results say whether a submission changed */
-    mkdirs(stage, 0755);
+    /* unpacked afresh each run: the results say whether a submission changed */
+    if (rm_rf(stage) != 0 || mkdirs(stage, 0755) != 0) {
+        snprintf(err, errlen, "cannot empty %s for the unpacked archives: %s", stage, strerror(errno));
+        dir_names_free(names);
+        return -1;
+    }
     char scratch[4200];
     snprintf(scratch, sizeof scratch, "%s/.archives", stage);
-    sandbox_claim_uid(&e->sb, NULL);
+    sandbox_claim_uid(&e->sb, stderr); /* a failure is said there; the archives unpack as nobody */
     strbuf refused;
     sb_init(&refused);
     int bad = 0;

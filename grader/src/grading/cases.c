@@ -1,0 +1,240 @@
+/* cases.c - one run of one case on its own: the submission's runner (or
+ * compute-sanitizer around it) in the sandbox, then the kit's checker.
+ * Uses runs.c and serve.c (the gate, the end of the grading's other GPU
+ * processes before it takes the GPU alone); engine.c calls it. */
+#include "engine_int.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kit/util.h"
+#include "lock.h"
+#include "sanitizer.h"
+
+/* The GPU to this grading alone: its other GPU processes end first, and
+ * its shared hold with them (a later run takes it again).  Waiting for the
+ * lock is no part of any time limit: a run's limit starts when it does. */
+int gpu_take_alone(grading *g, gpu_lock *lock, double *waited_s)
+{
+    gpu_release_all(g);
+    int locked = gpu_lock_acquire(lock, g->e->gpu_uuid, 1, g->e->log) == 0;
+    *waited_s += locked ? lock->waited_s : 0;
+    return locked;
+}
+
+/* One run of argv: sharing the GPU (the grading's one shared hold), or with
+ * the GPU to itself (gpu_take_alone). */
+static void run_sharing_or_alone(grading *g, const char *const argv[], const proc_opts *o, int alone, proc_result *r,
+                                 double *waited_s)
+{
+    if (!alone) {
+        gpu_share(g);
+        proc_run(argv, o, r);
+        return;
+    }
+    gpu_lock lock;
+    int locked = gpu_take_alone(g, &lock, waited_s);
+    proc_run(argv, o, r);
+    if (locked)
+        gpu_lock_release(&lock);
+}
+
+/* clean_run_dir failed (errno): the case is not run, and says why. */
+static void run_dir_failed(const workdirs *w, outcome *c)
+{
+    c->pass = 0;
+    sb_printf(&c->text, "internal error: cannot prepare the run folder %s: %s\n", w->run, strerror(errno));
+}
+
+/* What a run of the runner is told: its seed, a fresh nonce, its result file. */
+typedef struct {
+    uint64_t nonce;
+    char seed[32], nonce_s[32], out[2200];
+} run_ids;
+
+/* A run's start: an empty run folder and its ids; 0, or -1 (c says why: the case is not run). */
+static int start_run(const grading *g, uint64_t seed, run_ids *id, outcome *c)
+{
+    if (clean_run_dir(g->e, &g->w) != 0) {
+        run_dir_failed(&g->w, c);
+        return -1;
+    }
+    id->nonce = random_nonce();
+    snprintf(id->seed, sizeof id->seed, "0x%llx", (unsigned long long)seed);
+    snprintf(id->nonce_s, sizeof id->nonce_s, "%llu", (unsigned long long)id->nonce);
+    snprintf(id->out, sizeof id->out, "%s/out.bin", g->w.run);
+    return 0;
+}
+
+void run_case(grading *g, const rubric_test *t, const char *params, uint64_t seed, int bench, outcome *c)
+{
+    engine *e = g->e;
+    const workdirs *w = &g->w;
+    run_ids id;
+    if (start_run(g, seed, &id, c) != 0)
+        return;
+    char warm[16], reps[16];
+    snprintf(warm, sizeof warm, "%d", t->warmup);
+    snprintf(reps, sizeof reps, "%d", t->reps);
+    const char *argv[24] = {w->runner, bench ? "bench" : "run", "--params", params, "--seed", id.seed,
+                            "--nonce", id.nonce_s, "--out", id.out};
+    int n = 10;
+    if (bench) {
+        argv[n++] = "--warmup", argv[n++] = warm;
+        argv[n++] = "--reps", argv[n++] = reps;
+    }
+    int gated = bench && serve_enabled();
+    argv[n] = NULL;
+    const char *gated_argv[28];
+    memcpy(gated_argv, argv, sizeof argv);
+    gated_argv[n] = "--gate-fd", gated_argv[n + 1] = KIT_CTL_FD_S, gated_argv[n + 2] = NULL;
+
+    double limit = t->timeout_s > 0 ? t->timeout_s : e->rub.timeout_s;
+    sandboxed sb;
+    sandboxed_init(&sb, e, limit, w->run, w->run, w->run, w->bin, NULL);
+
+    proc_result r;
+    /* A case that hit its time limit in the case server starts alone. */
+    int alone_first = bench ? !gated : g->next_alone;
+    g->next_alone = 0;
+    for (int alone = alone_first;; alone = 1) {
+        if (!alone && gated) { /* the GPU alone for the timing loop only */
+            run_gated(g, gated_argv, &sb, limit, &r, &c->waited_s);
+        } else {
+            run_sharing_or_alone(g, argv, &sb.o, alone, &r, &c->waited_s);
+        }
+        /* Runs sharing the GPU share its memory: one that ran out of it
+         * next to others is rerun once with the GPU to itself, so another
+         * submission's memory hog cannot fail it (a hog of its own fails
+         * alone as well); so is one that hit its time limit (rerun_alone_after).
+         * A timing run that failed while it shared the GPU runs again with
+         * the GPU to itself from start to end, whatever the failure: so
+         * the gate can cost no verdict. */
+        int retry = !alone && (gated ? !proc_ok(&r) : !proc_ok(&r) && (rerun_alone_after(e, &r) || mentions_out_of_memory(&r)));
+        if (!retry)
+            break;
+        proc_result_free(&r);
+        if (clean_run_dir(e, w) != 0) {
+            run_dir_failed(w, c);
+            return;
+        }
+    }
+
+    times_run(&g->times, r.seconds, params);
+    g->times.waits += c->waited_s;
+    c->timed_out = r.timed_out;
+    if (write_run_stdout(w, sb_str(&r.out), r.out.len, &c->text) != 0) {
+        c->pass = 0;
+    } else if (!proc_ok(&r)) {
+        c->pass = 0;
+        describe_run_failure(e, &r, &c->text);
+    } else if (!result_file_ok(w, &c->text)) {
+        c->pass = 0;
+    } else {
+        double tc = kit_now();
+        run_checker(e, w, params, seed, id.nonce, !g->shared_held, c);
+        g->times.checks += kit_now() - tc, g->times.n_checks++;
+    }
+    proc_result_free(&r);
+}
+
+/* Prints the source line a sanitizer finding points at, from the student's copy. */
+static void add_source_line(const workdirs *w, const char *file, int line, strbuf *b)
+{
+    if (line <= 0 || !file[0])
+        return;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", w->src, san_basename(file));
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    char buf[512];
+    for (int k = 1; fgets(buf, sizeof buf, f); k++) {
+        if (k == line) {
+            buf[strcspn(buf, "\n")] = 0;
+            strbuf clean;
+            sb_init(&clean);
+            sb_add_sanitized(&clean, buf, strlen(buf));
+            sb_printf(b, "      %5d | %s\n", k, sb_str(&clean));
+            sb_free(&clean);
+            break;
+        }
+    }
+    fclose(f);
+}
+
+/* One case under compute-sanitizer. */
+void run_sanitizer_case(grading *g, const rubric_test *t, const char *params, uint64_t seed, outcome *c)
+{
+    engine *e = g->e;
+    const workdirs *w = &g->w;
+    run_ids id;
+    if (start_run(g, seed, &id, c) != 0)
+        return;
+    const char *run_args[] = {w->runner, "run", "--no-trace", "--params", params, "--seed", id.seed,
+                              "--nonce", id.nonce_s, "--out", id.out, NULL};
+    const char *argv[32];
+    sanitizer_argv(g, t, run_args, argv, 32);
+
+    sandboxed sb;
+    sandboxed_init(&sb, e, t->timeout_s > 0 ? t->timeout_s : e->rub.sanitizer_timeout_s, w->run, w->run, w->run,
+                   w->bin, w->src);
+    sb.o.out_cap = 4u << 20; /* the sanitizer's report, not the program's flood */
+    proc_result r;
+    for (int alone = 0;; alone = 1) {
+        run_sharing_or_alone(g, argv, &sb.o, alone, &r, &c->waited_s);
+        if (alone || !rerun_alone_after(e, &r))
+            break;
+        proc_result_free(&r);
+        if (clean_run_dir(e, w) != 0) {
+            run_dir_failed(w, c);
+            return;
+        }
+    }
+
+    san_report rep;
+    san_report_init(&rep);
+    int errors = sanitizer_errors(t, &r, &rep);
+    int count_warnings = !strcmp(t->tool, "racecheck");
+    c->timed_out = r.timed_out;
+    c->pass = !r.timed_out && r.exited && r.exit_code == 0 && errors == 0 && !rep.tool_failed;
+    /* A clean report counts only for a run that did its work: a program
+     * that exits 0 before the student's code ran has nothing to check. */
+    if (c->pass && !run_finished(e, w, id.nonce, &c->text))
+        c->pass = 0;
+    if (rep.tool_failed)
+        sb_printf(&c->text, "compute-sanitizer could not check this run: %s\n", rep.tool_message);
+    for (int i = 0; i < rep.n; i++) {
+        const san_finding *f = &rep.items[i];
+        if (f->warning && !count_warnings)
+            continue;
+        /* racecheck counts hazards; the other tools count reports */
+        const char *unit = strstr(f->kind, "race") || strstr(f->kind, "hazard") ? "hazard" : "report";
+        if (f->line > 0)
+            sb_printf(&c->text, "%s at %s:%d%s%s (%ld %s%s)\n", f->kind, san_basename(f->file), f->line,
+                      f->func[0] ? " in " : "", f->func, f->count, unit, f->count == 1 ? "" : "s");
+        else
+            sb_printf(&c->text, "%s%s%s (%ld %s%s; build with -lineinfo to see the line)\n", f->kind,
+                      f->func[0] ? " in " : "", f->func, f->count, unit, f->count == 1 ? "" : "s");
+        if (f->warning)
+            sb_add(&c->text, "    (a warp-level hazard: threads of one warp are not in lockstep since Volta; "
+                             "use __syncwarp() or __syncthreads())\n");
+        add_source_line(w, f->file, f->line, &c->text);
+        if (f->note[0])
+            sb_printf(&c->text, "    (%s)\n", f->note);
+        if (f->other_line > 0 && (f->other_line != f->line || strcmp(f->other_file, f->file))) {
+            sb_printf(&c->text, "    the other access is at %s:%d\n", san_basename(f->other_file), f->other_line);
+            add_source_line(w, f->other_file, f->other_line, &c->text);
+        }
+    }
+    if (!c->pass && errors == 0 && !rep.tool_failed && !proc_ok(&r)) {
+        if (r.exited && r.exit_code == 99)
+            sb_printf(&c->text, "compute-sanitizer reported errors (%ld)\n", rep.summary_errors);
+        else
+            describe_run_failure(e, &r, &c->text);
+    }
+    san_report_free(&rep);
+    proc_result_free(&r);
+}

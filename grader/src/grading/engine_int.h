@@ -1,0 +1,179 @@
+/* engine_int.h - inside the engine: one grading's state, its work folders,
+ * its sandboxed processes and its runs of cases.
+ *
+ * Four files, each calling only the ones listed before it (no loop):
+ *   runs.c   what every run shares: the sandboxed process, the checker, the
+ *            result files, the grading's shared GPU hold, case parameters;
+ *   serve.c  many cases in one runner process (the case server, the
+ *            sanitizer sessions), timing runs through the gate, and the end
+ *            of every GPU process of a grading (gpu_release_all);
+ *   cases.c  one run of one case on its own (runner or compute-sanitizer);
+ *   engine.c the tests of a rubric, the build, the whole grading. */
+#ifndef GRADER_ENGINE_INT_H
+#define GRADER_ENGINE_INT_H
+#include <stdint.h>
+#include "timings.h"
+#include "engine.h"
+#include "kit/protocol.h"
+#include "lock.h"
+#include "proc.h"
+#include "sanitizer.h"
+#include "strbuf.h"
+
+/* The work folder of one grading: src (the student's files and the kit's
+ * headers), lib (kit objects), bin (the runner), run (the runs' folder,
+ * the submission's to write). */
+typedef struct {
+    char root[2048], src[2100], lib[2100], bin[2100], run[2100], runner[2200];
+} workdirs;
+
+#define MAX_SAN_SESSIONS 8
+
+/* One grading of one submission while it runs (engine_grade makes it and
+ * ends it): what the engine's configuration and session (engine.h) do not
+ * hold.  Nothing of it outlives the grading. */
+typedef struct grading {
+    engine *e;                  /* the configuration and session it runs in */
+    workdirs w;                 /* its work folder */
+    /* the builds */
+    char build_reused[160];     /* the build came from the cache: what was unchanged; "" built */
+    /* The synccheck test's runner, built with kit/barrier_check.cuh (every
+     * __syncthreads() of the student's files counts its arrivals): 1 built
+     * (barrier_runner is its path), -1 its build failed (barrier_log says
+     * why), 0 not built (no synccheck test in this grading). */
+    int barriers;
+    char barrier_runner[2200];
+    char barrier_log[2048];
+    /* the GPU */
+    gpu_lock shared;            /* its one shared hold of the GPU (gpu_share) */
+    int shared_held;            /* 1 held, -1 asked for and not got, 0 not asked */
+    struct case_server *server; /* the runner serving its correctness cases (serve.c), or NULL */
+    int serve_deaths;           /* server processes that ended mid-case */
+    int next_alone;             /* the next run_case starts with the GPU alone (its case hit the
+                                   time limit in the case server) */
+    struct san_session *sanitizers[MAX_SAN_SESSIONS]; /* sanitizer tests running meanwhile (serve.c) */
+    int n_sanitizers;
+    /* what its tests found, decided on once every test ran */
+    int not_own_right, not_own_wrong; /* runs without the student's own kernels, with right / wrong
+                                         values (sanitizer credit, engine.c) */
+    test_times times;           /* where the current test's seconds go (timings.h; --timings) */
+} grading;
+
+/* ---- runs.c: what every run shares ---- */
+
+/* A submission process (build, run, sanitizer run, show): the rubric's
+ * limits, a minimal environment (HOME = `home`), `cwd` its working folder,
+ * `rw` the one folder it may write (watched for floods), `ro` up to two more
+ * folders it may read.  Lives on the caller's stack: o points into it. */
+typedef struct {
+    proc_opts o;
+    const char *rw[2], *ro[3];
+    char store[8][512];
+    const char *env[8];
+} sandboxed;
+
+void sandboxed_init(sandboxed *s, const engine *e, double timeout, const char *cwd, const char *home, const char *rw,
+                    const char *ro1, const char *ro2);
+
+/* What one run of one case came to. */
+typedef struct {
+    int pass;
+    int timed_out;   /* killed at the time limit */
+    strbuf text;     /* why it failed (several lines), or notes */
+    strbuf kernels;  /* "name (grid x block) ms" lines */
+    double student_ms, baseline_ms;
+    double waited_s; /* for the GPU lock */
+    strbuf metrics;  /* "label: value" lines */
+    int not_own;     /* the device-execution check failed (no own kernel, library kernels) */
+    int elsewhere;   /* ... and the values were right */
+} outcome;
+
+void outcome_init(outcome *c);
+void outcome_free(outcome *c);
+
+/* The GPU lock of a grading: its correctness and sanitizer runs (the case
+ * server, sanitizer processes, single runs) share the GPU under ONE shared
+ * hold, taken at the first and kept until a timing run or the end.  Never
+ * two holds at once: a shared request waits while a timing run waits for
+ * the GPU, and that run would wait for the hold already held. */
+void gpu_share(grading *g);
+/* Ends the grading's shared hold (its GPU processes must be gone). */
+void gpu_unshare(grading *g);
+/* Does a run that ended so, while it shared the GPU, run again alone?  (It
+ * hit its time limit, and there is a device whose load could be to blame.) */
+int rerun_alone_after(const engine *e, const proc_result *r);
+
+uint64_t random_nonce(void);
+/* The parameters of case i of test t: the test's common ones, then the case's. */
+void case_params(const rubric_test *t, int i, char *buf, size_t len);
+/* Empties the run folder (owned by the sandbox uid): 0, or -1 (errno says why). */
+int clean_run_dir(const engine *e, const workdirs *w);
+/* The last `lines` lines of a program's stderr, sanitized and indented. */
+void add_tail(strbuf *b, const strbuf *text, int lines, const char *indent);
+/* Why a runner process did not finish normally, in the student's terms. */
+void describe_run_failure(const engine *e, const proc_result *r, strbuf *b);
+/* The runner's result file is a regular file (or missing), not a planted link or FIFO. */
+int result_file_ok(const workdirs *w, strbuf *why);
+/* CUDA's words for a full GPU in a run's output. */
+int mentions_out_of_memory(const proc_result *r);
+/* Runs the kit's checker on a finished run (its stdout in w->root/stdout.txt)
+ * and reads its verdict into c.  use_slot: take a CPU slot (lock.h) for it. */
+void run_checker(const engine *e, const workdirs *w, const char *params, uint64_t seed, uint64_t nonce, int use_slot,
+                 outcome *c);
+/* Writes a run's stdout for the checker (w->root/stdout.txt, never through a
+ * link): 0, or -1 with an internal error's line in why. */
+int write_run_stdout(const workdirs *w, const char *data, size_t len, strbuf *why);
+/* Did the runner finish its work (its own result file, complete, nonce)? */
+int run_finished(const engine *e, const workdirs *w, uint64_t nonce, strbuf *why);
+/* The same for the result file at path out (a sanitizer session's). */
+int result_finished(const engine *e, const char *out, uint64_t nonce, strbuf *why);
+/* compute-sanitizer with t's tool and the kit's options, then runner_args
+ * (synccheck: the barrier-checked runner, g->barrier_runner, in place of
+ * runner_args[0] when it was built); returns the count of argv
+ * (NULL-terminated, at most max entries). */
+int sanitizer_argv(const grading *g, const rubric_test *t, const char *const runner_args[], const char **argv, int max);
+/* The findings of a sanitizer run in rep; returns the errors that fail the
+ * test (racecheck: its warnings too). */
+int sanitizer_errors(const rubric_test *t, const proc_result *r, san_report *rep);
+
+/* ---- serve.c: many cases in one runner process; the gate; the end of a grading's GPU processes ----
+ * (the conversation's descriptor and words: kit/protocol.h) */
+
+/* KIT_SERVE=0: one process per case, timing runs alone from start to end. */
+int serve_enabled(void);
+/* Runs one correctness case in the submission's case server (started, under
+ * a shared GPU lock, when none runs).  1: c holds the case's verdict (the
+ * checker's, or a time limit hit); 0: run the case on its own (run_case):
+ * no server could start, or the case ended the process (a crash, a CUDA
+ * error left behind), or its output was cut. */
+int serve_case(grading *g, const rubric_test *t, const char *params, uint64_t seed, outcome *c);
+/* Starts every case of sanitizer test t in one compute-sanitizer process
+ * around the runner's serve mode, in a folder of its own, to run while the
+ * correctness cases do (nothing when the server is off). */
+void serve_sanitizer_start(grading *g, const rubric_test *t);
+/* Waits for test t's sanitizer process (started now if it was not): 1 when
+ * each case finished its work and the report is clean (the test passes),
+ * else 0: run the cases one by one (run_sanitizer_case) for their own
+ * findings and messages. */
+int serve_sanitizer_clean(grading *g, const rubric_test *t);
+/* Ends the grading's GPU processes (case server, sanitizer sessions) and
+ * then its shared hold: before a timing run, and at the end of a grading. */
+void gpu_release_all(grading *g);
+/* A timing run (argv: runner bench ... --gate-fd KIT_CTL_FD_S) that shares the GPU but
+ * for its timing loop, which gets it alone; r as from proc_run, waited_s
+ * grows by the time spent waiting for the lock (not part of the limit). */
+void run_gated(grading *g, const char *const argv[], const sandboxed *sb, double limit, proc_result *r,
+               double *waited_s);
+
+/* ---- cases.c: one run of one case on its own ---- */
+
+/* gpu_release_all, then the GPU alone (exclusive lock): 1 when held
+ * (gpu_lock_release it); the wait is added to *waited_s, never to a limit. */
+int gpu_take_alone(grading *g, gpu_lock *lock, double *waited_s);
+/* One run of one case on its own: the runner in the sandbox (bench: timed),
+ * then the checker. */
+void run_case(grading *g, const rubric_test *t, const char *params, uint64_t seed, int bench, outcome *c);
+/* One case under compute-sanitizer (t->tool). */
+void run_sanitizer_case(grading *g, const rubric_test *t, const char *params, uint64_t seed, outcome *c);
+
+#endif
