@@ -143,23 +143,67 @@ void kit_ref_conv1d_i32(const int32_t *in, size_t n, const int32_t *mask, int m,
     }
 }
 
+/* Scans in DOT_PIECES fixed pieces: each piece's totals (on threads), the
+ * pieces' offsets in order, then each piece from its offset (on threads).
+ * The same pieces on any number of threads, so the same bits; compensated
+ * throughout, so within a few units of the last place of the exact sums. */
 void kit_ref_scan_f32(const float *in, size_t n, double *out, double *out_abs)
 {
-    csum s = {0, 0}, s_abs = {0, 0};
-    for (size_t i = 0; i < n; i++) {
-        csum_add(&s, in[i]);
-        csum_add(&s_abs, fabs((double)in[i]));
-        out[i] = csum_get(&s);
-        if (out_abs)
-            out_abs[i] = csum_get(&s_abs);
+    csum tot[DOT_PIECES], tot_abs[DOT_PIECES];
+    size_t per = (n + DOT_PIECES - 1) / DOT_PIECES;
+    int t = PAR_THREADS(n, 8);
+#pragma omp parallel for num_threads(t) schedule(static)
+    for (int k = 0; k < DOT_PIECES; k++) {
+        csum s = {0, 0}, s_abs = {0, 0};
+        size_t lo = per * (size_t)k < n ? per * (size_t)k : n, hi = lo + per < n ? lo + per : n;
+        for (size_t i = lo; i < hi; i++) {
+            csum_add(&s, in[i]);
+            csum_add(&s_abs, fabs((double)in[i]));
+        }
+        tot[k] = s, tot_abs[k] = s_abs;
+    }
+    csum off[DOT_PIECES], off_abs[DOT_PIECES], run = {0, 0}, run_abs = {0, 0};
+    for (int k = 0; k < DOT_PIECES; k++) {
+        off[k] = run, off_abs[k] = run_abs;
+        csum_add(&run, tot[k].s), csum_add(&run, tot[k].c);
+        csum_add(&run_abs, tot_abs[k].s), csum_add(&run_abs, tot_abs[k].c);
+    }
+#pragma omp parallel for num_threads(t) schedule(static)
+    for (int k = 0; k < DOT_PIECES; k++) {
+        csum s = off[k], s_abs = off_abs[k];
+        size_t lo = per * (size_t)k < n ? per * (size_t)k : n, hi = lo + per < n ? lo + per : n;
+        for (size_t i = lo; i < hi; i++) {
+            csum_add(&s, in[i]);
+            csum_add(&s_abs, fabs((double)in[i]));
+            out[i] = csum_get(&s);
+            if (out_abs)
+                out_abs[i] = csum_get(&s_abs);
+        }
     }
 }
 
 void kit_ref_scan_i32(const int32_t *in, size_t n, int64_t *out)
 {
-    int64_t s = 0;
-    for (size_t i = 0; i < n; i++)
-        out[i] = s += in[i];
+    int64_t tot[DOT_PIECES], off[DOT_PIECES], run = 0;
+    size_t per = (n + DOT_PIECES - 1) / DOT_PIECES;
+    int t = PAR_THREADS(n, 1);
+#pragma omp parallel for num_threads(t) schedule(static)
+    for (int k = 0; k < DOT_PIECES; k++) {
+        int64_t s = 0;
+        size_t lo = per * (size_t)k < n ? per * (size_t)k : n, hi = lo + per < n ? lo + per : n;
+        for (size_t i = lo; i < hi; i++)
+            s += in[i];
+        tot[k] = s;
+    }
+    for (int k = 0; k < DOT_PIECES; k++)
+        off[k] = run, run += tot[k];
+#pragma omp parallel for num_threads(t) schedule(static)
+    for (int k = 0; k < DOT_PIECES; k++) {
+        int64_t s = off[k];
+        size_t lo = per * (size_t)k < n ? per * (size_t)k : n, hi = lo + per < n ? lo + per : n;
+        for (size_t i = lo; i < hi; i++)
+            out[i] = s += in[i];
+    }
 }
 
 void kit_ref_merge_i32(const int32_t *a, size_t m, const int32_t *b, size_t n, int32_t *c, uint32_t *src)

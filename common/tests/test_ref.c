@@ -49,6 +49,22 @@ START_TEST(threads_give_the_same_bits)
     }
     unsetenv("KIT_THREADS");
     ck_assert(d[0] == d[1] && abs_[0] == abs_[1]);
+    /* the scan: the same bits on 1 and 3 threads, and the sequential sums
+     * within a few units of the last place */
+    double *s1 = malloc(m * sizeof *s1), *s3 = malloc(m * sizeof *s3);
+    ck_assert(s1 && s3);
+    setenv("KIT_THREADS", "1", 1);
+    kit_ref_scan_f32(x, m, s1, NULL);
+    setenv("KIT_THREADS", "3", 1);
+    kit_ref_scan_f32(x, m, s3, NULL);
+    unsetenv("KIT_THREADS");
+    ck_assert(!memcmp(s1, s3, m * sizeof *s1));
+    double run = 0, run_abs = 0;
+    for (size_t i = 0; i < m; i++) {
+        run += x[i], run_abs += fabs(x[i]);
+        ck_assert_msg(fabs(s1[i] - run) <= 1e-12 * run_abs + 1e-300, "scan[%zu] = %.17g, sequential %.17g", i, s1[i], run);
+    }
+    free(s1), free(s3);
     free(a), free(l1), free(u1), free(l5), free(u5), free(x), free(y);
 }
 END_TEST
