@@ -46,10 +46,9 @@ static inline uint64_t rotl(uint64_t x, int k)
     return (x << k) | (x >> (64 - k));
 }
 
-uint64_t kit_rng_u64(kit_rng *r)
+/* The state update of xoshiro256 (linear over GF(2): kit_rng_advance). */
+static void step_linear(uint64_t s[4])
 {
-    uint64_t *s = r->s;
-    uint64_t result = rotl(s[1] * 5, 7) * 9;
     uint64_t t = s[1] << 17;
     s[2] ^= s[0];
     s[3] ^= s[1];
@@ -57,6 +56,12 @@ uint64_t kit_rng_u64(kit_rng *r)
     s[0] ^= s[3];
     s[2] ^= t;
     s[3] = rotl(s[3], 45);
+}
+
+uint64_t kit_rng_u64(kit_rng *r)
+{
+    uint64_t result = rotl(r->s[1] * 5, 7) * 9;
+    step_linear(r->s);
     return result;
 }
 
@@ -140,22 +145,11 @@ int kit_parse_seed(const char *s, uint64_t *out, char *err, size_t errlen)
 }
 
 /* ---- jumping ahead (kit_rng_advance) -------------------------------------------
- * The state update of xoshiro256 (without its output scrambler) is a linear
- * map T on 256 bits.  A matrix is kept as its 256 columns T(e_i); jump[j] is
+ * The state update of xoshiro256 (without its output scrambler, step_linear)
+ * is a linear map T on 256 bits.  A matrix is kept as its 256 columns T(e_i); jump[j] is
  * T^(2^j), made once by squaring. */
 typedef uint64_t vec4[4];
 #define JUMP_BITS 48 /* advances up to 2^48 draws */
-
-static void step_linear(vec4 s)
-{
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-}
 
 static void mat_apply(const vec4 *cols, const vec4 v, vec4 out)
 {
