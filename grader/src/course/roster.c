@@ -201,35 +201,46 @@ static const char merge_usage[] =
     "usage: kitgrade merge OUT [--roster roster.csv] [--manual manual.csv] [--manual-max POINTS]\n"
     "  OUT is a batch's output folder (OUT/results/*.json); writes OUT/final.csv and OUT/lms.csv\n";
 
-int roster_merge_command(int argc, char **argv)
+typedef struct {
+    const char *out, *roster, *manual;
+    double manual_max;
+} merge_opts;
+
+/* The command line into o.  -1: go on; otherwise the exit status (2). */
+static int merge_args(int argc, char **argv, merge_opts *o)
 {
-    const char *out = NULL, *roster = NULL, *manual = NULL;
-    double manual_max = 0;
+    *o = (merge_opts){0};
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--roster") && i + 1 < argc)
-            roster = argv[++i];
+            o->roster = argv[++i];
         else if (!strcmp(argv[i], "--manual") && i + 1 < argc)
-            manual = argv[++i];
+            o->manual = argv[++i];
         else if (!strcmp(argv[i], "--manual-max") && i + 1 < argc) {
             char *end;
-            manual_max = strtod(argv[++i], &end);
-            if (*end || manual_max < 0) {
+            o->manual_max = strtod(argv[++i], &end);
+            if (*end || o->manual_max < 0) {
                 fprintf(stderr, "kitgrade: --manual-max '%s' is not a number >= 0\n", argv[i]);
                 return 2;
             }
-        } else if (argv[i][0] != '-' && !out)
-            out = argv[i];
+        } else if (argv[i][0] != '-' && !o->out)
+            o->out = argv[i];
         else {
             fputs(merge_usage, stderr);
             return 2;
         }
     }
-    if (!out) {
+    if (!o->out) {
         fputs(merge_usage, stderr);
         return 2;
     }
-    class_list c = {0};
-    char pattern[4200], lab[NAME_LEN] = "";
+    return -1;
+}
+
+/* The results in OUT/results (one JSON each) into c, one student each; the lab's id into lab
+ * (NAME_LEN).  0, or 2 when there is none. */
+static int read_results(const char *out, class_list *c, char *lab)
+{
+    char pattern[4200];
     snprintf(pattern, sizeof pattern, "%s/results/*.json", out);
     glob_t gl;
     if (glob(pattern, 0, NULL, &gl) != 0) {
@@ -244,71 +255,102 @@ int roster_merge_command(int argc, char **argv)
             fprintf(stderr, "kitgrade: %s\n", err);
             continue;
         }
-        student *s = find(&c, g.student, 1);
+        student *s = find(c, g.student, 1);
         if (!s) {
             grade_result_free(&g);
             continue;
         }
         s->g = g, s->has_result = 1;
-        snprintf(lab, sizeof lab, "%s", g.lab);
+        snprintf(lab, NAME_LEN, "%s", g.lab);
     }
     globfree(&gl);
+    return 0;
+}
+
+/* The roster and the manual points, where given, into c.  0, or 1. */
+static int read_roster_and_manual(const merge_opts *o, class_list *c)
+{
     static const char *const rcols[] = {"login", "student_id", "name", "email"};
     static const char *const mcols[] = {"login", "points", "comment"};
     int rreq[] = {1, 1, 1, 1}, mreq[] = {1, 1, 0};
-    int rc = 0;
-    if (roster && read_csv(roster, rcols, 4, rreq, &c, roster_row) != 0)
-        rc = 1;
-    if (!rc && manual && read_csv(manual, mcols, 3, mreq, &c, manual_row) != 0)
-        rc = 1;
-    if (!rc) {
-        strbuf fin, lms;
-        sb_init(&fin);
-        sb_init(&lms);
-        sb_add(&fin, "login,student_id,name,email,tests,manual,total,max,late_penalty_pct,version,comment\n");
-        sb_printf(&lms, "Student,ID,SIS User ID,SIS Login ID,Section,Email address,%s\n", lab[0] ? lab : "lab");
-        int missing_roster = 0;
-        for (int i = 0; i < c.n; i++) {
-            student *s = &c.s[i];
-            char num[64];
-            double tests = s->has_result ? s->g.score : 0, max = (s->has_result ? s->g.max_score : 0) + manual_max;
-            missing_roster += roster && !s->in_roster;
-            if (roster && !s->in_roster)
-                fprintf(stderr, "kitgrade: warning: '%s' has a result but is not in %s (row kept, no id)\n", s->login,
-                        roster);
-            csv_cell(&fin, s->login, 0);
-            csv_cell(&fin, s->id, 0);
-            csv_cell(&fin, s->name, 0);
-            csv_cell(&fin, s->email, 0);
-            sb_printf(&fin, "%g,%s,%g,%g,%g,", tests, s->has_manual ? (snprintf(num, sizeof num, "%g", s->manual), num) : "",
-                      tests + s->manual, max, s->has_result ? s->g.late_penalty_pct : 0);
-            csv_cell(&fin, s->has_result ? s->g.version : "", 0);
-            csv_cell(&fin, s->has_result ? s->comment : s->comment, 1);
-            csv_cell(&lms, s->name[0] ? s->name : s->login, 0);
-            csv_cell(&lms, "", 0);
-            csv_cell(&lms, s->id, 0);
-            csv_cell(&lms, s->login, 0);
-            csv_cell(&lms, "", 0);
-            csv_cell(&lms, s->email, 0);
-            sb_printf(&lms, "%g\n", tests + s->manual);
-        }
-        char path[4200], err[512];
-        snprintf(path, sizeof path, "%s/final.csv", out);
-        if (write_file_atomic(path, sb_str(&fin), fin.len, err, sizeof err) != 0) {
-            fprintf(stderr, "kitgrade: %s\n", err);
-            rc = 1;
-        }
-        snprintf(path, sizeof path, "%s/lms.csv", out);
-        if (!rc && write_file_atomic(path, sb_str(&lms), lms.len, err, sizeof err) != 0) {
-            fprintf(stderr, "kitgrade: %s\n", err);
-            rc = 1;
-        }
-        if (!rc)
-            printf("merge: %d students; %s/final.csv (tests + manual points), %s/lms.csv (LMS import)%s\n", c.n, out,
-                   out, missing_roster ? "; some students are not in the roster (above)" : "");
-        sb_free(&fin);
-        sb_free(&lms);
+    if (o->roster && read_csv(o->roster, rcols, 4, rreq, c, roster_row) != 0)
+        return 1;
+    if (o->manual && read_csv(o->manual, mcols, 3, mreq, c, manual_row) != 0)
+        return 1;
+    return 0;
+}
+
+/* One student's row of final.csv and of lms.csv. */
+static void student_rows(const student *s, double manual_max, strbuf *fin, strbuf *lms)
+{
+    char num[64];
+    double tests = s->has_result ? s->g.score : 0, max = (s->has_result ? s->g.max_score : 0) + manual_max;
+    csv_cell(fin, s->login, 0);
+    csv_cell(fin, s->id, 0);
+    csv_cell(fin, s->name, 0);
+    csv_cell(fin, s->email, 0);
+    sb_printf(fin, "%g,%s,%g,%g,%g,", tests, s->has_manual ? (snprintf(num, sizeof num, "%g", s->manual), num) : "",
+              tests + s->manual, max, s->has_result ? s->g.late_penalty_pct : 0);
+    csv_cell(fin, s->has_result ? s->g.version : "", 0);
+    csv_cell(fin, s->comment, 1);
+    csv_cell(lms, s->name[0] ? s->name : s->login, 0);
+    csv_cell(lms, "", 0);
+    csv_cell(lms, s->id, 0);
+    csv_cell(lms, s->login, 0);
+    csv_cell(lms, "", 0);
+    csv_cell(lms, s->email, 0);
+    sb_printf(lms, "%g\n", tests + s->manual);
+}
+
+/* OUT/final.csv and OUT/lms.csv from c.  0, or 1 when one cannot be written. */
+static int write_merge(const merge_opts *o, const class_list *c, const char *lab)
+{
+    strbuf fin, lms;
+    sb_init(&fin);
+    sb_init(&lms);
+    sb_add(&fin, "login,student_id,name,email,tests,manual,total,max,late_penalty_pct,version,comment\n");
+    sb_printf(&lms, "Student,ID,SIS User ID,SIS Login ID,Section,Email address,%s\n", lab[0] ? lab : "lab");
+    int missing_roster = 0, rc = 0;
+    for (int i = 0; i < c->n; i++) {
+        const student *s = &c->s[i];
+        missing_roster += o->roster && !s->in_roster;
+        if (o->roster && !s->in_roster)
+            fprintf(stderr, "kitgrade: warning: '%s' has a result but is not in %s (row kept, no id)\n", s->login,
+                    o->roster);
+        student_rows(s, o->manual_max, &fin, &lms);
     }
+    char path[4200], err[512];
+    snprintf(path, sizeof path, "%s/final.csv", o->out);
+    if (write_file_atomic(path, sb_str(&fin), fin.len, err, sizeof err) != 0) {
+        fprintf(stderr, "kitgrade: %s\n", err);
+        rc = 1;
+    }
+    snprintf(path, sizeof path, "%s/lms.csv", o->out);
+    if (!rc && write_file_atomic(path, sb_str(&lms), lms.len, err, sizeof err) != 0) {
+        fprintf(stderr, "kitgrade: %s\n", err);
+        rc = 1;
+    }
+    if (!rc)
+        printf("merge: %d students; %s/final.csv (tests + manual points), %s/lms.csv (LMS import)%s\n", c->n, o->out,
+               o->out, missing_roster ? "; some students are not in the roster (above)" : "");
+    sb_free(&fin);
+    sb_free(&lms);
+    return rc;
+}
+
+int roster_merge_command(int argc, char **argv)
+{
+    merge_opts o;
+    int rc = merge_args(argc, argv, &o);
+    if (rc >= 0)
+        return rc;
+    class_list c = {0};
+    char lab[NAME_LEN] = "";
+    if (read_results(o.out, &c, lab) != 0)
+        return 2;
+    rc = read_roster_and_manual(&o, &c);
+    if (!rc)
+        rc = write_merge(&o, &c, lab);
     for (int i = 0; i < c.n; i++)
         if (c.s[i].has_result)
             grade_result_free(&c.s[i].g);

@@ -64,17 +64,15 @@ static int write_blanked(const char *from, const char *to, const unsigned char *
 
 static int cmp_pair(const void *x, const void *y) { return ((const sim_pair *)y)->pct - ((const sim_pair *)x)->pct; }
 
-static void compare_file(const engine *e, const char *fname, const char *const *dirs, int n, double threshold,
-                         const char *tmp, const char *sim, sim_report *out)
+/* A copy's neutral name in the temporary folder ("s0003.cu", "d0003.cu"). */
+typedef char sim_name[32];
+
+/* 1. copies under neutral names (folder names may hold anything): names[j]
+ * in tmp, idx[j] the hand-in it came from.  Returns how many. */
+static int copy_neutral(const char *fname, const char *ext, const char *const *dirs, int n, const char *tmp,
+                        sim_name *names, int *idx)
 {
-    const char *ext = strrchr(fname, '.');
-    ext = ext ? ext : "";
-    /* 1. copies under neutral names (folder names may hold anything) */
-    int *idx = calloc((size_t)n + 1, sizeof *idx), k = 0;
-    const char **argv = calloc((size_t)n + 8, sizeof *argv);
-    char (*names)[32] = calloc((size_t)n + 1, sizeof *names);
-    if (!idx || !argv || !names)
-        goto done;
+    int k = 0;
     for (int i = 0; i < n; i++) {
         if (!dirs[i] || !dirs[i][0])
             continue;
@@ -95,18 +93,14 @@ static void compare_file(const engine *e, const char *fname, const char *const *
         close(fd);
         idx[k++] = i;
     }
-    out->n_compared = k;
-    if (k < 2)
-        goto done;
-    /* 2. the starter's passages, blanked */
-    char starter[4400], starter_copy[4400], starter_name[64];
-    snprintf(starter, sizeof starter, "%s/%s", e->starter_dir, fname);
-    snprintf(starter_name, sizeof starter_name, "starter%s", ext);
-    snprintf(starter_copy, sizeof starter_copy, "%s/%s", tmp, starter_name);
-    if (copy_file(starter, starter_copy, 0600) != 0) {
-        fmt_into(out->why, sizeof out->why, "no starter %s to discount", starter);
-        goto done;
-    }
+    return k;
+}
+
+/* The lines of each copy that sim_c finds in the starter: blank[j][line].
+ * argv: room for k + 8.  0, or -1 when sim_c failed. */
+static int starter_lines(const char *sim, const char **argv, const char *tmp, const sim_name *names, int k,
+                         const char *starter_name, unsigned char (*blank)[8192])
+{
     int a = 0;
     argv[a++] = sim;
     argv[a++] = "-n";
@@ -119,12 +113,9 @@ static void compare_file(const engine *e, const char *fname, const char *const *
     argv[a] = NULL;
     strbuf runs;
     sb_init(&runs);
-    unsigned char(*blank)[8192] = calloc((size_t)k, sizeof *blank);
-    if (!blank || run_sim(argv, tmp, &runs) != 0) {
-        free(blank);
+    if (run_sim(argv, tmp, &runs) != 0) {
         sb_free(&runs);
-        snprintf(out->why, sizeof out->why, "sim_c failed on the starter comparison");
-        goto done;
+        return -1;
     }
     for (char *save = NULL, *l = strtok_r(runs.s ? runs.s : (char *)"", "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
         int fa, a1, a2, fb, b1, b2;
@@ -134,7 +125,29 @@ static void compare_file(const engine *e, const char *fname, const char *const *
                     blank[fa][x] = 1;
     }
     sb_free(&runs);
-    char (*dnames)[32] = calloc((size_t)k, sizeof *dnames);
+    return 0;
+}
+
+/* 2. the starter's passages, blanked: returns dnames, dnames[j] the copy of
+ * names[j] without them (free()), or NULL (out->why says why, where it can). */
+static sim_name *discount_starter(const engine *e, const char *fname, const char *ext, const char *tmp,
+                                  const char *sim, const char **argv, const sim_name *names, int k, sim_report *out)
+{
+    char starter[4400], starter_copy[4400], starter_name[64];
+    snprintf(starter, sizeof starter, "%s/%s", e->starter_dir, fname);
+    snprintf(starter_name, sizeof starter_name, "starter%s", ext);
+    snprintf(starter_copy, sizeof starter_copy, "%s/%s", tmp, starter_name);
+    if (copy_file(starter, starter_copy, 0600) != 0) {
+        fmt_into(out->why, sizeof out->why, "no starter %s to discount", starter);
+        return NULL;
+    }
+    unsigned char(*blank)[8192] = calloc((size_t)k, sizeof *blank);
+    if (!blank || starter_lines(sim, argv, tmp, names, k, starter_name, blank) != 0) {
+        free(blank);
+        snprintf(out->why, sizeof out->why, "sim_c failed on the starter comparison");
+        return NULL;
+    }
+    sim_name *dnames = calloc((size_t)k, sizeof *dnames);
     for (int i = 0; dnames && i < k; i++) {
         char from[4400], to[4400];
         snprintf(dnames[i], sizeof dnames[i], "d%04d%s", i, ext);
@@ -143,10 +156,15 @@ static void compare_file(const engine *e, const char *fname, const char *const *
         write_blanked(from, to, blank[i], 8192);
     }
     free(blank);
-    if (!dnames)
-        goto done;
-    /* 3. every pair, in percent of each one's own (non-starter) tokens */
-    a = 0;
+    return dnames;
+}
+
+/* 3. every pair, in percent of each one's own (non-starter) tokens: best[lo *
+ * k + hi], the higher of the two ways.  0, or -1 when sim_c failed. */
+static int pair_percents(const char *sim, const char **argv, const char *tmp, const sim_name *dnames, int k,
+                         int *best)
+{
+    int a = 0;
     argv[a++] = sim;
     argv[a++] = "-p";
     argv[a++] = "-e";
@@ -157,49 +175,74 @@ static void compare_file(const engine *e, const char *fname, const char *const *
     argv[a] = NULL;
     strbuf pct;
     sb_init(&pct);
-    int *best = calloc((size_t)k * (size_t)k, sizeof *best);
-    if (best && run_sim(argv, tmp, &pct) == 0) {
-        for (char *save = NULL, *l = strtok_r(pct.s ? pct.s : (char *)"", "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-            int x, y, p;
-            if (sscanf(l, "d%d.%*s consists for %d %% of d%d", &x, &p, &y) == 3 && x >= 0 && y >= 0 && x < k && y < k &&
-                x != y) {
-                int lo = x < y ? x : y, hi = x < y ? y : x;
-                if (p > best[lo * k + hi])
-                    best[lo * k + hi] = p;
-            }
+    int rc = run_sim(argv, tmp, &pct) == 0 ? 0 : -1;
+    for (char *save = NULL, *l = strtok_r(rc == 0 && pct.s ? pct.s : (char *)"", "\n", &save); l;
+         l = strtok_r(NULL, "\n", &save)) {
+        int x, y, p;
+        if (sscanf(l, "d%d.%*s consists for %d %% of d%d", &x, &p, &y) == 3 && x >= 0 && y >= 0 && x < k && y < k &&
+            x != y) {
+            int lo = x < y ? x : y, hi = x < y ? y : x;
+            if (p > best[lo * k + hi])
+                best[lo * k + hi] = p;
         }
-        for (int x = 0; x < k; x++)
-            for (int y = x + 1; y < k; y++) {
-                if (best[x * k + y] < threshold || best[x * k + y] == 0)
-                    continue;
-                sim_pair *np = realloc(out->pairs, (size_t)(out->n_pairs + 1) * sizeof *np);
-                if (!np)
-                    continue;
-                out->pairs = np;
-                sim_pair *sp = &out->pairs[out->n_pairs++];
-                memset(sp, 0, sizeof *sp);
-                sp->a = idx[x], sp->b = idx[y], sp->pct = best[x * k + y];
-                snprintf(sp->file, sizeof sp->file, "%s", fname);
-                sb_init(&sp->passages);
-                /* 4. the matching passages of this pair */
-                const char *pv[] = {sim, "-n", "-r" "20", dnames[x], dnames[y], NULL};
-                strbuf pr;
-                sb_init(&pr);
-                run_sim(pv, tmp, &pr);
-                for (char *save = NULL, *l = strtok_r(pr.s ? pr.s : (char *)"", "\n", &save); l;
-                     l = strtok_r(NULL, "\n", &save)) {
-                    int a1, a2, b1, b2, fa;
-                    char fb[32];
-                    if (sscanf(l, "d%d.%*[^:]: line %d-%d |%31[^:]: line %d-%d", &fa, &a1, &a2, fb, &b1, &b2) == 6)
-                        sb_printf(&sp->passages, "%d %d %d %d\n", a1, a2, b1, b2);
-                }
-                sb_free(&pr);
-            }
     }
-    free(best);
     sb_free(&pct);
-    free(dnames);
-done:
+    return rc;
+}
+
+/* 4. the matching passages of the copies dx and dy: "a1 a2 b1 b2" lines. */
+static void pair_passages(const char *sim, const char *tmp, const char *dx, const char *dy, strbuf *passages)
+{
+    const char *pv[] = {sim, "-n", "-r" "20", dx, dy, NULL};
+    strbuf pr;
+    sb_init(&pr);
+    run_sim(pv, tmp, &pr);
+    for (char *save = NULL, *l = strtok_r(pr.s ? pr.s : (char *)"", "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+        int a1, a2, b1, b2, fa;
+        char fb[32];
+        if (sscanf(l, "d%d.%*[^:]: line %d-%d |%31[^:]: line %d-%d", &fa, &a1, &a2, fb, &b1, &b2) == 6)
+            sb_printf(passages, "%d %d %d %d\n", a1, a2, b1, b2);
+    }
+    sb_free(&pr);
+}
+
+/* The pair of hand-ins a and b (copies dx, dy), pct alike in fname, into out. */
+static void add_pair(sim_report *out, const char *fname, int a, int b, int pct, const char *sim, const char *tmp,
+                     const char *dx, const char *dy)
+{
+    sim_pair *np = realloc(out->pairs, (size_t)(out->n_pairs + 1) * sizeof *np);
+    if (!np)
+        return;
+    out->pairs = np;
+    sim_pair *sp = &out->pairs[out->n_pairs++];
+    memset(sp, 0, sizeof *sp);
+    sp->a = a, sp->b = b, sp->pct = pct;
+    snprintf(sp->file, sizeof sp->file, "%s", fname);
+    sb_init(&sp->passages);
+    pair_passages(sim, tmp, dx, dy, &sp->passages);
+}
+
+static void compare_file(const engine *e, const char *fname, const char *const *dirs, int n, double threshold,
+                         const char *tmp, const char *sim, sim_report *out)
+{
+    const char *ext = strrchr(fname, '.');
+    ext = ext ? ext : "";
+    int *idx = calloc((size_t)n + 1, sizeof *idx);
+    const char **argv = calloc((size_t)n + 8, sizeof *argv);
+    sim_name *names = calloc((size_t)n + 1, sizeof *names);
+    if (idx && argv && names) {
+        int k = copy_neutral(fname, ext, dirs, n, tmp, names, idx);
+        out->n_compared = k;
+        sim_name *dnames = k < 2 ? NULL : discount_starter(e, fname, ext, tmp, sim, argv, names, k, out);
+        int *best = dnames ? calloc((size_t)k * (size_t)k, sizeof *best) : NULL;
+        if (best && pair_percents(sim, argv, tmp, dnames, k, best) == 0)
+            for (int x = 0; x < k; x++)
+                for (int y = x + 1; y < k; y++)
+                    if (!(best[x * k + y] < threshold) && best[x * k + y] != 0)
+                        add_pair(out, fname, idx[x], idx[y], best[x * k + y], sim, tmp, dnames[x], dnames[y]);
+        free(best);
+        free(dnames);
+    }
     free(idx);
     free(argv);
     free(names);

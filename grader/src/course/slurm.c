@@ -221,6 +221,14 @@ static int read_plan(const char *file, char *seed, char *key, char ***names)
     return n;
 }
 
+/* The names read_plan returned. */
+static void free_names(char **names, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
 /* Tasks of the job in squeue: running and pending ones. */
 static int job_tasks(const char *job, int *running, int *pending)
 {
@@ -310,9 +318,7 @@ static int wait_and_merge(const slurm_cli *c, const char *job, int argc, char **
         }
         sleep((unsigned)c->poll_s);
     }
-    for (int i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
+    free_names(names, n);
     /* The array is over: merge, and see what is still missing. */
     char missing_file[4400];
     fmt_into(missing_file, sizeof missing_file, "%s/missing", c->state);
@@ -320,9 +326,7 @@ static int wait_and_merge(const slurm_cli *c, const char *job, int argc, char **
     if (rc != 0)
         return rc;
     int missing = read_plan(missing_file, NULL, NULL, &names);
-    for (int i = 0; i < missing; i++)
-        free(names[i]);
-    free(names);
+    free_names(names, missing);
     if (missing) {
         fprintf(stderr, "job %s finished with %d submission%s without a result (task logs: %s/task-*.log); the same "
                         "command resubmits only those:\n",
@@ -385,86 +389,89 @@ static int parse_slurm(int argc, char **argv, slurm_cli *c)
     return 0;
 }
 
-int slurm_main(int argc, char **argv)
+/* The command line into c, this kitgrade's path, the folders made absolute and
+ * OUT/.slurm made.  -1: go on; otherwise the exit status (--help, bad usage). */
+static int slurm_setup(int argc, char **argv, slurm_cli *c)
 {
-    slurm_cli c;
     if (argc >= 3 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
         fputs(slurm_usage, stdout);
         return 0;
     }
-    if (parse_slurm(argc, argv, &c) != 0) {
+    if (parse_slurm(argc, argv, c) != 0) {
         fputs(slurm_usage, stderr);
         return 2;
     }
-    ssize_t k = readlink("/proc/self/exe", c.self, sizeof c.self - 1);
-    c.self[k > 0 ? k : 0] = 0;
-    mkdirs(c.out, 0755);
-    if (!realpath(c.subs, c.subs_abs) || !realpath(c.out, c.out_abs)) {
-        fprintf(stderr, "kitgrade slurm: %s: %s\n", c.subs, strerror(errno));
+    ssize_t k = readlink("/proc/self/exe", c->self, sizeof c->self - 1);
+    c->self[k > 0 ? k : 0] = 0;
+    mkdirs(c->out, 0755);
+    if (!realpath(c->subs, c->subs_abs) || !realpath(c->out, c->out_abs)) {
+        fprintf(stderr, "kitgrade slurm: %s: %s\n", c->subs, strerror(errno));
         return 2;
     }
-    fmt_into(c.state, sizeof c.state, "%s/.slurm", c.out_abs);
-    mkdirs(c.state, 0755);
-    char path[4400], job[64] = "";
+    fmt_into(c->state, sizeof c->state, "%s/.slurm", c->out_abs);
+    mkdirs(c->state, 0755);
+    return -1;
+}
 
-    /* An array of an earlier call still in the queue: progress (or wait). */
-    fmt_into(path, sizeof path, "%s/job", c.state);
-    if (read_small(path, job, sizeof job) == 0 && *job) {
-        int running, pending;
-        if (job_tasks(job, &running, &pending) > 0)
-            return wait_and_merge(&c, job, argc, argv);
-        /* over: plan again (which merges, and resubmits what is missing) */
-    }
+/* An array of an earlier call still in the queue: its id into job. */
+static int job_in_queue(const slurm_cli *c, char *job, size_t len)
+{
+    char path[4400];
+    int running, pending;
+    fmt_into(path, sizeof path, "%s/job", c->state);
+    return read_small(path, job, len) == 0 && *job && job_tasks(job, &running, &pending) > 0;
+}
 
-    /* Plan: what is missing.  A new rubric, kit or options: everything (the
-     * tasks keep what is still valid, under batch.c's reuse rule). */
-    char plan_file[4400], stamp_file[4400], seed[64] = "";
-    fmt_into(plan_file, sizeof plan_file, "%s/plan", c.state);
-    int rc = merge(&c, c.seed, 0, plan_file);
-    if (rc != 0)
-        return rc;
-    char **names;
-    char key[160] = "";
-    int n = read_plan(plan_file, seed, key, &names);
-    if (c.seed)
-        fmt_into(seed, sizeof seed, "%s", c.seed);
-    strbuf stamp;
-    sb_init(&stamp);
-    batch_cmd(&c, &stamp, NULL);
-    sb_printf(&stamp, "| gres %s cpus %d sbatch %s | key %s | kit %s", c.gres, c.cpus,
-              c.sbatch_opts ? c.sbatch_opts : "", key, c.self);
+/* What the tasks' results depend on besides the submissions: the batch
+ * command, the cluster options, the grading key, and this kitgrade (path and
+ * time).  A plan made under another stamp lists everything. */
+static void plan_stamp(const slurm_cli *c, const char *key, strbuf *stamp)
+{
+    sb_init(stamp);
+    batch_cmd(c, stamp, NULL);
+    sb_printf(stamp, "| gres %s cpus %d sbatch %s | key %s | kit %s", c->gres, c->cpus,
+              c->sbatch_opts ? c->sbatch_opts : "", key, c->self);
     struct stat st;
-    if (stat(c.self, &st) == 0)
-        sb_printf(&stamp, " %lld", (long long)st.st_mtime);
-    fmt_into(stamp_file, sizeof stamp_file, "%s/stamp", c.state);
-    char old_stamp[8192];
-    int changed = read_small(stamp_file, old_stamp, sizeof old_stamp) != 0 || strcmp(old_stamp, sb_str(&stamp));
-    if (changed || c.force) {
-        for (int i = 0; i < n; i++)
-            free(names[i]);
-        free(names);
-        if ((rc = merge(&c, c.seed, 1, plan_file)) != 0)
-            return rc;
-        n = read_plan(plan_file, NULL, NULL, &names);
-    }
-    if (n == 0) {
-        fprintf(stderr, "%s: every submission in %s has its result; gradebook %s/gradebook.csv, results in "
-                        "%s/results/, feedback in %s/feedback/\n",
-                c.lab, c.subs_abs, c.out_abs, c.out_abs, c.out_abs);
-        sb_free(&stamp);
-        return 0;
-    }
+    if (stat(c->self, &st) == 0)
+        sb_printf(stamp, " %lld", (long long)st.st_mtime);
+}
 
-    /* The run's folder: the plan, one file of names per task, the task script. */
-    char run[4400];
-    time_t now = time(NULL);
-    fmt_into(run, sizeof run, "%s/run-%lld", c.state, (long long)now);
-    mkdirs(run, 0755);
-    int tasks = (n + c.shard_size - 1) / c.shard_size;
+/* Plan: what is missing.  A new rubric, kit or options: everything (the
+ * tasks keep what is still valid, under batch.c's reuse rule).  Returns the
+ * number of names, or -1 with *rc the merge's status.  seed (64 bytes): the
+ * batch's, or --seed; stamp: to be recorded once the array is submitted. */
+static int plan_missing(const slurm_cli *c, char *seed, strbuf *stamp, char ***names, int *rc)
+{
+    char plan_file[4400], stamp_file[4400], key[160] = "", old_stamp[8192];
+    fmt_into(plan_file, sizeof plan_file, "%s/plan", c->state);
+    if ((*rc = merge(c, c->seed, 0, plan_file)) != 0)
+        return -1;
+    int n = read_plan(plan_file, seed, key, names);
+    if (c->seed)
+        fmt_into(seed, 64, "%s", c->seed);
+    plan_stamp(c, key, stamp);
+    fmt_into(stamp_file, sizeof stamp_file, "%s/stamp", c->state);
+    int changed = read_small(stamp_file, old_stamp, sizeof old_stamp) != 0 || strcmp(old_stamp, sb_str(stamp));
+    if (changed || c->force) {
+        free_names(*names, n);
+        if ((*rc = merge(c, c->seed, 1, plan_file)) != 0) {
+            sb_free(stamp);
+            return -1;
+        }
+        n = read_plan(plan_file, NULL, NULL, names);
+    }
+    return n;
+}
+
+/* The run's folder: one file of names per task (shard-k) and the plan.
+ * 0, or 4 when a shard cannot be written. */
+static int write_shards(const slurm_cli *c, const char *run, char **names, int n, int tasks)
+{
+    char path[4400];
     for (int t = 0; t < tasks; t++) {
         fmt_into(path, sizeof path, "%s/shard-%d", run, t);
         FILE *f = fopen(path, "w");
-        for (int i = t * c.shard_size; f && i < n && i < (t + 1) * c.shard_size; i++)
+        for (int i = t * c->shard_size; f && i < n && i < (t + 1) * c->shard_size; i++)
             fprintf(f, "%s\n", names[i]);
         if (!f || fclose(f) != 0) {
             fprintf(stderr, "kitgrade slurm: cannot write %s\n", path);
@@ -477,74 +484,138 @@ int slurm_main(int argc, char **argv)
         fprintf(pf, "%s\n", names[i]);
     if (pf)
         fclose(pf);
+    return 0;
+}
+
+/* The task script, RUN/task.sh (its path into path).  0, or 4 when it cannot
+ * be written. */
+static int write_task_script(const slurm_cli *c, const char *run, const char *seed, char *path, size_t len)
+{
     strbuf script;
     sb_init(&script);
     sb_add(&script, "#!/bin/sh\n# written by kitgrade slurm: task k grades the submissions named in shard-k\n");
     sb_add(&script, "exec ");
-    batch_cmd(&c, &script, seed);
-    if (c.force) /* regrade even what the grading node would keep (not for the merges) */
+    batch_cmd(c, &script, seed);
+    if (c->force) /* regrade even what the grading node would keep (not for the merges) */
         sb_add(&script, "--force ");
-    if (!c.jobs_given) /* as many submissions in flight as the task has CPUs */
+    if (!c->jobs_given) /* as many submissions in flight as the task has CPUs */
         sb_add(&script, "--jobs \"${SLURM_CPUS_PER_TASK:-1}\" ");
     sb_add(&script, "--no-color --shard ");
     sh_word(&script, run);
     sb_add(&script, "\"/shard-$SLURM_ARRAY_TASK_ID\"\n");
-    fmt_into(path, sizeof path, "%s/task.sh", run);
+    fmt_into(path, len, "%s/task.sh", run);
     FILE *f = fopen(path, "w");
-    if (!f || fputs(sb_str(&script), f) < 0 || fclose(f) != 0) {
+    int bad = !f || fputs(sb_str(&script), f) < 0 || fclose(f) != 0;
+    sb_free(&script);
+    if (bad) {
         fprintf(stderr, "kitgrade slurm: cannot write %s\n", path);
         return 4;
     }
     chmod(path, 0755);
+    return 0;
+}
 
+/* One sbatch for the array of tasks running script; the job id into job.
+ * 0, or 4 when sbatch failed. */
+static int submit_array(const slurm_cli *c, const char *run, const char *script, int tasks, char *job, size_t len)
+{
     strbuf cmd;
     sb_init(&cmd);
-    sb_printf(&cmd, "sbatch --parsable --array=0-%d%%%d --cpus-per-task=%d --job-name=", tasks - 1, c.max_running,
-              c.cpus);
-    {
-        char name[128];
-        fmt_into(name, sizeof name, "kitgrade-%s", c.lab);
-        sh_quote(&cmd, name);
-    }
-    if (strcmp(c.gres, "none")) {
+    sb_printf(&cmd, "sbatch --parsable --array=0-%d%%%d --cpus-per-task=%d --job-name=", tasks - 1, c->max_running,
+              c->cpus);
+    char name[128], out[4500];
+    fmt_into(name, sizeof name, "kitgrade-%s", c->lab);
+    sh_quote(&cmd, name);
+    if (strcmp(c->gres, "none")) {
         sb_add(&cmd, "--gres=");
-        sh_quote(&cmd, c.gres);
+        sh_quote(&cmd, c->gres);
     }
     sb_add(&cmd, "--output=");
-    {
-        char out[4500];
-        fmt_into(out, sizeof out, "%s/task-%%a.log", run);
-        sh_quote(&cmd, out);
+    fmt_into(out, sizeof out, "%s/task-%%a.log", run);
+    sh_quote(&cmd, out);
+    if (c->sbatch_opts)
+        sb_printf(&cmd, "%s ", c->sbatch_opts); /* the admin's options, split by the shell */
+    sh_quote(&cmd, script);
+    int rc = run_shell(sb_str(&cmd), job, len);
+    job[strcspn(job, ";\n")] = 0;
+    if (rc != 0 || !*job) {
+        fprintf(stderr, "kitgrade slurm: sbatch failed (status %d): %s\n  command: %s\n", rc, job, sb_str(&cmd));
+        rc = 4;
     }
-    if (c.sbatch_opts)
-        sb_printf(&cmd, "%s ", c.sbatch_opts); /* the admin's options, split by the shell */
-    sh_quote(&cmd, path);
-    char answer[256];
-    rc = run_shell(sb_str(&cmd), answer, sizeof answer);
-    answer[strcspn(answer, ";\n")] = 0;
-    if (rc != 0 || !*answer) {
-        fprintf(stderr, "kitgrade slurm: sbatch failed (status %d): %s\n  command: %s\n", rc, answer, sb_str(&cmd));
-        return 4;
-    }
-    char now_s[32];
+    sb_free(&cmd);
+    return rc;
+}
+
+/* What the next call reads: when the run was submitted, the run folder, the
+ * job, and the stamp the plan was made under. */
+static void record_submission(const slurm_cli *c, const char *run, time_t now, const char *job, const char *stamp)
+{
+    char path[4400], now_s[32];
     fmt_into(now_s, sizeof now_s, "%lld", (long long)now);
     fmt_into(path, sizeof path, "%s/submitted", run);
     write_small(path, now_s);
-    fmt_into(path, sizeof path, "%s/run", c.state);
+    fmt_into(path, sizeof path, "%s/run", c->state);
     write_small(path, run);
-    fmt_into(path, sizeof path, "%s/job", c.state);
-    write_small(path, answer);
-    write_small(stamp_file, sb_str(&stamp));
+    fmt_into(path, sizeof path, "%s/job", c->state);
+    write_small(path, job);
+    fmt_into(path, sizeof path, "%s/stamp", c->state);
+    write_small(path, stamp);
+}
+
+/* The run's folder, its task script and the array for n names.  0 (the job id
+ * in job, tasks set), or 4. */
+static int submit_run(const slurm_cli *c, char **names, int n, const char *seed, const strbuf *stamp, char *job,
+                      size_t len, int *tasks)
+{
+    char run[4400], script[4400];
+    time_t now = time(NULL);
+    fmt_into(run, sizeof run, "%s/run-%lld", c->state, (long long)now);
+    mkdirs(run, 0755);
+    *tasks = (n + c->shard_size - 1) / c->shard_size;
+    int rc = write_shards(c, run, names, n, *tasks);
+    if (rc == 0)
+        rc = write_task_script(c, run, seed, script, sizeof script);
+    if (rc == 0)
+        rc = submit_array(c, run, script, *tasks, job, len);
+    if (rc == 0)
+        record_submission(c, run, now, job, sb_str(stamp));
+    return rc;
+}
+
+int slurm_main(int argc, char **argv)
+{
+    slurm_cli c;
+    int rc = slurm_setup(argc, argv, &c);
+    if (rc >= 0)
+        return rc;
+    char job[64] = "";
+    if (job_in_queue(&c, job, sizeof job))
+        return wait_and_merge(&c, job, argc, argv);
+    /* none, or it is over: plan again (which merges, and resubmits what is missing) */
+    char seed[64] = "", **names;
+    strbuf stamp;
+    int n = plan_missing(&c, seed, &stamp, &names, &rc);
+    if (n < 0)
+        return rc;
+    if (n == 0) {
+        fprintf(stderr, "%s: every submission in %s has its result; gradebook %s/gradebook.csv, results in "
+                        "%s/results/, feedback in %s/feedback/\n",
+                c.lab, c.subs_abs, c.out_abs, c.out_abs, c.out_abs);
+        sb_free(&stamp);
+        free_names(names, n);
+        return 0;
+    }
+    char answer[256] = "";
+    int tasks;
+    rc = submit_run(&c, names, n, seed, &stamp, answer, sizeof answer, &tasks);
+    sb_free(&stamp);
+    free_names(names, n);
+    if (rc != 0)
+        return rc;
     fprintf(stderr, "%s: %d submission%s to grade in %s: job %s, %d task%s of up to %d (at most %d at once, %s), "
                     "seed %s\n",
             c.lab, n, n == 1 ? "" : "s", c.subs_abs, answer, tasks, tasks == 1 ? "" : "s", c.shard_size,
             c.max_running, strcmp(c.gres, "none") ? c.gres : "no GRES", seed);
-    sb_free(&cmd);
-    sb_free(&script);
-    sb_free(&stamp);
-    for (int i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
     if (!c.wait) {
         fprintf(stderr, "progress, and the merge when the array is done: the same command (--wait waits):\n");
         print_again(&c, argc, argv);

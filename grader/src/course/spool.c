@@ -286,9 +286,11 @@ static int sha256_lines(const char *dir, char names[][NAME_LEN], int n, strbuf *
     return proc_capture(argv, dir, 60, 0, out);
 }
 
-int spool_handin(engine *e, const char *dir, const char *work, int anyway)
+/* The spool's folder for this lab into labdir, if hand-ins are open.  0, or
+ * the exit status (2: no spool or no folder; 1: past the cut-off). */
+static int handin_lab_folder(const engine *e, char *labdir, size_t len)
 {
-    char spool[4096], err[512], labdir[4200], mine[4500], tmp[4600], when[32];
+    char spool[4096], err[512];
     if (spool_configured(e->conf.kit_root, spool, sizeof spool, err, sizeof err) != 0) {
         fprintf(stderr, "handin: %s\n", err);
         return 2;
@@ -302,40 +304,58 @@ int spool_handin(engine *e, const char *dir, const char *work, int anyway)
                 e->man.name, cut, nows);
         return 1;
     }
-    snprintf(labdir, sizeof labdir, "%s/%s", spool, e->man.id);
+    snprintf(labdir, len, "%s/%s", spool, e->man.id);
     if (!spool_is_lab_folder(labdir)) {
         fprintf(stderr, "handin: the course spool has no folder for %s (%s): ask your instructor to run "
                         "`kitgrade spool-init %s`\n", e->man.id, labdir, spool);
         return 2;
     }
+    return 0;
+}
+
+/* The student's login into login.  0, or 2 when the uid has no name. */
+static int handin_login(char *login, size_t len)
+{
     struct passwd *pw = getpwuid(getuid());
     if (!pw) {
         fprintf(stderr, "handin: your uid %u has no account name; hand-ins are filed by login\n", (unsigned)getuid());
         return 2;
     }
-    char login[256]; /* getpwuid's record is overwritten by later look-ups (the sandbox's uid pool) */
-    snprintf(login, sizeof login, "%s", pw->pw_name);
-    /* 1. it builds */
+    /* getpwuid's record is overwritten by later look-ups (the sandbox's uid pool) */
+    snprintf(login, len, "%s", pw->pw_name);
+    return 0;
+}
+
+/* 1. it builds (or the student said ANYWAY=1).  0, or 1: refused. */
+static int handin_builds(engine *e, const char *dir, const char *work, int anyway)
+{
     grade_result g;
     printf("%s: building %s ...\n", e->man.name, dir);
     int built = engine_build_only(e, dir, work, &g);
-    if (!built) {
-        fprintf(stderr, "%s", sb_str(&g.build_log));
+    if (built) {
         grade_result_free(&g);
-        if (!anyway) {
-            fprintf(stderr, "handin: refused: your files do not build (above); fix them, or hand in anyway with: "
-                            "make handin LAB=%s ANYWAY=1\n", e->man.id);
-            return 1;
-        }
-        fprintf(stderr, "handin: your files do not build; handing them in anyway (ANYWAY=1)\n");
-    } else
-        grade_result_free(&g);
-    /* 2. my folder in the spool */
+        return 0;
+    }
+    fprintf(stderr, "%s", sb_str(&g.build_log));
+    grade_result_free(&g);
+    if (!anyway) {
+        fprintf(stderr, "handin: refused: your files do not build (above); fix them, or hand in anyway with: "
+                        "make handin LAB=%s ANYWAY=1\n", e->man.id);
+        return 1;
+    }
+    fprintf(stderr, "handin: your files do not build; handing them in anyway (ANYWAY=1)\n");
+    return 0;
+}
+
+/* 2. my folder in the spool, into mine; *grp: the lab folder is a group's
+ * (set-gid), so the instructors' group may read.  0, or 1: refused. */
+static int handin_my_folder(const char *labdir, const char *login, char *mine, size_t len, int *grp)
+{
     struct stat lst, st;
     stat(labdir, &lst);
-    int grp = (lst.st_mode & S_ISGID) != 0;
-    fmt_into(mine, sizeof mine, "%s/%s", labdir, login);
-    if (mkdir(mine, grp ? 0750 : 0700) != 0 && errno != EEXIST) {
+    *grp = (lst.st_mode & S_ISGID) != 0;
+    fmt_into(mine, len, "%s/%s", labdir, login);
+    if (mkdir(mine, *grp ? 0750 : 0700) != 0 && errno != EEXIST) {
         fprintf(stderr, "handin: cannot create %s: %s\n", mine, strerror(errno));
         return 1;
     }
@@ -344,15 +364,44 @@ int spool_handin(engine *e, const char *dir, const char *work, int anyway)
                         "nothing was handed in\n", mine, (unsigned)st.st_uid);
         return 1;
     }
-    /* 3. the files, into a hidden folder first (the grader skips dot-folders) */
-    snprintf(tmp, sizeof tmp, "%s/.tmp-XXXXXX", mine);
+    return 0;
+}
+
+/* answers.md, when there is a usable one, into tmp (its name into name).
+ * 1: copied; 0: not (a note says so). */
+static int handin_answers(const char *dir, const char *tmp, char *name)
+{
+    char from[4200], to[4700];
+    struct stat st;
+    snprintf(from, sizeof from, "%s/" ANSWERS_FILE, dir);
+    snprintf(to, sizeof to, "%s/" ANSWERS_FILE, tmp);
+    int fd = open(from, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    int copied = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= (off_t)ANSWERS_MAX_BYTES &&
+                 copy_file(from, to, 0600) == 0;
+    if (copied)
+        snprintf(name, NAME_LEN, ANSWERS_FILE);
+    else
+        printf("note: no usable %s in %s (at most %u bytes, not a link): your answers to the handout's questions "
+               "are not handed in\n", ANSWERS_FILE, dir, ANSWERS_MAX_BYTES);
+    if (fd >= 0)
+        close(fd);
+    return copied;
+}
+
+/* 3. the files, into a hidden folder first (the grader skips dot-folders):
+ * tmp, made in mine; their names into names.  Returns how many, or -1 (tmp
+ * removed, the reason printed). */
+static int handin_stage(const engine *e, const char *dir, const char *mine, int grp, char *tmp, size_t len,
+                        char names[][NAME_LEN])
+{
+    snprintf(tmp, len, "%s/.tmp-XXXXXX", mine);
     if (!mkdtemp(tmp)) {
         fprintf(stderr, "handin: cannot write in %s: %s\n", mine, strerror(errno));
-        return 1;
+        return -1;
     }
     strbuf problems;
     sb_init(&problems);
-    char hash[65], names[MAX_LIST + 1][NAME_LEN];
+    char hash[65];
     int n = submission_take(&e->man, dir, tmp, &problems, hash);
     for (int i = 0; i < e->man.n_student_files; i++)
         snprintf(names[i], NAME_LEN, "%s", e->man.student_files[i]);
@@ -360,74 +409,106 @@ int spool_handin(engine *e, const char *dir, const char *work, int anyway)
         fprintf(stderr, "%shandin: refused: nothing was handed in\n", sb_str(&problems));
         sb_free(&problems);
         rm_rf(tmp);
-        return 1;
+        return -1;
     }
     sb_free(&problems);
-    char from[4200], to[4700];
-    snprintf(from, sizeof from, "%s/" ANSWERS_FILE, dir);
-    snprintf(to, sizeof to, "%s/" ANSWERS_FILE, tmp);
-    int fd = open(from, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= (off_t)ANSWERS_MAX_BYTES &&
-        copy_file(from, to, 0600) == 0)
-        snprintf(names[n++], NAME_LEN, ANSWERS_FILE);
-    else
-        printf("note: no usable %s in %s (at most %u bytes, not a link): your answers to the handout's questions "
-               "are not handed in\n", ANSWERS_FILE, dir, ANSWERS_MAX_BYTES);
-    if (fd >= 0)
-        close(fd);
+    n += handin_answers(dir, tmp, names[n]);
     for (int i = 0; i < n; i++) {
+        char to[4700];
         fmt_into(to, sizeof to, "%s/%s", tmp, names[i]);
         chmod(to, grp ? 0640 : 0600);
     }
+    return n;
+}
+
+/* 4. the receipt's text into rec (initialised here): each file's sha256, the
+ * time (into when), late or not, the policy.  0, or -1 when sha256sum failed. */
+static int handin_receipt(const engine *e, const char *login, const char *tmp, char names[][NAME_LEN], int n,
+                          char *when, size_t whenlen, strbuf *rec)
+{
+    sb_init(rec);
     strbuf sums;
     sb_init(&sums);
     if (sha256_lines(tmp, names, n, &sums) != 0) {
         fprintf(stderr, "handin: sha256sum failed; nothing was handed in\n");
         sb_free(&sums);
-        rm_rf(tmp);
-        return 1;
+        return -1;
     }
-    /* 4. the receipt, then the folder under its final name (never over another) */
-    deadline_format((long long)time(NULL), when, sizeof when);
-    char vname[64], vdir[4700], describe[300];
+    deadline_format((long long)time(NULL), when, whenlen);
+    char describe[300];
     int late = deadline_late_days(&e->rub, (long long)time(NULL));
     deadline_describe(&e->rub, describe, sizeof describe);
-    strbuf rec;
-    sb_init(&rec);
-    sb_printf(&rec, "Hand-in receipt: %s, %s\n", e->man.name, login);
+    sb_printf(rec, "Hand-in receipt: %s, %s\n", e->man.name, login);
     for (char *line = strtok(sums.s, "\n"); line; line = strtok(NULL, "\n")) {
         char *sp = strstr(line, "  ");
         if (sp)
-            sb_printf(&rec, "  %-12s sha256 %.*s\n", sp + 2, (int)(sp - line), line);
+            sb_printf(rec, "  %-12s sha256 %.*s\n", sp + 2, (int)(sp - line), line);
     }
     sb_free(&sums);
-    sb_printf(&rec, "  time         %s: %s", when, late ? "LATE" : "on time");
+    sb_printf(rec, "  time         %s: %s", when, late ? "LATE" : "on time");
     if (late)
-        sb_printf(&rec, " (%d day%s started after the due date: -%g%%)", late, late == 1 ? "" : "s",
+        sb_printf(rec, " (%d day%s started after the due date: -%g%%)", late, late == 1 ? "" : "s",
                   deadline_penalty_pct(&e->rub, (long long)time(NULL)));
-    sb_printf(&rec, "\n%s%s%s", describe[0] ? "  policy       " : "", describe, describe[0] ? "\n" : "");
+    sb_printf(rec, "\n%s%s%s", describe[0] ? "  policy       " : "", describe, describe[0] ? "\n" : "");
+    return 0;
+}
+
+/* The receipt into tmp, and tmp readable as the files are.  0, or -1. */
+static int handin_write_receipt(const char *tmp, const strbuf *rec, int grp)
+{
+    char to[4700], err[512] = "";
     snprintf(to, sizeof to, "%s/RECEIPT.txt", tmp);
-    if (write_file_atomic(to, rec.s, rec.len, err, sizeof err) != 0 || chmod(to, grp ? 0640 : 0600) != 0 ||
+    if (write_file_atomic(to, rec->s, rec->len, err, sizeof err) != 0 || chmod(to, grp ? 0640 : 0600) != 0 ||
         chmod(tmp, grp ? 0750 : 0700) != 0) {
         fprintf(stderr, "handin: %s; nothing was handed in\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+/* tmp under its final name in mine, from the hand-in time (never over another:
+ * -2, -3... on a clash): vname, vdir.  0, or -1. */
+static int handin_file_version(const char *mine, const char *tmp, const char *when, char *vname, size_t vlen,
+                               char *vdir, size_t vdlen)
+{
+    for (int k = 1;; k++) {
+        snprintf(vname, vlen, "%.4s%.2s%.2sT%.2s%.2s%.2sZ", when, when + 5, when + 8, when + 11, when + 14,
+                 when + 17);
+        if (k > 1)
+            snprintf(vname + strlen(vname), vlen - strlen(vname), "-%d", k);
+        snprintf(vdir, vdlen, "%s/%s", mine, vname);
+        if (rename(tmp, vdir) == 0)
+            return 0;
+        if ((errno != EEXIST && errno != ENOTEMPTY) || k > 100) {
+            fprintf(stderr, "handin: cannot file %s: %s; nothing was handed in\n", vdir, strerror(errno));
+            return -1;
+        }
+    }
+}
+
+int spool_handin(engine *e, const char *dir, const char *work, int anyway)
+{
+    char labdir[4200], login[256], mine[4500];
+    int grp, rc = handin_lab_folder(e, labdir, sizeof labdir);
+    if (rc == 0)
+        rc = handin_login(login, sizeof login);
+    if (rc == 0)
+        rc = handin_builds(e, dir, work, anyway);
+    if (rc == 0)
+        rc = handin_my_folder(labdir, login, mine, sizeof mine, &grp);
+    if (rc != 0)
+        return rc;
+    char tmp[4600], names[MAX_LIST + 1][NAME_LEN], when[32], vname[64], vdir[4700];
+    int n = handin_stage(e, dir, mine, grp, tmp, sizeof tmp, names);
+    if (n < 0)
+        return 1;
+    strbuf rec;
+    if (handin_receipt(e, login, tmp, names, n, when, sizeof when, &rec) != 0 ||
+        handin_write_receipt(tmp, &rec, grp) != 0 ||
+        handin_file_version(mine, tmp, when, vname, sizeof vname, vdir, sizeof vdir) != 0) {
         sb_free(&rec);
         rm_rf(tmp);
         return 1;
-    }
-    for (int k = 1;; k++) {
-        snprintf(vname, sizeof vname, "%.4s%.2s%.2sT%.2s%.2s%.2sZ", when, when + 5, when + 8, when + 11, when + 14,
-                 when + 17);
-        if (k > 1)
-            snprintf(vname + strlen(vname), sizeof vname - strlen(vname), "-%d", k);
-        snprintf(vdir, sizeof vdir, "%s/%s", mine, vname);
-        if (rename(tmp, vdir) == 0)
-            break;
-        if ((errno != EEXIST && errno != ENOTEMPTY) || k > 100) {
-            fprintf(stderr, "handin: cannot file %s: %s; nothing was handed in\n", vdir, strerror(errno));
-            sb_free(&rec);
-            rm_rf(tmp);
-            return 1;
-        }
     }
     fputs(rec.s, stdout);
     printf("  stored as    %s (version %s; only you and your instructors can read it; every hand-in is kept, "
