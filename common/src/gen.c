@@ -1,6 +1,7 @@
 /* gen.c - input generators (see kit/gen.h).  Every random draw goes through
  * kit_rng in a fixed order, so (seed, parameters) fixes the data everywhere. */
 #include "kit/gen.h"
+#include "kit/util.h"
 
 #include <limits.h>
 #include <math.h>
@@ -32,13 +33,6 @@ static int pieces(size_t n)
     return n < PIECES_FROM ? 1 : kit_threads();
 }
 
-static void piece_bounds(size_t n, int np, int k, size_t *a, size_t *b)
-{
-    size_t per = (n + (size_t)np - 1) / (size_t)np;
-    *a = per * (size_t)k < n ? per * (size_t)k : n;
-    *b = *a + per < n ? *a + per : n;
-}
-
 /* One element of kit_rng_range(r, lo, hi) for hi > lo, one draw, when that
  * draw needs no rejection test (Lemire's: the low half of the product at
  * least the range, the common case by far); else 0, and the caller generates
@@ -65,7 +59,7 @@ void kit_gen_uniform_i32(kit_rng *r, int32_t *out, size_t n, int32_t lo, int32_t
 #pragma omp parallel for num_threads(np) schedule(static, 1) reduction(&& : cut)
         for (int k = 0; k < np; k++) {
             size_t a, b;
-            piece_bounds(n, np, k, &a, &b);
+            kit_piece(n, np, k, &a, &b);
             kit_rng my = *r;
             kit_rng_advance(&my, a);
             for (size_t i = a; i < b && cut; i++)
@@ -100,7 +94,7 @@ void kit_gen_uniform_f32(kit_rng *r, float *out, size_t n, float lo, float hi)
 #pragma omp parallel for num_threads(np) schedule(static, 1)
     for (int k = 0; k < np; k++) {
         size_t a, b;
-        piece_bounds(n, np, k, &a, &b);
+        kit_piece(n, np, k, &a, &b);
         kit_rng my = *r;
         kit_rng_advance(&my, a);
         for (size_t i = a; i < b; i++)

@@ -56,11 +56,11 @@ void kit_ref_vadd_f32(const float *a, const float *b, double *c, size_t n)
 double kit_ref_dot_f32(const float *a, const float *b, size_t n, double *sum_abs)
 {
     csum part[DOT_PIECES], part_abs[DOT_PIECES];
-    size_t per = (n + DOT_PIECES - 1) / DOT_PIECES;
 #pragma omp parallel for num_threads(PAR_THREADS(n, 4)) schedule(static)
     for (int k = 0; k < DOT_PIECES; k++) {
         csum s = {0, 0}, s_abs = {0, 0};
-        size_t lo = per * (size_t)k < n ? per * (size_t)k : n, hi = lo + per < n ? lo + per : n;
+        size_t lo, hi;
+        kit_piece(n, DOT_PIECES, k, &lo, &hi);
         for (size_t i = lo; i < hi; i++) {
             double p = (double)a[i] * (double)b[i];
             csum_add(&s, p);
@@ -150,12 +150,12 @@ void kit_ref_conv1d_i32(const int32_t *in, size_t n, const int32_t *mask, int m,
 void kit_ref_scan_f32(const float *in, size_t n, double *out, double *out_abs)
 {
     csum tot[DOT_PIECES], tot_abs[DOT_PIECES];
-    size_t per = (n + DOT_PIECES - 1) / DOT_PIECES;
     int t = PAR_THREADS(n, 8);
 #pragma omp parallel for num_threads(t) schedule(static)
     for (int k = 0; k < DOT_PIECES; k++) {
         csum s = {0, 0}, s_abs = {0, 0};
-        size_t lo = per * (size_t)k < n ? per * (size_t)k : n, hi = lo + per < n ? lo + per : n;
+        size_t lo, hi;
+        kit_piece(n, DOT_PIECES, k, &lo, &hi);
         for (size_t i = lo; i < hi; i++) {
             csum_add(&s, in[i]);
             csum_add(&s_abs, fabs((double)in[i]));
@@ -171,7 +171,8 @@ void kit_ref_scan_f32(const float *in, size_t n, double *out, double *out_abs)
 #pragma omp parallel for num_threads(t) schedule(static)
     for (int k = 0; k < DOT_PIECES; k++) {
         csum s = off[k], s_abs = off_abs[k];
-        size_t lo = per * (size_t)k < n ? per * (size_t)k : n, hi = lo + per < n ? lo + per : n;
+        size_t lo, hi;
+        kit_piece(n, DOT_PIECES, k, &lo, &hi);
         for (size_t i = lo; i < hi; i++) {
             csum_add(&s, in[i]);
             csum_add(&s_abs, fabs((double)in[i]));
@@ -185,12 +186,12 @@ void kit_ref_scan_f32(const float *in, size_t n, double *out, double *out_abs)
 void kit_ref_scan_i32(const int32_t *in, size_t n, int64_t *out)
 {
     int64_t tot[DOT_PIECES], off[DOT_PIECES], run = 0;
-    size_t per = (n + DOT_PIECES - 1) / DOT_PIECES;
     int t = PAR_THREADS(n, 1);
 #pragma omp parallel for num_threads(t) schedule(static)
     for (int k = 0; k < DOT_PIECES; k++) {
         int64_t s = 0;
-        size_t lo = per * (size_t)k < n ? per * (size_t)k : n, hi = lo + per < n ? lo + per : n;
+        size_t lo, hi;
+        kit_piece(n, DOT_PIECES, k, &lo, &hi);
         for (size_t i = lo; i < hi; i++)
             s += in[i];
         tot[k] = s;
@@ -200,7 +201,8 @@ void kit_ref_scan_i32(const int32_t *in, size_t n, int64_t *out)
 #pragma omp parallel for num_threads(t) schedule(static)
     for (int k = 0; k < DOT_PIECES; k++) {
         int64_t s = off[k];
-        size_t lo = per * (size_t)k < n ? per * (size_t)k : n, hi = lo + per < n ? lo + per : n;
+        size_t lo, hi;
+        kit_piece(n, DOT_PIECES, k, &lo, &hi);
         for (size_t i = lo; i < hi; i++)
             out[i] = s += in[i];
     }
@@ -301,8 +303,9 @@ int kit_ref_crout(const double *a, int n, double *l, double *u, double pivot_rel
 #ifdef _OPENMP
             me = omp_get_thread_num(), all = omp_get_num_threads();
 #endif
-            size_t cols = N - j - 1, per = (cols + (size_t)all - 1) / (size_t)all;
-            size_t k0 = j + 1 + per * (size_t)me, k1 = k0 + per < N ? k0 + per : N;
+            size_t k0, k1;
+            kit_piece(N - j - 1, all, me, &k0, &k1);
+            k0 += j + 1, k1 += j + 1;
             for (size_t m = 0; m < j; m++) {
                 double ljm = l[j * N + m];
                 const double *um = u + m * N;

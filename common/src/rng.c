@@ -183,13 +183,10 @@ static void make_jumps(void)
 
 void kit_rng_advance(kit_rng *r, uint64_t steps)
 {
-    if (steps < 512 || steps >> JUMP_BITS) {
-        for (uint64_t i = 0; i < steps; i++)
-            kit_rng_u64(r);
-        return;
-    }
-    pthread_once(&jump_once, make_jumps);
-    if (!jump) {
+    int jumps = steps >= 512 && !(steps >> JUMP_BITS); /* few steps: stepping is quicker */
+    if (jumps)
+        pthread_once(&jump_once, make_jumps);
+    if (!jumps || !jump) { /* no jump tables (out of memory): step */
         for (uint64_t i = 0; i < steps; i++)
             kit_rng_u64(r);
         return;

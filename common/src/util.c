@@ -109,6 +109,13 @@ uint64_t kit_random_u64(void)
 }
 
 /* fresh.cuh's host side (plain C: the checkers link libkit, not the runner library). */
+void kit_piece(size_t n, int pieces, int k, size_t *lo, size_t *hi)
+{
+    size_t per = (n + (size_t)pieces - 1) / (size_t)pieces;
+    *lo = per * (size_t)k < n ? per * (size_t)k : n;
+    *hi = *lo + per < n ? *lo + per : n;
+}
+
 void kit_fresh_apply_host(const float *src, float *dst, int64_t n, int64_t shift, double scale)
 {
 #pragma omp parallel for num_threads(n >= (1 << 18) ? kit_threads() : 1) schedule(static)

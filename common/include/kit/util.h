@@ -20,6 +20,10 @@ char *kit_read_file(const char *path, size_t max, size_t *len);
 /* 64 bits from /dev/urandom (a clock-derived value if it cannot be read):
  * nonces, and choices a submission must not be able to predict. */
 uint64_t kit_random_u64(void);
+/* Piece k of `pieces` consecutive ranges of [0, n), near-equal: [*lo, *hi)
+ * (empty at the end when n < pieces).  How the generators and references
+ * cut long arrays among threads (gen.c, ref.c). */
+void kit_piece(size_t n, int pieces, int k, size_t *lo, size_t *hi);
 /* dst[i] = scale * src[(i + shift) % n]: what a timed call with fresh
  * contents (fresh.cuh) was given, for the checker. */
 void kit_fresh_apply_host(const float *src, float *dst, int64_t n, int64_t shift, double scale);

@@ -29,10 +29,8 @@ void times_print(FILE *f, const test_times *t)
         sb_printf(&b, ", barrier-checked build beside it %.2f s", t->nvcc_beside);
     if (t->start > 0)
         sb_printf(&b, ", runner start %.2f s", t->start);
-    if (t->n_runs == 1 && strchr(t->run_max_what, ' ')) /* a sanitizer session: its cases in words */
-        sb_printf(&b, ", runner %.2f s (%s)", t->runs, t->run_max_what);
-    else if (t->n_runs == 1)
-        sb_printf(&b, ", runner %.2f s", t->runs);
+    if (t->n_runs == 1)
+        sb_printf(&b, t->run_max_what[0] ? ", runner %.2f s (%s)" : ", runner %.2f s", t->runs, t->run_max_what);
     else if (t->n_runs > 1)
         sb_printf(&b, ", %d runs %.2f s (longest %.2f s: %s)", t->n_runs, t->runs, t->run_max, t->run_max_what);
     if (t->alone > 0)
