@@ -4,16 +4,15 @@
  * double, and sums are compensated (Neumaier), so the reference error is far
  * below any bound the student's float result is held to.
  *
- * Large references run on kit_threads() threads (OpenMP).  Each output
- * element is computed by one thread in the sequential order, so results are
- * the same bits on any number of threads; only a dot product's total is
- * summed per piece and then over the pieces (compensated both times). */
+ * Large references run on kit_threads() threads (OpenMP), one parallel
+ * loop each (never one per step of a sequential recurrence: Crout stays on
+ * one thread).  Each output element is computed by one thread in the
+ * sequential order, so results are the same bits on any number of threads;
+ * only a dot product's total is summed per piece and then over the pieces
+ * (compensated both times). */
 #include "kit/ref.h"
 
 #include <math.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -267,14 +266,18 @@ int kit_ref_crout(const double *a, int n, double *l, double *u, double pivot_rel
         *fail_col = -1;
     /* Column j of U gathered contiguously; the loops below subtract the
      * terms in the textbook order (k ascending), only the memory access
-     * pattern differs from the formulas. */
+     * pattern differs from the formulas.
+     * On one thread: each column depends on the one before, so threads
+     * would meet twice per column.  With six lab09 checkers of 16 threads
+     * each beside the gradings' runners on a 16-core GPU server, those 2n
+     * meetings took 30-50 s a case (tests/run-gpu stalled); one thread takes
+     * about 0.2 s at n = 1000, the checker's largest Crout (LAB09_REF_MAX). */
     double *ucol = kit_xmalloc(N * sizeof *ucol, "the Crout reference");
     int rc = KIT_LU_OK;
     for (size_t j = 0; j < N; j++) {
         /* column j of L: l_ij = a_ij - sum_{k<j} l_ik u_kj, i >= j */
         for (size_t k = 0; k < j; k++)
             ucol[k] = u[k * N + j];
-#pragma omp parallel for num_threads(PAR_THREADS((N - j) * j, 2)) schedule(static)
         for (size_t i = j; i < N; i++) {
             double s = a[i * N + j];
             for (size_t k = 0; k < j; k++)
@@ -294,24 +297,11 @@ int kit_ref_crout(const double *a, int n, double *l, double *u, double pivot_rel
         urow[j] = 1.0;
         for (size_t k = j + 1; k < N; k++)
             urow[k] = a[j * N + k];
-        /* each urow[k] takes its terms in m order: columns k are split
-         * among the threads, never the m loop */
-        int t = PAR_THREADS((N - j) * j, 2);
-#pragma omp parallel num_threads(t)
-        {
-            int me = 0, all = 1;
-#ifdef _OPENMP
-            me = omp_get_thread_num(), all = omp_get_num_threads();
-#endif
-            size_t k0, k1;
-            kit_piece(N - j - 1, all, me, &k0, &k1);
-            k0 += j + 1, k1 += j + 1;
-            for (size_t m = 0; m < j; m++) {
-                double ljm = l[j * N + m];
-                const double *um = u + m * N;
-                for (size_t k = k0; k < k1; k++)
-                    urow[k] -= ljm * um[k];
-            }
+        for (size_t m = 0; m < j; m++) {
+            double ljm = l[j * N + m];
+            const double *um = u + m * N;
+            for (size_t k = j + 1; k < N; k++)
+                urow[k] -= ljm * um[k];
         }
         for (size_t k = j + 1; k < N; k++)
             urow[k] /= pivot;
