@@ -63,7 +63,7 @@ static const char good_rubric[] =
     "case = n=5 type=int\n"                                 /* 21 */
     "timeout = 3\n"                                         /* 22 */
     "repeat = 4\n"                                          /* 23 */
-    "\n"                                                    /* 24 */
+    "gpu = alone\n"                                         /* 24 */
     "[test racecheck]\n"                                    /* 25 */
     "kind = sanitizer\n"                                    /* 26 */
     "tool = racecheck\n"                                    /* 27 */
@@ -119,6 +119,8 @@ START_TEST(good_rubric_loads)
     ck_assert(t->timeout_s == 3);
     ck_assert_int_eq(t->repeat, 4);
     ck_assert_int_eq(t->partial, 0);
+    ck_assert_int_eq(t->gpu_alone, 1);
+    ck_assert_int_eq(rubric_find(&r, "float-small")->gpu_alone, 0); /* default: shared, in the case server */
 
     t = rubric_find(&r, "racecheck");
     ck_assert_int_eq(t->kind, KIND_SANITIZER);
@@ -172,6 +174,9 @@ static const struct {
     {HEAD "case = n=1\nvisibility = secret\n", "rubric.ini:7: unknown visibility 'secret'"},
     {HEAD "case = n=1\npartial = maybe\n", "rubric.ini:7: 'partial' must be yes or no: 'maybe'"},
     {HEAD "case = n=1\nshow_details = perhaps\n", "rubric.ini:7: 'show_details' must be yes or no: 'perhaps'"},
+    {HEAD "case = n=1\ngpu = exclusive\n", "rubric.ini:7: 'gpu' must be shared or alone: 'exclusive'"},
+    {HEAD "case = n=1\nkind = sanitizer\ntool = racecheck\ngpu = alone\n",
+     "rubric.ini:9: 'gpu' is only for correctness tests (test 't' is sanitizer)"},
     {HEAD "case = n=1\nrepeat = 0\n", "rubric.ini:7: 'repeat' must be >= 1"},
     {HEAD "case = n=1\nrepeat = 1.5\n", "rubric.ini:7: 'repeat' is not a whole number: '1.5'"},
     {HEAD "case = n=1\ntimeout = -1\n", "rubric.ini:7: 'timeout' must be > 0"},

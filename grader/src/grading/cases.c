@@ -96,8 +96,9 @@ void run_case(grading *g, const rubric_test *t, const char *params, uint64_t see
     sandboxed_init(&sb, e, limit, w->run, w->run, w->run, w->bin, NULL);
 
     proc_result r;
-    /* A case that hit its time limit in the case server starts alone. */
-    int alone_first = bench ? !gated : g->next_alone;
+    /* A case that hit its time limit in the case server starts alone, as
+     * does every case of a `gpu = alone` test (rubric_test.gpu_alone). */
+    int alone_first = bench ? !gated : g->next_alone || t->gpu_alone;
     g->next_alone = 0;
     for (int alone = alone_first;; alone = 1) {
         if (!alone && gated) { /* the GPU alone for the timing loop only */

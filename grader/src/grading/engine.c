@@ -637,7 +637,7 @@ static void run_correctness(grading *gr, const rubric_test *t, test_result *tr)
             uint64_t seed = engine_case_seed(e->seed, t->name, i, rep);
             outcome c;
             outcome_init(&c);
-            if (!serve_case(gr, t, params, seed, &c)) {
+            if (t->gpu_alone || !serve_case(gr, t, params, seed, &c)) {
                 outcome_free(&c);
                 outcome_init(&c);
                 run_case(gr, t, params, seed, 0, &c);

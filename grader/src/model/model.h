@@ -65,6 +65,9 @@ typedef struct {
     int warmup, reps;      /* performance */
     int show_details;      /* a test not visible: its case details reach the student's feedback file
                               (default no: title and points only) */
+    int gpu_alone;         /* gpu = alone: each case runs with the GPU to this grading alone, not in
+                              the case server beside other gradings (a check of the GPU's timeline:
+                              another process's kernels and copies change it) */
     int line;              /* line of the section header, for messages */
 } rubric_test;
 

@@ -24,11 +24,11 @@
 /* Where each key of a test was set (0: not set), for messages. */
 enum {
     K_TITLE, K_KIND, K_GROUP, K_POINTS, K_VIS, K_PARAMS, K_TIMEOUT, K_REPEAT, K_PARTIAL, K_TOOL,
-    K_THRESHOLD, K_MIN_SPEEDUP, K_WARMUP, K_REPS, K_SHOW_DETAILS, K_NKEYS
+    K_THRESHOLD, K_MIN_SPEEDUP, K_WARMUP, K_REPS, K_SHOW_DETAILS, K_GPU, K_NKEYS
 };
 static const char *const test_keys[K_NKEYS] = {
     "title", "kind", "group", "points", "visibility", "params", "timeout", "repeat", "partial", "tool",
-    "threshold", "min_speedup", "warmup", "reps", "show_details",
+    "threshold", "min_speedup", "warmup", "reps", "show_details", "gpu",
 };
 
 enum { R_LAB, R_TIMEOUT, R_BUILD_TIMEOUT, R_SAN_TIMEOUT, R_MEMORY, R_PROCS, R_OUTPUT, R_FILE, R_DUE, R_CUTOFF,
@@ -364,6 +364,12 @@ static void test_key(rctx *c, const char *name, const char *v)
         if (parse_yesno(v, k == K_PARTIAL ? &t->partial : &t->show_details))
             fail(c, c->in.lineno, "'%s' must be yes or no: '%s'", name, v);
         return;
+    case K_GPU:
+        if (!strcmp(v, "alone") || !strcmp(v, "shared"))
+            t->gpu_alone = !strcmp(v, "alone");
+        else
+            fail(c, c->in.lineno, "'gpu' must be shared or alone: '%s'", v);
+        return;
     case K_TOOL:
         if (strcmp(v, "memcheck") && strcmp(v, "racecheck") && strcmp(v, "synccheck") && strcmp(v, "initcheck"))
             fail(c, c->in.lineno, "unknown tool '%s' (memcheck, racecheck, synccheck or initcheck)", v);
@@ -475,6 +481,11 @@ static void check_tests(rctx *c)
         if (t->kind == KIND_SANITIZER && !t->tool[0]) {
             fail(c, t->line, "sanitizer test '%s' has no 'tool' (memcheck, racecheck, synccheck or initcheck)",
                  t->name);
+            break;
+        }
+        /* sanitizer sessions and timing loops decide their own GPU use */
+        if (t->kind != KIND_CORRECTNESS && m->key_line[K_GPU]) {
+            fail(c, m->key_line[K_GPU], "'gpu' is only for correctness tests (test '%s' is %s)", t->name, kn);
             break;
         }
         if (t->kind != KIND_SANITIZER && m->key_line[K_TOOL]) {
