@@ -5,10 +5,10 @@
  * against what is left of the file before it is used.
  */
 #include "kit/blob.h"
+#include "kit/util.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,16 +44,6 @@ const char *kit_type_name(kit_type t)
     case KIT_T_U32: return "u32";
     }
     return "unknown type";
-}
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || !errlen)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
 }
 
 /* ---- little-endian integers, byte by byte (no alignment assumptions) ---- */
@@ -174,18 +164,18 @@ static unsigned char *load_file(const char *path, uint64_t cap, size_t *len, cha
     int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     struct stat st;
     if (fd < 0) {
-        set_err(err, errlen, "cannot open output file %s: %s", path,
+        kit_set_err(err, errlen, "cannot open output file %s: %s", path,
                 errno == ELOOP ? "it is a symbolic link" : strerror(errno));
         return NULL;
     }
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        set_err(err, errlen, "cannot read output file %s: not a regular file", path);
+        kit_set_err(err, errlen, "cannot read output file %s: not a regular file", path);
         close(fd);
         return NULL;
     }
     FILE *f = fdopen(fd, "rb");
     if (!f) {
-        set_err(err, errlen, "cannot open output file %s: %s", path, strerror(errno));
+        kit_set_err(err, errlen, "cannot open output file %s: %s", path, strerror(errno));
         close(fd);
         return NULL;
     }
@@ -193,19 +183,19 @@ static unsigned char *load_file(const char *path, uint64_t cap, size_t *len, cha
     if (fseek(f, 0, SEEK_END) == 0)
         size = ftell(f);
     if (size < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        set_err(err, errlen, "cannot read output file %s: not a regular file", path);
+        kit_set_err(err, errlen, "cannot read output file %s: not a regular file", path);
         fclose(f);
         return NULL;
     }
     if ((uint64_t)size > cap || (uint64_t)size >= SIZE_MAX) {
-        set_err(err, errlen, "output file is %ld bytes, more than the limit of %llu bytes", size,
+        kit_set_err(err, errlen, "output file is %ld bytes, more than the limit of %llu bytes", size,
                 (unsigned long long)cap);
         fclose(f);
         return NULL;
     }
     unsigned char *buf = malloc((size_t)size + 1);
     if (!buf) {
-        set_err(err, errlen, "out of memory reading the output file (%ld bytes)", size);
+        kit_set_err(err, errlen, "out of memory reading the output file (%ld bytes)", size);
         fclose(f);
         return NULL;
     }
@@ -213,7 +203,7 @@ static unsigned char *load_file(const char *path, uint64_t cap, size_t *len, cha
     int extra = fgetc(f) != EOF; /* grew while we read: not a finished file */
     fclose(f);
     if (got != (size_t)size || extra) {
-        set_err(err, errlen, "output file %s changed size while being read", path);
+        kit_set_err(err, errlen, "output file %s changed size while being read", path);
         free(buf);
         return NULL;
     }
@@ -238,49 +228,49 @@ static int parse_records(kit_blobfile *b, const unsigned char *buf, size_t len, 
         int idx = b->n;
         size_t left = len - pos;
         if (left < 4) {
-            set_err(err, errlen, "output file truncated in record %d (at byte %zu)", idx + 1, pos);
+            kit_set_err(err, errlen, "output file truncated in record %d (at byte %zu)", idx + 1, pos);
             return -1;
         }
         uint64_t nlen = get_le(buf + pos, 4);
         if (nlen == 0 || nlen > BLOB_NAME_MAX) {
-            set_err(err, errlen, "corrupt output file: record %d has a name of %llu bytes (1..%d allowed)",
+            kit_set_err(err, errlen, "corrupt output file: record %d has a name of %llu bytes (1..%d allowed)",
                     idx + 1, (unsigned long long)nlen, BLOB_NAME_MAX);
             return -1;
         }
         if (left - 4 < nlen + 12) {
-            set_err(err, errlen, "output file truncated in record %d (at byte %zu)", idx + 1, pos);
+            kit_set_err(err, errlen, "output file truncated in record %d (at byte %zu)", idx + 1, pos);
             return -1;
         }
         const unsigned char *name = buf + pos + 4;
         if (!name_ok(name, (size_t)nlen)) {
-            set_err(err, errlen, "corrupt output file: record %d has an unprintable name", idx + 1);
+            kit_set_err(err, errlen, "corrupt output file: record %d has an unprintable name", idx + 1);
             return -1;
         }
         uint64_t type = get_le(name + nlen, 4), count = get_le(name + nlen + 4, 8);
         size_t size = kit_type_size((kit_type)type);
         if (size == 0) {
-            set_err(err, errlen, "corrupt output file: array '%.*s' has unknown type %llu", (int)nlen, name,
+            kit_set_err(err, errlen, "corrupt output file: array '%.*s' has unknown type %llu", (int)nlen, name,
                     (unsigned long long)type);
             return -1;
         }
         pos += 4 + (size_t)nlen + 12;
         /* count * size <= what is left, tested by division: no overflow */
         if (count > (len - pos) / size) {
-            set_err(err, errlen,
+            kit_set_err(err, errlen,
                     "output file truncated: array '%.*s' declares %llu elements but only %zu bytes follow",
                     (int)nlen, name, (unsigned long long)count, len - pos);
             return -1;
         }
         for (int i = 0; i < b->n; i++)
             if (strlen(b->recs[i].name) == nlen && memcmp(b->recs[i].name, name, nlen) == 0) {
-                set_err(err, errlen, "corrupt output file: array '%.*s' appears twice", (int)nlen, name);
+                kit_set_err(err, errlen, "corrupt output file: array '%.*s' appears twice", (int)nlen, name);
                 return -1;
             }
         if ((size_t)b->n == cap) {
             size_t ncap = cap ? 2 * cap : 16;
             blob_rec *nr = realloc(b->recs, ncap * sizeof *nr);
             if (!nr) {
-                set_err(err, errlen, "out of memory reading the output file");
+                kit_set_err(err, errlen, "out of memory reading the output file");
                 return -1;
             }
             b->recs = nr;
@@ -290,7 +280,7 @@ static int parse_records(kit_blobfile *b, const unsigned char *buf, size_t len, 
         blob_rec *r = &b->recs[b->n];
         r->data = malloc(bytes ? bytes : 1); /* non-NULL even when empty: present != absent */
         if (!r->data) {
-            set_err(err, errlen, "out of memory reading array '%.*s' (%zu bytes)", (int)nlen, name, bytes);
+            kit_set_err(err, errlen, "out of memory reading array '%.*s' (%zu bytes)", (int)nlen, name, bytes);
             return -1;
         }
         memcpy(r->name, name, (size_t)nlen);
@@ -313,15 +303,15 @@ kit_blobfile *kit_blob_load(const char *path, uint64_t expect_nonce, uint64_t ma
         return NULL;
     kit_blobfile *b = NULL;
     if (len < BLOB_MAGIC_LEN || memcmp(buf, BLOB_MAGIC, BLOB_MAGIC_LEN) != 0) {
-        set_err(err, errlen, len == 0 ? "output file is empty (the runner wrote nothing)"
+        kit_set_err(err, errlen, len == 0 ? "output file is empty (the runner wrote nothing)"
                                       : "not a kit output file (bad magic: the file was overwritten?)");
     } else if (len < BLOB_MAGIC_LEN + 8) {
-        set_err(err, errlen, "output file truncated in its header (%zu bytes)", len);
+        kit_set_err(err, errlen, "output file truncated in its header (%zu bytes)", len);
     } else if (get_le(buf + BLOB_MAGIC_LEN, 8) != expect_nonce) {
-        set_err(err, errlen, "output file belongs to another run (nonce %016llx, expected %016llx)",
+        kit_set_err(err, errlen, "output file belongs to another run (nonce %016llx, expected %016llx)",
                 (unsigned long long)get_le(buf + BLOB_MAGIC_LEN, 8), (unsigned long long)expect_nonce);
     } else if (!(b = calloc(1, sizeof *b))) {
-        set_err(err, errlen, "out of memory reading the output file");
+        kit_set_err(err, errlen, "out of memory reading the output file");
     } else if (parse_records(b, buf, len, err, errlen) != 0) {
         kit_blob_free(b);
         b = NULL;

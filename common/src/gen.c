@@ -5,20 +5,9 @@
 
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || !errlen)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 /* ---- 1D arrays --------------------------------------------------------------- */
 /* Long arrays are generated in pieces on kit_threads() threads, each piece
@@ -194,40 +183,40 @@ static int validate_arrays(int rows, int cols, int64_t nnz, const int *row_ptr, 
                            const float *val, char *err, size_t errlen)
 {
     if (rows < 0 || cols < 0) {
-        set_err(err, errlen, "negative size %d x %d", rows, cols);
+        kit_set_err(err, errlen, "negative size %d x %d", rows, cols);
         return -1;
     }
     if (!row_ptr) {
-        set_err(err, errlen, "row_ptr is missing");
+        kit_set_err(err, errlen, "row_ptr is missing");
         return -1;
     }
     if (row_ptr[0] != 0) {
-        set_err(err, errlen, "row_ptr[0] is %d, must be 0", row_ptr[0]);
+        kit_set_err(err, errlen, "row_ptr[0] is %d, must be 0", row_ptr[0]);
         return -1;
     }
     for (int i = 0; i < rows; i++)
         if (row_ptr[i + 1] < row_ptr[i]) {
-            set_err(err, errlen, "row_ptr is not monotone: row_ptr[%d] = %d > row_ptr[%d] = %d", i,
+            kit_set_err(err, errlen, "row_ptr is not monotone: row_ptr[%d] = %d > row_ptr[%d] = %d", i,
                     row_ptr[i], i + 1, row_ptr[i + 1]);
             return -1;
         }
     if (row_ptr[rows] != nnz) {
-        set_err(err, errlen, "row_ptr[%d] = %d but nnz = %lld", rows, row_ptr[rows], (long long)nnz);
+        kit_set_err(err, errlen, "row_ptr[%d] = %d but nnz = %lld", rows, row_ptr[rows], (long long)nnz);
         return -1;
     }
     if (nnz > 0 && (!col || !val)) {
-        set_err(err, errlen, "col or val is missing");
+        kit_set_err(err, errlen, "col or val is missing");
         return -1;
     }
     for (int i = 0; i < rows; i++)
         for (int k = row_ptr[i]; k < row_ptr[i + 1]; k++) {
             int c = col[k];
             if (c < 0 || c >= cols) {
-                set_err(err, errlen, "row %d: column %d out of range [0, %d)", i, c, cols);
+                kit_set_err(err, errlen, "row %d: column %d out of range [0, %d)", i, c, cols);
                 return -1;
             }
             if (k > row_ptr[i] && c <= col[k - 1]) {
-                set_err(err, errlen, "row %d: columns not strictly increasing (%d after %d)", i, c,
+                kit_set_err(err, errlen, "row %d: columns not strictly increasing (%d after %d)", i, c,
                         col[k - 1]);
                 return -1;
             }
@@ -245,14 +234,14 @@ int kit_csr_from_arrays(kit_csr *m, int rows, int cols, const int *row_ptr, cons
 {
     memset(m, 0, sizeof *m);
     if (rows < 0 || cols < 0 || !row_ptr) {
-        set_err(err, errlen, rows < 0 || cols < 0 ? "negative size" : "row_ptr is missing");
+        kit_set_err(err, errlen, rows < 0 || cols < 0 ? "negative size" : "row_ptr is missing");
         return -1;
     }
     int64_t nnz = row_ptr[rows];
     if (validate_arrays(rows, cols, nnz, row_ptr, col, val, err, errlen) != 0)
         return -1;
     if (csr_alloc(m, rows, cols, nnz) != 0) {
-        set_err(err, errlen, "out of memory");
+        kit_set_err(err, errlen, "out of memory");
         return -1;
     }
     memcpy(m->row_ptr, row_ptr, ((size_t)rows + 1) * sizeof *row_ptr);

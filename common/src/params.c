@@ -1,23 +1,13 @@
 /* params.c - "key=value" case parameters and readable integers (see kit/params.h). */
 #include "kit/params.h"
+#include "kit/util.h"
 
 #include <ctype.h>
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || !errlen)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 static int find(const kit_params *p, const char *key)
 {
@@ -37,30 +27,30 @@ static int add_word(kit_params *p, const char *w, size_t len, char *err, size_t 
 {
     const char *eq = memchr(w, '=', len);
     if (!eq) {
-        set_err(err, errlen, "word '%.*s' has no '='", (int)len, w);
+        kit_set_err(err, errlen, "word '%.*s' has no '='", (int)len, w);
         return -1;
     }
     size_t klen = (size_t)(eq - w), vlen = len - klen - 1;
     if (klen == 0) {
-        set_err(err, errlen, "word '%.*s' has no key before '='", (int)len, w);
+        kit_set_err(err, errlen, "word '%.*s' has no key before '='", (int)len, w);
         return -1;
     }
     for (size_t i = 0; i < klen; i++)
         if (!key_char_ok(w[i])) {
-            set_err(err, errlen, "word '%.*s': key may only contain letters, digits, '_', '-', '.'",
+            kit_set_err(err, errlen, "word '%.*s': key may only contain letters, digits, '_', '-', '.'",
                     (int)len, w);
             return -1;
         }
     if (vlen == 0) {
-        set_err(err, errlen, "word '%.*s' has no value after '='", (int)len, w);
+        kit_set_err(err, errlen, "word '%.*s' has no value after '='", (int)len, w);
         return -1;
     }
     if (klen >= KIT_PARAM_KEY) {
-        set_err(err, errlen, "key '%.20s...' is too long (at most %d characters)", w, KIT_PARAM_KEY - 1);
+        kit_set_err(err, errlen, "key '%.20s...' is too long (at most %d characters)", w, KIT_PARAM_KEY - 1);
         return -1;
     }
     if (vlen >= KIT_PARAM_VAL) {
-        set_err(err, errlen, "value of '%.*s' is too long (at most %d characters)", (int)klen, w,
+        kit_set_err(err, errlen, "value of '%.*s' is too long (at most %d characters)", (int)klen, w,
                 KIT_PARAM_VAL - 1);
         return -1;
     }
@@ -70,7 +60,7 @@ static int add_word(kit_params *p, const char *w, size_t len, char *err, size_t 
     int i = find(p, key);
     if (i < 0) {
         if (p->count >= KIT_PARAMS_MAX) {
-            set_err(err, errlen, "too many parameters (at most %d)", KIT_PARAMS_MAX);
+            kit_set_err(err, errlen, "too many parameters (at most %d)", KIT_PARAMS_MAX);
             return -1;
         }
         i = p->count++;
@@ -171,7 +161,7 @@ int kit_params_only(const kit_params *p, const char *allowed, char *err, size_t 
 {
     for (int i = 0; i < p->count; i++)
         if (!in_words(allowed, p->items[i].key)) {
-            set_err(err, errlen, "unknown parameter '%s' (this lab takes: %s)", p->items[i].key, allowed);
+            kit_set_err(err, errlen, "unknown parameter '%s' (this lab takes: %s)", p->items[i].key, allowed);
             return -1;
         }
     return 0;
@@ -182,7 +172,7 @@ int kit_params_choice(const kit_params *p, const char *key, const char *choices,
 {
     const char *v = kit_params_get(p, key, def);
     if (!in_words(choices, v)) {
-        set_err(err, errlen, "%s must be one of: %s (got '%s')", key, choices, v);
+        kit_set_err(err, errlen, "%s must be one of: %s (got '%s')", key, choices, v);
         return -1;
     }
     if (out)

@@ -4,11 +4,22 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <fcntl.h>
 #include <time.h>
 #include <unistd.h>
+
+void kit_set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (!err || !errlen)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
 
 /* Ascending, NaN last, so a stray NaN cannot scramble the order qsort sees. */
 static int cmp_double(const void *pa, const void *pb)

@@ -7,6 +7,8 @@
 extern "C" {
 #endif
 
+/* printf into err[0..errlen) when err is given (the kit's "why" strings). */
+void kit_set_err(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Median of v[0..n) (v is reordered).  NaN when n == 0. */
 double kit_median(double *v, size_t n);
 /* Wall clock in seconds (monotonic). */
