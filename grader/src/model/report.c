@@ -299,6 +299,110 @@ static cJSON *add_cstr(cJSON *obj, const char *key, const char *s)
     return add_text(obj, key, s, s ? strlen(s) : 0);
 }
 
+/* results.json's top-level "output", shown above the tests: the notes, the build (its log when it failed
+ * or warned) and whether the tests ran. */
+static void put_summary_output(strbuf *out, const grade_result *g)
+{
+    if (g->notes.len) {
+        sb_addn(out, g->notes.s, g->notes.len);
+        if (g->notes.s[g->notes.len - 1] != '\n')
+            sb_add(out, "\n");
+    }
+    if (g->build_ok) {
+        sb_printf(out, "Build OK (%.1fs)\n", g->build_seconds);
+        if (buildlog_has_warning(sb_str(&g->build_log)))
+            sb_addn(out, sb_str(&g->build_log), g->build_log.len);
+    } else {
+        sb_printf(out, "Build FAILED (%.1fs):\n", g->build_seconds);
+        sb_addn(out, sb_str(&g->build_log), g->build_log.len);
+    }
+    if (g->build_ok && !g->gpu_ran)
+        sb_add(out, "No GPU was available: the tests were not run.\n");
+}
+
+/* A test's "extra_data": what the kit reads back (report_read_json), a hidden test's details included. */
+static void add_test_extra(cJSON *jt, const test_result *t)
+{
+    cJSON *x = cJSON_AddObjectToObject(jt, "extra_data");
+    if (!x)
+        return;
+    add_cstr(x, "group", t->group);
+    cJSON_AddStringToObject(x, "status", test_status_name(t->status));
+    cJSON_AddNumberToObject(x, "seconds", t->seconds);
+    add_cstr(x, "title", t->title);
+    cJSON_AddBoolToObject(x, "details_hidden", t->details_hidden != 0);
+    if (t->details_hidden)
+        add_text(x, "details", sb_str(&t->output), t->output.len);
+    if (t->show_output)
+        cJSON_AddBoolToObject(x, "show_output", 1);
+}
+
+/* Test NUMBER (from 1) as an entry of "tests"; -1 when it could not be added. */
+static int add_test_json(cJSON *tests, const test_result *t, int number)
+{
+    char buf[64];
+    cJSON *jt = cJSON_CreateObject();
+    if (!jt || !cJSON_AddItemToArray(tests, jt))
+        return -1;
+    add_cstr(jt, "name", t->name);
+    cJSON_AddNumberToObject(jt, "score", t->score);
+    cJSON_AddNumberToObject(jt, "max_score", t->max_score);
+    cJSON_AddStringToObject(jt, "status", t->status == ST_PASS ? "passed" : "failed");
+    /* Gradescope shows "output" to students (after the due date for
+     * after_due_date tests): a hidden test's details only where the
+     * rubric allows; the kit keeps them in extra_data for itself. */
+    if (t->details_hidden) {
+        strbuf brief;
+        sb_init(&brief);
+        hidden_note(&brief, t);
+        add_text(jt, "output", sb_str(&brief), brief.len);
+        sb_free(&brief);
+    } else
+        add_text(jt, "output", sb_str(&t->output), t->output.len);
+    cJSON_AddStringToObject(jt, "visibility", visibility_name(t->vis));
+    snprintf(buf, sizeof buf, "%d", number);
+    cJSON_AddStringToObject(jt, "number", buf);
+    add_test_extra(jt, t);
+    return 0;
+}
+
+/* The grading's "extra_data": what the kit reads back; NULL when out of memory. */
+static cJSON *add_grade_extra(cJSON *root, const grade_result *g)
+{
+    char buf[64];
+    cJSON *x = cJSON_AddObjectToObject(root, "extra_data");
+    if (!x)
+        return NULL;
+    add_cstr(x, "student", g->student);
+    add_cstr(x, "lab", g->lab);
+    snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)g->seed);
+    cJSON_AddStringToObject(x, "seed", buf);
+    add_cstr(x, "source_hash", g->source_hash);
+    cJSON_AddBoolToObject(x, "build_ok", g->build_ok != 0);
+    cJSON_AddNumberToObject(x, "build_seconds", g->build_seconds);
+    add_text(x, "build_log", sb_str(&g->build_log), g->build_log.len);
+    add_text(x, "notes", sb_str(&g->notes), g->notes.len);
+    cJSON_AddBoolToObject(x, "gpu_ran", g->gpu_ran != 0);
+    add_cstr(x, "graded_at", g->graded_at);
+    add_cstr(x, "grading_key", g->grading_key);
+    add_cstr(x, "gpu", g->gpu);
+    add_cstr(x, "kit_build", g->kit_version);
+    add_cstr(x, "conditions", g->conditions);
+    cJSON_AddBoolToObject(x, "graded_without_gpu", g->no_gpu_allowed != 0);
+    cJSON_AddNumberToObject(x, "max_score", g->max_score);
+    if (g->version[0]) { /* a hand-in from the course spool */
+        add_cstr(x, "version", g->version);
+        add_cstr(x, "handed_in_at", g->handed_in_at);
+        cJSON_AddNumberToObject(x, "late_days", g->late_days);
+        cJSON_AddNumberToObject(x, "late_penalty_pct", g->late_penalty_pct);
+        cJSON_AddNumberToObject(x, "score_before_late", g->score_before_late);
+    }
+    if (g->answers.len)
+        add_text(x, "answers", sb_str(&g->answers), g->answers.len);
+    cJSON_AddNumberToObject(x, "kit_version", 1);
+    return x;
+}
+
 int report_write_json(const grade_result *g, const char *path, char *err, size_t errlen)
 {
     cJSON *root = cJSON_CreateObject();
@@ -306,101 +410,21 @@ int report_write_json(const grade_result *g, const char *path, char *err, size_t
         set_err(err, errlen, "%s: out of memory", path);
         return -1;
     }
-    char buf[64];
     cJSON_AddNumberToObject(root, "score", g->score);
     cJSON_AddNumberToObject(root, "execution_time", g->seconds);
-
     strbuf out;
     sb_init(&out);
-    if (g->notes.len) {
-        sb_addn(&out, g->notes.s, g->notes.len);
-        if (g->notes.s[g->notes.len - 1] != '\n')
-            sb_add(&out, "\n");
-    }
-    if (g->build_ok) {
-        sb_printf(&out, "Build OK (%.1fs)\n", g->build_seconds);
-        if (buildlog_has_warning(sb_str(&g->build_log)))
-            sb_addn(&out, sb_str(&g->build_log), g->build_log.len);
-    }
-    else {
-        sb_printf(&out, "Build FAILED (%.1fs):\n", g->build_seconds);
-        sb_addn(&out, sb_str(&g->build_log), g->build_log.len);
-    }
-    if (g->build_ok && !g->gpu_ran)
-        sb_add(&out, "No GPU was available: the tests were not run.\n");
+    put_summary_output(&out, g);
     add_text(root, "output", sb_str(&out), out.len);
     sb_free(&out);
     cJSON_AddStringToObject(root, "visibility", "visible");
     cJSON_AddStringToObject(root, "stdout_visibility", "hidden");
 
     cJSON *tests = cJSON_AddArrayToObject(root, "tests");
-    for (int i = 0; tests && i < g->n_tests; i++) {
-        const test_result *t = &g->tests[i];
-        cJSON *jt = cJSON_CreateObject();
-        if (!jt || !cJSON_AddItemToArray(tests, jt))
+    for (int i = 0; tests && i < g->n_tests; i++)
+        if (add_test_json(tests, &g->tests[i], i + 1) != 0)
             break;
-        add_cstr(jt, "name", t->name);
-        cJSON_AddNumberToObject(jt, "score", t->score);
-        cJSON_AddNumberToObject(jt, "max_score", t->max_score);
-        cJSON_AddStringToObject(jt, "status", t->status == ST_PASS ? "passed" : "failed");
-        /* Gradescope shows "output" to students (after the due date for
-         * after_due_date tests): a hidden test's details only where the
-         * rubric allows; the kit keeps them in extra_data for itself. */
-        if (t->details_hidden) {
-            strbuf brief;
-            sb_init(&brief);
-            hidden_note(&brief, t);
-            add_text(jt, "output", sb_str(&brief), brief.len);
-            sb_free(&brief);
-        } else
-            add_text(jt, "output", sb_str(&t->output), t->output.len);
-        cJSON_AddStringToObject(jt, "visibility", visibility_name(t->vis));
-        snprintf(buf, sizeof buf, "%d", i + 1);
-        cJSON_AddStringToObject(jt, "number", buf);
-        cJSON *x = cJSON_AddObjectToObject(jt, "extra_data");
-        if (x) {
-            add_cstr(x, "group", t->group);
-            cJSON_AddStringToObject(x, "status", test_status_name(t->status));
-            cJSON_AddNumberToObject(x, "seconds", t->seconds);
-            add_cstr(x, "title", t->title);
-            cJSON_AddBoolToObject(x, "details_hidden", t->details_hidden != 0);
-            if (t->details_hidden)
-                add_text(x, "details", sb_str(&t->output), t->output.len);
-            if (t->show_output)
-                cJSON_AddBoolToObject(x, "show_output", 1);
-        }
-    }
-
-    cJSON *x = cJSON_AddObjectToObject(root, "extra_data");
-    if (x) {
-        add_cstr(x, "student", g->student);
-        add_cstr(x, "lab", g->lab);
-        snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)g->seed);
-        cJSON_AddStringToObject(x, "seed", buf);
-        add_cstr(x, "source_hash", g->source_hash);
-        cJSON_AddBoolToObject(x, "build_ok", g->build_ok != 0);
-        cJSON_AddNumberToObject(x, "build_seconds", g->build_seconds);
-        add_text(x, "build_log", sb_str(&g->build_log), g->build_log.len);
-        add_text(x, "notes", sb_str(&g->notes), g->notes.len);
-        cJSON_AddBoolToObject(x, "gpu_ran", g->gpu_ran != 0);
-        add_cstr(x, "graded_at", g->graded_at);
-        add_cstr(x, "grading_key", g->grading_key);
-        add_cstr(x, "gpu", g->gpu);
-        add_cstr(x, "kit_build", g->kit_version);
-        add_cstr(x, "conditions", g->conditions);
-        cJSON_AddBoolToObject(x, "graded_without_gpu", g->no_gpu_allowed != 0);
-        cJSON_AddNumberToObject(x, "max_score", g->max_score);
-        if (g->version[0]) { /* a hand-in from the course spool */
-            add_cstr(x, "version", g->version);
-            add_cstr(x, "handed_in_at", g->handed_in_at);
-            cJSON_AddNumberToObject(x, "late_days", g->late_days);
-            cJSON_AddNumberToObject(x, "late_penalty_pct", g->late_penalty_pct);
-            cJSON_AddNumberToObject(x, "score_before_late", g->score_before_late);
-        }
-        if (g->answers.len)
-            add_text(x, "answers", sb_str(&g->answers), g->answers.len);
-        cJSON_AddNumberToObject(x, "kit_version", 1);
-    }
+    cJSON *x = add_grade_extra(root, g);
 
     char *text = cJSON_Print(root);
     cJSON_Delete(root);
