@@ -502,18 +502,19 @@ static char *read_all(const char *path, size_t max, size_t *len, char *err, size
     return b.s;
 }
 
-int report_read_json(const char *path, grade_result *g, char *err, size_t errlen)
+/* PATH parsed; NULL (with err) unless it is a results.json the kit wrote: extra_data.kit_version, and
+ * "tests" an array where present. */
+static cJSON *parse_kit_json(const char *path, char *err, size_t errlen)
 {
-    grade_result_init(g);
     size_t len = 0;
     char *text = read_all(path, (size_t)256 << 20, &len, err, errlen);
     if (!text)
-        return -1;
+        return NULL;
     cJSON *root = cJSON_ParseWithLength(text, len);
     free(text);
     if (!root) {
         set_err(err, errlen, "%s: not valid JSON", path);
-        return -1;
+        return NULL;
     }
     const cJSON *x = cJSON_GetObjectItemCaseSensitive(root, "extra_data");
     const cJSON *tests = cJSON_GetObjectItemCaseSensitive(root, "tests");
@@ -521,15 +522,19 @@ int report_read_json(const char *path, grade_result *g, char *err, size_t errlen
         !cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(x, "kit_version"))) {
         set_err(err, errlen, "%s: not a results.json written by the kit (no extra_data.kit_version)", path);
         cJSON_Delete(root);
-        return -1;
+        return NULL;
     }
     if (tests && !cJSON_IsArray(tests)) {
         set_err(err, errlen, "%s: 'tests' is not an array", path);
         cJSON_Delete(root);
-        return -1;
+        return NULL;
     }
-    g->score = get_num(root, "score", 0);
-    g->seconds = get_num(root, "execution_time", 0);
+    return root;
+}
+
+/* The grading's fields from its extra_data (add_grade_extra); max_score is read last, by the caller. */
+static void read_grade_extra(const cJSON *x, grade_result *g)
+{
     get_str(x, "student", g->student, sizeof g->student);
     get_str(x, "lab", g->lab, sizeof g->lab);
     char seed[64];
@@ -553,6 +558,59 @@ int report_read_json(const char *path, grade_result *g, char *err, size_t errlen
     g->late_penalty_pct = get_num(x, "late_penalty_pct", 0);
     g->score_before_late = get_num(x, "score_before_late", 0);
     get_sb(x, "answers", &g->answers);
+}
+
+/* A test's status: the kit's word from its extra_data (tx), else Gradescope's passed/failed. */
+static test_status read_test_status(const cJSON *jt, const cJSON *tx)
+{
+    char s[32];
+    get_str(tx, "status", s, sizeof s);
+    if (!s[0]) {
+        char gs[16];
+        get_str(jt, "status", gs, sizeof gs);
+        snprintf(s, sizeof s, "%s", !strcmp(gs, "passed") ? "PASS" : "FAIL");
+    }
+    return !strcmp(s, "PASS")    ? ST_PASS
+           : !strcmp(s, "SKIP")  ? ST_SKIP
+           : !strcmp(s, "ERROR") ? ST_ERROR
+                                 : ST_FAIL;
+}
+
+/* One entry of "tests" (add_test_json): a hidden test's whole details come from its extra_data. */
+static void read_test(const cJSON *jt, test_result *t)
+{
+    const cJSON *tx = cJSON_GetObjectItemCaseSensitive(jt, "extra_data");
+    get_str(jt, "name", t->name, sizeof t->name);
+    t->score = get_num(jt, "score", 0);
+    t->max_score = get_num(jt, "max_score", 0);
+    get_sb(jt, "output", &t->output);
+    char s[32];
+    get_str(jt, "visibility", s, sizeof s);
+    t->vis = !strcmp(s, "hidden") ? VIS_HIDDEN
+             : !strcmp(s, "after_due_date") ? VIS_AFTER_DUE_DATE
+             : !strcmp(s, "after_published") ? VIS_AFTER_PUBLISHED
+                                             : VIS_VISIBLE;
+    t->show_output = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(tx, "show_output"));
+    t->status = read_test_status(jt, tx);
+    get_str(tx, "group", t->group, sizeof t->group);
+    get_str(tx, "title", t->title, sizeof t->title);
+    t->seconds = get_num(tx, "seconds", 0);
+    t->details_hidden = get_bool(tx, "details_hidden");
+    if (t->details_hidden && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(tx, "details")))
+        get_sb(tx, "details", &t->output); /* the whole text, as graded */
+}
+
+int report_read_json(const char *path, grade_result *g, char *err, size_t errlen)
+{
+    grade_result_init(g);
+    cJSON *root = parse_kit_json(path, err, errlen);
+    if (!root)
+        return -1;
+    const cJSON *x = cJSON_GetObjectItemCaseSensitive(root, "extra_data");
+    const cJSON *tests = cJSON_GetObjectItemCaseSensitive(root, "tests");
+    g->score = get_num(root, "score", 0);
+    g->seconds = get_num(root, "execution_time", 0);
+    read_grade_extra(x, g);
 
     const cJSON *jt;
     double max_sum = 0;
@@ -561,35 +619,8 @@ int report_read_json(const char *path, grade_result *g, char *err, size_t errlen
         if (!cJSON_IsObject(jt))
             continue;
         test_result *t = grade_result_add(g);
-        const cJSON *tx = cJSON_GetObjectItemCaseSensitive(jt, "extra_data");
-        get_str(jt, "name", t->name, sizeof t->name);
-        t->score = get_num(jt, "score", 0);
-        t->max_score = get_num(jt, "max_score", 0);
+        read_test(jt, t);
         max_sum += t->max_score;
-        get_sb(jt, "output", &t->output);
-        char s[32];
-        get_str(jt, "visibility", s, sizeof s);
-        t->vis = !strcmp(s, "hidden") ? VIS_HIDDEN
-                 : !strcmp(s, "after_due_date") ? VIS_AFTER_DUE_DATE
-                 : !strcmp(s, "after_published") ? VIS_AFTER_PUBLISHED
-                                                 : VIS_VISIBLE;
-        t->show_output = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(tx, "show_output"));
-        get_str(tx, "status", s, sizeof s);
-        if (!s[0]) {
-            char gs[16];
-            get_str(jt, "status", gs, sizeof gs);
-            snprintf(s, sizeof s, "%s", !strcmp(gs, "passed") ? "PASS" : "FAIL");
-        }
-        t->status = !strcmp(s, "PASS")    ? ST_PASS
-                    : !strcmp(s, "SKIP")  ? ST_SKIP
-                    : !strcmp(s, "ERROR") ? ST_ERROR
-                                          : ST_FAIL;
-        get_str(tx, "group", t->group, sizeof t->group);
-        get_str(tx, "title", t->title, sizeof t->title);
-        t->seconds = get_num(tx, "seconds", 0);
-        t->details_hidden = get_bool(tx, "details_hidden");
-        if (t->details_hidden && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(tx, "details")))
-            get_sb(tx, "details", &t->output); /* the whole text, as graded */
     }
     g->max_score = get_num(x, "max_score", max_sum);
     cJSON_Delete(root);
