@@ -698,48 +698,118 @@ static int cmp_student(const void *a, const void *b)
     return strcmp(x->student, y->student);
 }
 
+/* The gradebook's group columns, in order of first appearance. */
+typedef struct {
+    char (*names)[NAME_LEN];
+    int n, cap;
+} group_list;
+
+/* NAME as a column unless it is empty or there already; -1 when out of memory. */
+static int add_group(group_list *l, const char *name)
+{
+    for (int k = 0; k < l->n; k++)
+        if (!strcmp(l->names[k], name))
+            return 0;
+    if (!*name)
+        return 0;
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 8;
+        void *p = realloc(l->names, (size_t)cap * sizeof *l->names);
+        if (!p)
+            return -1;
+        l->names = p;
+        l->cap = cap;
+    }
+    snprintf(l->names[l->n++], NAME_LEN, "%s", name);
+    return 0;
+}
+
+/* The columns: the rubric's groups (a test without one is in its kind's) or, without a rubric, the
+ * results' groups; -1 when out of memory. */
+static int collect_groups(group_list *l, grade_result *const *results, int n, const rubric *r)
+{
+    if (r) {
+        for (int i = 0; i < r->n_tests; i++)
+            if (add_group(l, r->tests[i].group[0] ? r->tests[i].group : test_kind_name(r->tests[i].kind)))
+                return -1;
+        return 0;
+    }
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < results[i]->n_tests; j++)
+            if (add_group(l, results[i]->tests[j].group))
+                return -1;
+    return 0;
+}
+
+static void put_csv_header(strbuf *b, const group_list *l)
+{
+    sb_add(b, "student");
+    for (int k = 0; k < l->n; k++) {
+        sb_add(b, ",");
+        report_csv_field(b, l->names[k]);
+    }
+    sb_add(b, ",total,max,status\n");
+}
+
+/* A folder name is untrusted: "=HYPERLINK(...)" must stay text in a
+ * spreadsheet (OWASP's CSV injection advice: a leading quote). */
+static void put_csv_student(strbuf *b, const grade_result *g)
+{
+    if (g->student[0] && strchr("=+-@\t\r", g->student[0])) {
+        char quoted[sizeof g->student + 1];
+        snprintf(quoted, sizeof quoted, "'%s", g->student);
+        report_csv_field(b, quoted);
+    } else
+        report_csv_field(b, g->student);
+}
+
+static const char *csv_status(const grade_result *g)
+{
+    return strstr(sb_str(&g->notes), "not graded: ") ? "not graded" /* a spool entry (spool.h) */
+           : !g->build_ok                             ? "build failed"
+           : g->no_gpu_allowed                        ? "no GPU (--allow-no-gpu): build only"
+           : !g->gpu_ran                              ? "no GPU"
+                                                      : "ok";
+}
+
+/* One student's row: the points per group (a result's test without a group takes the rubric's), the
+ * total, the maximum and the status.  sums has room for a number per group. */
+static void put_csv_row(strbuf *b, const grade_result *g, const group_list *l, double *sums, const rubric *r)
+{
+    for (int k = 0; k < l->n; k++)
+        sums[k] = 0;
+    for (int j = 0; j < g->n_tests; j++) {
+        const test_result *t = &g->tests[j];
+        const char *gname = t->group;
+        if (!*gname && r) {
+            const rubric_test *rt = rubric_find(r, t->name);
+            gname = rt ? rt->group : "";
+        }
+        for (int k = 0; k < l->n; k++)
+            if (!strcmp(l->names[k], gname))
+                sums[k] += t->score;
+    }
+    put_csv_student(b, g);
+    for (int k = 0; k < l->n; k++)
+        sb_printf(b, ",%g", sums[k]);
+    sb_printf(b, ",%g,%g,%s\n", g->score, g->max_score, csv_status(g));
+}
+
 int report_write_csv(const char *path, grade_result *const *results, int n, const rubric *r, char *err,
                      size_t errlen)
 {
-    /* group columns, in order of first appearance */
-    int ng = 0, capg = 0;
-    char(*groups)[NAME_LEN] = NULL;
-#define ADD_GROUP(name)                                                                                       \
-    do {                                                                                                      \
-        const char *gname_ = (name);                                                                          \
-        int found_ = 0;                                                                                       \
-        for (int k_ = 0; k_ < ng; k_++)                                                                       \
-            if (!strcmp(groups[k_], gname_))                                                                  \
-                found_ = 1;                                                                                   \
-        if (!found_ && *gname_) {                                                                             \
-            if (ng == capg) {                                                                                 \
-                capg = capg ? 2 * capg : 8;                                                                   \
-                void *p_ = realloc(groups, (size_t)capg * sizeof *groups);                                    \
-                if (!p_) {                                                                                    \
-                    free(groups);                                                                             \
-                    set_err(err, errlen, "%s: out of memory", path);                                          \
-                    return -1;                                                                                \
-                }                                                                                             \
-                groups = p_;                                                                                  \
-            }                                                                                                 \
-            snprintf(groups[ng++], NAME_LEN, "%s", gname_);                                                   \
-        }                                                                                                     \
-    } while (0)
-    if (r)
-        for (int i = 0; i < r->n_tests; i++)
-            ADD_GROUP(r->tests[i].group[0] ? r->tests[i].group : test_kind_name(r->tests[i].kind));
-    else
-        for (int i = 0; i < n; i++)
-            for (int j = 0; j < results[i]->n_tests; j++)
-                ADD_GROUP(results[i]->tests[j].group);
-#undef ADD_GROUP
-
+    group_list groups = {NULL, 0, 0};
+    if (collect_groups(&groups, results, n, r) != 0) {
+        free(groups.names);
+        set_err(err, errlen, "%s: out of memory", path);
+        return -1;
+    }
     grade_result **sorted = malloc((size_t)(n > 0 ? n : 1) * sizeof *sorted);
-    double *sums = malloc((size_t)(ng > 0 ? ng : 1) * sizeof *sums);
+    double *sums = malloc((size_t)(groups.n > 0 ? groups.n : 1) * sizeof *sums);
     if (!sorted || !sums) {
         free(sorted);
         free(sums);
-        free(groups);
+        free(groups.names);
         set_err(err, errlen, "%s: out of memory", path);
         return -1;
     }
@@ -749,47 +819,12 @@ int report_write_csv(const char *path, grade_result *const *results, int n, cons
 
     strbuf b;
     sb_init(&b);
-    sb_add(&b, "student");
-    for (int k = 0; k < ng; k++) {
-        sb_add(&b, ",");
-        report_csv_field(&b, groups[k]);
-    }
-    sb_add(&b, ",total,max,status\n");
-    for (int i = 0; i < n; i++) {
-        const grade_result *g = sorted[i];
-        for (int k = 0; k < ng; k++)
-            sums[k] = 0;
-        for (int j = 0; j < g->n_tests; j++) {
-            const test_result *t = &g->tests[j];
-            const char *gname = t->group;
-            if (!*gname && r) {
-                const rubric_test *rt = rubric_find(r, t->name);
-                gname = rt ? rt->group : "";
-            }
-            for (int k = 0; k < ng; k++)
-                if (!strcmp(groups[k], gname))
-                    sums[k] += t->score;
-        }
-        /* A folder name is untrusted: "=HYPERLINK(...)" must stay text in a
-         * spreadsheet (OWASP's CSV injection advice: a leading quote). */
-        if (g->student[0] && strchr("=+-@\t\r", g->student[0])) {
-            char quoted[sizeof g->student + 1];
-            snprintf(quoted, sizeof quoted, "'%s", g->student);
-            report_csv_field(&b, quoted);
-        } else
-            report_csv_field(&b, g->student);
-        for (int k = 0; k < ng; k++)
-            sb_printf(&b, ",%g", sums[k]);
-        sb_printf(&b, ",%g,%g,%s\n", g->score, g->max_score,
-                  strstr(sb_str(&g->notes), "not graded: ") ? "not graded" /* a spool entry (spool.h) */
-                  : !g->build_ok                             ? "build failed"
-                  : g->no_gpu_allowed                        ? "no GPU (--allow-no-gpu): build only"
-                  : !g->gpu_ran                              ? "no GPU"
-                                                             : "ok");
-    }
+    put_csv_header(&b, &groups);
+    for (int i = 0; i < n; i++)
+        put_csv_row(&b, sorted[i], &groups, sums, r);
     free(sorted);
     free(sums);
-    free(groups);
+    free(groups.names);
     int rc = write_file_atomic(path, sb_str(&b), b.len, err, errlen);
     sb_free(&b);
     return rc;
