@@ -434,6 +434,90 @@ START_TEST(json_read_errors)
 }
 END_TEST
 
+/* The top-level "output" Gradescope shows (notes, build, no GPU) and a hand-in's fields. */
+START_TEST(json_output_text_and_hand_in)
+{
+    grade_result g, r;
+    sample(&g);
+    sb_clear(&g.notes);
+    sb_add(&g.notes, "no sandbox"); /* no newline at its end */
+    sb_add(&g.build_log, "dot.cu(3): warning #177-D: variable \"x\" was declared but never referenced\n");
+    g.gpu_ran = 0;
+    snprintf(g.version, sizeof g.version, "3");
+    snprintf(g.handed_in_at, sizeof g.handed_in_at, "2026-01-01T00:00:00Z");
+    g.late_days = 2;
+    g.late_penalty_pct = 20;
+    g.score_before_late = 12.5;
+    sb_add(&g.answers, "1. because\n");
+    char path[512], err[256] = "";
+    snprintf(path, sizeof path, "%s/results.json", tmpdir);
+    ck_assert_msg(report_write_json(&g, path, err, sizeof err) == 0, "%s", err);
+    char *text = slurp(path, NULL);
+    cJSON *root = cJSON_Parse(text);
+    ck_assert_ptr_nonnull(root);
+    ck_assert_str_eq(cJSON_GetObjectItem(root, "output")->valuestring,
+                     "no sandbox\nBuild OK (12.3s)\n"
+                     "dot.cu(3): warning #177-D: variable \"x\" was declared but never referenced\n"
+                     "No GPU was available: the tests were not run.\n");
+    cJSON_Delete(root);
+    free(text);
+    ck_assert_msg(report_read_json(path, &r, err, sizeof err) == 0, "%s", err);
+    ck_assert_str_eq(r.version, "3");
+    ck_assert_str_eq(r.handed_in_at, "2026-01-01T00:00:00Z");
+    ck_assert_int_eq(r.late_days, 2);
+    ck_assert(r.late_penalty_pct == 20);
+    ck_assert(r.score_before_late == 12.5);
+    ck_assert_str_eq(sb_str(&r.answers), "1. because\n");
+    ck_assert_int_eq(r.gpu_ran, 0);
+    grade_result_free(&r);
+
+    /* a failed build: its log whole, after the words */
+    g.build_ok = 0;
+    sb_clear(&g.build_log);
+    sb_add(&g.build_log, "dot.cu:3:1: error: oops\n");
+    ck_assert_msg(report_write_json(&g, path, err, sizeof err) == 0, "%s", err);
+    text = slurp(path, NULL);
+    root = cJSON_Parse(text);
+    ck_assert_str_eq(cJSON_GetObjectItem(root, "output")->valuestring,
+                     "no sandbox\nBuild FAILED (12.3s):\ndot.cu:3:1: error: oops\n");
+    cJSON_Delete(root);
+    free(text);
+    grade_result_free(&g);
+}
+END_TEST
+
+/* A results.json from elsewhere: entries that are not tests are passed over, a test without the kit's
+ * extra_data takes Gradescope's status, and max_score defaults to the tests' sum. */
+START_TEST(json_read_foreign_tests)
+{
+    char path[512], err[256] = "";
+    grade_result r;
+    snprintf(path, sizeof path, "%s/r.json", tmpdir);
+    static const char not_array[] = "{\"tests\": {}, \"extra_data\": {\"kit_version\": 1}}";
+    ck_assert_int_eq(write_file_atomic(path, not_array, sizeof not_array - 1, err, sizeof err), 0);
+    ck_assert_int_eq(report_read_json(path, &r, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "r.json: 'tests' is not an array") != NULL, "%s", err);
+    grade_result_free(&r);
+
+    static const char foreign[] = "{\"score\": 3, \"extra_data\": {\"kit_version\": 1},\n"
+                                  " \"tests\": [7, \"x\",\n"
+                                  "  {\"name\": \"a\", \"score\": 3, \"max_score\": 4, \"status\": \"passed\"},\n"
+                                  "  {\"name\": \"b\", \"score\": 0, \"max_score\": 6, \"status\": \"failed\",\n"
+                                  "   \"visibility\": \"after_published\"}]}";
+    ck_assert_int_eq(write_file_atomic(path, foreign, sizeof foreign - 1, err, sizeof err), 0);
+    ck_assert_msg(report_read_json(path, &r, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(r.n_tests, 2);
+    ck_assert_str_eq(r.tests[0].name, "a");
+    ck_assert_int_eq(r.tests[0].status, ST_PASS);
+    ck_assert_int_eq(r.tests[0].vis, VIS_VISIBLE);
+    ck_assert_int_eq(r.tests[1].status, ST_FAIL);
+    ck_assert_int_eq(r.tests[1].vis, VIS_AFTER_PUBLISHED);
+    ck_assert(r.score == 3);
+    ck_assert(r.max_score == 10);
+    grade_result_free(&r);
+}
+END_TEST
+
 /* ---------- CSV ---------- */
 
 static void mini(grade_result *g, const char *student, double c1, double c2, double s1, int build_ok, int gpu)
@@ -499,6 +583,46 @@ START_TEST(csv_gradebook)
     ck_assert_int_eq(report_write_csv(path, list, 0, &r, err, sizeof err), 0);
     text = slurp(path, NULL);
     ck_assert_str_eq(text, "student,correctness,sanitizer,performance,total,max,status\n");
+    free(text);
+    for (int i = 0; i < 4; i++)
+        grade_result_free(&g[i]);
+}
+END_TEST
+
+/* Results without a group take the rubric's; a name a spreadsheet would run as a formula gets a quote. */
+START_TEST(csv_groups_from_rubric_and_formula_names)
+{
+    rubric r;
+    memset(&r, 0, sizeof r);
+    rubric_test tests[3];
+    memset(tests, 0, sizeof tests);
+    snprintf(tests[0].name, NAME_LEN, "a");
+    snprintf(tests[0].group, NAME_LEN, "correctness");
+    snprintf(tests[1].name, NAME_LEN, "b");
+    snprintf(tests[1].group, NAME_LEN, "correctness");
+    snprintf(tests[2].name, NAME_LEN, "race");
+    tests[2].kind = KIND_SANITIZER; /* no group: the kind's name */
+    r.tests = tests;
+    r.n_tests = 3;
+    grade_result g[4];
+    mini(&g[0], "=HYPERLINK(\"x\")", 1, 2, 3, 1, 1);
+    mini(&g[1], "+1", 1, 1, 1, 1, 1);
+    mini(&g[2], "@me", 0, 0, 0, 1, 1);
+    mini(&g[3], "-x", 0, 0, 0, 1, 1);
+    for (int i = 0; i < 4; i++) {
+        g[i].tests[0].group[0] = '\0'; /* from the rubric: correctness */
+        g[i].tests[2].group[0] = '\0'; /* none there either: in the total, in no group's column */
+    }
+    grade_result *list[] = {&g[0], &g[1], &g[2], &g[3]};
+    char path[512], err[256] = "";
+    snprintf(path, sizeof path, "%s/grades.csv", tmpdir);
+    ck_assert_msg(report_write_csv(path, list, 4, &r, err, sizeof err) == 0, "%s", err);
+    char *text = slurp(path, NULL);
+    ck_assert_str_eq(text, "student,correctness,sanitizer,total,max,status\n"
+                           "'+1,2,0,3,30,ok\n"
+                           "'-x,0,0,0,30,ok\n"
+                           "\"'=HYPERLINK(\"\"x\"\")\",3,0,6,30,ok\n"
+                           "'@me,0,0,0,30,ok\n");
     free(text);
     for (int i = 0; i < 4; i++)
         grade_result_free(&g[i]);
@@ -770,7 +894,10 @@ static Suite *report_suite(void)
     tcase_add_test(tc, passed_test_shows_marked_output);
     tcase_add_test(tc, json_invalid_utf8);
     tcase_add_test(tc, json_read_errors);
+    tcase_add_test(tc, json_output_text_and_hand_in);
+    tcase_add_test(tc, json_read_foreign_tests);
     tcase_add_test(tc, csv_gradebook);
+    tcase_add_test(tc, csv_groups_from_rubric_and_formula_names);
     tcase_add_test(tc, feedback_file);
     tcase_add_test(tc, feedback_header_and_hidden_details);
     tcase_add_test(tc, atomic_writes);

@@ -183,6 +183,17 @@ static const struct {
     {HEAD "case = n=1\npoints = 2\n", "rubric.ini:7: 'points' given twice in [test t] (first at line 5)"},
     {"[rubric]\nlab = lab03-dot\n[test t]\npoints = -1\ncase = n=1\n", "rubric.ini:4: 'points' must be >= 0"},
     {HEAD "case = n\n", "rubric.ini:6: bad case 'n' in [test t]"},
+    {HEAD "case =\n", "rubric.ini:6: empty case in [test t]"},
+    {HEAD "case = n=1\nmin_speedup = -1\n", "rubric.ini:7: 'min_speedup' must be >= 0: '-1'"},
+    {HEAD "case = n=1\nwarmup = -1\n", "rubric.ini:7: 'warmup' must be >= 0: '-1'"},
+    {HEAD "case = n=1\nreps = 1000001\n", "rubric.ini:7: 'reps' must be >= 1: '1000001'"},
+    {"[rubric]\nlab = lab03-dot\n[test t]\ncase = n=1\n", "rubric.ini:3: test 't' has no 'points'"},
+    /* params and a case that are each valid but together too many (kit/params.h: at most 32) */
+    {HEAD "params = a1=1 a2=1 a3=1 a4=1 a5=1 a6=1 a7=1 a8=1 a9=1 a10=1 a11=1 a12=1 a13=1 a14=1 a15=1 a16=1 a17=1 "
+          "a18=1 a19=1 a20=1\ncase = b1=1 b2=1 b3=1 b4=1 b5=1 b6=1 b7=1 b8=1 b9=1 b10=1 b11=1 b12=1 b13=1\n",
+     "rubric.ini:7: case 'b1=1 b2=1 b3=1 b4=1 b5=1 b6=1 b7=1 b8=1 b9=1 b10=1 b11=1 b12=1 b13=1' with params "
+     "'a1=1 a2=1 a3=1 a4=1 a5=1 a6=1 a7=1 a8=1 a9=1 a10=1 a11=1 a12=1 a13=1 a14=1 a15=1 a16=1 a17=1 a18=1 a19=1 "
+     "a20=1' in [test t]: too many parameters (at most 32)"},
     {HEAD "params = type\ncase = n=1\n", "rubric.ini:6: bad params 'type'"},
     {HEAD "case = n=1\ngroup = two words\n", "rubric.ini:7: bad group name 'two words'"},
     {"[rubric]\nlab = lab03-dot\n[test bad/name]\npoints = 1\ncase = n=1\n", "rubric.ini:3: bad test name 'bad/name'"},
@@ -222,6 +233,37 @@ START_TEST(bad_rubric_rejected)
     ck_assert_msg(strncmp(err, path, strlen(path)) == 0, "case %d: '%s'", _i, err);
     ck_assert_int_eq(r.n_tests, 0);
     ck_assert_ptr_null(r.tests);
+}
+END_TEST
+
+/* Every visibility word, and the lower bounds a performance test may use. */
+START_TEST(rubric_visibility_words_and_bounds)
+{
+    static const struct {
+        const char *word;
+        visibility vis;
+    } words[] = {{"visible", VIS_VISIBLE},
+                 {"hidden", VIS_HIDDEN},
+                 {"after_due_date", VIS_AFTER_DUE_DATE},
+                 {"after_published", VIS_AFTER_PUBLISHED}};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text,
+                 HEAD "case = n=1\nvisibility = %s\nkind = performance\nthreshold = 2\nmin_speedup = 0\n"
+                      "warmup = 0\nreps = 1000000\n",
+                 words[i].word);
+        const char *path = write_file("rubric.ini", text);
+        rubric r;
+        char err[512] = "";
+        ck_assert_msg(rubric_load(path, &r, err, sizeof err) == 0, "%s: %s", words[i].word, err);
+        ck_assert_int_eq(r.tests[0].vis, words[i].vis);
+        ck_assert(r.tests[0].min_speedup == 0);
+        ck_assert_int_eq(r.tests[0].warmup, 0);
+        ck_assert_int_eq(r.tests[0].reps, 1000000);
+        ck_assert_str_eq(r.tests[0].group, "performance");
+        ck_assert(r.tests[0].timeout_s == 10); /* the built-in default */
+        rubric_free(&r);
+    }
 }
 END_TEST
 
@@ -367,8 +409,37 @@ static const struct {
     {MH "student_files = a.cu\nstarter_fails = ok bad!name\n", "manifest.ini:5: 'starter_fails': bad test name 'bad!name'"},
     {"[lab]\ntitle = T\ninterface = ../a.h\nstudent_files = a.cu\n", "manifest.ini:3: 'interface' must be a plain file name"},
     {"title = T\n", "manifest.ini:1: 'title' outside a section"},
+    {"[lab]\n  [lab2]\ntitle = T\n",
+     "manifest.ini:3: section headers must start at the beginning of the line ([lab2])"},
+    {"[lab]\ntitle = "
+     "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+     "xxxxxxxxxxxxxxxxxxxxxxxxx\n",
+     "manifest.ini:2: 'title' is too long (at most 127 characters)"},
+    {MH "student_files = a.cu\nevidence = "
+        "host-copy host-copy host-copy host-copy host-copy host-copy host-copy host-copy host-copy host-copy "
+        "host-copy host-copy host-copy\n",
+     "manifest.ini:5: 'evidence' is too long (at most 127 characters)"},
+    {MH "student_files = a.cu\nkit_sources = dataset.c sub/x.cu\n",
+     "manifest.ini:5: 'kit_sources': bad file name 'sub/x.cu'"},
+    {MH "student_files = a.cu\nstarter_may_fail = a a\n", "manifest.ini:5: 'starter_may_fail': 'a' is listed twice"},
+    {MH "student_files = a.cu\nforbid_libraries = often\n", "manifest.ini:5: 'forbid_libraries' must be yes or no"},
     {"", "manifest.ini: no [lab] section"},
 };
+
+/* An empty evidence list is stored as "none"; nvcc_flags as given. */
+START_TEST(manifest_evidence_none_and_flags)
+{
+    const char *path = write_file("manifest.ini", "[lab]\ntitle = T\nstudent_files = a.cu\ninterface = a.h\n"
+                                                  "kit_sources = harness.cu\nevidence =\nnvcc_flags = -O3 -lineinfo\n"
+                                                  "host_copy_share = 0\n");
+    manifest m;
+    char err[512] = "";
+    ck_assert_msg(manifest_load(path, &m, err, sizeof err) == 0, "%s", err);
+    ck_assert_str_eq(m.evidence, "none");
+    ck_assert_str_eq(m.nvcc_flags, "-O3 -lineinfo");
+    ck_assert(m.host_copy_share == 0);
+}
+END_TEST
 
 START_TEST(bad_manifest_rejected)
 {
@@ -422,6 +493,7 @@ static Suite *rubric_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, good_rubric_loads);
     tcase_add_loop_test(tc, bad_rubric_rejected, 0, (int)(sizeof bad_rubrics / sizeof bad_rubrics[0]));
+    tcase_add_test(tc, rubric_visibility_words_and_bounds);
     tcase_add_test(tc, rubric_missing_file);
     tcase_add_test(tc, rubric_crlf_and_bom);
     tcase_add_test(tc, kit_rubrics_load);
@@ -430,6 +502,7 @@ static Suite *rubric_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, good_manifest_loads);
     tcase_add_test(tc, manifest_defaults);
+    tcase_add_test(tc, manifest_evidence_none_and_flags);
     tcase_add_loop_test(tc, bad_manifest_rejected, 0, (int)(sizeof bad_manifests / sizeof bad_manifests[0]));
     tcase_add_test(tc, manifest_folder_names);
     suite_add_tcase(s, tc);

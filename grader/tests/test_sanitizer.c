@@ -253,6 +253,83 @@ START_TEST(races_merge_and_kinds)
 }
 END_TEST
 
+/* The forms of "at LOCATION", a race on one line, a warning with a location, a crash. */
+START_TEST(locations_and_one_line_races)
+{
+    san_report r;
+    parse_str("========= Invalid __global__ read of size 4 bytes::\n"
+              "=========     at   k(int *)+0x10 in a.cu:5\n"
+              "========= \n"
+              "========= Invalid __global__ write of size 4 bytes\n"
+              "=========     at 0x70 in C:x/b.cu:12:kern\n" /* older form FILE:LINE:FUNC; a ':' in the file */
+              "========= \n"
+              "========= Invalid __global__ atomic of size 4 bytes\n"
+              "=========     at 0x70 in kern\n" /* older form, no line information */
+              "========= \n"
+              "========= Uninitialized __global__ memory read of size 4 bytes\n"
+              "=========     at g(int) in c.cu:77\n" /* no offset */
+              "========= \n"
+              "========= Misaligned Shared or Local Address\n"
+              "=========     at g(int) in d.cu:7x\n" /* not a line number: part of the file */
+              "========= \n"
+              "========= Out-of-range Shared or Local Address\n"
+              "=========     at    \n" /* nothing: a finding without a place */
+              "========= \n"
+              "========= Error: Race reported between Write access at k(int *)+0x10 in a.cu:5 and Read access at "
+              "k(int *)+0x30 in a.cu:9 [7 hazards]\n"
+              "========= Warning: something odd\n"
+              "=========     at f(int)+0x1 in e.cu:3\n"
+              "========= \n"
+              "========= Warning: not followed by a location\n"
+              "========= Error: process didn't terminate successfully\n"
+              "========= ERROR SUMMARY: 9 errors\n",
+              &r);
+    ck_assert_int_eq(r.n, 8);
+    static const struct {
+        const char *kind, *file, *func;
+        int line;
+    } want[] = {
+        {"Invalid __global__ read of size 4 bytes", "a.cu", "k(int *)", 5},
+        {"Invalid __global__ write of size 4 bytes", "C:x/b.cu", "kern", 12},
+        {"Invalid __global__ atomic of size 4 bytes", "", "kern", 0},
+        {"Uninitialized __global__ memory read of size 4 bytes", "c.cu", "g(int)", 77},
+        {"Misaligned Shared or Local Address", "d.cu:7x", "g(int)", 0},
+        {"Out-of-range Shared or Local Address", "", "", 0},
+        {"RAW/WAR race between a read and a write", "a.cu", "k(int *)", 5},
+        {"something odd", "e.cu", "f(int)", 3},
+    };
+    for (int i = 0; i < 8; i++) {
+        ck_assert_str_eq(r.items[i].kind, want[i].kind);
+        ck_assert_str_eq(r.items[i].file, want[i].file);
+        ck_assert_str_eq(r.items[i].func, want[i].func);
+        ck_assert_int_eq(r.items[i].line, want[i].line);
+        ck_assert_int_eq(r.items[i].warning, i == 7);
+    }
+    ck_assert_int_eq(r.items[6].other_line, 9);
+    ck_assert_int_eq(r.items[6].count, 7);
+    ck_assert_int_eq(san_error_count(&r), 7);
+    ck_assert_int_eq(r.app_error, 1); /* the program crashed: not the tool's failure */
+    ck_assert_int_eq(r.tool_failed, 0);
+    ck_assert_int_eq(r.summary_errors, 9);
+    san_report_free(&r);
+
+    /* one-line races: an empty first place, spaces before " and " */
+    parse_str("========= Error: Race reported between Read access at  and Write access at k(int *)+0x10 in a.cu:5\n"
+              "========= Error: Race reported between Read access at k(int *)+0x30 in a.cu:9   and Write access at "
+              "k(int *)+0x10 in a.cu:6\n",
+              &r);
+    ck_assert_int_eq(r.n, 2);
+    ck_assert_str_eq(r.items[0].file, "");
+    ck_assert_int_eq(r.items[0].line, 0);
+    ck_assert_int_eq(r.items[0].other_line, 5);
+    ck_assert_str_eq(r.items[1].file, "a.cu");
+    ck_assert_int_eq(r.items[1].line, 9);
+    ck_assert_str_eq(r.items[1].func, "k(int *)");
+    ck_assert_int_eq(r.items[1].other_line, 6);
+    san_report_free(&r);
+}
+END_TEST
+
 START_TEST(tool_failures)
 {
     static const char *cases[] = {
@@ -421,6 +498,7 @@ static Suite *sanitizer_suite(void)
     tc = tcase_create("text");
     tcase_add_test(tc, no_lineinfo_and_api_errors);
     tcase_add_test(tc, races_merge_and_kinds);
+    tcase_add_test(tc, locations_and_one_line_races);
     tcase_add_test(tc, tool_failures);
     tcase_add_test(tc, program_output_ignored);
     tcase_add_test(tc, kit_barrier_check_lines);

@@ -87,9 +87,87 @@ typedef struct {
     int ok;
 } location;
 
-/* Parses what follows "at ": "FUNC+0xOFF in FILE:LINE", "FUNC+0xOFF", or the
- * older "0xOFF in FILE:LINE:FUNC" / "0xOFF in FUNC".  Any trailing " [N hazards]"
- * must already be cut off. */
+/* The older form after "0x" (from p to end): "OFF in FILE:LINE:FUNC" or "OFF in FUNC". */
+static location parse_old_location(const char *p, const char *end)
+{
+    location L;
+    memset(&L, 0, sizeof L);
+    while (p < end && isxdigit((unsigned char)*p))
+        p++;
+    if (end - p < 4 || strncmp(p, " in ", 4) != 0)
+        return L;
+    const char *rest = p + 4;
+    /* FILE:LINE:FUNC ? */
+    const char *c1 = memchr(rest, ':', (size_t)(end - rest));
+    while (c1) {
+        const char *q = c1 + 1;
+        while (q < end && isdigit((unsigned char)*q))
+            q++;
+        if (q > c1 + 1 && q < end && *q == ':') {
+            copy(L.file, sizeof L.file, rest, (size_t)(c1 - rest));
+            L.line = line_number(c1 + 1);
+            copy(L.func, sizeof L.func, q + 1, (size_t)(end - (q + 1)));
+            L.ok = 1;
+            return L;
+        }
+        c1 = memchr(c1 + 1, ':', (size_t)(end - (c1 + 1)));
+    }
+    copy(L.func, sizeof L.func, rest, (size_t)(end - rest));
+    L.ok = 1;
+    return L;
+}
+
+/* Where FUNC ends in "FUNC+0xOFF[ in FILE:LINE]": at the first "+0x<hex>" followed by the end or " in ";
+ * without one, "FUNC in FILE:LINE" (the last " in ") or just "FUNC".  *in: where FILE:LINE starts, NULL
+ * when there is none. */
+static const char *function_end(const char *s, const char *end, const char **in)
+{
+    *in = NULL;
+    for (const char *p = strstr(s, "+0x"); p && p < end; p = strstr(p + 1, "+0x")) {
+        const char *q = p + 3;
+        while (q < end && isxdigit((unsigned char)*q))
+            q++;
+        if (q == p + 3)
+            continue;
+        if (q == end)
+            return p;
+        if (end - q >= 4 && !strncmp(q, " in ", 4)) {
+            *in = q + 4;
+            return p;
+        }
+    }
+    const char *p = NULL;
+    for (const char *x = strstr(s, " in "); x && x < end; x = strstr(x + 1, " in "))
+        p = x;
+    if (!p)
+        return end;
+    *in = p + 4;
+    return p;
+}
+
+/* "FILE:LINE" (from in to end); without digits after its last ':', all of it is the file. */
+static void parse_file_line(location *L, const char *in, const char *end)
+{
+    const char *colon = NULL;
+    for (const char *x = end - 1; x >= in; x--)
+        if (*x == ':') {
+            colon = x;
+            break;
+        }
+    int digits = colon && colon + 1 < end;
+    for (const char *x = colon ? colon + 1 : end; x < end; x++)
+        if (!isdigit((unsigned char)*x))
+            digits = 0;
+    if (digits) {
+        copy(L->file, sizeof L->file, in, (size_t)(colon - in));
+        L->line = line_number(colon + 1);
+    } else
+        copy(L->file, sizeof L->file, in, (size_t)(end - in));
+}
+
+/* Parses what follows "at ": "FUNC+0xOFF in FILE:LINE", "FUNC+0xOFF" (without
+ * the offset: "FUNC in FILE:LINE", "FUNC"), or the older "0xOFF in FILE:LINE:FUNC" /
+ * "0xOFF in FUNC".  Any trailing " [N hazards]" must already be cut off. */
 static location parse_location(const char *s)
 {
     location L;
@@ -102,81 +180,13 @@ static location parse_location(const char *s)
     if (!n)
         return L;
     const char *end = s + n;
-    const char *in = NULL; /* where " in FILE:LINE" starts */
-    const char *fend = NULL;
-    if (s[0] == '0' && s[1] == 'x') {
-        /* old form: 0xOFF in ... */
-        const char *p = s + 2;
-        while (p < end && isxdigit((unsigned char)*p))
-            p++;
-        if (end - p >= 4 && !strncmp(p, " in ", 4)) {
-            const char *rest = p + 4;
-            /* FILE:LINE:FUNC ? */
-            const char *c1 = memchr(rest, ':', (size_t)(end - rest));
-            while (c1) {
-                const char *q = c1 + 1;
-                while (q < end && isdigit((unsigned char)*q))
-                    q++;
-                if (q > c1 + 1 && q < end && *q == ':') {
-                    copy(L.file, sizeof L.file, rest, (size_t)(c1 - rest));
-                    L.line = line_number(c1 + 1);
-                    copy(L.func, sizeof L.func, q + 1, (size_t)(end - (q + 1)));
-                    L.ok = 1;
-                    return L;
-                }
-                c1 = memchr(c1 + 1, ':', (size_t)(end - (c1 + 1)));
-            }
-            copy(L.func, sizeof L.func, rest, (size_t)(end - rest));
-            L.ok = 1;
-        }
-        return L;
-    }
-    /* FUNC+0xOFF[ in FILE:LINE]: the first "+0x<hex>" followed by the end or " in " */
-    for (const char *p = strstr(s, "+0x"); p && p < end; p = strstr(p + 1, "+0x")) {
-        const char *q = p + 3;
-        while (q < end && isxdigit((unsigned char)*q))
-            q++;
-        if (q == p + 3)
-            continue;
-        if (q == end) {
-            fend = p;
-            break;
-        }
-        if (end - q >= 4 && !strncmp(q, " in ", 4)) {
-            fend = p;
-            in = q + 4;
-            break;
-        }
-    }
-    if (!fend) {
-        /* no offset: "FUNC in FILE:LINE" or just "FUNC" */
-        const char *p = NULL;
-        for (const char *x = strstr(s, " in "); x && x < end; x = strstr(x + 1, " in "))
-            p = x;
-        if (p) {
-            fend = p;
-            in = p + 4;
-        } else
-            fend = end;
-    }
+    if (s[0] == '0' && s[1] == 'x')
+        return parse_old_location(s + 2, end);
+    const char *in;
+    const char *fend = function_end(s, end, &in);
     copy(L.func, sizeof L.func, s, (size_t)(fend - s));
-    if (in) {
-        const char *colon = NULL;
-        for (const char *x = end - 1; x >= in; x--)
-            if (*x == ':') {
-                colon = x;
-                break;
-            }
-        int digits = colon && colon + 1 < end;
-        for (const char *x = colon ? colon + 1 : end; x < end; x++)
-            if (!isdigit((unsigned char)*x))
-                digits = 0;
-        if (digits) {
-            copy(L.file, sizeof L.file, in, (size_t)(colon - in));
-            L.line = line_number(colon + 1);
-        } else
-            copy(L.file, sizeof L.file, in, (size_t)(end - in));
-    }
+    if (in)
+        parse_file_line(&L, in, end);
     L.ok = 1;
     return L;
 }
@@ -373,7 +383,19 @@ static void tool_failure(san_report *r, const char *msg)
     }
 }
 
-static void top_line(san_report *r, pending *p, char *s)
+/* "Read access at LOC": the access kind into acc, LOC into *L and *have (whether it was read). */
+static void read_access(const char *s, char *acc, size_t cap, location *L, int *have)
+{
+    const char *loc = split_access(s, acc, cap);
+    if (loc) {
+        *L = parse_location(loc);
+        *have = L->ok;
+    }
+}
+
+/* The tool's own lines: its summaries, the program's error, the tool's internal error, notes.
+ * Returns 1 when s is one of them (nothing more to do), 0 otherwise. */
+static int tool_line(san_report *r, const char *s)
 {
     long a, b;
     char tail[16];
@@ -383,95 +405,92 @@ static void top_line(san_report *r, pending *p, char *s)
         if (sscanf(s + 15, "%ld %15s%n", &a, tail, &used) == 2 && s[15 + used] == '\0' &&
             (!strcmp(tail, "errors") || !strcmp(tail, "error")) && r->summary_errors < 0)
             r->summary_errors = a;
-        return;
+        return 1;
     }
     if (!strncmp(s, "RACECHECK SUMMARY: ", 19)) {
         /* "RACECHECK SUMMARY: 5 hazards displayed (10244 errors, 16388 warnings)" */
         const char *q = strchr(s, '(');
         if (q && sscanf(q, "(%ld error", &b) == 1)
             r->summary_errors = b;
-        return;
+        return 1;
     }
     if (starts(s, "Target application returned an error")) {
         r->app_error = 1;
-        return;
+        return 1;
     }
     if (strstr(s, "Internal Sanitizer Error") || strstr(s, "Internal sanitizer error")) {
         tool_failure(r, s);
-        return;
+        return 1;
     }
     for (size_t i = 0; i < sizeof info_lines / sizeof info_lines[0]; i++)
         if (starts(s, info_lines[i]))
-            return;
+            return 1;
+    return 0;
+}
 
-    int warning = 0;
-    const char *body = NULL;
-    if (starts(s, "Error: "))
-        body = s + 7;
-    else if (starts(s, "Warning: ")) {
-        body = s + 9;
-        warning = 1;
+/* racecheck's analysis report: "Read access at LOC" and "Write access at LOC [N hazards]" (what follows
+ * "Race reported between "), usually on two lines (detail_line reads the second); one line too. */
+static void race_start(pending *p, const char *sides, int warning)
+{
+    p->kind = P_RACE;
+    p->warning = warning;
+    p->count = 1;
+    char line[1024];
+    snprintf(line, sizeof line, "%s", sides);
+    char *and = strstr(line, " and ");
+    char *second = NULL;
+    if (and) {
+        *and = '\0';
+        second = and + 5;
     }
-    if (body) {
-        if (starts(body, "Race reported between ")) {
-            p->kind = P_RACE;
-            p->warning = warning;
-            p->count = 1;
-            char line[1024];
-            snprintf(line, sizeof line, "%s", body + strlen("Race reported between "));
-            /* usually both sides are on two lines; accept one line too */
-            char *and = strstr(line, " and ");
-            char *second = NULL;
-            if (and) {
-                *and = '\0';
-                second = and + 5;
-            }
-            if (second)
-                p->count = cut_hazards(second);
-            else
-                p->count = cut_hazards(line);
-            const char *loc = split_access(line, p->acc_a, sizeof p->acc_a);
-            if (loc) {
-                p->a = parse_location(loc);
-                p->have_a = p->a.ok;
-            }
-            if (second) {
-                loc = split_access(second, p->acc_b, sizeof p->acc_b);
-                if (loc) {
-                    p->b = parse_location(loc);
-                    p->have_b = p->b.ok;
-                }
-            }
-            return;
-        }
-        const char *pot = strstr(body, "Potential ");
-        if (pot && strstr(pot, " hazard detected")) {
-            /* "(Warp Level Programming) Potential WAR hazard detected at ..." */
-            char hz[16] = "";
-            sscanf(pot + 10, "%15[A-Z]", hz);
-            p->kind = P_HAZARD;
-            p->warning = warning;
-            snprintf(p->header, sizeof p->header, "%s hazard%s", hz[0] ? hz : "data",
-                     strstr(body, "Warp Level") ? " (warp-level)" : "");
-            return;
-        }
-        if (starts(body, "process didn't terminate successfully")) {
-            /* the program crashed (a signal): its failure, not the tool's */
-            r->app_error = 1;
-            return;
-        }
-        if (!warning) {
-            /* "Error: Device not supported", "Error: No attachable process found", ... */
-            tool_failure(r, s);
-            return;
-        }
-        /* other warnings: keep as a (warning) finding if a location follows */
-        p->kind = P_HEADER;
-        p->warning = 1;
-        copy(p->header, sizeof p->header, body, strlen(body));
+    if (second)
+        p->count = cut_hazards(second);
+    else
+        p->count = cut_hazards(line);
+    read_access(line, p->acc_a, sizeof p->acc_a, &p->a, &p->have_a);
+    if (second)
+        read_access(second, p->acc_b, sizeof p->acc_b, &p->b, &p->have_b);
+}
+
+/* "Error: BODY" or "Warning: BODY" (s: the whole line): a race, a hazard, the program's crash, the
+ * tool's failure, or another warning, kept if a location follows. */
+static void error_or_warning(san_report *r, pending *p, const char *s, const char *body, int warning)
+{
+    if (starts(body, "Race reported between ")) {
+        race_start(p, body + strlen("Race reported between "), warning);
         return;
     }
-    /* a report header */
+    const char *pot = strstr(body, "Potential ");
+    if (pot && strstr(pot, " hazard detected")) {
+        /* "(Warp Level Programming) Potential WAR hazard detected at ..." */
+        char hz[16] = "";
+        sscanf(pot + 10, "%15[A-Z]", hz);
+        p->kind = P_HAZARD;
+        p->warning = warning;
+        snprintf(p->header, sizeof p->header, "%s hazard%s", hz[0] ? hz : "data",
+                 strstr(body, "Warp Level") ? " (warp-level)" : "");
+        return;
+    }
+    if (starts(body, "process didn't terminate successfully")) {
+        /* the program crashed (a signal): its failure, not the tool's */
+        r->app_error = 1;
+        return;
+    }
+    if (!warning) {
+        /* "Error: Device not supported", "Error: No attachable process found", ... */
+        tool_failure(r, s);
+        return;
+    }
+    /* other warnings: keep as a (warning) finding if a location follows */
+    p->kind = P_HEADER;
+    p->warning = 1;
+    copy(p->header, sizeof p->header, body, strlen(body));
+}
+
+/* A report header ("Invalid __global__ write of size 4 bytes"): a finding once an "at LOC" line follows,
+ * or without one for known_headers. */
+static void header_start(pending *p, const char *s)
+{
     p->kind = P_HEADER;
     for (size_t i = 0; i < sizeof known_headers / sizeof known_headers[0]; i++)
         if (starts(s, known_headers[i]))
@@ -488,16 +507,25 @@ static void top_line(san_report *r, pending *p, char *s)
     copy(p->header, sizeof p->header, h, strlen(h));
 }
 
+/* A line of the tool's not indented: the start of a block, or a line of its own. */
+static void top_line(san_report *r, pending *p, const char *s)
+{
+    if (tool_line(r, s))
+        return;
+    if (starts(s, "Error: "))
+        error_or_warning(r, p, s, s + 7, 0);
+    else if (starts(s, "Warning: "))
+        error_or_warning(r, p, s, s + 9, 1);
+    else
+        header_start(p, s);
+}
+
 static void detail_line(pending *p, char *s)
 {
     if (p->kind == P_RACE) {
         if (starts(s, "and ")) {
             p->count = cut_hazards(s);
-            const char *loc = split_access(s + 4, p->acc_b, sizeof p->acc_b);
-            if (loc) {
-                p->b = parse_location(loc);
-                p->have_b = p->b.ok;
-            }
+            read_access(s + 4, p->acc_b, sizeof p->acc_b, &p->b, &p->have_b);
         }
         return;
     }

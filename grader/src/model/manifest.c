@@ -157,6 +157,94 @@ static int yes_no(mctx *c, const char *key, const char *v, int *out)
     return 0;
 }
 
+/* title, nvcc_flags: text kept as written, if it fits. */
+static void set_text(mctx *c, int k, const char *name, const char *v)
+{
+    manifest *m = c->m;
+    char *dst = k == M_TITLE ? m->title : m->nvcc_flags;
+    size_t cap = k == M_TITLE ? sizeof m->title : sizeof m->nvcc_flags;
+    if (strlen(v) >= cap)
+        fail(c, c->in.lineno, "'%s' is too long (at most %zu characters)", name, cap - 1);
+    else
+        strcpy(dst, v);
+}
+
+/* student_files, kit_sources: lists of plain file names; starter_fails, starter_may_fail: of test names. */
+static void set_list(mctx *c, int k, const char *name, const char *v)
+{
+    manifest *m = c->m;
+    char(*list)[NAME_LEN] = k == M_STUDENT_FILES ? m->student_files
+                            : k == M_KIT_SOURCES ? m->kit_sources
+                            : k == M_STARTER_FAILS ? m->starter_fails
+                                                   : m->starter_may_fail;
+    int *n = k == M_STUDENT_FILES ? &m->n_student_files
+             : k == M_KIT_SOURCES ? &m->n_kit_sources
+             : k == M_STARTER_FAILS ? &m->n_starter_fails
+                                    : &m->n_starter_may_fail;
+    if (k == M_STUDENT_FILES || k == M_KIT_SOURCES)
+        parse_list(c, name, v, list, n, plain_file_name, "file name", "no '/', not starting with '.'");
+    else
+        parse_list(c, name, v, list, n, test_name_ok, "test name", "letters, digits, '_', '.', '-'");
+}
+
+/* The checker reads `evidence` itself (kit_evidence_parse); the manifest refuses what it would refuse. */
+static void set_evidence(mctx *c, const char *v)
+{
+    manifest *m = c->m;
+    kit_policy p;
+    char why[200];
+    if (strlen(v) >= sizeof m->evidence)
+        fail(c, c->in.lineno, "'evidence' is too long (at most %zu characters)", sizeof m->evidence - 1);
+    else if (kit_evidence_parse(v, &p, why, sizeof why) != 0)
+        fail(c, c->in.lineno, "%s", why);
+    else
+        strcpy(m->evidence, *v ? v : "none");
+}
+
+static void set_host_copy_share(mctx *c, const char *v)
+{
+    char *end;
+    double x = strtod(v, &end);
+    if (!*v || *end || !(x >= 0 && x <= 1))
+        fail(c, c->in.lineno, "'host_copy_share' must be a number from 0 to 1: '%s'", v);
+    else
+        c->m->host_copy_share = x;
+}
+
+/* One key of mkeys, given once: its value checked and stored. */
+static void set_key(mctx *c, int k, const char *name, const char *v)
+{
+    manifest *m = c->m;
+    switch (k) {
+    case M_TITLE:
+    case M_NVCC_FLAGS:
+        set_text(c, k, name, v);
+        break;
+    case M_INTERFACE:
+        if (!plain_file_name(v))
+            fail(c, c->in.lineno, "'interface' must be a plain file name (no '/', not starting with '.'): '%s'", v);
+        else
+            strcpy(m->interface, v);
+        break;
+    case M_STUDENT_FILES:
+    case M_KIT_SOURCES:
+    case M_STARTER_FAILS:
+    case M_STARTER_MAY_FAIL:
+        set_list(c, k, name, v);
+        break;
+    case M_REQUIRE_KERNEL:
+    case M_FORBID_LIBRARIES:
+        yes_no(c, name, v, k == M_REQUIRE_KERNEL ? &m->require_kernel : &m->forbid_libraries);
+        break;
+    case M_EVIDENCE:
+        set_evidence(c, v);
+        break;
+    case M_HOST_COPY_SHARE:
+        set_host_copy_share(c, v);
+        break;
+    }
+}
+
 /* ini_lines callbacks */
 static void section_seen(void *owner, const char *name, int line) { begin_section((mctx *)owner, name, line); }
 static void line_error(void *owner, int line, const char *msg) { fail((mctx *)owner, line, "%s", msg); }
@@ -164,7 +252,6 @@ static void line_error(void *owner, int line, const char *msg) { fail((mctx *)ow
 static int handler(void *user, const char *section, const char *name, const char *v)
 {
     mctx *c = user;
-    manifest *m = c->m;
     if (c->failed)
         return 1;
     if (!*section) {
@@ -190,66 +277,7 @@ static int handler(void *user, const char *section, const char *name, const char
         return 0;
     }
     c->key_line[k] = c->in.lineno;
-    switch (k) {
-    case M_TITLE:
-    case M_NVCC_FLAGS: {
-        char *dst = k == M_TITLE ? m->title : m->nvcc_flags;
-        size_t cap = k == M_TITLE ? sizeof m->title : sizeof m->nvcc_flags;
-        if (strlen(v) >= cap)
-            fail(c, c->in.lineno, "'%s' is too long (at most %zu characters)", name, cap - 1);
-        else
-            strcpy(dst, v);
-        break;
-    }
-    case M_INTERFACE:
-        if (!plain_file_name(v))
-            fail(c, c->in.lineno, "'interface' must be a plain file name (no '/', not starting with '.'): '%s'", v);
-        else
-            strcpy(m->interface, v);
-        break;
-    case M_STUDENT_FILES:
-        parse_list(c, name, v, m->student_files, &m->n_student_files, plain_file_name, "file name",
-                   "no '/', not starting with '.'");
-        break;
-    case M_KIT_SOURCES:
-        parse_list(c, name, v, m->kit_sources, &m->n_kit_sources, plain_file_name, "file name",
-                   "no '/', not starting with '.'");
-        break;
-    case M_STARTER_FAILS:
-        parse_list(c, name, v, m->starter_fails, &m->n_starter_fails, test_name_ok, "test name",
-                   "letters, digits, '_', '.', '-'");
-        break;
-    case M_STARTER_MAY_FAIL:
-        parse_list(c, name, v, m->starter_may_fail, &m->n_starter_may_fail, test_name_ok, "test name",
-                   "letters, digits, '_', '.', '-'");
-        break;
-    case M_REQUIRE_KERNEL:
-        yes_no(c, name, v, &m->require_kernel);
-        break;
-    case M_FORBID_LIBRARIES:
-        yes_no(c, name, v, &m->forbid_libraries);
-        break;
-    case M_EVIDENCE: {
-        kit_policy p;
-        char why[200];
-        if (strlen(v) >= sizeof m->evidence)
-            fail(c, c->in.lineno, "'evidence' is too long (at most %zu characters)", sizeof m->evidence - 1);
-        else if (kit_evidence_parse(v, &p, why, sizeof why) != 0)
-            fail(c, c->in.lineno, "%s", why);
-        else
-            strcpy(m->evidence, *v ? v : "none");
-        break;
-    }
-    case M_HOST_COPY_SHARE: {
-        char *end;
-        double x = strtod(v, &end);
-        if (!*v || *end || !(x >= 0 && x <= 1))
-            fail(c, c->in.lineno, "'host_copy_share' must be a number from 0 to 1: '%s'", v);
-        else
-            m->host_copy_share = x;
-        break;
-    }
-    }
+    set_key(c, k, name, v);
     return !c->failed;
 }
 

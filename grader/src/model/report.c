@@ -299,6 +299,110 @@ static cJSON *add_cstr(cJSON *obj, const char *key, const char *s)
     return add_text(obj, key, s, s ? strlen(s) : 0);
 }
 
+/* results.json's top-level "output", shown above the tests: the notes, the build (its log when it failed
+ * or warned) and whether the tests ran. */
+static void put_summary_output(strbuf *out, const grade_result *g)
+{
+    if (g->notes.len) {
+        sb_addn(out, g->notes.s, g->notes.len);
+        if (g->notes.s[g->notes.len - 1] != '\n')
+            sb_add(out, "\n");
+    }
+    if (g->build_ok) {
+        sb_printf(out, "Build OK (%.1fs)\n", g->build_seconds);
+        if (buildlog_has_warning(sb_str(&g->build_log)))
+            sb_addn(out, sb_str(&g->build_log), g->build_log.len);
+    } else {
+        sb_printf(out, "Build FAILED (%.1fs):\n", g->build_seconds);
+        sb_addn(out, sb_str(&g->build_log), g->build_log.len);
+    }
+    if (g->build_ok && !g->gpu_ran)
+        sb_add(out, "No GPU was available: the tests were not run.\n");
+}
+
+/* A test's "extra_data": what the kit reads back (report_read_json), a hidden test's details included. */
+static void add_test_extra(cJSON *jt, const test_result *t)
+{
+    cJSON *x = cJSON_AddObjectToObject(jt, "extra_data");
+    if (!x)
+        return;
+    add_cstr(x, "group", t->group);
+    cJSON_AddStringToObject(x, "status", test_status_name(t->status));
+    cJSON_AddNumberToObject(x, "seconds", t->seconds);
+    add_cstr(x, "title", t->title);
+    cJSON_AddBoolToObject(x, "details_hidden", t->details_hidden != 0);
+    if (t->details_hidden)
+        add_text(x, "details", sb_str(&t->output), t->output.len);
+    if (t->show_output)
+        cJSON_AddBoolToObject(x, "show_output", 1);
+}
+
+/* Test NUMBER (from 1) as an entry of "tests"; -1 when it could not be added. */
+static int add_test_json(cJSON *tests, const test_result *t, int number)
+{
+    char buf[64];
+    cJSON *jt = cJSON_CreateObject();
+    if (!jt || !cJSON_AddItemToArray(tests, jt))
+        return -1;
+    add_cstr(jt, "name", t->name);
+    cJSON_AddNumberToObject(jt, "score", t->score);
+    cJSON_AddNumberToObject(jt, "max_score", t->max_score);
+    cJSON_AddStringToObject(jt, "status", t->status == ST_PASS ? "passed" : "failed");
+    /* Gradescope shows "output" to students (after the due date for
+     * after_due_date tests): a hidden test's details only where the
+     * rubric allows; the kit keeps them in extra_data for itself. */
+    if (t->details_hidden) {
+        strbuf brief;
+        sb_init(&brief);
+        hidden_note(&brief, t);
+        add_text(jt, "output", sb_str(&brief), brief.len);
+        sb_free(&brief);
+    } else
+        add_text(jt, "output", sb_str(&t->output), t->output.len);
+    cJSON_AddStringToObject(jt, "visibility", visibility_name(t->vis));
+    snprintf(buf, sizeof buf, "%d", number);
+    cJSON_AddStringToObject(jt, "number", buf);
+    add_test_extra(jt, t);
+    return 0;
+}
+
+/* The grading's "extra_data": what the kit reads back; NULL when out of memory. */
+static cJSON *add_grade_extra(cJSON *root, const grade_result *g)
+{
+    char buf[64];
+    cJSON *x = cJSON_AddObjectToObject(root, "extra_data");
+    if (!x)
+        return NULL;
+    add_cstr(x, "student", g->student);
+    add_cstr(x, "lab", g->lab);
+    snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)g->seed);
+    cJSON_AddStringToObject(x, "seed", buf);
+    add_cstr(x, "source_hash", g->source_hash);
+    cJSON_AddBoolToObject(x, "build_ok", g->build_ok != 0);
+    cJSON_AddNumberToObject(x, "build_seconds", g->build_seconds);
+    add_text(x, "build_log", sb_str(&g->build_log), g->build_log.len);
+    add_text(x, "notes", sb_str(&g->notes), g->notes.len);
+    cJSON_AddBoolToObject(x, "gpu_ran", g->gpu_ran != 0);
+    add_cstr(x, "graded_at", g->graded_at);
+    add_cstr(x, "grading_key", g->grading_key);
+    add_cstr(x, "gpu", g->gpu);
+    add_cstr(x, "kit_build", g->kit_version);
+    add_cstr(x, "conditions", g->conditions);
+    cJSON_AddBoolToObject(x, "graded_without_gpu", g->no_gpu_allowed != 0);
+    cJSON_AddNumberToObject(x, "max_score", g->max_score);
+    if (g->version[0]) { /* a hand-in from the course spool */
+        add_cstr(x, "version", g->version);
+        add_cstr(x, "handed_in_at", g->handed_in_at);
+        cJSON_AddNumberToObject(x, "late_days", g->late_days);
+        cJSON_AddNumberToObject(x, "late_penalty_pct", g->late_penalty_pct);
+        cJSON_AddNumberToObject(x, "score_before_late", g->score_before_late);
+    }
+    if (g->answers.len)
+        add_text(x, "answers", sb_str(&g->answers), g->answers.len);
+    cJSON_AddNumberToObject(x, "kit_version", 1);
+    return x;
+}
+
 int report_write_json(const grade_result *g, const char *path, char *err, size_t errlen)
 {
     cJSON *root = cJSON_CreateObject();
@@ -306,101 +410,21 @@ int report_write_json(const grade_result *g, const char *path, char *err, size_t
         set_err(err, errlen, "%s: out of memory", path);
         return -1;
     }
-    char buf[64];
     cJSON_AddNumberToObject(root, "score", g->score);
     cJSON_AddNumberToObject(root, "execution_time", g->seconds);
-
     strbuf out;
     sb_init(&out);
-    if (g->notes.len) {
-        sb_addn(&out, g->notes.s, g->notes.len);
-        if (g->notes.s[g->notes.len - 1] != '\n')
-            sb_add(&out, "\n");
-    }
-    if (g->build_ok) {
-        sb_printf(&out, "Build OK (%.1fs)\n", g->build_seconds);
-        if (buildlog_has_warning(sb_str(&g->build_log)))
-            sb_addn(&out, sb_str(&g->build_log), g->build_log.len);
-    }
-    else {
-        sb_printf(&out, "Build FAILED (%.1fs):\n", g->build_seconds);
-        sb_addn(&out, sb_str(&g->build_log), g->build_log.len);
-    }
-    if (g->build_ok && !g->gpu_ran)
-        sb_add(&out, "No GPU was available: the tests were not run.\n");
+    put_summary_output(&out, g);
     add_text(root, "output", sb_str(&out), out.len);
     sb_free(&out);
     cJSON_AddStringToObject(root, "visibility", "visible");
     cJSON_AddStringToObject(root, "stdout_visibility", "hidden");
 
     cJSON *tests = cJSON_AddArrayToObject(root, "tests");
-    for (int i = 0; tests && i < g->n_tests; i++) {
-        const test_result *t = &g->tests[i];
-        cJSON *jt = cJSON_CreateObject();
-        if (!jt || !cJSON_AddItemToArray(tests, jt))
+    for (int i = 0; tests && i < g->n_tests; i++)
+        if (add_test_json(tests, &g->tests[i], i + 1) != 0)
             break;
-        add_cstr(jt, "name", t->name);
-        cJSON_AddNumberToObject(jt, "score", t->score);
-        cJSON_AddNumberToObject(jt, "max_score", t->max_score);
-        cJSON_AddStringToObject(jt, "status", t->status == ST_PASS ? "passed" : "failed");
-        /* Gradescope shows "output" to students (after the due date for
-         * after_due_date tests): a hidden test's details only where the
-         * rubric allows; the kit keeps them in extra_data for itself. */
-        if (t->details_hidden) {
-            strbuf brief;
-            sb_init(&brief);
-            hidden_note(&brief, t);
-            add_text(jt, "output", sb_str(&brief), brief.len);
-            sb_free(&brief);
-        } else
-            add_text(jt, "output", sb_str(&t->output), t->output.len);
-        cJSON_AddStringToObject(jt, "visibility", visibility_name(t->vis));
-        snprintf(buf, sizeof buf, "%d", i + 1);
-        cJSON_AddStringToObject(jt, "number", buf);
-        cJSON *x = cJSON_AddObjectToObject(jt, "extra_data");
-        if (x) {
-            add_cstr(x, "group", t->group);
-            cJSON_AddStringToObject(x, "status", test_status_name(t->status));
-            cJSON_AddNumberToObject(x, "seconds", t->seconds);
-            add_cstr(x, "title", t->title);
-            cJSON_AddBoolToObject(x, "details_hidden", t->details_hidden != 0);
-            if (t->details_hidden)
-                add_text(x, "details", sb_str(&t->output), t->output.len);
-            if (t->show_output)
-                cJSON_AddBoolToObject(x, "show_output", 1);
-        }
-    }
-
-    cJSON *x = cJSON_AddObjectToObject(root, "extra_data");
-    if (x) {
-        add_cstr(x, "student", g->student);
-        add_cstr(x, "lab", g->lab);
-        snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)g->seed);
-        cJSON_AddStringToObject(x, "seed", buf);
-        add_cstr(x, "source_hash", g->source_hash);
-        cJSON_AddBoolToObject(x, "build_ok", g->build_ok != 0);
-        cJSON_AddNumberToObject(x, "build_seconds", g->build_seconds);
-        add_text(x, "build_log", sb_str(&g->build_log), g->build_log.len);
-        add_text(x, "notes", sb_str(&g->notes), g->notes.len);
-        cJSON_AddBoolToObject(x, "gpu_ran", g->gpu_ran != 0);
-        add_cstr(x, "graded_at", g->graded_at);
-        add_cstr(x, "grading_key", g->grading_key);
-        add_cstr(x, "gpu", g->gpu);
-        add_cstr(x, "kit_build", g->kit_version);
-        add_cstr(x, "conditions", g->conditions);
-        cJSON_AddBoolToObject(x, "graded_without_gpu", g->no_gpu_allowed != 0);
-        cJSON_AddNumberToObject(x, "max_score", g->max_score);
-        if (g->version[0]) { /* a hand-in from the course spool */
-            add_cstr(x, "version", g->version);
-            add_cstr(x, "handed_in_at", g->handed_in_at);
-            cJSON_AddNumberToObject(x, "late_days", g->late_days);
-            cJSON_AddNumberToObject(x, "late_penalty_pct", g->late_penalty_pct);
-            cJSON_AddNumberToObject(x, "score_before_late", g->score_before_late);
-        }
-        if (g->answers.len)
-            add_text(x, "answers", sb_str(&g->answers), g->answers.len);
-        cJSON_AddNumberToObject(x, "kit_version", 1);
-    }
+    cJSON *x = add_grade_extra(root, g);
 
     char *text = cJSON_Print(root);
     cJSON_Delete(root);
@@ -478,18 +502,19 @@ static char *read_all(const char *path, size_t max, size_t *len, char *err, size
     return b.s;
 }
 
-int report_read_json(const char *path, grade_result *g, char *err, size_t errlen)
+/* PATH parsed; NULL (with err) unless it is a results.json the kit wrote: extra_data.kit_version, and
+ * "tests" an array where present. */
+static cJSON *parse_kit_json(const char *path, char *err, size_t errlen)
 {
-    grade_result_init(g);
     size_t len = 0;
     char *text = read_all(path, (size_t)256 << 20, &len, err, errlen);
     if (!text)
-        return -1;
+        return NULL;
     cJSON *root = cJSON_ParseWithLength(text, len);
     free(text);
     if (!root) {
         set_err(err, errlen, "%s: not valid JSON", path);
-        return -1;
+        return NULL;
     }
     const cJSON *x = cJSON_GetObjectItemCaseSensitive(root, "extra_data");
     const cJSON *tests = cJSON_GetObjectItemCaseSensitive(root, "tests");
@@ -497,15 +522,19 @@ int report_read_json(const char *path, grade_result *g, char *err, size_t errlen
         !cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(x, "kit_version"))) {
         set_err(err, errlen, "%s: not a results.json written by the kit (no extra_data.kit_version)", path);
         cJSON_Delete(root);
-        return -1;
+        return NULL;
     }
     if (tests && !cJSON_IsArray(tests)) {
         set_err(err, errlen, "%s: 'tests' is not an array", path);
         cJSON_Delete(root);
-        return -1;
+        return NULL;
     }
-    g->score = get_num(root, "score", 0);
-    g->seconds = get_num(root, "execution_time", 0);
+    return root;
+}
+
+/* The grading's fields from its extra_data (add_grade_extra); max_score is read last, by the caller. */
+static void read_grade_extra(const cJSON *x, grade_result *g)
+{
     get_str(x, "student", g->student, sizeof g->student);
     get_str(x, "lab", g->lab, sizeof g->lab);
     char seed[64];
@@ -529,6 +558,59 @@ int report_read_json(const char *path, grade_result *g, char *err, size_t errlen
     g->late_penalty_pct = get_num(x, "late_penalty_pct", 0);
     g->score_before_late = get_num(x, "score_before_late", 0);
     get_sb(x, "answers", &g->answers);
+}
+
+/* A test's status: the kit's word from its extra_data (tx), else Gradescope's passed/failed. */
+static test_status read_test_status(const cJSON *jt, const cJSON *tx)
+{
+    char s[32];
+    get_str(tx, "status", s, sizeof s);
+    if (!s[0]) {
+        char gs[16];
+        get_str(jt, "status", gs, sizeof gs);
+        snprintf(s, sizeof s, "%s", !strcmp(gs, "passed") ? "PASS" : "FAIL");
+    }
+    return !strcmp(s, "PASS")    ? ST_PASS
+           : !strcmp(s, "SKIP")  ? ST_SKIP
+           : !strcmp(s, "ERROR") ? ST_ERROR
+                                 : ST_FAIL;
+}
+
+/* One entry of "tests" (add_test_json): a hidden test's whole details come from its extra_data. */
+static void read_test(const cJSON *jt, test_result *t)
+{
+    const cJSON *tx = cJSON_GetObjectItemCaseSensitive(jt, "extra_data");
+    get_str(jt, "name", t->name, sizeof t->name);
+    t->score = get_num(jt, "score", 0);
+    t->max_score = get_num(jt, "max_score", 0);
+    get_sb(jt, "output", &t->output);
+    char s[32];
+    get_str(jt, "visibility", s, sizeof s);
+    t->vis = !strcmp(s, "hidden") ? VIS_HIDDEN
+             : !strcmp(s, "after_due_date") ? VIS_AFTER_DUE_DATE
+             : !strcmp(s, "after_published") ? VIS_AFTER_PUBLISHED
+                                             : VIS_VISIBLE;
+    t->show_output = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(tx, "show_output"));
+    t->status = read_test_status(jt, tx);
+    get_str(tx, "group", t->group, sizeof t->group);
+    get_str(tx, "title", t->title, sizeof t->title);
+    t->seconds = get_num(tx, "seconds", 0);
+    t->details_hidden = get_bool(tx, "details_hidden");
+    if (t->details_hidden && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(tx, "details")))
+        get_sb(tx, "details", &t->output); /* the whole text, as graded */
+}
+
+int report_read_json(const char *path, grade_result *g, char *err, size_t errlen)
+{
+    grade_result_init(g);
+    cJSON *root = parse_kit_json(path, err, errlen);
+    if (!root)
+        return -1;
+    const cJSON *x = cJSON_GetObjectItemCaseSensitive(root, "extra_data");
+    const cJSON *tests = cJSON_GetObjectItemCaseSensitive(root, "tests");
+    g->score = get_num(root, "score", 0);
+    g->seconds = get_num(root, "execution_time", 0);
+    read_grade_extra(x, g);
 
     const cJSON *jt;
     double max_sum = 0;
@@ -537,35 +619,8 @@ int report_read_json(const char *path, grade_result *g, char *err, size_t errlen
         if (!cJSON_IsObject(jt))
             continue;
         test_result *t = grade_result_add(g);
-        const cJSON *tx = cJSON_GetObjectItemCaseSensitive(jt, "extra_data");
-        get_str(jt, "name", t->name, sizeof t->name);
-        t->score = get_num(jt, "score", 0);
-        t->max_score = get_num(jt, "max_score", 0);
+        read_test(jt, t);
         max_sum += t->max_score;
-        get_sb(jt, "output", &t->output);
-        char s[32];
-        get_str(jt, "visibility", s, sizeof s);
-        t->vis = !strcmp(s, "hidden") ? VIS_HIDDEN
-                 : !strcmp(s, "after_due_date") ? VIS_AFTER_DUE_DATE
-                 : !strcmp(s, "after_published") ? VIS_AFTER_PUBLISHED
-                                                 : VIS_VISIBLE;
-        t->show_output = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(tx, "show_output"));
-        get_str(tx, "status", s, sizeof s);
-        if (!s[0]) {
-            char gs[16];
-            get_str(jt, "status", gs, sizeof gs);
-            snprintf(s, sizeof s, "%s", !strcmp(gs, "passed") ? "PASS" : "FAIL");
-        }
-        t->status = !strcmp(s, "PASS")    ? ST_PASS
-                    : !strcmp(s, "SKIP")  ? ST_SKIP
-                    : !strcmp(s, "ERROR") ? ST_ERROR
-                                          : ST_FAIL;
-        get_str(tx, "group", t->group, sizeof t->group);
-        get_str(tx, "title", t->title, sizeof t->title);
-        t->seconds = get_num(tx, "seconds", 0);
-        t->details_hidden = get_bool(tx, "details_hidden");
-        if (t->details_hidden && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(tx, "details")))
-            get_sb(tx, "details", &t->output); /* the whole text, as graded */
     }
     g->max_score = get_num(x, "max_score", max_sum);
     cJSON_Delete(root);
@@ -643,48 +698,118 @@ static int cmp_student(const void *a, const void *b)
     return strcmp(x->student, y->student);
 }
 
+/* The gradebook's group columns, in order of first appearance. */
+typedef struct {
+    char (*names)[NAME_LEN];
+    int n, cap;
+} group_list;
+
+/* NAME as a column unless it is empty or there already; -1 when out of memory. */
+static int add_group(group_list *l, const char *name)
+{
+    for (int k = 0; k < l->n; k++)
+        if (!strcmp(l->names[k], name))
+            return 0;
+    if (!*name)
+        return 0;
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 8;
+        void *p = realloc(l->names, (size_t)cap * sizeof *l->names);
+        if (!p)
+            return -1;
+        l->names = p;
+        l->cap = cap;
+    }
+    snprintf(l->names[l->n++], NAME_LEN, "%s", name);
+    return 0;
+}
+
+/* The columns: the rubric's groups (a test without one is in its kind's) or, without a rubric, the
+ * results' groups; -1 when out of memory. */
+static int collect_groups(group_list *l, grade_result *const *results, int n, const rubric *r)
+{
+    if (r) {
+        for (int i = 0; i < r->n_tests; i++)
+            if (add_group(l, r->tests[i].group[0] ? r->tests[i].group : test_kind_name(r->tests[i].kind)))
+                return -1;
+        return 0;
+    }
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < results[i]->n_tests; j++)
+            if (add_group(l, results[i]->tests[j].group))
+                return -1;
+    return 0;
+}
+
+static void put_csv_header(strbuf *b, const group_list *l)
+{
+    sb_add(b, "student");
+    for (int k = 0; k < l->n; k++) {
+        sb_add(b, ",");
+        report_csv_field(b, l->names[k]);
+    }
+    sb_add(b, ",total,max,status\n");
+}
+
+/* A folder name is untrusted: "=HYPERLINK(...)" must stay text in a
+ * spreadsheet (OWASP's CSV injection advice: a leading quote). */
+static void put_csv_student(strbuf *b, const grade_result *g)
+{
+    if (g->student[0] && strchr("=+-@\t\r", g->student[0])) {
+        char quoted[sizeof g->student + 1];
+        snprintf(quoted, sizeof quoted, "'%s", g->student);
+        report_csv_field(b, quoted);
+    } else
+        report_csv_field(b, g->student);
+}
+
+static const char *csv_status(const grade_result *g)
+{
+    return strstr(sb_str(&g->notes), "not graded: ") ? "not graded" /* a spool entry (spool.h) */
+           : !g->build_ok                             ? "build failed"
+           : g->no_gpu_allowed                        ? "no GPU (--allow-no-gpu): build only"
+           : !g->gpu_ran                              ? "no GPU"
+                                                      : "ok";
+}
+
+/* One student's row: the points per group (a result's test without a group takes the rubric's), the
+ * total, the maximum and the status.  sums has room for a number per group. */
+static void put_csv_row(strbuf *b, const grade_result *g, const group_list *l, double *sums, const rubric *r)
+{
+    for (int k = 0; k < l->n; k++)
+        sums[k] = 0;
+    for (int j = 0; j < g->n_tests; j++) {
+        const test_result *t = &g->tests[j];
+        const char *gname = t->group;
+        if (!*gname && r) {
+            const rubric_test *rt = rubric_find(r, t->name);
+            gname = rt ? rt->group : "";
+        }
+        for (int k = 0; k < l->n; k++)
+            if (!strcmp(l->names[k], gname))
+                sums[k] += t->score;
+    }
+    put_csv_student(b, g);
+    for (int k = 0; k < l->n; k++)
+        sb_printf(b, ",%g", sums[k]);
+    sb_printf(b, ",%g,%g,%s\n", g->score, g->max_score, csv_status(g));
+}
+
 int report_write_csv(const char *path, grade_result *const *results, int n, const rubric *r, char *err,
                      size_t errlen)
 {
-    /* group columns, in order of first appearance */
-    int ng = 0, capg = 0;
-    char(*groups)[NAME_LEN] = NULL;
-#define ADD_GROUP(name)                                                                                       \
-    do {                                                                                                      \
-        const char *gname_ = (name);                                                                          \
-        int found_ = 0;                                                                                       \
-        for (int k_ = 0; k_ < ng; k_++)                                                                       \
-            if (!strcmp(groups[k_], gname_))                                                                  \
-                found_ = 1;                                                                                   \
-        if (!found_ && *gname_) {                                                                             \
-            if (ng == capg) {                                                                                 \
-                capg = capg ? 2 * capg : 8;                                                                   \
-                void *p_ = realloc(groups, (size_t)capg * sizeof *groups);                                    \
-                if (!p_) {                                                                                    \
-                    free(groups);                                                                             \
-                    set_err(err, errlen, "%s: out of memory", path);                                          \
-                    return -1;                                                                                \
-                }                                                                                             \
-                groups = p_;                                                                                  \
-            }                                                                                                 \
-            snprintf(groups[ng++], NAME_LEN, "%s", gname_);                                                   \
-        }                                                                                                     \
-    } while (0)
-    if (r)
-        for (int i = 0; i < r->n_tests; i++)
-            ADD_GROUP(r->tests[i].group[0] ? r->tests[i].group : test_kind_name(r->tests[i].kind));
-    else
-        for (int i = 0; i < n; i++)
-            for (int j = 0; j < results[i]->n_tests; j++)
-                ADD_GROUP(results[i]->tests[j].group);
-#undef ADD_GROUP
-
+    group_list groups = {NULL, 0, 0};
+    if (collect_groups(&groups, results, n, r) != 0) {
+        free(groups.names);
+        set_err(err, errlen, "%s: out of memory", path);
+        return -1;
+    }
     grade_result **sorted = malloc((size_t)(n > 0 ? n : 1) * sizeof *sorted);
-    double *sums = malloc((size_t)(ng > 0 ? ng : 1) * sizeof *sums);
+    double *sums = malloc((size_t)(groups.n > 0 ? groups.n : 1) * sizeof *sums);
     if (!sorted || !sums) {
         free(sorted);
         free(sums);
-        free(groups);
+        free(groups.names);
         set_err(err, errlen, "%s: out of memory", path);
         return -1;
     }
@@ -694,47 +819,12 @@ int report_write_csv(const char *path, grade_result *const *results, int n, cons
 
     strbuf b;
     sb_init(&b);
-    sb_add(&b, "student");
-    for (int k = 0; k < ng; k++) {
-        sb_add(&b, ",");
-        report_csv_field(&b, groups[k]);
-    }
-    sb_add(&b, ",total,max,status\n");
-    for (int i = 0; i < n; i++) {
-        const grade_result *g = sorted[i];
-        for (int k = 0; k < ng; k++)
-            sums[k] = 0;
-        for (int j = 0; j < g->n_tests; j++) {
-            const test_result *t = &g->tests[j];
-            const char *gname = t->group;
-            if (!*gname && r) {
-                const rubric_test *rt = rubric_find(r, t->name);
-                gname = rt ? rt->group : "";
-            }
-            for (int k = 0; k < ng; k++)
-                if (!strcmp(groups[k], gname))
-                    sums[k] += t->score;
-        }
-        /* A folder name is untrusted: "=HYPERLINK(...)" must stay text in a
-         * spreadsheet (OWASP's CSV injection advice: a leading quote). */
-        if (g->student[0] && strchr("=+-@\t\r", g->student[0])) {
-            char quoted[sizeof g->student + 1];
-            snprintf(quoted, sizeof quoted, "'%s", g->student);
-            report_csv_field(&b, quoted);
-        } else
-            report_csv_field(&b, g->student);
-        for (int k = 0; k < ng; k++)
-            sb_printf(&b, ",%g", sums[k]);
-        sb_printf(&b, ",%g,%g,%s\n", g->score, g->max_score,
-                  strstr(sb_str(&g->notes), "not graded: ") ? "not graded" /* a spool entry (spool.h) */
-                  : !g->build_ok                             ? "build failed"
-                  : g->no_gpu_allowed                        ? "no GPU (--allow-no-gpu): build only"
-                  : !g->gpu_ran                              ? "no GPU"
-                                                             : "ok");
-    }
+    put_csv_header(&b, &groups);
+    for (int i = 0; i < n; i++)
+        put_csv_row(&b, sorted[i], &groups, sums, r);
     free(sorted);
     free(sums);
-    free(groups);
+    free(groups.names);
     int rc = write_file_atomic(path, sb_str(&b), b.len, err, errlen);
     sb_free(&b);
     return rc;

@@ -209,19 +209,30 @@ static int find_key(const char *const *keys, int n, const char *name)
     return -1;
 }
 
+/* The index of key NAME in KEYS, its line recorded in key_line; -1 (after the message) when the key is
+ * unknown or already given in this section.  SECTION names it in messages: "[rubric]", "[test NAME]". */
+static int claim_key(rctx *c, const char *const *keys, int n, int *key_line, const char *name,
+                     const char *section)
+{
+    int k = find_key(keys, n, name);
+    if (k < 0) {
+        fail(c, c->in.lineno, "unknown key '%s' in %s", name, section);
+        return -1;
+    }
+    if (key_line[k]) {
+        fail(c, c->in.lineno, "'%s' given twice in %s (first at line %d)", name, section, key_line[k]);
+        return -1;
+    }
+    key_line[k] = c->in.lineno;
+    return k;
+}
+
 static void rubric_key(rctx *c, const char *name, const char *v)
 {
     rubric *r = c->r;
-    int k = find_key(rubric_keys, R_NKEYS, name);
-    if (k < 0) {
-        fail(c, c->in.lineno, "unknown key '%s' in [rubric]", name);
+    int k = claim_key(c, rubric_keys, R_NKEYS, c->rkey_line, name, "[rubric]");
+    if (k < 0)
         return;
-    }
-    if (c->rkey_line[k]) {
-        fail(c, c->in.lineno, "'%s' given twice in [rubric] (first at line %d)", name, c->rkey_line[k]);
-        return;
-    }
-    c->rkey_line[k] = c->in.lineno;
     double d;
     long l;
     switch (k) {
@@ -273,62 +284,123 @@ static void rubric_key(rctx *c, const char *name, const char *v)
     }
 }
 
-static void test_key(rctx *c, const char *name, const char *v)
+/* "case = ...": the one key a test may give many times, each a parameter list of its own. */
+static void add_case(rctx *c, rubric_test *t, const char *v)
 {
-    rubric_test *t = &c->r->tests[c->cur];
-    test_meta *m = &c->meta[c->cur];
     char perr[200];
-    if (!strcmp(name, "case")) {
-        kit_params p;
-        if (!*v) {
-            fail(c, c->in.lineno, "empty case in [test %s]", t->name);
-            return;
-        }
-        if (kit_params_parse(v, &p, perr, sizeof perr)) {
-            fail(c, c->in.lineno, "bad case '%s' in [test %s]: %s", v, t->name, perr);
-            return;
-        }
-        char **cs = realloc(t->cases, (size_t)(t->n_cases + 1) * sizeof *cs);
-        int *cl = cs ? realloc(t->case_lines, (size_t)(t->n_cases + 1) * sizeof *cl) : NULL;
-        char *dup = cl ? strdup(v) : NULL;
-        if (cs)
-            t->cases = cs;
-        if (cl)
-            t->case_lines = cl;
-        if (!dup) {
-            fail(c, c->in.lineno, "out of memory");
-            return;
-        }
-        t->cases[t->n_cases] = dup;
-        t->case_lines[t->n_cases] = c->in.lineno;
-        t->n_cases++;
+    kit_params p;
+    if (!*v) {
+        fail(c, c->in.lineno, "empty case in [test %s]", t->name);
         return;
     }
-    int k = find_key(test_keys, K_NKEYS, name);
-    if (k < 0) {
-        fail(c, c->in.lineno, "unknown key '%s' in [test %s]", name, t->name);
+    if (kit_params_parse(v, &p, perr, sizeof perr)) {
+        fail(c, c->in.lineno, "bad case '%s' in [test %s]: %s", v, t->name, perr);
         return;
     }
-    if (m->key_line[k]) {
-        fail(c, c->in.lineno, "'%s' given twice in [test %s] (first at line %d)", name, t->name, m->key_line[k]);
+    char **cs = realloc(t->cases, (size_t)(t->n_cases + 1) * sizeof *cs);
+    int *cl = cs ? realloc(t->case_lines, (size_t)(t->n_cases + 1) * sizeof *cl) : NULL;
+    char *dup = cl ? strdup(v) : NULL;
+    if (cs)
+        t->cases = cs;
+    if (cl)
+        t->case_lines = cl;
+    if (!dup) {
+        fail(c, c->in.lineno, "out of memory");
         return;
     }
-    m->key_line[k] = c->in.lineno;
+    t->cases[t->n_cases] = dup;
+    t->case_lines[t->n_cases] = c->in.lineno;
+    t->n_cases++;
+}
+
+static void set_kind(rctx *c, rubric_test *t, const char *v)
+{
+    if (!strcmp(v, "correctness"))
+        t->kind = KIND_CORRECTNESS;
+    else if (!strcmp(v, "sanitizer"))
+        t->kind = KIND_SANITIZER;
+    else if (!strcmp(v, "performance"))
+        t->kind = KIND_PERFORMANCE;
+    else
+        fail(c, c->in.lineno, "unknown kind '%s' (correctness, sanitizer or performance)", v);
+}
+
+static void set_visibility(rctx *c, rubric_test *t, const char *v)
+{
+    if (!strcmp(v, "visible"))
+        t->vis = VIS_VISIBLE;
+    else if (!strcmp(v, "hidden"))
+        t->vis = VIS_HIDDEN;
+    else if (!strcmp(v, "after_due_date"))
+        t->vis = VIS_AFTER_DUE_DATE;
+    else if (!strcmp(v, "after_published"))
+        t->vis = VIS_AFTER_PUBLISHED;
+    else
+        fail(c, c->in.lineno, "unknown visibility '%s' (visible, hidden, after_due_date or after_published)", v);
+}
+
+/* params alone must be a parameter list; with each case it is checked once all cases are read
+ * (check_cases). */
+static void set_params(rctx *c, rubric_test *t, const char *name, const char *v)
+{
+    char perr[200];
+    kit_params p;
+    if (kit_params_parse(v, &p, perr, sizeof perr)) {
+        fail(c, c->in.lineno, "bad params '%s' in [test %s]: %s", v, t->name, perr);
+        return;
+    }
+    copy_str(c, t->params, sizeof t->params, name, v);
+    t->params_line = c->in.lineno;
+}
+
+/* points, timeout, threshold, min_speedup: numbers, each with its own lower bound. */
+static void set_test_number(rctx *c, rubric_test *t, int k, const char *name, const char *v)
+{
     double d;
+    if (parse_double(v, &d)) {
+        fail(c, c->in.lineno, "'%s' is not a number: '%s'", name, v);
+        return;
+    }
+    if (k == K_POINTS && d < 0) {
+        fail(c, c->in.lineno, "'points' must be >= 0: '%s'", v);
+        return;
+    }
+    if ((k == K_TIMEOUT || k == K_THRESHOLD) && d <= 0) {
+        fail(c, c->in.lineno, "'%s' must be > 0: '%s'", name, v);
+        return;
+    }
+    if (k == K_MIN_SPEEDUP && d < 0) {
+        fail(c, c->in.lineno, "'min_speedup' must be >= 0: '%s'", v);
+        return;
+    }
+    *(k == K_POINTS ? &t->points : k == K_TIMEOUT ? &t->timeout_s : k == K_THRESHOLD ? &t->threshold
+                                                                                     : &t->min_speedup) = d;
+}
+
+/* repeat, warmup, reps: whole numbers up to a million (warmup may be 0). */
+static void set_test_count(rctx *c, rubric_test *t, int k, const char *name, const char *v)
+{
     long l;
+    if (parse_long(v, &l)) {
+        fail(c, c->in.lineno, "'%s' is not a whole number: '%s'", name, v);
+        return;
+    }
+    if (l < (k == K_WARMUP ? 0 : 1) || l > 1000000) {
+        fail(c, c->in.lineno, "'%s' must be %s: '%s'", name, k == K_WARMUP ? ">= 0" : ">= 1", v);
+        return;
+    }
+    *(k == K_REPEAT ? &t->repeat : k == K_WARMUP ? &t->warmup : &t->reps) = (int)l;
+}
+
+/* One key of test_keys, given once: its value checked and stored. */
+static void set_test_key(rctx *c, rubric_test *t, int k, const char *name, const char *v)
+{
     switch (k) {
     case K_TITLE:
         copy_str(c, t->title, sizeof t->title, name, v);
         return;
     case K_KIND:
-        if (!strcmp(v, "correctness"))
-            t->kind = KIND_CORRECTNESS;
-        else if (!strcmp(v, "sanitizer"))
-            t->kind = KIND_SANITIZER;
-        else if (!strcmp(v, "performance"))
-            t->kind = KIND_PERFORMANCE;
-        else
-            fail(c, c->in.lineno, "unknown kind '%s' (correctness, sanitizer or performance)", v);
+        set_kind(c, t, v);
         return;
     case K_GROUP:
         if (!valid_name(v))
@@ -338,27 +410,11 @@ static void test_key(rctx *c, const char *name, const char *v)
             copy_str(c, t->group, sizeof t->group, name, v);
         return;
     case K_VIS:
-        if (!strcmp(v, "visible"))
-            t->vis = VIS_VISIBLE;
-        else if (!strcmp(v, "hidden"))
-            t->vis = VIS_HIDDEN;
-        else if (!strcmp(v, "after_due_date"))
-            t->vis = VIS_AFTER_DUE_DATE;
-        else if (!strcmp(v, "after_published"))
-            t->vis = VIS_AFTER_PUBLISHED;
-        else
-            fail(c, c->in.lineno, "unknown visibility '%s' (visible, hidden, after_due_date or after_published)", v);
+        set_visibility(c, t, v);
         return;
-    case K_PARAMS: {
-        kit_params p;
-        if (kit_params_parse(v, &p, perr, sizeof perr)) {
-            fail(c, c->in.lineno, "bad params '%s' in [test %s]: %s", v, t->name, perr);
-            return;
-        }
-        copy_str(c, t->params, sizeof t->params, name, v);
-        t->params_line = c->in.lineno;
+    case K_PARAMS:
+        set_params(c, t, name, v);
         return;
-    }
     case K_PARTIAL:
     case K_SHOW_DETAILS:
         if (parse_yesno(v, k == K_PARTIAL ? &t->partial : &t->show_details))
@@ -380,37 +436,26 @@ static void test_key(rctx *c, const char *name, const char *v)
     case K_TIMEOUT:
     case K_THRESHOLD:
     case K_MIN_SPEEDUP:
-        if (parse_double(v, &d)) {
-            fail(c, c->in.lineno, "'%s' is not a number: '%s'", name, v);
-            return;
-        }
-        if (k == K_POINTS && d < 0) {
-            fail(c, c->in.lineno, "'points' must be >= 0: '%s'", v);
-            return;
-        }
-        if ((k == K_TIMEOUT || k == K_THRESHOLD) && d <= 0) {
-            fail(c, c->in.lineno, "'%s' must be > 0: '%s'", name, v);
-            return;
-        }
-        if (k == K_MIN_SPEEDUP && d < 0) {
-            fail(c, c->in.lineno, "'min_speedup' must be >= 0: '%s'", v);
-            return;
-        }
-        *(k == K_POINTS ? &t->points : k == K_TIMEOUT ? &t->timeout_s : k == K_THRESHOLD ? &t->threshold
-                                                                                         : &t->min_speedup) = d;
+        set_test_number(c, t, k, name, v);
         return;
     default: /* repeat, warmup, reps */
-        if (parse_long(v, &l)) {
-            fail(c, c->in.lineno, "'%s' is not a whole number: '%s'", name, v);
-            return;
-        }
-        if (l < (k == K_WARMUP ? 0 : 1) || l > 1000000) {
-            fail(c, c->in.lineno, "'%s' must be %s: '%s'", name, k == K_WARMUP ? ">= 0" : ">= 1", v);
-            return;
-        }
-        *(k == K_REPEAT ? &t->repeat : k == K_WARMUP ? &t->warmup : &t->reps) = (int)l;
+        set_test_count(c, t, k, name, v);
         return;
     }
+}
+
+static void test_key(rctx *c, const char *name, const char *v)
+{
+    rubric_test *t = &c->r->tests[c->cur];
+    if (!strcmp(name, "case")) {
+        add_case(c, t, v);
+        return;
+    }
+    char section[NAME_LEN + 8];
+    snprintf(section, sizeof section, "[test %s]", t->name);
+    int k = claim_key(c, test_keys, K_NKEYS, c->meta[c->cur].key_line, name, section);
+    if (k >= 0)
+        set_test_key(c, t, k, name, v);
 }
 
 /* ini_lines callbacks */
@@ -441,7 +486,8 @@ static int handler(void *user, const char *section, const char *name, const char
 
 /* ---------- checks across keys ---------- */
 
-static void check_tests(rctx *c)
+/* [rubric] is there with its lab; a late policy needs a due date, and the cut-off comes after it. */
+static void check_rubric_section(rctx *c)
 {
     rubric *r = c->r;
     if (!c->rubric_line) {
@@ -452,86 +498,114 @@ static void check_tests(rctx *c)
         fail(c, c->rubric_line, "[rubric] has no 'lab'");
         return;
     }
-    /* The late policy needs a due date, and the cut-off comes after it. */
     if (!c->rkey_line[R_DUE] && (c->rkey_line[R_CUTOFF] || c->rkey_line[R_LATE_PENALTY])) {
         int k = c->rkey_line[R_CUTOFF] ? R_CUTOFF : R_LATE_PENALTY;
         fail(c, c->rkey_line[k], "'%s' needs a 'due' date in [rubric]", rubric_keys[k]);
         return;
     }
-    if (r->cutoff && r->cutoff < r->due) {
+    if (r->cutoff && r->cutoff < r->due)
         fail(c, c->rkey_line[R_CUTOFF], "'cutoff' is before 'due' (line %d)", c->rkey_line[R_DUE]);
+}
+
+/* What every test needs: points, a case; a sanitizer test, its tool. */
+static void check_required_keys(rctx *c, const rubric_test *t, const test_meta *m)
+{
+    if (!m->key_line[K_POINTS])
+        fail(c, t->line, "test '%s' has no 'points'", t->name);
+    else if (t->n_cases == 0)
+        fail(c, t->line, "test '%s' has no case", t->name);
+    else if (t->kind == KIND_SANITIZER && !t->tool[0])
+        fail(c, t->line, "sanitizer test '%s' has no 'tool' (memcheck, racecheck, synccheck or initcheck)",
+             t->name);
+}
+
+/* A key of one kind of test given to a test of another kind. */
+static void check_keys_of_kind(rctx *c, const rubric_test *t, const test_meta *m)
+{
+    const char *kn = test_kind_name(t->kind);
+    /* sanitizer sessions and timing loops decide their own GPU use */
+    if (t->kind != KIND_CORRECTNESS && m->key_line[K_GPU]) {
+        fail(c, m->key_line[K_GPU], "'gpu' is only for correctness tests (test '%s' is %s)", t->name, kn);
         return;
     }
+    if (t->kind != KIND_SANITIZER && m->key_line[K_TOOL]) {
+        fail(c, m->key_line[K_TOOL], "'tool' is only for sanitizer tests (test '%s' is %s)", t->name, kn);
+        return;
+    }
+    static const int perf_keys[] = {K_THRESHOLD, K_MIN_SPEEDUP, K_WARMUP, K_REPS};
+    if (t->kind != KIND_PERFORMANCE)
+        for (int j = 0; j < 4; j++)
+            if (m->key_line[perf_keys[j]]) {
+                fail(c, m->key_line[perf_keys[j]], "'%s' is only for performance tests (test '%s' is %s)",
+                     test_keys[perf_keys[j]], t->name, kn);
+                return;
+            }
+}
+
+/* A performance test's threshold, with partial credit starting below it. */
+static void check_speedups(rctx *c, const rubric_test *t, const test_meta *m)
+{
+    if (!m->key_line[K_THRESHOLD]) {
+        fail(c, t->line, "performance test '%s' has no 'threshold'", t->name);
+        return;
+    }
+    if (t->min_speedup >= t->threshold) {
+        int line = m->key_line[K_MIN_SPEEDUP] ? m->key_line[K_MIN_SPEEDUP] : m->key_line[K_THRESHOLD];
+        fail(c, line, "min_speedup (%g) must be less than threshold (%g) in test '%s'", t->min_speedup,
+             t->threshold, t->name);
+    }
+}
+
+/* params + each case must make one valid parameter list. */
+static void check_cases(rctx *c, const rubric_test *t)
+{
+    char perr[200];
+    for (int j = 0; j < t->n_cases; j++) {
+        kit_params p;
+        if (kit_params_parse(t->params, &p, perr, sizeof perr) ||
+            kit_params_merge(&p, t->cases[j], perr, sizeof perr)) {
+            fail(c, t->case_lines[j], "case '%s' with params '%s' in [test %s]: %s", t->cases[j], t->params,
+                 t->name, perr);
+            return;
+        }
+    }
+}
+
+/* What a test left out: its group is its kind's name, its timeout the [rubric] one for its kind. */
+static void fill_test_defaults(const rubric *r, rubric_test *t, const test_meta *m)
+{
+    if (!t->group[0])
+        snprintf(t->group, sizeof t->group, "%s", test_kind_name(t->kind));
+    if (!m->key_line[K_TIMEOUT])
+        t->timeout_s = t->kind == KIND_SANITIZER ? r->sanitizer_timeout_s : r->timeout_s;
+}
+
+/* One test, checked in the order its messages are ranked; the first failure stops it. */
+static void check_test(rctx *c, rubric_test *t, const test_meta *m)
+{
+    check_required_keys(c, t, m);
+    if (!c->failed)
+        check_keys_of_kind(c, t, m);
+    if (!c->failed && t->kind == KIND_PERFORMANCE)
+        check_speedups(c, t, m);
+    if (!c->failed)
+        check_cases(c, t);
+    if (!c->failed)
+        fill_test_defaults(c->r, t, m);
+}
+
+static void check_tests(rctx *c)
+{
+    rubric *r = c->r;
+    check_rubric_section(c);
+    if (c->failed)
+        return;
     if (r->n_tests == 0) {
         fail(c, 0, "no tests (add [test NAME] sections)");
         return;
     }
-    for (int i = 0; i < r->n_tests && !c->failed; i++) {
-        rubric_test *t = &r->tests[i];
-        test_meta *m = &c->meta[i];
-        const char *kn = test_kind_name(t->kind);
-        if (!m->key_line[K_POINTS]) {
-            fail(c, t->line, "test '%s' has no 'points'", t->name);
-            break;
-        }
-        if (t->n_cases == 0) {
-            fail(c, t->line, "test '%s' has no case", t->name);
-            break;
-        }
-        if (t->kind == KIND_SANITIZER && !t->tool[0]) {
-            fail(c, t->line, "sanitizer test '%s' has no 'tool' (memcheck, racecheck, synccheck or initcheck)",
-                 t->name);
-            break;
-        }
-        /* sanitizer sessions and timing loops decide their own GPU use */
-        if (t->kind != KIND_CORRECTNESS && m->key_line[K_GPU]) {
-            fail(c, m->key_line[K_GPU], "'gpu' is only for correctness tests (test '%s' is %s)", t->name, kn);
-            break;
-        }
-        if (t->kind != KIND_SANITIZER && m->key_line[K_TOOL]) {
-            fail(c, m->key_line[K_TOOL], "'tool' is only for sanitizer tests (test '%s' is %s)", t->name, kn);
-            break;
-        }
-        static const int perf_keys[] = {K_THRESHOLD, K_MIN_SPEEDUP, K_WARMUP, K_REPS};
-        if (t->kind != KIND_PERFORMANCE)
-            for (int j = 0; j < 4; j++)
-                if (m->key_line[perf_keys[j]]) {
-                    fail(c, m->key_line[perf_keys[j]], "'%s' is only for performance tests (test '%s' is %s)",
-                         test_keys[perf_keys[j]], t->name, kn);
-                    break;
-                }
-        if (c->failed)
-            break;
-        if (t->kind == KIND_PERFORMANCE) {
-            if (!m->key_line[K_THRESHOLD]) {
-                fail(c, t->line, "performance test '%s' has no 'threshold'", t->name);
-                break;
-            }
-            if (t->min_speedup >= t->threshold) {
-                int line = m->key_line[K_MIN_SPEEDUP] ? m->key_line[K_MIN_SPEEDUP] : m->key_line[K_THRESHOLD];
-                fail(c, line, "min_speedup (%g) must be less than threshold (%g) in test '%s'", t->min_speedup,
-                     t->threshold, t->name);
-                break;
-            }
-        }
-        /* params + each case must make one valid parameter list. */
-        char perr[200];
-        for (int j = 0; j < t->n_cases; j++) {
-            kit_params p;
-            if (kit_params_parse(t->params, &p, perr, sizeof perr) ||
-                kit_params_merge(&p, t->cases[j], perr, sizeof perr)) {
-                fail(c, t->case_lines[j], "case '%s' with params '%s' in [test %s]: %s", t->cases[j], t->params,
-                     t->name, perr);
-                break;
-            }
-        }
-        if (c->failed)
-            break;
-        if (!t->group[0])
-            snprintf(t->group, sizeof t->group, "%s", kn);
-        if (!m->key_line[K_TIMEOUT])
-            t->timeout_s = t->kind == KIND_SANITIZER ? r->sanitizer_timeout_s : r->timeout_s;
-    }
+    for (int i = 0; i < r->n_tests && !c->failed; i++)
+        check_test(c, &r->tests[i], &c->meta[i]);
 }
 
 int rubric_load(const char *path, rubric *r, char *err, size_t errlen)
