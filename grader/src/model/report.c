@@ -2,12 +2,12 @@
  * feedback file (see report.h). */
 #include "report.h"
 #include "buildlog.h"
+#include "kit/util.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -20,17 +20,6 @@
 #define ANSI_YELLOW "\033[33m"
 #define ANSI_BOLD "\033[1m"
 #define ANSI_RESET "\033[0m"
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || !errlen)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 /* Points for people: 10, 6.67, 0.5 (at most two decimals). */
 static void fmt_points(char *buf, size_t cap, double v)
@@ -224,14 +213,14 @@ int write_file_atomic(const char *path, const char *data, size_t len, char *err,
     size_t cap = strlen(path) + 16;
     char *tmp = malloc(cap);
     if (!tmp) {
-        set_err(err, errlen, "%s: out of memory", path);
+        kit_set_err(err, errlen, "%s: out of memory", path);
         return -1;
     }
     /* ".NAME.XXXXXX" next to the target: same file system, so rename is atomic */
     snprintf(tmp, cap, "%.*s.%s.XXXXXX", (int)dlen, path, path + dlen);
     int fd = mkstemp(tmp);
     if (fd < 0) {
-        set_err(err, errlen, "%s: cannot create a temporary file: %s", path, strerror(errno));
+        kit_set_err(err, errlen, "%s: cannot create a temporary file: %s", path, strerror(errno));
         free(tmp);
         return -1;
     }
@@ -266,7 +255,7 @@ int write_file_atomic(const char *path, const char *data, size_t len, char *err,
     }
     if (what) {
         unlink(tmp);
-        set_err(err, errlen, "%s: %s failed: %s", path, what, strerror(e));
+        kit_set_err(err, errlen, "%s: %s failed: %s", path, what, strerror(e));
         free(tmp);
         return -1;
     }
@@ -407,7 +396,7 @@ int report_write_json(const grade_result *g, const char *path, char *err, size_t
 {
     cJSON *root = cJSON_CreateObject();
     if (!root) {
-        set_err(err, errlen, "%s: out of memory", path);
+        kit_set_err(err, errlen, "%s: out of memory", path);
         return -1;
     }
     cJSON_AddNumberToObject(root, "score", g->score);
@@ -430,7 +419,7 @@ int report_write_json(const grade_result *g, const char *path, char *err, size_t
     cJSON_Delete(root);
     if (!text || !tests || !x) {
         free(text);
-        set_err(err, errlen, "%s: out of memory", path);
+        kit_set_err(err, errlen, "%s: out of memory", path);
         return -1;
     }
     size_t n = strlen(text);
@@ -473,7 +462,7 @@ static char *read_all(const char *path, size_t max, size_t *len, char *err, size
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        set_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        kit_set_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
     strbuf b;
@@ -482,7 +471,7 @@ static char *read_all(const char *path, size_t max, size_t *len, char *err, size
     size_t n;
     while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
         if (b.len + n > max) {
-            set_err(err, errlen, "%s: too large (over %zu bytes)", path, max);
+            kit_set_err(err, errlen, "%s: too large (over %zu bytes)", path, max);
             sb_free(&b);
             fclose(f);
             return NULL;
@@ -492,7 +481,7 @@ static char *read_all(const char *path, size_t max, size_t *len, char *err, size
     int bad = ferror(f);
     fclose(f);
     if (bad) {
-        set_err(err, errlen, "%s: read error", path);
+        kit_set_err(err, errlen, "%s: read error", path);
         sb_free(&b);
         return NULL;
     }
@@ -513,19 +502,19 @@ static cJSON *parse_kit_json(const char *path, char *err, size_t errlen)
     cJSON *root = cJSON_ParseWithLength(text, len);
     free(text);
     if (!root) {
-        set_err(err, errlen, "%s: not valid JSON", path);
+        kit_set_err(err, errlen, "%s: not valid JSON", path);
         return NULL;
     }
     const cJSON *x = cJSON_GetObjectItemCaseSensitive(root, "extra_data");
     const cJSON *tests = cJSON_GetObjectItemCaseSensitive(root, "tests");
     if (!cJSON_IsObject(root) || !cJSON_IsObject(x) ||
         !cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(x, "kit_version"))) {
-        set_err(err, errlen, "%s: not a results.json written by the kit (no extra_data.kit_version)", path);
+        kit_set_err(err, errlen, "%s: not a results.json written by the kit (no extra_data.kit_version)", path);
         cJSON_Delete(root);
         return NULL;
     }
     if (tests && !cJSON_IsArray(tests)) {
-        set_err(err, errlen, "%s: 'tests' is not an array", path);
+        kit_set_err(err, errlen, "%s: 'tests' is not an array", path);
         cJSON_Delete(root);
         return NULL;
     }
@@ -633,7 +622,7 @@ int report_write_feedback(const grade_result *g, const char *path, char *err, si
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     if (!f) {
-        set_err(err, errlen, "%s: out of memory", path);
+        kit_set_err(err, errlen, "%s: out of memory", path);
         return -1;
     }
     report_opts o = {0};
@@ -663,7 +652,7 @@ int report_write_feedback(const grade_result *g, const char *path, char *err, si
     }
     if (fclose(f) != 0) {
         free(buf);
-        set_err(err, errlen, "%s: out of memory", path);
+        kit_set_err(err, errlen, "%s: out of memory", path);
         return -1;
     }
     int rc = write_file_atomic(path, buf, len, err, errlen);
@@ -801,7 +790,7 @@ int report_write_csv(const char *path, grade_result *const *results, int n, cons
     group_list groups = {NULL, 0, 0};
     if (collect_groups(&groups, results, n, r) != 0) {
         free(groups.names);
-        set_err(err, errlen, "%s: out of memory", path);
+        kit_set_err(err, errlen, "%s: out of memory", path);
         return -1;
     }
     grade_result **sorted = malloc((size_t)(n > 0 ? n : 1) * sizeof *sorted);
@@ -810,7 +799,7 @@ int report_write_csv(const char *path, grade_result *const *results, int n, cons
         free(sorted);
         free(sums);
         free(groups.names);
-        set_err(err, errlen, "%s: out of memory", path);
+        kit_set_err(err, errlen, "%s: out of memory", path);
         return -1;
     }
     for (int i = 0; i < n; i++)
