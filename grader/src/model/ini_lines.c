@@ -1,19 +1,39 @@
 /* ini_lines.c - one physical line per read for inih (see ini_lines.h). */
 #include "ini_lines.h"
 
+#include <errno.h>
+#include <stdarg.h>
 #include <string.h>
 
-void ini_lines_message(char *err, size_t errlen, const char *path, int line, const char *fmt, va_list ap)
+void ini_error_init(ini_error *e, const char *path, char *err, size_t errlen)
 {
-    char msg[512];
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    if (line > 0)
-        snprintf(err, errlen, "%s:%d: %s", path, line, msg);
-    else
-        snprintf(err, errlen, "%s: %s", path, msg);
+    static char nowhere[1];
+    memset(e, 0, sizeof *e);
+    e->path = path;
+    e->err = err && errlen ? err : nowhere;
+    e->errlen = err && errlen ? errlen : sizeof nowhere;
+    e->err[0] = '\0';
 }
 
-char *ini_lines_read(char *str, int num, void *stream)
+void ini_fail(ini_error *e, int line, const char *fmt, ...)
+{
+    if (e->failed)
+        return;
+    e->failed = 1;
+    e->fail_line = line;
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (line > 0)
+        snprintf(e->err, e->errlen, "%s:%d: %s", e->path, line, msg);
+    else
+        snprintf(e->err, e->errlen, "%s: %s", e->path, msg);
+}
+
+/* One physical line per call (ini_parse_stream's reader). */
+static char *ini_lines_read(char *str, int num, void *stream)
 {
     ini_lines *in = stream;
     if ((in->stop && *in->stop) || num < 2)
@@ -58,4 +78,27 @@ char *ini_lines_read(char *str, int num, void *stream)
         }
     }
     return str;
+}
+
+int ini_lines_parse(ini_lines *in, ini_error *e, ini_handler handler)
+{
+    in->f = fopen(e->path, "r");
+    if (!in->f) {
+        ini_fail(e, 0, "cannot open: %s", strerror(errno));
+        return -1;
+    }
+    in->stop = &e->failed;
+    int rc = ini_parse_stream(ini_lines_read, in, handler, in->owner);
+    int read_error = ferror(in->f);
+    fclose(in->f);
+    in->f = NULL;
+    if (read_error)
+        ini_fail(e, 0, "read error");
+    if (rc > 0 && (!e->failed || (e->fail_line > 0 && rc < e->fail_line))) {
+        e->failed = 0; /* inih's syntax error came first */
+        ini_fail(e, rc, "syntax error (expected [section], key = value, or a ; comment)");
+    } else if (rc < 0 && !e->failed) {
+        ini_fail(e, 0, "cannot parse (inih error %d)", rc);
+    }
+    return 0;
 }

@@ -1,15 +1,15 @@
 /* ini_lines.h - feeding inih one physical line at a time, with line numbers.
  *
  * The inih packaged by Debian (55) gives handlers no line numbers, and its
- * own reader may read a long line in pieces.  ini_lines_read is an fgets-like
- * reader for ini_parse_stream that returns exactly one physical line per
+ * own reader may read a long line in pieces.  ini_lines_parse feeds inih
+ * through an fgets-like reader that returns exactly one physical line per
  * call, counts lines (so a handler can say "rubric.ini:14: ..."), rejects
  * over-long lines and NUL bytes, and reports each section header to its
  * owner before inih sees it (so even an empty or duplicate section is seen).
  */
 #ifndef GRADER_INI_LINES_H
 #define GRADER_INI_LINES_H
-#include <stdarg.h>
+#include <ini.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -22,10 +22,25 @@ typedef struct {
     void (*on_error)(void *owner, int line, const char *msg);
 } ini_lines;
 
-/* For ini_parse_stream(ini_lines_read, &lines, handler, owner). */
-char *ini_lines_read(char *str, int num, void *stream);
+/* A load's first error: "PATH:LINE: message" (or "PATH: message" when line
+ * <= 0) in err.  Later errors are dropped: the first is the one to fix. */
+typedef struct {
+    const char *path;
+    char *err;
+    size_t errlen;
+    int failed;
+    int fail_line;
+} ini_error;
 
-/* "PATH:LINE: message" (or "PATH: message" when line <= 0) into err. */
-void ini_lines_message(char *err, size_t errlen, const char *path, int line, const char *fmt, va_list ap);
+/* e for path, reporting into err (NULL or no room: nowhere); err is emptied. */
+void ini_error_init(ini_error *e, const char *path, char *err, size_t errlen);
+void ini_fail(ini_error *e, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Feeds e->path to inih one physical line at a time (in->owner, on_section
+ * and on_error set by the caller; reading stops once e->failed is set), then
+ * records a read error, or inih's own syntax error when its line comes
+ * before the handler's first error.  0 when the file was read (e->failed
+ * says whether it was good), -1 when it cannot be opened (said in e). */
+int ini_lines_parse(ini_lines *in, ini_error *e, ini_handler handler);
 
 #endif

@@ -28,7 +28,6 @@
 #include <errno.h>
 #include <ini.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,30 +42,17 @@ static const char *const mkeys[M_NKEYS] = {
 };
 
 typedef struct {
-    const char *path;
+    ini_error e;
     ini_lines in; /* the file, line by line */
     manifest *m;
-    char *err;
-    size_t errlen;
-    int failed, fail_line;
     int in_lab;          /* current section is [lab] */
     char sec_name[256];
     int lab_line;
     int key_line[M_NKEYS];
 } mctx;
 
-static void fail(mctx *c, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void fail(mctx *c, int line, const char *fmt, ...)
-{
-    if (c->failed)
-        return;
-    c->failed = 1;
-    c->fail_line = line;
-    va_list ap;
-    va_start(ap, fmt);
-    ini_lines_message(c->err, c->errlen, c->path, line, fmt, ap);
-    va_end(ap);
-}
+/* The load's first error (ini_lines.h); later ones are dropped. */
+#define fail(c, ...) ini_fail(&(c)->e, __VA_ARGS__)
 
 static void begin_section(mctx *c, const char *name, int line)
 {
@@ -252,7 +238,7 @@ static void line_error(void *owner, int line, const char *msg) { fail((mctx *)ow
 static int handler(void *user, const char *section, const char *name, const char *v)
 {
     mctx *c = user;
-    if (c->failed)
+    if (c->e.failed)
         return 1;
     if (!*section) {
         fail(c, c->in.lineno, "'%s' outside a section (start with [lab])", name);
@@ -278,7 +264,7 @@ static int handler(void *user, const char *section, const char *name, const char
     }
     c->key_line[k] = c->in.lineno;
     set_key(c, k, name, v);
-    return !c->failed;
+    return !c->e.failed;
 }
 
 static void copy_trunc(char *dst, size_t cap, const char *s)
@@ -330,7 +316,7 @@ static void scan_kit_sources(mctx *c)
 {
     manifest *m = c->m;
     char dir[PATH_MAX];
-    snprintf(dir, sizeof dir, "%s", c->path);
+    snprintf(dir, sizeof dir, "%s", c->e.path);
     char *slash = strrchr(dir, '/');
     if (slash)
         *slash = '\0';
@@ -358,7 +344,6 @@ static void scan_kit_sources(mctx *c)
 
 int manifest_load(const char *path, manifest *m, char *err, size_t errlen)
 {
-    static char dummy[1];
     memset(m, 0, sizeof *m);
     m->require_kernel = 1;
     m->forbid_libraries = 1;
@@ -366,51 +351,33 @@ int manifest_load(const char *path, manifest *m, char *err, size_t errlen)
     m->host_copy_share = KIT_HOST_COPY_SHARE_DEFAULT;
     mctx c;
     memset(&c, 0, sizeof c);
-    c.path = path;
+    ini_error_init(&c.e, path, err, errlen);
     c.m = m;
-    c.err = err && errlen ? err : dummy;
-    c.errlen = err && errlen ? errlen : sizeof dummy;
-    c.err[0] = '\0';
 
     char folder[256];
     if (folder_name(path, folder, sizeof folder) != 0) {
-        snprintf(c.err, c.errlen, "%s: cannot find the lab folder's name: %s", path, strerror(errno));
+        fail(&c, 0, "cannot find the lab folder's name: %s", strerror(errno));
         return -1;
     }
     if (strlen(folder) >= sizeof m->name || !test_name_ok(folder)) {
-        snprintf(c.err, c.errlen, "%s: bad lab folder name '%s' (letters, digits, '_', '.', '-')", path, folder);
+        fail(&c, 0, "bad lab folder name '%s' (letters, digits, '_', '.', '-')", folder);
         return -1;
     }
     strcpy(m->name, folder);
     size_t idlen = strcspn(folder, "-");
     if (idlen == 0 || idlen >= sizeof m->id) {
-        snprintf(c.err, c.errlen, "%s: lab folder name '%s' does not start with an id like 'lab03-'", path,
-                 folder);
+        fail(&c, 0, "lab folder name '%s' does not start with an id like 'lab03-'", folder);
         return -1;
     }
     memcpy(m->id, folder, idlen);
     m->id[idlen] = '\0';
 
-    c.in.f = fopen(path, "r");
-    if (!c.in.f) {
-        snprintf(c.err, c.errlen, "%s: cannot open: %s", path, strerror(errno));
-        return -1;
-    }
-    c.in.stop = &c.failed;
     c.in.owner = &c;
     c.in.on_section = section_seen;
     c.in.on_error = line_error;
-    int rc = ini_parse_stream(ini_lines_read, &c.in, handler, &c);
-    int read_error = ferror(c.in.f);
-    fclose(c.in.f);
-    if (read_error)
-        fail(&c, 0, "read error");
-    if (rc > 0 && (!c.failed || (c.fail_line > 0 && rc < c.fail_line))) {
-        c.failed = 0;
-        fail(&c, rc, "syntax error (expected [section], key = value, or a ; comment)");
-    } else if (rc < 0 && !c.failed)
-        fail(&c, 0, "cannot parse (inih error %d)", rc);
-    if (!c.failed) {
+    if (ini_lines_parse(&c.in, &c.e, handler) != 0)
+        return -1;
+    if (!c.e.failed) {
         if (!c.lab_line)
             fail(&c, 0, "no [lab] section");
         else if (!c.key_line[M_TITLE] || !m->title[0])
@@ -421,9 +388,9 @@ int manifest_load(const char *path, manifest *m, char *err, size_t errlen)
         else if (!c.key_line[M_INTERFACE])
             fail(&c, c.lab_line, "[lab] has no 'interface'");
     }
-    if (!c.failed && !c.key_line[M_KIT_SOURCES])
+    if (!c.e.failed && !c.key_line[M_KIT_SOURCES])
         scan_kit_sources(&c);
-    if (c.failed) {
+    if (c.e.failed) {
         memset(m, 0, sizeof *m);
         return -1;
     }

@@ -14,7 +14,6 @@
 #include <errno.h>
 #include <ini.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,15 +42,11 @@ typedef struct {
 } test_meta;
 
 typedef struct {
-    const char *path;
+    ini_error e;
     ini_lines in; /* the file, line by line */
     rubric *r;
     test_meta *meta;
     int meta_cap;
-    char *err;
-    size_t errlen;
-    int failed;
-    int fail_line;
     enum { SEC_NONE, SEC_RUBRIC, SEC_TEST, SEC_BAD } sec;
     char sec_name[256];     /* as inih will report it */
     int cur;                /* current test index */
@@ -59,18 +54,8 @@ typedef struct {
     int rkey_line[R_NKEYS];
 } rctx;
 
-static void fail(rctx *c, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void fail(rctx *c, int line, const char *fmt, ...)
-{
-    if (c->failed)
-        return;
-    c->failed = 1;
-    c->fail_line = line;
-    va_list ap;
-    va_start(ap, fmt);
-    ini_lines_message(c->err, c->errlen, c->path, line, fmt, ap);
-    va_end(ap);
-}
+/* The load's first error (ini_lines.h); later ones are dropped. */
+#define fail(c, ...) ini_fail(&(c)->e, __VA_ARGS__)
 
 static int valid_name(const char *s)
 {
@@ -465,7 +450,7 @@ static void line_error(void *owner, int line, const char *msg) { fail((rctx *)ow
 static int handler(void *user, const char *section, const char *name, const char *value)
 {
     rctx *c = user;
-    if (c->failed)
+    if (c->e.failed)
         return 1;
     if (!*section) {
         fail(c, c->in.lineno, "'%s' outside a section (start with [rubric])", name);
@@ -481,7 +466,7 @@ static int handler(void *user, const char *section, const char *name, const char
     case SEC_TEST: test_key(c, name, value); break;
     default: break; /* error already reported */
     }
-    return !c->failed;
+    return !c->e.failed;
 }
 
 /* ---------- checks across keys ---------- */
@@ -584,13 +569,13 @@ static void fill_test_defaults(const rubric *r, rubric_test *t, const test_meta 
 static void check_test(rctx *c, rubric_test *t, const test_meta *m)
 {
     check_required_keys(c, t, m);
-    if (!c->failed)
+    if (!c->e.failed)
         check_keys_of_kind(c, t, m);
-    if (!c->failed && t->kind == KIND_PERFORMANCE)
+    if (!c->e.failed && t->kind == KIND_PERFORMANCE)
         check_speedups(c, t, m);
-    if (!c->failed)
+    if (!c->e.failed)
         check_cases(c, t);
-    if (!c->failed)
+    if (!c->e.failed)
         fill_test_defaults(c->r, t, m);
 }
 
@@ -598,19 +583,18 @@ static void check_tests(rctx *c)
 {
     rubric *r = c->r;
     check_rubric_section(c);
-    if (c->failed)
+    if (c->e.failed)
         return;
     if (r->n_tests == 0) {
         fail(c, 0, "no tests (add [test NAME] sections)");
         return;
     }
-    for (int i = 0; i < r->n_tests && !c->failed; i++)
+    for (int i = 0; i < r->n_tests && !c->e.failed; i++)
         check_test(c, &r->tests[i], &c->meta[i]);
 }
 
 int rubric_load(const char *path, rubric *r, char *err, size_t errlen)
 {
-    static char dummy[1];
     memset(r, 0, sizeof *r);
     r->timeout_s = 10;
     r->build_timeout_s = 180;
@@ -621,35 +605,17 @@ int rubric_load(const char *path, rubric *r, char *err, size_t errlen)
     r->file_mb = 2048;
     rctx c;
     memset(&c, 0, sizeof c);
-    c.path = path;
+    ini_error_init(&c.e, path, err, errlen);
     c.r = r;
-    c.err = err && errlen ? err : dummy;
-    c.errlen = err && errlen ? errlen : sizeof dummy;
-    c.err[0] = '\0';
-    c.in.f = fopen(path, "r");
-    if (!c.in.f) {
-        snprintf(c.err, c.errlen, "%s: cannot open: %s", path, strerror(errno));
-        return -1;
-    }
-    c.in.stop = &c.failed;
     c.in.owner = &c;
     c.in.on_section = section_seen;
     c.in.on_error = line_error;
-    int rc = ini_parse_stream(ini_lines_read, &c.in, handler, &c);
-    int read_error = ferror(c.in.f);
-    fclose(c.in.f);
-    if (read_error)
-        fail(&c, 0, "read error");
-    if (rc > 0 && (!c.failed || (c.fail_line > 0 && rc < c.fail_line))) {
-        c.failed = 0; /* inih's syntax error came first */
-        fail(&c, rc, "syntax error (expected [section], key = value, or a ; comment)");
-    }
-    else if (rc < 0 && !c.failed)
-        fail(&c, 0, "cannot parse (inih error %d)", rc);
-    if (!c.failed)
+    if (ini_lines_parse(&c.in, &c.e, handler) != 0)
+        return -1;
+    if (!c.e.failed)
         check_tests(&c);
     free(c.meta);
-    if (c.failed) {
+    if (c.e.failed) {
         rubric_free(r);
         return -1;
     }
