@@ -74,6 +74,7 @@ static char *ini_lines_read(char *str, int num, void *stream)
                 k = sizeof name - 1;
             memcpy(name, p + 1, k);
             name[k] = '\0';
+            snprintf(in->section, sizeof in->section, "%s", name);
             in->on_section(in->owner, name, in->lineno);
         }
     }
@@ -101,4 +102,17 @@ int ini_lines_parse(ini_lines *in, ini_error *e, ini_handler handler)
         ini_fail(e, 0, "cannot parse (inih error %d)", rc);
     }
     return 0;
+}
+
+int ini_lines_key_ok(const ini_lines *in, ini_error *e, const char *section, const char *name, const char *first)
+{
+    if (!*section) {
+        ini_fail(e, in->lineno, "'%s' outside a section (start with [%s])", name, first);
+        return 0;
+    }
+    if (strcmp(section, in->section) != 0) {
+        ini_fail(e, in->lineno, "section headers must start at the beginning of the line ([%s])", section);
+        return 0;
+    }
+    return 1;
 }

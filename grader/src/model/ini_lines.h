@@ -16,6 +16,7 @@
 typedef struct {
     FILE *f;
     int lineno;          /* the line inih is handling now */
+    char section[256];   /* the last section header read, as inih will report it */
     const int *stop;     /* the owner's "failed" flag: reading ends once it is set */
     void *owner;
     void (*on_section)(void *owner, const char *name, int line);
@@ -42,5 +43,11 @@ void ini_fail(ini_error *e, int line, const char *fmt, ...) __attribute__((forma
  * before the handler's first error.  0 when the file was read (e->failed
  * says whether it was good), -1 when it cannot be opened (said in e). */
 int ini_lines_parse(ini_lines *in, ini_error *e, ini_handler handler);
+
+/* What every key's handler checks first: 1 when key `name` of inih's
+ * `section` may be read, else 0 with the error in e: a key before any
+ * section (first: the section a file starts with, for the message), or a
+ * section header inih saw and this reader did not (an indented one). */
+int ini_lines_key_ok(const ini_lines *in, ini_error *e, const char *section, const char *name, const char *first);
 
 #endif

@@ -46,7 +46,6 @@ typedef struct {
     ini_lines in; /* the file, line by line */
     manifest *m;
     int in_lab;          /* current section is [lab] */
-    char sec_name[256];
     int lab_line;
     int key_line[M_NKEYS];
 } mctx;
@@ -56,7 +55,6 @@ typedef struct {
 
 static void begin_section(mctx *c, const char *name, int line)
 {
-    snprintf(c->sec_name, sizeof c->sec_name, "%s", name);
     c->in_lab = 0;
     if (strcmp(name, "lab") != 0) {
         fail(c, line, "unknown section [%s] (the manifest has one section, [lab])", name);
@@ -240,14 +238,8 @@ static int handler(void *user, const char *section, const char *name, const char
     mctx *c = user;
     if (c->e.failed)
         return 1;
-    if (!*section) {
-        fail(c, c->in.lineno, "'%s' outside a section (start with [lab])", name);
+    if (!ini_lines_key_ok(&c->in, &c->e, section, name, "lab"))
         return 0;
-    }
-    if (strcmp(section, c->sec_name) != 0) {
-        fail(c, c->in.lineno, "section headers must start at the beginning of the line ([%s])", section);
-        return 0;
-    }
     if (!c->in_lab)
         return 0;
     int k;

@@ -48,7 +48,6 @@ typedef struct {
     test_meta *meta;
     int meta_cap;
     enum { SEC_NONE, SEC_RUBRIC, SEC_TEST, SEC_BAD } sec;
-    char sec_name[256];     /* as inih will report it */
     int cur;                /* current test index */
     int rubric_line;
     int rkey_line[R_NKEYS];
@@ -117,7 +116,6 @@ static int copy_str(rctx *c, char *dst, size_t cap, const char *key, const char 
 
 static void begin_section(rctx *c, const char *name, int line)
 {
-    snprintf(c->sec_name, sizeof c->sec_name, "%s", name);
     c->sec = SEC_BAD;
     if (!strcmp(name, "rubric")) {
         if (c->rubric_line) {
@@ -452,15 +450,8 @@ static int handler(void *user, const char *section, const char *name, const char
     rctx *c = user;
     if (c->e.failed)
         return 1;
-    if (!*section) {
-        fail(c, c->in.lineno, "'%s' outside a section (start with [rubric])", name);
+    if (!ini_lines_key_ok(&c->in, &c->e, section, name, "rubric"))
         return 0;
-    }
-    if (strcmp(section, c->sec_name) != 0) {
-        /* inih saw a section header our reader did not (an indented one). */
-        fail(c, c->in.lineno, "section headers must start at the beginning of the line ([%s])", section);
-        return 0;
-    }
     switch (c->sec) {
     case SEC_RUBRIC: rubric_key(c, name, value); break;
     case SEC_TEST: test_key(c, name, value); break;
