@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "kit/lab.cuh"
+#include "kit/watchdog.h"
 
 /* What the driver holds for one case. */
 typedef struct {
@@ -153,11 +154,22 @@ static int student_call(kit_run_ctx *ctx, lab_case *lc, kit_lab_call *c, int k)
     }
     if (poison(c) != 0)
         return -1;
+    if (kit_call_skipped(c->name)) { /* it hung earlier in this grading: not again */
+        fprintf(stderr, KIT_SKIPPED_LINE "%s\n", c->name);
+        return KIT_RC_SKIPPED;
+    }
     ctx->kernel_optional = kit_lab_kernel_optional(c);
     kit_student_begin(ctx, c->name);
+    kit_watchdog_arm(c->name); /* from here the call's own work: the harness's is done */
     c->invoke(lc->state);
-    if (kit_student_end(ctx) != 0)
+    int ended = kit_student_end(ctx);
+    double seconds = kit_watchdog_disarm();
+    if (ended != 0)
         return KIT_RC_STUDENT_CUDA;
+    if (kit_watchdog_overran(seconds)) {
+        fprintf(stderr, "kit: %s() took %.2f s, over its limit while the GPU was shared\n", c->name, seconds);
+        return KIT_RC_OVERRAN;
+    }
     void *raw[KIT_LAB_MAX_OUTS] = {}, *host[KIT_LAB_MAX_OUTS] = {};
     int owned[KIT_LAB_MAX_OUTS] = {};
     int rc = read_back(lab, c, raw, host, owned);
@@ -317,6 +329,29 @@ int lab_run(kit_run_ctx *ctx)
         rc = student_calls(ctx, &lc);
     if (rc == 0 && ctx->show && KIT_LAB.show_time)
         rc = KIT_LAB.show_time(ctx, lc.state);
+    teardown(ctx, &lc);
+    return rc;
+}
+
+int lab_baseline(kit_run_ctx *ctx)
+{
+    if (!KIT_LAB.baseline) {
+        fprintf(stderr, "%s: the lab has no baseline\n", KIT_LAB.tag);
+        return -1;
+    }
+    lab_case lc;
+    int rc = setup(ctx, &lc, &KIT_LAB);
+    if (rc == 0)
+        rc = timing_buffers(ctx, &lc);
+    kit_timing tb;
+    if (rc == 0)
+        rc = kit_time_median(baseline, &lc, 1, KIT_BASELINE_REPS, &tb);
+    if (rc == 0 && lc.baseline_failed) {
+        fprintf(stderr, "%s: the baseline failed\n", KIT_LAB.tag);
+        rc = -1;
+    }
+    if (rc == 0)
+        kit_out_f64(ctx, KIT_KEY_BASELINE_MS, tb.median_ms);
     teardown(ctx, &lc);
     return rc;
 }

@@ -4,6 +4,9 @@
  *   runner bench --params P --seed S --nonce N --out FILE [--warmup W] [--reps K] [--no-trace] [--gate-fd FD]
  *   runner show  [--params P] [--seed S] [words...]
  *   runner serve --ctl-fd FD --out FILE [--no-trace]   (cases sent by the grader, see serve())
+ *   runner baseline --params P --seed S --nonce N --out FILE   (the kit's baseline alone, timed)
+ * run, bench and serve also take --call-limit S --call-grace K --skip-calls a,b
+ * (a student call's time limit and the calls not to make: kit/watchdog.h).
  *
  * The runner only computes and records; the grader's checker judges.  Exit
  * statuses: KIT_EXIT_* (kit/protocol.h).  Output is written only after the
@@ -18,13 +21,15 @@
 #include <unistd.h>
 
 #include "kit/runner.h"
+#include "kit/watchdog.h"
 #include "kit_trace.h"
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: runner run|bench|show [--params \"k=v ...\"] [--seed S] [--nonce N] [--out FILE]\n"
+    fprintf(stderr, "usage: runner run|bench|show|baseline [--params \"k=v ...\"] [--seed S] [--nonce N] [--out FILE]\n"
                     "                             [--warmup W] [--reps K] [--no-trace] [--gate-fd FD] [k=v ...]\n"
-                    "       runner serve --ctl-fd FD --out FILE [--no-trace]\n");
+                    "                             [--call-limit S] [--call-grace K] [--skip-calls a,b]\n"
+                    "       runner serve --ctl-fd FD --out FILE [--no-trace] [--call-grace K] [--skip-calls a,b]\n");
     return KIT_EXIT_USAGE;
 }
 
@@ -81,12 +86,25 @@ static int exit_status(int rc)
 {
     if (rc != 0 && kit_time_refused())
         return KIT_EXIT_TIMED_NO_KERNEL;
-    return rc == 0 ? KIT_EXIT_OK : (rc == KIT_RC_STUDENT_CUDA ? KIT_EXIT_STUDENT_CUDA : KIT_EXIT_HARNESS);
+    switch (rc) {
+    case 0:
+        return KIT_EXIT_OK;
+    case KIT_RC_STUDENT_CUDA:
+        return KIT_EXIT_STUDENT_CUDA;
+    case KIT_RC_OVERRAN:
+        return KIT_EXIT_OVERRAN;
+    case KIT_RC_SKIPPED:
+        return KIT_EXIT_SKIPPED;
+    default:
+        return KIT_EXIT_HARNESS;
+    }
 }
+
+typedef enum { MODE_RUN, MODE_BENCH, MODE_BASELINE } case_mode;
 
 /* One case: its parameters parsed, the lab's hook run, the result file
  * written.  Returns a KIT_EXIT_* status. */
-static int run_case(int bench, const char *words, uint64_t seed, uint64_t nonce, const char *out_path, int warmup,
+static int run_case(case_mode mode, const char *words, uint64_t seed, uint64_t nonce, const char *out_path, int warmup,
                     int reps)
 {
     kit_params params;
@@ -101,7 +119,7 @@ static int run_case(int bench, const char *words, uint64_t seed, uint64_t nonce,
         fprintf(stderr, "runner: cannot create %s: %s\n", out_path, strerror(errno));
         return KIT_EXIT_HARNESS;
     }
-    int rc = bench ? lab_bench(&ctx) : lab_run(&ctx);
+    int rc = mode == MODE_BENCH ? lab_bench(&ctx) : mode == MODE_BASELINE ? lab_baseline(&ctx) : lab_run(&ctx);
     kit_trace_finish(ctx.out);
     kit_writer_put_text(ctx.out, KIT_KEY_RUNNER_STATUS, rc == 0 ? KIT_RUNNER_OK : KIT_RUNNER_ERROR);
     if (kit_writer_close(ctx.out) != 0) {
@@ -167,8 +185,10 @@ static void gate(int alone)
  * lines on descriptor fd; each is run like `runner run` into out_path and
  * answered "done" once its result file is complete, after which the grader
  * checks it and sends the next.  A case that does not end well (a CUDA
- * error, a crash) ends the process with its status instead: the grader
- * runs that case again on its own.  EOF: exit 0. */
+ * error, a crash, a call over its limit) ends the process with its status
+ * instead: the grader decides what the case came to (kit/protocol.h).  A case
+ * whose call is one not to make (--skip-calls) is answered "skipped CALL".
+ * EOF: exit 0. */
 static int serve(int fd, const char *out_path)
 {
     if (write_line(fd, KIT_SERVE_READY "\n") != 0)
@@ -177,22 +197,39 @@ static int serve(int fd, const char *out_path)
     while (read_line(fd, line, sizeof line)) {
         char words[2048];
         unsigned long long seed, nonce;
+        double limit;
         int used = 0;
-        if (sscanf(line, KIT_SERVE_RUN " %llx %llu %n", &seed, &nonce, &used) < 2 || used == 0) {
-            fprintf(stderr, "runner: the grader sent '%.80s', not 'run SEED NONCE PARAMS'\n", line);
+        if (sscanf(line, KIT_SERVE_RUN " %llx %llu %lf %n", &seed, &nonce, &limit, &used) < 3 || used == 0) {
+            fprintf(stderr, "runner: the grader sent '%.80s', not 'run SEED NONCE LIMIT PARAMS'\n", line);
             return KIT_EXIT_USAGE;
         }
         snprintf(words, sizeof words, " %s", line + used);
-        int rc = run_case(0, words, seed, nonce, out_path, 0, 1);
+        kit_watchdog_limit(limit);
+        int rc = run_case(MODE_RUN, words, seed, nonce, out_path, 0, 1);
         kit_trace_reset();
         fflush(stdout);
         fflush(stderr);
-        if (rc != KIT_EXIT_OK)
+        char answer[128];
+        if (rc == KIT_EXIT_SKIPPED)
+            snprintf(answer, sizeof answer, KIT_SERVE_SKIPPED " %s\n", kit_call_skipped_last());
+        else if (rc == KIT_EXIT_OK)
+            snprintf(answer, sizeof answer, KIT_SERVE_DONE "\n");
+        else
             return rc;
-        if (write_line(fd, KIT_SERVE_DONE "\n") != 0)
+        if (write_line(fd, answer) != 0)
             return KIT_EXIT_HARNESS;
     }
     return KIT_EXIT_OK;
+}
+
+/* The folder of path ("." for a bare name), for the watchdog's record. */
+static void folder_of(const char *path, char *dir, size_t len)
+{
+    const char *slash = path ? strrchr(path, '/') : NULL;
+    if (!slash)
+        snprintf(dir, len, ".");
+    else
+        snprintf(dir, len, "%.*s", (int)(slash - path > 0 ? slash - path : 1), path);
 }
 
 int main(int argc, char **argv)
@@ -201,13 +238,15 @@ int main(int argc, char **argv)
         return usage();
     const char *mode = argv[1];
     int bench = !strcmp(mode, "bench"), show = !strcmp(mode, "show"), served = !strcmp(mode, "serve");
-    if (!bench && !show && !served && strcmp(mode, "run"))
+    int base = !strcmp(mode, "baseline");
+    if (!bench && !show && !served && !base && strcmp(mode, "run"))
         return usage();
 
     char words[1024] = "";
     const char *out_path = NULL;
     uint64_t seed = 1, nonce = 0, ctl_fd = 0;
     int warmup = 3, reps = 15, trace = 1;
+    double call_limit = 0, call_grace = 1;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -236,6 +275,15 @@ int main(int argc, char **argv)
             warmup = atoi(v), i++;
         } else if (!strcmp(a, "--reps") && v) {
             reps = atoi(v), i++;
+        } else if ((!strcmp(a, "--call-limit") || !strcmp(a, "--call-grace")) && v) {
+            char *end;
+            double x = strtod(v, &end);
+            if (*end || !(x >= 0 && x < 1e6))
+                return usage();
+            *(!strcmp(a, "--call-limit") ? &call_limit : &call_grace) = x;
+            i++;
+        } else if (!strcmp(a, "--skip-calls") && v) {
+            kit_calls_skip(v), i++;
         } else if (!strcmp(a, "--no-trace")) {
             trace = 0;
         } else if (strchr(a, '=') && a[0] != '-') {
@@ -252,15 +300,22 @@ int main(int argc, char **argv)
      * so must following the streams the program creates (what a call left
      * running, pending.cu) - not under compute-sanitizer (--no-trace), which
      * leaves CUPTI to itself and times nothing. */
-    kit_trace_init(trace && !show);
-    if (trace)
+    kit_trace_init(trace && !show && !base);
+    if (trace && !base)
         kit_pending_init();
+    if (!show) {
+        char dir[1024];
+        folder_of(out_path, dir, sizeof dir);
+        kit_watchdog_setup(dir, call_limit, call_grace);
+        kit_watchdog_kernel_source(kit_trace_last_launch);
+    }
     if (served)
         return serve((int)ctl_fd, out_path);
     if (bench && gate_fd >= 0)
         kit_time_set_gate(gate);
     if (!show)
-        return run_case(bench, words, seed, nonce, out_path, warmup, reps);
+        return run_case(bench ? MODE_BENCH : base ? MODE_BASELINE : MODE_RUN, words, seed, nonce, out_path, warmup,
+                        reps);
 
     kit_params params;
     kit_run_ctx ctx;

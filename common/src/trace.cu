@@ -97,6 +97,7 @@ static struct {
     call_rec calls[MAX_CALLS];
     int n_calls;
     volatile int in_call; /* read on CUPTI's thread (in_a_call) */
+    const char *volatile last_launch; /* the current call's last kernel launch (CUPTI's symbol name) */
 } T;
 
 #ifndef KIT_NO_CUPTI
@@ -292,6 +293,8 @@ static void CUPTIAPI on_api(void *user, CUpti_CallbackDomain domain, CUpti_Callb
     const CUpti_CallbackData *cb = (const CUpti_CallbackData *)data;
     if (!T.in_call || cb->callbackSite != CUPTI_API_ENTER)
         return;
+    if (cb->symbolName) /* a kernel launch: what is running if the call never returns (watchdog.h) */
+        T.last_launch = cb->symbolName;
     size_t pinned = host_memory_bytes(domain, cbid, cb->functionParams);
     if (pinned) {
         if (T.n_calls < MAX_CALLS)
@@ -393,8 +396,23 @@ void kit_student_begin(kit_run_ctx *ctx, const char *call)
     c->kernel_optional = ctx->kernel_optional;
     ctx->kernel_optional = 0;
     c->t0 = now_ts();
+    T.last_launch = NULL;
     T.in_call = 1;
     kit_pending_begin();
+}
+
+const char *kit_trace_last_launch(void)
+{
+#ifndef KIT_NO_CUPTI
+    static char name[256];
+    const char *mangled = T.last_launch;
+    if (!mangled)
+        return NULL;
+    demangle_into(mangled, name, sizeof name);
+    return name;
+#else
+    return NULL;
+#endif
 }
 
 /* What the call left running that the legacy default stream would not have

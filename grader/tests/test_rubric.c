@@ -88,6 +88,7 @@ START_TEST(good_rubric_loads)
     ck_assert(r.timeout_s == 20);
     ck_assert(r.build_timeout_s == 180);
     ck_assert(r.sanitizer_timeout_s == 120);
+    ck_assert(r.call_limit_s == 2); /* the default floor of a student call's limit */
     ck_assert_int_eq(r.memory_mb, 4096);
     ck_assert_int_eq(r.max_processes, 256);
     ck_assert_int_eq(r.output_kb, 256);
@@ -202,6 +203,8 @@ static const struct {
     {"[rubric]\nlab = lab03-dot\npoints = 3\n", "rubric.ini:3: unknown key 'points' in [rubric]"},
     {"[rubric]\nlab = lab03-dot\ntimeout = soon\n", "rubric.ini:3: 'timeout' is not a number: 'soon'"},
     {"[rubric]\nlab = lab03-dot\nmemory_mb = 0\n", "rubric.ini:3: 'memory_mb' must be > 0"},
+    {"[rubric]\nlab = lab03-dot\ncall_limit = 0\n", "rubric.ini:3: 'call_limit' must be > 0 seconds: '0'"},
+    {"[rubric]\nlab = lab03-dot\ncall_limit = 2s\n", "rubric.ini:3: 'call_limit' is not a number: '2s'"},
     {"[rubric]\nlab = lab03-dot\n[rubric]\n", "rubric.ini:3: duplicate section [rubric] (first at line 1)"},
     {"lab = lab03-dot\n[rubric]\n", "rubric.ini:1: 'lab' outside a section"},
     {"; nothing\n[test t]\npoints = 1\ncase = n=1\n", "rubric.ini: no [rubric] section"},

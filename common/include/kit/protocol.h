@@ -20,6 +20,27 @@
 #define KIT_EXIT_CUDA_CHECK 3       /* a CUDA_CHECK in the student's code failed (cuda_check.cuh) */
 #define KIT_EXIT_STUDENT_CUDA 4     /* a student call left a CUDA error behind */
 #define KIT_EXIT_TIMED_NO_KERNEL 5  /* a timed call of the student's function launched no kernel */
+#define KIT_EXIT_HUNG 6             /* a student call did not return within its limit (watchdog.h):
+                                       the run was ended, its record is in KIT_HANG_FILE */
+#define KIT_EXIT_OVERRAN 7          /* a student call returned, but after its limit, while the GPU was
+                                       shared (--call-grace > 1): the grader runs it again alone */
+#define KIT_EXIT_SKIPPED 8          /* a student call the grader named in --skip-calls (it hung in an
+                                       earlier run of this grading) was not made */
+
+/* ---- a student call's time limit (watchdog.h; the grader sets it per case) ----
+ * --call-limit S: a student call may take S seconds; --call-grace K: while the
+ * GPU is shared it is ended only at K x S (between S and K x S it finishes,
+ * and the run exits KIT_EXIT_OVERRAN); --skip-calls a,b: calls not to make.
+ * A call ended at its limit leaves one line in KIT_HANG_FILE, in the folder
+ * of --out: "CALL<TAB>LIMIT_S<TAB>SECONDS<TAB>KERNEL\n" (KERNEL: the last
+ * kernel the call launched, mangled, "-" when unknown). */
+#define KIT_HANG_FILE "hang.txt"
+/* what the runner says on stderr, then the call's name, for a call of --skip-calls
+ * (serve mode answers KIT_SERVE_SKIPPED instead) */
+#define KIT_SKIPPED_LINE "kit: not called, as it did not return in an earlier run: "
+/* the runner's `baseline` mode: one untimed and KIT_BASELINE_REPS timed calls of
+ * the kit's baseline on a case, their median recorded as KIT_KEY_BASELINE_MS */
+#define KIT_BASELINE_REPS 3
 
 /* ---- runner result file keys ---- */
 #define KIT_KEY_RUNNER_STATUS "runner.status" /* KIT_RUNNER_OK once the runner finished its work */
@@ -73,11 +94,14 @@
 #define KIT_CTL_FD 100
 #define KIT_CTL_FD_S "100" /* the same, for a command line */
 /* serve mode: the runner says KIT_SERVE_READY once started; the grader sends
- * "KIT_SERVE_RUN SEED NONCE PARAMS" (seed 0x..., nonce decimal) per case, and
- * the runner answers KIT_SERVE_DONE once the case's result file is complete */
+ * "KIT_SERVE_RUN SEED NONCE LIMIT PARAMS" (seed 0x..., nonce decimal, LIMIT the
+ * case's --call-limit in seconds) per case, and the runner answers
+ * KIT_SERVE_DONE once the case's result file is complete, or
+ * "KIT_SERVE_SKIPPED CALL" when the case would call a function of --skip-calls */
 #define KIT_SERVE_READY "ready"
 #define KIT_SERVE_RUN "run"
 #define KIT_SERVE_DONE "done"
+#define KIT_SERVE_SKIPPED "skipped"
 /* the timing gate (bench --gate-fd): the runner asks for the GPU alone
  * (KIT_GATE_EXCLUSIVE, answered KIT_GATE_GO) and gives it back
  * (KIT_GATE_SHARED, answered KIT_GATE_OK) */

@@ -42,6 +42,10 @@ int lab_run(kit_run_ctx *ctx);
  * shown under the performance test), and the outputs of one untimed student call
  * (so a fast but wrong kernel earns nothing). */
 int lab_bench(kit_run_ctx *ctx);
+/* Times the kit's baseline alone on the case (KIT_BASELINE_REPS calls after
+ * one untimed) and writes "baseline_ms": what the case needs on this GPU,
+ * from which the grader sets a student call's time limit (watchdog.h). */
+int lab_baseline(kit_run_ctx *ctx);
 
 /* ---- provided by common/ for the harness ---- */
 /* Brackets one call of a student function.  Kernels launched inside are
@@ -75,6 +79,11 @@ void kit_harness_error(cudaError_t e, const char *what, const char *file, int li
 /* Hook return value when a student call left a CUDA error (the runner exits
  * with KIT_EXIT_STUDENT_CUDA). */
 #define KIT_RC_STUDENT_CUDA KIT_EXIT_STUDENT_CUDA
+/* ... when a student call overran its limit while the GPU was shared, and
+ * when a call was not made because the grader said it hung before
+ * (watchdog.h); the runner exits with the KIT_EXIT_* of the same number. */
+#define KIT_RC_OVERRAN KIT_EXIT_OVERRAN
+#define KIT_RC_SKIPPED KIT_EXIT_SKIPPED
 
 /* Marker the runner prints on stdout when a student call returns. */
 #define KIT_STDOUT_MARK "@@kit: student call returned@@"

@@ -78,55 +78,77 @@ void run_case(grading *g, const rubric_test *t, const char *params, uint64_t see
     char warm[16], reps[16];
     snprintf(warm, sizeof warm, "%d", t->warmup);
     snprintf(reps, sizeof reps, "%d", t->reps);
-    const char *argv[24] = {w->runner, bench ? "bench" : "run", "--params", params, "--seed", id.seed,
-                            "--nonce", id.nonce_s, "--out", id.out};
-    int n = 10;
-    if (bench) {
-        argv[n++] = "--warmup", argv[n++] = warm;
-        argv[n++] = "--reps", argv[n++] = reps;
-    }
+    /* A case whose call overran its limit in the case server starts alone,
+     * as does every case of a `gpu = alone` test (rubric_test.gpu_alone). */
     int gated = bench && serve_enabled();
-    argv[n] = NULL;
-    const char *gated_argv[28];
-    memcpy(gated_argv, argv, sizeof argv);
-    gated_argv[n] = "--gate-fd", gated_argv[n + 1] = KIT_CTL_FD_S, gated_argv[n + 2] = NULL;
-
-    double limit = t->timeout_s > 0 ? t->timeout_s : e->rub.timeout_s;
-    sandboxed sb;
-    sandboxed_init(&sb, e, limit, w->run, w->run, w->run, w->bin, NULL);
-
-    proc_result r;
-    /* A case that hit its time limit in the case server starts alone, as
-     * does every case of a `gpu = alone` test (rubric_test.gpu_alone). */
     int alone_first = bench ? !gated : g->next_alone || t->gpu_alone;
     g->next_alone = 0;
+    double limit = call_limit(g, t, params);
+    g->next_limit = 0;
+    int dump = dump_wanted(g);
+
+    proc_result r;
     for (int alone = alone_first;; alone = 1) {
-        if (!alone && gated) { /* the GPU alone for the timing loop only */
-            run_gated(g, gated_argv, &sb, limit, &r, &c->waited_s);
-        } else {
-            run_sharing_or_alone(g, argv, &sb.o, alone, &r, &c->waited_s);
+        double grace = alone ? 1 : CALL_GRACE;
+        const char *argv[32] = {w->runner, bench ? "bench" : "run", "--params", params, "--seed", id.seed,
+                                "--nonce", id.nonce_s, "--out", id.out};
+        int n = 10;
+        if (bench) {
+            argv[n++] = "--warmup", argv[n++] = warm;
+            argv[n++] = "--reps", argv[n++] = reps;
         }
+        call_args ca;
+        n = add_call_args(g, limit, grace, &ca, argv, n);
+        if (!alone && gated) /* the GPU alone for the timing loop only */
+            argv[n++] = "--gate-fd", argv[n++] = KIT_CTL_FD_S, argv[n] = NULL;
+        sandboxed sb;
+        sandboxed_init(&sb, e, run_limit(t, limit, grace, dump), w->run, w->run, w->run, w->bin, NULL);
+        if (dump)
+            dump_env(&sb, w->run);
+        if (!alone && gated)
+            run_gated(g, argv, &sb, sb.o.timeout_s, &r, &c->waited_s);
+        else
+            run_sharing_or_alone(g, argv, &sb.o, alone, &r, &c->waited_s);
         /* Runs sharing the GPU share its memory: one that ran out of it
          * next to others is rerun once with the GPU to itself, so another
          * submission's memory hog cannot fail it (a hog of its own fails
-         * alone as well); so is one that hit its time limit (rerun_alone_after).
-         * A timing run that failed while it shared the GPU runs again with
-         * the GPU to itself from start to end, whatever the failure: so
-         * the gate can cost no verdict. */
-        int retry = !alone && (gated ? !proc_ok(&r) : !proc_ok(&r) && (rerun_alone_after(e, &r) || mentions_out_of_memory(&r)));
+         * alone as well); so is one whose call overran its limit within the
+         * grace (rerun_alone_after).  A timing run that failed while it
+         * shared the GPU runs again with the GPU to itself from start to
+         * end, whatever the failure: so the gate can cost no verdict.  A
+         * call that did not return is judged, never run again (hang.c). */
+        kit_hang_record h;
+        int retry;
+        if (run_hung(&r, w->run, &h)) {
+            if (hang_judge(g, t, params, seed, w->run, &h, 0, c)) {
+                serve_sanitizers_restart(g);
+                times_run(&g->times, r.seconds, params);
+                proc_result_free(&r);
+                return;
+            }
+            limit = call_limit(g, t, params); /* cut short: again, alone, with what the case needs */
+            g->next_limit = 0;
+            retry = 1;
+        } else {
+            int skipped = r.exited && r.exit_code == KIT_EXIT_SKIPPED;
+            retry = !alone && !skipped &&
+                    (gated ? !proc_ok(&r) : !proc_ok(&r) && (rerun_alone_after(e, &r) || mentions_out_of_memory(&r)));
+        }
         if (!retry)
             break;
         proc_result_free(&r);
-        if (clean_run_dir(e, w) != 0) {
-            run_dir_failed(w, c);
+        if (start_run(g, seed, &id, c) != 0)
             return;
-        }
+        dump = 0;
     }
 
     times_run(&g->times, r.seconds, params);
     g->times.waits += c->waited_s;
     c->timed_out = r.timed_out;
-    if (write_run_stdout(w, sb_str(&r.out), r.out.len, &c->text) != 0) {
+    char skipped[64];
+    if (skipped_call_of(&r, skipped, sizeof skipped)) {
+        hang_skipped(g, skipped, c);
+    } else if (write_run_stdout(w, sb_str(&r.out), r.out.len, &c->text) != 0) {
         c->pass = 0;
     } else if (!proc_ok(&r)) {
         c->pass = 0;
@@ -141,31 +163,6 @@ void run_case(grading *g, const rubric_test *t, const char *params, uint64_t see
     proc_result_free(&r);
 }
 
-/* Prints the source line a sanitizer finding points at, from the student's copy. */
-static void add_source_line(const workdirs *w, const char *file, int line, strbuf *b)
-{
-    if (line <= 0 || !file[0])
-        return;
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", w->src, san_basename(file));
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return;
-    char buf[512];
-    for (int k = 1; fgets(buf, sizeof buf, f); k++) {
-        if (k == line) {
-            buf[strcspn(buf, "\n")] = 0;
-            strbuf clean;
-            sb_init(&clean);
-            sb_add_sanitized(&clean, buf, strlen(buf));
-            sb_printf(b, "      %5d | %s\n", k, sb_str(&clean));
-            sb_free(&clean);
-            break;
-        }
-    }
-    fclose(f);
-}
-
 /* One case under compute-sanitizer. */
 void run_sanitizer_case(grading *g, const rubric_test *t, const char *params, uint64_t seed, outcome *c)
 {
@@ -174,25 +171,41 @@ void run_sanitizer_case(grading *g, const rubric_test *t, const char *params, ui
     run_ids id;
     if (start_run(g, seed, &id, c) != 0)
         return;
-    const char *run_args[] = {w->runner, "run", "--no-trace", "--params", params, "--seed", id.seed,
-                              "--nonce", id.nonce_s, "--out", id.out, NULL};
-    const char *argv[32];
-    sanitizer_argv(g, t, run_args, argv, 32);
+    const char *run_args[24] = {w->runner, "run", "--no-trace", "--params", params, "--seed", id.seed,
+                                "--nonce", id.nonce_s, "--out", id.out};
+    call_args ca;
+    add_call_args(g, sanitizer_call_limit(t), 1, &ca, run_args, 11);
+    const char *argv[40];
+    sanitizer_argv(g, t, run_args, argv, 40);
 
     sandboxed sb;
-    sandboxed_init(&sb, e, t->timeout_s > 0 ? t->timeout_s : e->rub.sanitizer_timeout_s, w->run, w->run, w->run,
-                   w->bin, w->src);
+    sandboxed_init(&sb, e, t->timeout_s, w->run, w->run, w->run, w->bin, w->src);
     sb.o.out_cap = 4u << 20; /* the sanitizer's report, not the program's flood */
     proc_result r;
+    kit_hang_record h;
+    int hung = 0;
     for (int alone = 0;; alone = 1) {
         run_sharing_or_alone(g, argv, &sb.o, alone, &r, &c->waited_s);
-        if (alone || !rerun_alone_after(e, &r))
+        hung = run_hung(&r, w->run, &h);
+        /* compute-sanitizer slows every kernel many times over, more so
+         * beside other gradings: a run that reached its backstop while it
+         * shared the GPU runs again alone, unless a call did not return */
+        if (alone || hung || !(r.timed_out || mentions_out_of_memory(&r)))
             break;
         proc_result_free(&r);
         if (clean_run_dir(e, w) != 0) {
             run_dir_failed(w, c);
             return;
         }
+    }
+    char skipped[64];
+    if (hung || skipped_call_of(&r, skipped, sizeof skipped)) {
+        if (hung)
+            hang_judge(g, t, params, seed, w->run, &h, 1, c);
+        else
+            hang_skipped(g, skipped, c);
+        proc_result_free(&r);
+        return;
     }
 
     san_report rep;

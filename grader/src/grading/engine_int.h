@@ -1,9 +1,11 @@
 /* engine_int.h - inside the engine: one grading's state, its work folders,
  * its sandboxed processes and its runs of cases.
  *
- * Four files, each calling only the ones listed before it (no loop):
+ * Five files, each calling only the ones listed before it (no loop):
  *   runs.c   what every run shares: the sandboxed process, the checker, the
  *            result files, the grading's shared GPU hold, case parameters;
+ *   hang.c   a student call's time limit, and a call that did not return:
+ *            the verdict, what the case needs, where it waits;
  *   serve.c  many cases in one runner process (the case server, the
  *            sanitizer sessions), timing runs through the gate, and the end
  *            of every GPU process of a grading (gpu_release_all);
@@ -15,6 +17,7 @@
 #include "timings.h"
 #include "engine.h"
 #include "kit/protocol.h"
+#include "kit/watchdog.h"
 #include "lock.h"
 #include "proc.h"
 #include "sanitizer.h"
@@ -28,6 +31,20 @@ typedef struct {
 } workdirs;
 
 #define MAX_SAN_SESSIONS 8
+#define MAX_HUNG 8        /* calls found not to return, per grading */
+#define MAX_BASELINES 64  /* cases whose baseline time a grading measured */
+
+/* A student call that did not return in a run of this grading: its other
+ * runs are not made again (the runner's --skip-calls). */
+typedef struct {
+    char call[64], test[64], params[256];
+} hung_call;
+
+/* What the kit's baseline needs for a case on this GPU (hang.c). */
+typedef struct {
+    char params[256];
+    double ms; /* < 0: no time (the lab has no baseline, or it failed) */
+} case_baseline;
 
 /* One grading of one submission while it runs (engine_grade makes it and
  * ends it): what the engine's configuration and session (engine.h) do not
@@ -53,6 +70,14 @@ typedef struct grading {
                                    time limit in the case server) */
     struct san_session *sanitizers[MAX_SAN_SESSIONS]; /* sanitizer tests running meanwhile (serve.c) */
     int n_sanitizers;
+    /* calls that did not return (hang.c) */
+    hung_call hung[MAX_HUNG];
+    int n_hung;
+    case_baseline baselines[MAX_BASELINES];
+    int n_baselines;
+    int dump_read;              /* the GPU dump of a call that did not return was read (once a grading) */
+    double next_limit;          /* the next run_case's call limit (the last one was too short for its
+                                   case), 0: the usual one */
     /* what its tests found, decided on once every test ran */
     int not_own_right, not_own_wrong; /* runs without the student's own kernels, with right / wrong
                                          values (sanitizer credit, engine.c) */
@@ -68,12 +93,15 @@ typedef struct grading {
 typedef struct {
     proc_opts o;
     const char *rw[2], *ro[3];
-    char store[8][512];
-    const char *env[8];
+    char store[16][512];
+    const char *env[16];
+    int n_env;
 } sandboxed;
 
 void sandboxed_init(sandboxed *s, const engine *e, double timeout, const char *cwd, const char *home, const char *rw,
                     const char *ro1, const char *ro2);
+/* One more "NAME=value" in its environment (at most 16 in all). */
+void sandboxed_setenv(sandboxed *s, const char *name, const char *value);
 
 /* What one run of one case came to. */
 typedef struct {
@@ -86,6 +114,8 @@ typedef struct {
     strbuf metrics;  /* "label: value" lines */
     int not_own;     /* the device-execution check failed (no own kernel, library kernels) */
     int elsewhere;   /* ... and the values were right */
+    int hung;        /* a student call did not return (hang.c): the run was ended */
+    int skipped;     /* its student call was not made: it did not return in an earlier run */
 } outcome;
 
 void outcome_init(outcome *c);
@@ -114,6 +144,8 @@ void add_tail(strbuf *b, const strbuf *text, int lines, const char *indent);
 void describe_run_failure(const engine *e, const proc_result *r, strbuf *b);
 /* The runner's result file is a regular file (or missing), not a planted link or FIFO. */
 int result_file_ok(const workdirs *w, strbuf *why);
+/* Prints line `line` of the student's file (its copy in w->src) under a finding. */
+void add_source_line(const workdirs *w, const char *file, int line, strbuf *b);
 /* CUDA's words for a full GPU in a run's output. */
 int mentions_out_of_memory(const proc_result *r);
 /* Runs the kit's checker on a finished run (its stdout in w->root/stdout.txt)
@@ -136,6 +168,59 @@ int sanitizer_argv(const grading *g, const rubric_test *t, const char *const run
  * test (racecheck: its warnings too). */
 int sanitizer_errors(const rubric_test *t, const proc_result *r, san_report *rep);
 
+/* ---- hang.c: a student call's time limit; a call that did not return ---- */
+
+#define CALL_MARGIN 20.0    /* a call may take 20x what the kit's baseline needs for its case */
+#define CALL_GRACE 2.5      /* the GPU shared: a call is ended at 2.5x its limit, and reruns alone if
+                               it returned after its limit (another process's work may be to blame) */
+#define DUMP_ALLOWANCE 30.0 /* seconds for the driver's GPU dump of a call that did not return */
+
+/* The time limit of one student call in a run of case `params` of test t:
+ * the rubric's call_limit, or CALL_MARGIN x what the kit's baseline needs
+ * for the case when that is known and more (g->next_limit when set). */
+double call_limit(const grading *g, const rubric_test *t, const char *params);
+/* Under compute-sanitizer, which slows kernels many times over, the call's
+ * limit only names the call before the backstop ends the run. */
+double sanitizer_call_limit(const rubric_test *t);
+/* The backstop of a whole run: the test's limit for the kit's and the
+ * host's work, plus grace x the call limit, plus the dump's time when one
+ * may be asked for. */
+double run_limit(const rubric_test *t, double limit, double grace, int dump);
+/* Does a run ask the driver for a GPU dump when a call does not return?
+ * (cuda-gdb is there, and no dump was read in this grading yet.) */
+int dump_wanted(const grading *g);
+/* The environment that asks for it, with the dump written into dir. */
+void dump_env(sandboxed *sb, const char *dir);
+/* The runner's arguments for a call limit: --call-limit, --call-grace and
+ * --skip-calls (the calls that did not return before); appended to argv
+ * at n (store holds their text), the new count returned. */
+typedef struct {
+    char limit[32], grace[32], skip[MAX_HUNG * 66];
+} call_args;
+int add_call_args(const grading *g, double limit, double grace, call_args *a, const char **argv, int n);
+/* Did a student call not return in the run that ended so (its record in
+ * dir, kit/watchdog.h)?  1 with h filled. */
+int run_hung(const proc_result *r, const char *dir, kit_hang_record *h);
+/* A call of case `params` that did not return (h, its run's folder dir):
+ * 0 when the limit was too short for what the case needs (g->next_limit is
+ * set: run the case again, alone); else 1 with the verdict in c (c->hung),
+ * the call recorded in g->hung (not for a sanitizer run), and where it
+ * waited (the driver's dump, the kit's barrier check) the first time. */
+int hang_judge(grading *g, const rubric_test *t, const char *params, uint64_t seed, const char *dir,
+               const kit_hang_record *h, int sanitizer, outcome *c);
+/* A run that ended KIT_EXIT_SKIPPED: the call it did not make (1), else 0. */
+int skipped_call_of(const proc_result *r, char *call, size_t len);
+/* A case whose call was not made (it did not return before): its one line. */
+void hang_skipped(const grading *g, const char *call, outcome *c);
+/* cuda-gdb's words on opening a GPU dump: the focus's kernel, grid and
+ * block, and where it stands (file "" and line 0 when not said); 0, or -1
+ * when there is no focus line. */
+typedef struct {
+    char kernel[256], grid[64], block[64], file[256];
+    int line;
+} gpu_focus;
+int gdb_focus_parse(const char *text, gpu_focus *f);
+
 /* ---- serve.c: many cases in one runner process; the gate; the end of a grading's GPU processes ----
  * (the conversation's descriptor and words: kit/protocol.h) */
 
@@ -151,11 +236,21 @@ int serve_case(grading *g, const rubric_test *t, const char *params, uint64_t se
  * around the runner's serve mode, in a folder of its own, to run while the
  * correctness cases do (nothing when the server is off). */
 void serve_sanitizer_start(grading *g, const rubric_test *t);
-/* Waits for test t's sanitizer process (started now if it was not): 1 when
- * each case finished its work and the report is clean (the test passes),
- * else 0: run the cases one by one (run_sanitizer_case) for their own
- * findings and messages. */
-int serve_sanitizer_clean(grading *g, const rubric_test *t);
+/* What a sanitizer session decided for one case of its test. */
+enum { SAN_RUN = 0 /* run it on its own (run_sanitizer_case) */, SAN_CLEAN /* finished, clean report */,
+       SAN_SKIPPED /* its call did not return in an earlier run: not made */ };
+typedef struct {
+    int state;
+    char call[64]; /* SAN_SKIPPED: the call */
+} san_case;
+/* Waits for test t's sanitizer process (started now if it was not) and
+ * fills cases[0 .. t->n_cases): 1 when each case finished its work and the
+ * report is clean (the test passes), else 0: the SAN_RUN cases run one by
+ * one (run_sanitizer_case) for their own findings and messages. */
+int serve_sanitizer_clean(grading *g, const rubric_test *t, san_case *cases);
+/* A call did not return: every sanitizer session not judged yet starts
+ * again, told not to make it (its cases that would are answered "skipped"). */
+void serve_sanitizers_restart(grading *g);
 /* Ends the grading's GPU processes (case server, sanitizer sessions) and
  * then its shared hold: before a timing run, and at the end of a grading. */
 void gpu_release_all(grading *g);

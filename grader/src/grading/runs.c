@@ -42,14 +42,16 @@ void gpu_unshare(grading *g)
     g->shared_held = 0;
 }
 
-/* A run that hit its time limit while it shared the GPU runs again with the
- * GPU to itself: the limit measures the student's work, not a neighbour's
- * load (another submission's racecheck, a timing loop, fifty checks at
- * once); an endless loop hits the same limit again, alone.  Without a
- * device (KIT_RUN_WITHOUT_GPU) there is no GPU load to blame. */
+/* A run whose student call returned after its limit while it shared the
+ * GPU (KIT_EXIT_OVERRAN: within the grace, so a neighbour's load could be to
+ * blame: another submission's racecheck, a timing loop, fifty checks at once)
+ * runs again with the GPU to itself, under the same limit.  A call still
+ * running at grace x its limit did not return (hang.c): that is judged, not
+ * run again; so is a run that reached its backstop.  Without a device
+ * (KIT_RUN_WITHOUT_GPU) there is no GPU load to blame. */
 int rerun_alone_after(const engine *e, const proc_result *r)
 {
-    return r->timed_out && strcmp(e->gpu_uuid, KIT_NO_GPU_UUID) != 0;
+    return r->exited && r->exit_code == KIT_EXIT_OVERRAN && strcmp(e->gpu_uuid, KIT_NO_GPU_UUID) != 0;
 }
 
 uint64_t random_nonce(void) { return kit_random_u64(); }
@@ -65,7 +67,7 @@ int clean_run_dir(const engine *e, const workdirs *w)
 /* ------------------------------------------------------------ processes */
 
 /* The environment of a submission process: minimal, plus the GPU selection. */
-static void submission_env(const char *home, char store[][512], const char **env)
+static int submission_env(const char *home, char store[][512], const char **env)
 {
     int n = 0;
     snprintf(store[n], 512, "PATH=/usr/local/cuda/bin:/usr/local/bin:/usr/bin:/bin");
@@ -85,6 +87,7 @@ static void submission_env(const char *home, char store[][512], const char **env
         }
     }
     env[n] = NULL;
+    return n;
 }
 
 /* Limits of a submission process; `writable` is the one folder it may write
@@ -113,8 +116,43 @@ void sandboxed_init(sandboxed *s, const engine *e, double timeout, const char *c
     s->ro[0] = ro1, s->ro[1] = ro2;
     s->o.sb_rw = s->rw;
     s->o.sb_ro = s->ro;
-    submission_env(home, s->store, s->env);
+    s->n_env = submission_env(home, s->store, s->env);
     s->o.env = s->env;
+}
+
+void sandboxed_setenv(sandboxed *s, const char *name, const char *value)
+{
+    int n = s->n_env;
+    if (n + 1 >= (int)(sizeof s->env / sizeof s->env[0]))
+        return;
+    snprintf(s->store[n], sizeof s->store[n], "%s=%s", name, value);
+    s->env[n] = s->store[n];
+    s->env[n + 1] = NULL;
+    s->n_env = n + 1;
+}
+
+void add_source_line(const workdirs *w, const char *file, int line, strbuf *b)
+{
+    if (line <= 0 || !file[0])
+        return;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", w->src, san_basename(file));
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    char buf[512];
+    for (int k = 1; fgets(buf, sizeof buf, f); k++) {
+        if (k == line) {
+            buf[strcspn(buf, "\n")] = 0;
+            strbuf clean;
+            sb_init(&clean);
+            sb_add_sanitized(&clean, buf, strlen(buf));
+            sb_printf(b, "      %5d | %s\n", k, sb_str(&clean));
+            sb_free(&clean);
+            break;
+        }
+    }
+    fclose(f);
 }
 
 /* The last `lines` lines of a program's stderr, sanitized and indented. */
@@ -261,7 +299,7 @@ void describe_run_failure(const engine *e, const proc_result *r, strbuf *b)
     sb_init(&d);
     proc_describe(r, &d);
     if (r->timed_out)
-        sb_printf(b, "the run was %s (an endless loop in a kernel or on the host?)\n", sb_str(&d));
+        sb_printf(b, "the run was %s (an endless loop on the host, outside your functions?)\n", sb_str(&d));
     else if (r->disk_exceeded)
         sb_printf(b, "the run was %s\n", sb_str(&d));
     else if (r->exited && r->exit_code == KIT_EXIT_CUDA_CHECK)

@@ -15,12 +15,14 @@
  * A case that ends the process (a crash, a CUDA error left behind: the
  * context may be unusable) is run again on its own (run_case), so its
  * verdict and message are exactly those of a single run, and the next case
- * starts a new server; so is a case that hits its time limit in the
- * server, with the GPU to itself (a neighbour's load or a hang of the
- * server's own making must not cost the case: alone, an endless loop hits
- * the limit again).  After MAX_DEATHS such ends in one grading the rest
- * runs case by case.  KIT_SERVE=0 turns the server off (one process per
- * case, and timing runs hold the GPU alone from start to end, as before).
+ * starts a new server; so is a case whose student call returned after its
+ * limit (within the grace: a neighbour's load may be to blame), with the GPU
+ * to itself.  A call that did not return is judged where it hung (hang.c),
+ * never run again: the next server is told not to make it (--skip-calls)
+ * and answers "skipped CALL" for the cases that would.  After MAX_DEATHS
+ * crashes in one grading the rest runs case by case.  KIT_SERVE=0 turns the
+ * server off (one process per case, and timing runs hold the GPU alone from
+ * start to end, as before).
  */
 #include "engine_int.h"
 
@@ -41,6 +43,8 @@ struct case_server {
     proc_session *s;
     proc_result r;
     sandboxed sb;
+    call_args calls;
+    int dump; /* asks the driver for a GPU dump when a call does not return */
     char out[2200];
 };
 
@@ -70,13 +74,14 @@ static double total_limit(const engine *e)
     for (int i = 0; i < e->rub.n_tests; i++) {
         const rubric_test *t = &e->rub.tests[i];
         if (t->kind == KIND_CORRECTNESS)
-            sum += (t->timeout_s > 0 ? t->timeout_s : e->rub.timeout_s) * t->n_cases * (t->repeat > 0 ? t->repeat : 1);
+            sum += run_limit(t, e->rub.call_limit_s, CALL_GRACE, 1) * t->n_cases * (t->repeat > 0 ? t->repeat : 1);
     }
     return sum > 0 ? sum : e->rub.timeout_s;
 }
 
-/* Ends the process and forgets it; its result is in srv->r until freed here. */
-static void server_close(grading *g)
+/* Ends the process and forgets it; its result goes to keep (freed by the
+ * caller) or is freed here. */
+static void server_end(grading *g, proc_result *keep)
 {
     struct case_server *srv = g->server;
     if (!srv)
@@ -87,10 +92,15 @@ static void server_close(grading *g)
     proc_describe(&srv->r, &d);
     debug("closed:", sb_str(&d));
     sb_free(&d);
-    proc_result_free(&srv->r);
+    if (keep)
+        *keep = srv->r;
+    else
+        proc_result_free(&srv->r);
     free(srv);
     g->server = NULL;
 }
+
+static void server_close(grading *g) { server_end(g, NULL); }
 
 /* A process that ended mid-case: its cases go on case by case from here. */
 static void server_died(grading *g)
@@ -112,8 +122,12 @@ static int server_start(grading *g)
     }
     g->server = srv;
     snprintf(srv->out, sizeof srv->out, "%s/out.bin", w->run);
-    const char *argv[] = {w->runner, "serve", "--ctl-fd", KIT_CTL_FD_S, "--out", srv->out, NULL};
+    const char *argv[16] = {w->runner, "serve", "--ctl-fd", KIT_CTL_FD_S, "--out", srv->out};
+    add_call_args(g, 0, CALL_GRACE, &srv->calls, argv, 6); /* each case line says its own limit */
     sandboxed_init(&srv->sb, e, total_limit(e), w->run, w->run, w->run, w->bin, NULL);
+    srv->dump = dump_wanted(g);
+    if (srv->dump)
+        dump_env(&srv->sb, w->run);
     gpu_share(g);
     double t0 = kit_now();
     srv->s = proc_start(argv, &srv->sb.o, KIT_CTL_FD, &srv->r);
@@ -129,9 +143,39 @@ static int server_start(grading *g)
 }
 
 /* The line that sends one case to a serving runner (runner_main.cu serve()). */
-static void case_line(char *msg, size_t len, uint64_t seed, uint64_t nonce, const char *params)
+static void case_line(char *msg, size_t len, uint64_t seed, uint64_t nonce, double limit, const char *params)
 {
-    snprintf(msg, len, KIT_SERVE_RUN " 0x%llx %llu %s\n", (unsigned long long)seed, (unsigned long long)nonce, params);
+    snprintf(msg, len, KIT_SERVE_RUN " 0x%llx %llu %.3f %s\n", (unsigned long long)seed, (unsigned long long)nonce,
+             limit, params);
+}
+
+/* "skipped CALL": the case's call did not return before; its name, or NULL. */
+static const char *skipped_call(const char *line)
+{
+    size_t n = strlen(KIT_SERVE_SKIPPED);
+    return !strncmp(line, KIT_SERVE_SKIPPED, n) && line[n] == ' ' ? line + n + 1 : NULL;
+}
+
+/* The server ended mid-case: a call that did not return is judged here (1,
+ * c filled); one that overran, or a crash, runs again on its own (0). */
+static int server_ended(grading *g, const rubric_test *t, const char *params, uint64_t seed, outcome *c)
+{
+    proc_result r;
+    server_end(g, &r);
+    kit_hang_record h;
+    int judged = 0;
+    if (run_hung(&r, g->w.run, &h)) {
+        judged = hang_judge(g, t, params, seed, g->w.run, &h, 0, c);
+        g->next_alone = !judged; /* too short a limit for the case: again, alone, with what it needs */
+        if (judged)
+            serve_sanitizers_restart(g);
+    } else {
+        g->next_alone = rerun_alone_after(g->e, &r) || r.timed_out;
+        if (!g->next_alone)
+            g->serve_deaths++; /* crashes: after MAX_DEATHS no more servers */
+    }
+    proc_result_free(&r);
+    return judged;
 }
 
 int serve_case(grading *g, const rubric_test *t, const char *params, uint64_t seed, outcome *c)
@@ -142,25 +186,31 @@ int serve_case(grading *g, const rubric_test *t, const char *params, uint64_t se
         return 0;
     struct case_server *srv = g->server;
     unlink(srv->out); /* as root: whatever the last case left there, a planted link too */
+    char hang_file[2300];
+    snprintf(hang_file, sizeof hang_file, "%s/%s", w->run, KIT_HANG_FILE);
+    unlink(hang_file);
     uint64_t nonce = random_nonce();
     size_t off = proc_stdout_len(srv->s);
     size_t total_before = srv->r.out_total;
-    char msg[2200], line[64];
-    case_line(msg, sizeof msg, seed, nonce, params);
-    double limit = t->timeout_s > 0 ? t->timeout_s : e->rub.timeout_s;
+    char msg[2200], line[128];
+    double limit = call_limit(g, t, params);
+    case_line(msg, sizeof msg, seed, nonce, limit, params);
     debug("send", params);
     double t0 = kit_now();
     int sent = proc_send(srv->s, msg);
-    int got = sent == 0 ? proc_receive(srv->s, limit, line, sizeof line) : 0;
+    int got = sent == 0 ? proc_receive(srv->s, run_limit(t, limit, CALL_GRACE, srv->dump), line, sizeof line) : 0;
     times_run(&g->times, kit_now() - t0, params);
     debug(sent != 0 ? "not sent" : got == 1 ? "answer" : got == 0 ? "exited" : "killed", got == 1 ? line : NULL);
-    /* Killed (its time limit, a flood of files), ended, or not the protocol's
-     * word: the case runs again on its own, and decides there. */
-    if (got != 1 || strcmp(line, KIT_SERVE_DONE) != 0) {
-        g->next_alone = rerun_alone_after(e, &srv->r);
-        server_died(g);
-        return 0;
+    const char *skipped = got == 1 ? skipped_call(line) : NULL;
+    if (skipped) {
+        hang_skipped(g, skipped, c);
+        return 1;
     }
+    /* Ended (a call over its limit, a crash), killed (its backstop, a flood
+     * of files), or not the protocol's word: a hang is judged now; the rest
+     * runs again on its own, and decides there. */
+    if (got != 1 || strcmp(line, KIT_SERVE_DONE) != 0)
+        return server_ended(g, t, params, seed, c);
     /* stdout of this case: what came since it was sent (cut when the
      * output limit was reached: then run it alone) */
     size_t len = proc_stdout_len(srv->s);
@@ -180,7 +230,11 @@ int serve_case(grading *g, const rubric_test *t, const char *params, uint64_t se
 /* A sanitizer test's cases in one compute-sanitizer process around the
  * runner's serve mode, started early (serve_sanitizer_start: right after
  * the build, in a folder of its own) so that it runs while the correctness
- * cases do; every case is sent at once and answered in turn. */
+ * cases do; every case is sent at once and answered in turn.  When a call
+ * does not return in a correctness run, every session not yet judged starts
+ * again with that call in --skip-calls (serve_sanitizers_restart): its
+ * cases that would make the call are answered "skipped", so a session's
+ * verdicts never depend on how far it had got when the call was found. */
 struct san_session {
     const rubric_test *t;
     proc_session *s;
@@ -188,31 +242,39 @@ struct san_session {
     sandboxed sb;
     int sent;
     uint64_t last_nonce; /* the last case's: its result file is the one left */
+    int ready, answered; /* its "ready", and the cases answered so far (in order) */
+    int broke;           /* another word came, or none in time */
+    san_case *cases;     /* per case: SAN_CLEAN once answered "done" (until the report is read), SAN_SKIPPED */
+    call_args calls;
     double limit;
     double seconds; /* from its start to its end (--timings) */
+    int slot;       /* its index in g->sanitizers and its folder's number */
     char dir[2200], out[2300];
 };
 
-void serve_sanitizer_start(grading *g, const rubric_test *t)
+static struct san_session *san_start(grading *g, const rubric_test *t, int slot)
 {
     const engine *e = g->e;
     const workdirs *w = &g->w;
-    if (!serve_wanted(g) || !e->conf.compute_sanitizer[0] || g->n_sanitizers >= MAX_SAN_SESSIONS)
-        return;
     struct san_session *ss = calloc(1, sizeof *ss);
-    if (!ss)
-        return;
+    if (!ss || !(ss->cases = calloc((size_t)t->n_cases + 1, sizeof *ss->cases))) {
+        free(ss);
+        return NULL;
+    }
     ss->t = t;
-    snprintf(ss->dir, sizeof ss->dir, "%s/san-%d", w->root, g->n_sanitizers);
+    ss->slot = slot;
+    snprintf(ss->dir, sizeof ss->dir, "%s/san-%d", w->root, slot);
     snprintf(ss->out, sizeof ss->out, "%s/out.bin", ss->dir);
     rm_rf(ss->dir);
     if (mkdirs(ss->dir, 0755) != 0 || (e->sb.drop_uid && chown(ss->dir, e->sb.uid, e->sb.gid) != 0)) {
+        free(ss->cases);
         free(ss);
-        return;
+        return NULL;
     }
-    const char *serve_args[] = {w->runner, "serve", "--ctl-fd", KIT_CTL_FD_S, "--no-trace", "--out", ss->out, NULL};
-    const char *argv[32];
-    sanitizer_argv(g, t, serve_args, argv, 32);
+    const char *serve_args[16] = {w->runner, "serve", "--ctl-fd", KIT_CTL_FD_S, "--no-trace", "--out", ss->out};
+    add_call_args(g, 0, 1, &ss->calls, serve_args, 7); /* each case line says its limit */
+    const char *argv[40];
+    sanitizer_argv(g, t, serve_args, argv, 40);
     ss->limit = t->timeout_s > 0 ? t->timeout_s : e->rub.sanitizer_timeout_s;
     sandboxed_init(&ss->sb, e, ss->limit * (t->n_cases + 1), ss->dir, ss->dir, ss->dir, w->bin, w->src);
     ss->sb.o.out_cap = 4u << 20; /* the sanitizer's report, not the program's flood */
@@ -222,40 +284,112 @@ void serve_sanitizer_start(grading *g, const rubric_test *t)
         char params[1024], msg[2200];
         case_params(t, i, params, sizeof params);
         ss->last_nonce = random_nonce();
-        case_line(msg, sizeof msg, engine_case_seed(e->seed, t->name, i, 0), ss->last_nonce, params);
+        case_line(msg, sizeof msg, engine_case_seed(e->seed, t->name, i, 0), ss->last_nonce, sanitizer_call_limit(t),
+                  params);
         if (proc_send(ss->s, msg) != 0)
             break;
         ss->sent++;
     }
-    g->sanitizers[g->n_sanitizers++] = ss;
     debug("sanitizer started", t->name);
+    return ss;
 }
 
-/* Ends a session; 1 when every case finished, the report is clean and the
- * last case's result file is still the runner's, complete (a submission
- * that replaces it, with a link or a FIFO say, gets no credit from a clean
- * report: its cases run one by one, each judged like a single run). */
-static int san_finish(const engine *e, struct san_session *ss)
+void serve_sanitizer_start(grading *g, const rubric_test *t)
 {
-    int ok = ss->s && ss->sent == ss->t->n_cases;
-    char line[64];
-    ok = ok && proc_receive(ss->s, READY_TIMEOUT + ss->limit, line, sizeof line) == 1 && !strcmp(line, KIT_SERVE_READY);
-    for (int i = 0; ok && i < ss->t->n_cases; i++)
-        ok = proc_receive(ss->s, ss->limit, line, sizeof line) == 1 && !strcmp(line, KIT_SERVE_DONE);
+    const engine *e = g->e;
+    if (!serve_wanted(g) || !e->conf.compute_sanitizer[0] || g->n_sanitizers >= MAX_SAN_SESSIONS)
+        return;
+    struct san_session *ss = san_start(g, t, g->n_sanitizers);
+    if (ss)
+        g->sanitizers[g->n_sanitizers++] = ss;
+}
+
+/* Reads the session's answers ("ready", then one "done" or "skipped CALL"
+ * per case) until all came (1), another word came or one did not come
+ * within timeout (0, ss->broke); timeout 0: only those already there. */
+static int san_answers(struct san_session *ss, double timeout)
+{
+    int n = ss->t->n_cases;
+    while (ss->s && !ss->broke && !(ss->ready && ss->answered == n)) {
+        char line[128];
+        int got = timeout > 0 ? proc_receive(ss->s, timeout + (ss->ready ? 0 : READY_TIMEOUT), line, sizeof line)
+                              : proc_poll(ss->s, line, sizeof line);
+        if (got != 1) {
+            ss->broke = timeout > 0;
+            break;
+        }
+        const char *skipped = skipped_call(line);
+        if (!ss->ready && !strcmp(line, KIT_SERVE_READY)) {
+            ss->ready = 1;
+        } else if (ss->ready && (skipped || !strcmp(line, KIT_SERVE_DONE))) {
+            san_case *c = &ss->cases[ss->answered++];
+            c->state = skipped ? SAN_SKIPPED : SAN_CLEAN;
+            if (skipped)
+                snprintf(c->call, sizeof c->call, "%.63s", skipped);
+        } else {
+            ss->broke = 1;
+        }
+    }
+    return ss->ready && ss->answered == n;
+}
+
+/* Ends a session; into cases (t->n_cases) what it decided per case: its
+ * cases answered "skipped" fail with that one line (SAN_SKIPPED); the
+ * others are clean (SAN_CLEAN) when every case was answered, the report is
+ * clean and the last case's result file is still the runner's, complete (a
+ * submission that replaces it, with a link or a FIFO say, gets no credit
+ * from a clean report: its cases run one by one, each judged like a single
+ * run), else they run one by one (SAN_RUN).  1 when every case is clean. */
+static int san_finish(const engine *e, struct san_session *ss, san_case *cases)
+{
+    int n = ss->t->n_cases;
+    int all = ss->s && ss->sent == n && san_answers(ss, ss->limit);
     proc_end(ss->s, ss->limit);
+    ss->s = NULL;
     ss->seconds = ss->r.seconds;
     san_report rep;
     san_report_init(&rep);
-    int errors = ok ? sanitizer_errors(ss->t, &ss->r, &rep) : -1;
+    int errors = sanitizer_errors(ss->t, &ss->r, &rep);
     strbuf why;
     sb_init(&why);
-    int clean = ok && proc_ok(&ss->r) && errors == 0 && !rep.tool_failed && result_finished(e, ss->out, ss->last_nonce, &why);
+    int clean = all && proc_ok(&ss->r) && errors == 0 && !rep.tool_failed &&
+                (ss->cases[n - 1].state == SAN_SKIPPED || result_finished(e, ss->out, ss->last_nonce, &why));
+    int all_clean = 1;
+    for (int i = 0; i < n; i++) {
+        cases[i] = ss->cases[i];
+        if (cases[i].state == SAN_CLEAN && !clean)
+            cases[i].state = SAN_RUN;
+        all_clean &= cases[i].state == SAN_CLEAN;
+    }
     sb_free(&why);
     san_report_free(&rep);
     proc_result_free(&ss->r);
     rm_rf(ss->dir);
-    debug(clean ? "sanitizer clean" : "sanitizer not clean: case by case", ss->t->name);
-    return clean;
+    debug(all_clean ? "sanitizer clean" : "sanitizer not clean: case by case", ss->t->name);
+    return all_clean;
+}
+
+static void san_free(struct san_session *ss)
+{
+    free(ss->cases);
+    free(ss);
+}
+
+void serve_sanitizers_restart(grading *g)
+{
+    for (int i = 0; i < g->n_sanitizers; i++) {
+        struct san_session *ss = g->sanitizers[i];
+        if (!ss)
+            continue; /* judged already, in the rubric's order before the call was found */
+        san_case *scratch = calloc((size_t)ss->t->n_cases + 1, sizeof *scratch);
+        proc_kill(ss->s);
+        san_finish(g->e, ss, scratch ? scratch : ss->cases);
+        free(scratch);
+        const rubric_test *t = ss->t;
+        san_free(ss);
+        g->sanitizers[i] = san_start(g, t, i);
+        debug("sanitizer started again, with the calls that did not return skipped:", t->name);
+    }
 }
 
 /* The index of test t's session in g->sanitizers, or -1. */
@@ -267,8 +401,9 @@ static int san_find(const grading *g, const rubric_test *t)
     return -1;
 }
 
-int serve_sanitizer_clean(grading *g, const rubric_test *t)
+int serve_sanitizer_clean(grading *g, const rubric_test *t, san_case *cases)
 {
+    memset(cases, 0, (size_t)t->n_cases * sizeof *cases);
     int k = san_find(g, t);
     if (k < 0) { /* not started early: now */
         serve_sanitizer_start(g, t);
@@ -278,9 +413,9 @@ int serve_sanitizer_clean(grading *g, const rubric_test *t)
     }
     struct san_session *ss = g->sanitizers[k];
     g->sanitizers[k] = NULL;
-    int clean = san_finish(g->e, ss);
+    int clean = san_finish(g->e, ss, cases);
     times_run(&g->times, ss->seconds, "all cases, beside the correctness tests");
-    free(ss);
+    san_free(ss);
     return clean;
 }
 
@@ -290,8 +425,9 @@ static void sanitizers_stop(grading *g)
     for (int i = 0; i < g->n_sanitizers; i++)
         if (g->sanitizers[i]) {
             proc_kill(g->sanitizers[i]->s);
-            san_finish(g->e, g->sanitizers[i]);
-            free(g->sanitizers[i]);
+            san_finish(g->e, g->sanitizers[i], g->sanitizers[i]->cases);
+            san_free(g->sanitizers[i]);
+            g->sanitizers[i] = NULL;
         }
     g->n_sanitizers = 0;
 }

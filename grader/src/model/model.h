@@ -56,7 +56,8 @@ typedef struct {
     int n_cases;
     char params[256];      /* words put in front of every case */
     int params_line;       /* its rubric line (0: no params) */
-    double timeout_s;      /* per run of a case */
+    double timeout_s;      /* per run of a case: the kit's work and the host's, beside its
+                              student calls' own limits (call_limit) */
     int repeat;            /* runs per case, each with its own seed (races) */
     int partial;           /* 1: points * passed/total cases; 0: all or nothing */
     char tool[16];         /* sanitizer: memcheck, racecheck, synccheck, initcheck */
@@ -73,9 +74,12 @@ typedef struct {
 
 typedef struct {
     char lab[NAME_LEN];        /* must match the manifest's name */
-    double timeout_s;          /* default per-case limit */
+    double timeout_s;          /* default per-case limit (the backstop of a run; its student
+                                  calls have their own, call_limit_s and hang.c) */
     double build_timeout_s;
     double sanitizer_timeout_s;
+    double call_limit_s;       /* the least time limit of one student call (a case's own limit
+                                  grows with what the kit's baseline needs for it: hang.c) */
     long memory_mb;            /* host memory limit of a submission process */
     long max_processes;
     long output_kb;            /* stdout+stderr kept per run */

@@ -30,11 +30,11 @@ static const char *const test_keys[K_NKEYS] = {
     "threshold", "min_speedup", "warmup", "reps", "show_details", "gpu",
 };
 
-enum { R_LAB, R_TIMEOUT, R_BUILD_TIMEOUT, R_SAN_TIMEOUT, R_MEMORY, R_PROCS, R_OUTPUT, R_FILE, R_DUE, R_CUTOFF,
-       R_LATE_PENALTY, R_NKEYS };
+enum { R_LAB, R_TIMEOUT, R_BUILD_TIMEOUT, R_SAN_TIMEOUT, R_CALL_LIMIT, R_MEMORY, R_PROCS, R_OUTPUT, R_FILE, R_DUE,
+       R_CUTOFF, R_LATE_PENALTY, R_NKEYS };
 static const char *const rubric_keys[R_NKEYS] = {
-    "lab", "timeout", "build_timeout", "sanitizer_timeout", "memory_mb", "max_processes", "output_kb", "file_mb",
-    "due", "cutoff", "late_penalty",
+    "lab", "timeout", "build_timeout", "sanitizer_timeout", "call_limit", "memory_mb", "max_processes", "output_kb",
+    "file_mb", "due", "cutoff", "late_penalty",
 };
 
 typedef struct {
@@ -242,6 +242,7 @@ static void rubric_key(rctx *c, const char *name, const char *v)
     case R_TIMEOUT:
     case R_BUILD_TIMEOUT:
     case R_SAN_TIMEOUT:
+    case R_CALL_LIMIT:
         if (parse_double(v, &d)) {
             fail(c, c->in.lineno, "'%s' is not a number: '%s'", name, v);
             return;
@@ -250,7 +251,10 @@ static void rubric_key(rctx *c, const char *name, const char *v)
             fail(c, c->in.lineno, "'%s' must be > 0 seconds: '%s'", name, v);
             return;
         }
-        *(k == R_TIMEOUT ? &r->timeout_s : k == R_BUILD_TIMEOUT ? &r->build_timeout_s : &r->sanitizer_timeout_s) = d;
+        *(k == R_TIMEOUT           ? &r->timeout_s
+          : k == R_BUILD_TIMEOUT   ? &r->build_timeout_s
+          : k == R_CALL_LIMIT      ? &r->call_limit_s
+                                   : &r->sanitizer_timeout_s) = d;
         return;
     default:
         if (parse_long(v, &l)) {
@@ -590,6 +594,7 @@ int rubric_load(const char *path, rubric *r, char *err, size_t errlen)
     r->timeout_s = 10;
     r->build_timeout_s = 180;
     r->sanitizer_timeout_s = 120;
+    r->call_limit_s = 2;
     r->memory_mb = 8192;
     r->max_processes = 256;
     r->output_kb = 256;

@@ -527,6 +527,25 @@ int proc_receive(proc_session *s, double timeout_s, char *buf, size_t len)
     return got == PUMP_LINE ? 1 : got == PUMP_EXITED ? 0 : -1;
 }
 
+int proc_poll(proc_session *s, char *buf, size_t len)
+{
+    if (!s)
+        return 0;
+    if (take_line(s, buf, len))
+        return 1;
+    if (s->ctl_fd < 0)
+        return 0;
+    struct pollfd p = {s->ctl_fd, POLLIN, 0};
+    if (poll(&p, 1, 0) != 1 || !(p.revents & POLLIN))
+        return 0;
+    ssize_t n = read(s->ctl_fd, s->line + s->line_len, sizeof s->line - 1 - s->line_len);
+    if (n > 0)
+        s->line_len += (size_t)n;
+    if (s->line_len == sizeof s->line - 1 && !memchr(s->line, '\n', s->line_len))
+        s->line_len = 0; /* an endless line is no message */
+    return take_line(s, buf, len);
+}
+
 void proc_kill(proc_session *s)
 {
     if (s && !s->exited)

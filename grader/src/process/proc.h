@@ -65,6 +65,9 @@ int proc_send(proc_session *s, const char *line);
  * it; 0 when the child exited first; -1 when it was killed at the time limit
  * (r->timed_out) or for its files (r->disk_exceeded). */
 int proc_receive(proc_session *s, double timeout_s, char *buf, size_t len);
+/* One line from the child if one is there now, without waiting (and
+ * without the time limit's kill): 1 with it in buf, else 0. */
+int proc_poll(proc_session *s, char *buf, size_t len);
 /* Kills the child's process group now (it broke the conversation's rules). */
 void proc_kill(proc_session *s);
 /* Bytes of stdout kept so far (r->out.len while the child runs). */

@@ -1,0 +1,247 @@
+/* test_watchdog.c - a call that does not return ends the process with its
+ * record; one that returns in time, or within its grace, does not; the skip
+ * list; the record's line; the GPU dump handed to the driver's pipe. */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check_main.h"
+#include "kit/protocol.h"
+#include "kit/watchdog.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void sleep_s(double s)
+{
+    struct timespec ts = {(time_t)s, (long)((s - (time_t)s) * 1e9)};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+    }
+}
+
+static char dir[64];
+
+static void make_dir(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/kit-watchdog-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+static void remove_dir(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+/* The record the child left, parsed (-1: none or not one). */
+static int read_record(kit_hang_record *h)
+{
+    char path[128], line[512] = "";
+    snprintf(path, sizeof path, "%s/%s", dir, KIT_HANG_FILE);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    char *got = fgets(line, sizeof line, f);
+    fclose(f);
+    return got ? kit_hang_parse(line, h) : -1;
+}
+
+static const char *kernel_name(void) { return "spin_kernel(float*)"; }
+
+/* A call that never returns: the child ends with KIT_EXIT_HUNG at its limit. */
+START_TEST(a_call_that_never_returns_ends_the_run)
+{
+    make_dir();
+    double t0 = now();
+    pid_t pid = fork();
+    if (pid == 0) {
+        kit_watchdog_setup(dir, 0.2, 1);
+        kit_watchdog_kernel_source(kernel_name);
+        kit_watchdog_arm("dot_shared");
+        sleep_s(20); /* "the kernel": the watchdog must end this */
+        _exit(0);
+    }
+    int st;
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    double took = now() - t0;
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == KIT_EXIT_HUNG, "status %d", st);
+    ck_assert_msg(took >= 0.2 && took < 5, "ended after %.2f s", took);
+    kit_hang_record h;
+    ck_assert_int_eq(read_record(&h), 0);
+    ck_assert_str_eq(h.call, "dot_shared");
+    ck_assert(h.limit_s > 0.19 && h.limit_s < 0.21);
+    ck_assert(h.seconds >= 0.2);
+    ck_assert_str_eq(h.kernel, "spin_kernel(float*)");
+    remove_dir();
+}
+END_TEST
+
+/* Calls that return in time leave no record, and disarming stops the clock:
+ * the process lives on past the limit of a call that returned. */
+START_TEST(calls_in_time_leave_nothing)
+{
+    make_dir();
+    pid_t pid = fork();
+    if (pid == 0) {
+        kit_watchdog_setup(dir, 0.3, 1);
+        for (int i = 0; i < 3; i++) { /* each arm starts its own clock */
+            kit_watchdog_arm("scan");
+            sleep_s(0.15);
+            double s = kit_watchdog_disarm();
+            if (s < 0.14 || s > 0.29 || kit_watchdog_overran(s))
+                _exit(10 + i);
+        }
+        sleep_s(0.6); /* nothing armed */
+        _exit(0);
+    }
+    int st;
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %d", st);
+    kit_hang_record h;
+    ck_assert_int_eq(read_record(&h), -1);
+    remove_dir();
+}
+END_TEST
+
+/* With a grace (the GPU shared), a call past its limit but within the grace
+ * returns and counts as overrun; alone (grace 1) it would have been ended. */
+START_TEST(within_the_grace_a_call_overruns)
+{
+    make_dir();
+    pid_t pid = fork();
+    if (pid == 0) {
+        kit_watchdog_setup(dir, 0.1, 5);
+        kit_watchdog_arm("scan_int");
+        sleep_s(0.25);
+        double s = kit_watchdog_disarm();
+        _exit(kit_watchdog_overran(s) ? 0 : 1);
+    }
+    int st;
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %d", st);
+    remove_dir();
+}
+END_TEST
+
+START_TEST(no_limit_no_watchdog)
+{
+    kit_watchdog_setup("/nonexistent", 0, 1);
+    kit_watchdog_arm("x");
+    double s = kit_watchdog_disarm();
+    ck_assert(s == 0);
+    ck_assert_int_eq(kit_watchdog_overran(100), 0);
+}
+END_TEST
+
+START_TEST(skip_list)
+{
+    kit_calls_skip("scan,scan_int,dot");
+    ck_assert_int_eq(kit_call_skipped("scan_int"), 1);
+    ck_assert_str_eq(kit_call_skipped_last(), "scan_int");
+    ck_assert_int_eq(kit_call_skipped("scan"), 1);
+    ck_assert_int_eq(kit_call_skipped("dot"), 1);
+    ck_assert_int_eq(kit_call_skipped("sca"), 0);
+    ck_assert_int_eq(kit_call_skipped("dot_shared"), 0);
+    ck_assert_int_eq(kit_call_skipped(""), 0);
+    kit_calls_skip("");
+    ck_assert_int_eq(kit_call_skipped("scan"), 0);
+    kit_calls_skip(NULL);
+    ck_assert_int_eq(kit_call_skipped("scan"), 0);
+}
+END_TEST
+
+START_TEST(record_lines)
+{
+    kit_hang_record h;
+    ck_assert_int_eq(kit_hang_parse("scan\t2.000\t5.012\tvoid bk<int>(int*, int)\n", &h), 0);
+    ck_assert_str_eq(h.call, "scan");
+    ck_assert(h.limit_s == 2.0 && h.seconds > 5.0 && h.seconds < 5.02);
+    ck_assert_str_eq(h.kernel, "void bk<int>(int*, int)");
+    ck_assert_int_eq(kit_hang_parse("scan\t2\t5\t-", &h), 0);
+    ck_assert_str_eq(h.kernel, "");
+    static const char *bad[] = {"", "scan", "scan\t2\t5", "\t2\t5\tk", "scan\tx\t5\tk", "scan\t2\ty\tk",
+                                "scan\t0\t5\tk", "scan\t2\t5\t", "scan\t-1\t5\tk"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        ck_assert_msg(kit_hang_parse(bad[i], &h) == -1, "accepted '%s'", bad[i]);
+}
+END_TEST
+
+/* The CUDA driver's part, played by a thread of the child: it reads the
+ * dump trigger from the pipe, then ends the process as the driver does
+ * once its dump is written (abort).  The watchdog must have written its
+ * record first and handed over the whole trigger. */
+static char pipe_path[160];
+static void *driver(void *arg)
+{
+    (void)arg;
+    int fd = open(pipe_path, O_RDONLY);
+    size_t got = 0;
+    char buf[65536];
+    ssize_t k;
+    while (got < (1u << 20) && (k = read(fd, buf, sizeof buf)) > 0)
+        got += (size_t)k;
+    if (got >= (1u << 20))
+        abort();
+    return NULL;
+}
+
+START_TEST(the_dump_is_asked_of_the_driver)
+{
+    make_dir();
+    pid_t pid = fork();
+    if (pid == 0) {
+        char tmpl[128];
+        snprintf(tmpl, sizeof tmpl, "%s/pipe.%%p", dir);
+        setenv("CUDA_ENABLE_USER_TRIGGERED_COREDUMP", "1", 1);
+        setenv("CUDA_COREDUMP_PIPE", tmpl, 1);
+        snprintf(pipe_path, sizeof pipe_path, "%s/pipe.%ld", dir, (long)getpid());
+        if (mkfifo(pipe_path, 0600) != 0)
+            _exit(20);
+        pthread_t t;
+        pthread_create(&t, NULL, driver, NULL);
+        kit_watchdog_setup(dir, 0.1, 1);
+        kit_watchdog_arm("spin");
+        sleep_s(30);
+        _exit(0);
+    }
+    int st;
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    ck_assert_msg(WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT, "status %d", st);
+    kit_hang_record h;
+    ck_assert_int_eq(read_record(&h), 0);
+    ck_assert_str_eq(h.call, "spin");
+    remove_dir();
+}
+END_TEST
+
+static Suite *watchdog_suite(void)
+{
+    Suite *s = suite_create("watchdog");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, a_call_that_never_returns_ends_the_run);
+    tcase_add_test(tc, calls_in_time_leave_nothing);
+    tcase_add_test(tc, within_the_grace_a_call_overruns);
+    tcase_add_test(tc, no_limit_no_watchdog);
+    tcase_add_test(tc, skip_list);
+    tcase_add_test(tc, record_lines);
+    tcase_add_test(tc, the_dump_is_asked_of_the_driver);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+KIT_CHECK_MAIN(watchdog_suite)

@@ -1,0 +1,383 @@
+/* hang.c - a student call's time limit, and a call that did not return
+ * (engine_int.h; the runner's side is kit/watchdog.h).  Uses runs.c only.
+ *
+ * The limit of one call comes from what its case needs on this GPU: the
+ * rubric's call_limit (a floor: 2 s by default), or CALL_MARGIN times what
+ * the kit's baseline needs for the case, when that is more.  The baseline's
+ * time is measured only when a call reaches its limit (most cases need
+ * milliseconds; measuring every case would cost every grading time), once
+ * per case and grading: if the case needs more than the floor, the call was
+ * not hung but cut short, and runs again alone with the larger limit.
+ * While the GPU is shared a call is ended only at CALL_GRACE x its limit.
+ *
+ * A call judged hung is recorded (g->hung): every later run of the grading
+ * passes it to the runner in --skip-calls, so the other cases and tests
+ * that call it fail at once with one line pointing here instead of each
+ * costing a limit.  The first time in a grading the kit also says where it
+ * waited: the kernel (the runner's trace of the call's launches), the line
+ * its warps stood on (the CUDA driver's GPU dump, read with cuda-gdb in the
+ * sandbox), and, when the grading built the barrier-checked runner, what the
+ * kit's barrier check says on the same case (a __syncthreads() that not
+ * every thread reaches: kit/barrier_check.cuh). */
+#include "engine_int.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kit/blob.h"
+#include "kit/protocol.h"
+#include "kit/util.h"
+#include "submission.h"
+
+#define GDB_TIMEOUT 60     /* seconds for cuda-gdb to read a dump */
+#define BARRIER_LINES 3    /* the barrier check's findings shown at most */
+#define DUMP_PREFIX "cuda-core."
+#define PIPE_PREFIX "cuda-pipe."
+
+/* ------------------------------------------------------------- limits */
+
+static const case_baseline *baseline_of(const grading *g, const char *params)
+{
+    for (int i = 0; i < g->n_baselines; i++)
+        if (!strcmp(g->baselines[i].params, params))
+            return &g->baselines[i];
+    return NULL;
+}
+
+double call_limit(const grading *g, const rubric_test *t, const char *params)
+{
+    (void)t;
+    double floor = g->e->rub.call_limit_s;
+    if (g->next_limit > floor)
+        return g->next_limit;
+    const case_baseline *b = baseline_of(g, params);
+    double need = b && b->ms > 0 ? CALL_MARGIN * b->ms / 1000 : 0;
+    return need > floor ? need : floor;
+}
+
+double sanitizer_call_limit(const rubric_test *t) { return 0.8 * t->timeout_s; }
+
+double run_limit(const rubric_test *t, double limit, double grace, int dump)
+{
+    return t->timeout_s + grace * limit + (dump ? DUMP_ALLOWANCE : 0);
+}
+
+int dump_wanted(const grading *g) { return g->e->conf.cuda_gdb[0] && !g->dump_read && g->n_hung == 0; }
+
+void dump_env(sandboxed *sb, const char *dir)
+{
+    char v[2300];
+    sandboxed_setenv(sb, "CUDA_ENABLE_USER_TRIGGERED_COREDUMP", "1");
+    snprintf(v, sizeof v, "%s/" PIPE_PREFIX "%%p", dir);
+    sandboxed_setenv(sb, "CUDA_COREDUMP_PIPE", v);
+    snprintf(v, sizeof v, "%s/" DUMP_PREFIX "%%p", dir);
+    sandboxed_setenv(sb, "CUDA_COREDUMP_FILE", v);
+    /* where the warps stand, not what memory holds: small and quick */
+    sandboxed_setenv(sb, "CUDA_COREDUMP_GENERATION_FLAGS",
+                     "skip_nonrelocated_elf_images,skip_global_memory,skip_shared_memory,skip_local_memory,"
+                     "skip_constbank_memory");
+}
+
+int add_call_args(const grading *g, double limit, double grace, call_args *a, const char **argv, int n)
+{
+    snprintf(a->limit, sizeof a->limit, "%.3f", limit);
+    snprintf(a->grace, sizeof a->grace, "%g", grace);
+    argv[n++] = "--call-limit", argv[n++] = a->limit;
+    argv[n++] = "--call-grace", argv[n++] = a->grace;
+    a->skip[0] = 0;
+    for (int i = 0; i < g->n_hung; i++)
+        fmt_into(a->skip + strlen(a->skip), sizeof a->skip - strlen(a->skip), "%s%s", i ? "," : "", g->hung[i].call);
+    if (a->skip[0])
+        argv[n++] = "--skip-calls", argv[n++] = a->skip;
+    argv[n] = NULL;
+    return n;
+}
+
+/* -------------------------------------------------------- the record */
+
+/* A file of dir the submission wrote, read as root: never through a link,
+ * a regular file, at most len - 1 bytes. */
+static int read_small(const char *dir, const char *name, char *buf, size_t len)
+{
+    char path[2400];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    ssize_t k = read(fd, buf, len - 1);
+    close(fd);
+    buf[k > 0 ? k : 0] = 0;
+    return k > 0 ? 0 : -1;
+}
+
+int run_hung(const proc_result *r, const char *dir, kit_hang_record *h)
+{
+    /* the watchdog's own end, or the driver's abort once the dump it asked for was written */
+    int ended = (r->exited && r->exit_code == KIT_EXIT_HUNG) || (r->signaled && r->signal == SIGABRT);
+    char line[512];
+    return ended && read_small(dir, KIT_HANG_FILE, line, sizeof line) == 0 && kit_hang_parse(line, h) == 0;
+}
+
+/* ------------------------------------------------------ what it needs */
+
+/* The kit's baseline alone on the case (the runner's `baseline` mode), in
+ * ms; -1 when there is none or it failed. */
+static double measure_baseline(grading *g, const rubric_test *t, const char *params, uint64_t seed)
+{
+    const engine *e = g->e;
+    const workdirs *w = &g->w;
+    if (clean_run_dir(e, w) != 0)
+        return -1;
+    uint64_t nonce = random_nonce();
+    char seed_s[32], nonce_s[32], out[2200];
+    snprintf(seed_s, sizeof seed_s, "0x%llx", (unsigned long long)seed);
+    snprintf(nonce_s, sizeof nonce_s, "%llu", (unsigned long long)nonce);
+    snprintf(out, sizeof out, "%s/out.bin", w->run);
+    const char *argv[] = {w->runner, "baseline", "--params", params, "--seed", seed_s, "--nonce", nonce_s,
+                          "--out", out, NULL};
+    sandboxed sb;
+    sandboxed_init(&sb, e, t->timeout_s, w->run, w->run, w->run, w->bin, NULL);
+    gpu_share(g);
+    proc_result r;
+    proc_run(argv, &sb.o, &r);
+    double ms = -1;
+    if (proc_ok(&r)) {
+        char err[256];
+        kit_blobfile *b = kit_blob_load(out, nonce, 1 << 20, err, sizeof err);
+        uint64_t count = 0;
+        const double *v = b ? kit_blob_get(b, KIT_KEY_BASELINE_MS, KIT_T_F64, &count) : NULL;
+        if (v && count == 1 && *v > 0)
+            ms = *v;
+        kit_blob_free(b);
+    }
+    proc_result_free(&r);
+    return ms;
+}
+
+static const case_baseline *need_of(grading *g, const rubric_test *t, const char *params, uint64_t seed)
+{
+    const case_baseline *b = baseline_of(g, params);
+    if (b || g->n_baselines >= MAX_BASELINES)
+        return b;
+    case_baseline *n = &g->baselines[g->n_baselines++];
+    snprintf(n->params, sizeof n->params, "%s", params);
+    n->ms = measure_baseline(g, t, params, seed);
+    return n;
+}
+
+/* ------------------------------------------------------ where it waits */
+
+int gdb_focus_parse(const char *text, gpu_focus *f)
+{
+    memset(f, 0, sizeof *f);
+    /* "#0  0x00007f2ec37ac310 in spin<<<(1000000,1,1),(256,1,1)>>> () at /w/src/hang.cu:15" */
+    const char *p = text;
+    for (; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+        if (!strncmp(p, "#0 ", 3))
+            break;
+    if (!p)
+        return -1;
+    size_t len = strcspn(p, "\n");
+    char line[1024];
+    snprintf(line, sizeof line, "%.*s", (int)(len < sizeof line ? len : sizeof line - 1), p);
+    char *in = strstr(line, " in ");
+    if (!in)
+        return -1;
+    in += 4;
+    char *launch = strstr(in, "<<<");
+    if (launch) {
+        snprintf(f->kernel, sizeof f->kernel, "%.*s", (int)(launch - in), in);
+        char *close = strstr(launch, ">>>");
+        char *comma = close ? strstr(launch, "),(") : NULL;
+        if (close && comma && comma < close) {
+            snprintf(f->grid, sizeof f->grid, "%.*s", (int)(comma - launch - 4), launch + 4);
+            snprintf(f->block, sizeof f->block, "%.*s", (int)(close - comma - 4), comma + 3);
+        }
+    } else {
+        snprintf(f->kernel, sizeof f->kernel, "%.*s", (int)strcspn(in, " ("), in);
+    }
+    char *at = strstr(in, " at ");
+    char *colon = at ? strrchr(at, ':') : NULL;
+    if (colon && colon[1] >= '0' && colon[1] <= '9') {
+        snprintf(f->file, sizeof f->file, "%.*s", (int)(colon - at - 4), at + 4);
+        f->line = atoi(colon + 1);
+    }
+    return f->kernel[0] ? 0 : -1;
+}
+
+/* The dump's file in dir (the name the driver gave it), or "". */
+static void find_dump(const char *dir, char *path, size_t len)
+{
+    path[0] = 0;
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    while (d && (de = readdir(d)))
+        if (!strncmp(de->d_name, DUMP_PREFIX, strlen(DUMP_PREFIX)))
+            snprintf(path, len, "%s/%s", dir, de->d_name);
+    if (d)
+        closedir(d);
+}
+
+/* cuda-gdb on the dump the run left in dir, in the sandbox as the
+ * submission's uid (the file is the submission's); 0 with f filled. */
+static int read_dump(grading *g, const char *dir, gpu_focus *f)
+{
+    char core[2400], target[2500];
+    find_dump(dir, core, sizeof core);
+    if (!core[0])
+        return -1;
+    g->dump_read = 1;
+    snprintf(target, sizeof target, "target cudacore %s", core);
+    const char *argv[] = {g->e->conf.cuda_gdb, "-batch", "-nx", "-q", "-ex", target, NULL};
+    sandboxed sb;
+    sandboxed_init(&sb, g->e, GDB_TIMEOUT, dir, dir, dir, g->w.src, NULL);
+    proc_result r;
+    proc_run(argv, &sb.o, &r);
+    int rc = gdb_focus_parse(sb_str(&r.out), f);
+    proc_result_free(&r);
+    unlink(core); /* tens of MB: gone before the next run */
+    return rc;
+}
+
+/* The kit's barrier check on the case: the barrier-checked runner, run with
+ * the same call limit; its findings (kit barrier check: FILE:LINE: ...) into b. */
+static void barrier_check(grading *g, const rubric_test *t, const char *params, uint64_t seed, double limit,
+                          strbuf *b)
+{
+    const engine *e = g->e;
+    const workdirs *w = &g->w;
+    if (g->barriers <= 0 || clean_run_dir(e, w) != 0)
+        return;
+    char seed_s[32], nonce_s[32], out[2200];
+    snprintf(seed_s, sizeof seed_s, "0x%llx", (unsigned long long)seed);
+    snprintf(nonce_s, sizeof nonce_s, "%llu", (unsigned long long)random_nonce());
+    snprintf(out, sizeof out, "%s/out.bin", w->run);
+    const char *argv[24] = {g->barrier_runner, "run", "--no-trace", "--params", params, "--seed", seed_s,
+                            "--nonce", nonce_s, "--out", out};
+    call_args ca;
+    add_call_args(g, limit, 1, &ca, argv, 11);
+    sandboxed sb;
+    sandboxed_init(&sb, e, run_limit(t, limit, 1, 0), w->run, w->run, w->run, w->bin, NULL);
+    gpu_share(g);
+    proc_result r;
+    proc_run(argv, &sb.o, &r);
+    int shown = 0;
+    for (const char *p = sb_str(&r.out); p && *p && shown < BARRIER_LINES; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+        const char *at = strstr(p, KIT_BARRIER_PREFIX);
+        size_t len = strcspn(p, "\n");
+        if (!at || at >= p + len)
+            continue;
+        at += strlen(KIT_BARRIER_PREFIX);
+        strbuf one;
+        sb_init(&one);
+        sb_add_sanitized(&one, at, (size_t)(p + len - at));
+        if (!strstr(sb_str(b), sb_str(&one))) {
+            sb_printf(b, "  the kit's barrier check: %s\n", sb_str(&one));
+            shown++;
+        }
+        sb_free(&one);
+    }
+    proc_result_free(&r);
+}
+
+/* ------------------------------------------------------------ verdicts */
+
+static void record_hung(grading *g, const rubric_test *t, const char *call, const char *params)
+{
+    for (int i = 0; i < g->n_hung; i++)
+        if (!strcmp(g->hung[i].call, call))
+            return;
+    if (g->n_hung >= MAX_HUNG)
+        return;
+    hung_call *h = &g->hung[g->n_hung++];
+    snprintf(h->call, sizeof h->call, "%s", call);
+    snprintf(h->test, sizeof h->test, "%s", t->name);
+    snprintf(h->params, sizeof h->params, "%s", params);
+}
+
+/* What the kernel was doing, from the dump (or the trace's last launch). */
+static void where_it_waits(grading *g, const char *dir, const kit_hang_record *h, strbuf *b)
+{
+    gpu_focus f;
+    int dumped = !g->dump_read && read_dump(g, dir, &f) == 0;
+    if (dumped && f.line > 0) {
+        sb_printf(b, "  kernel %s<<<(%s), (%s)>>> was running; its warps stood at %s:%d\n", f.kernel, f.grid, f.block,
+                  san_basename(f.file), f.line);
+        add_source_line(&g->w, f.file, f.line, b);
+    } else if (dumped) {
+        sb_printf(b, "  kernel %s<<<(%s), (%s)>>> was running (build with -lineinfo to see the line)\n", f.kernel,
+                  f.grid, f.block);
+    } else if (h->kernel[0]) {
+        sb_printf(b, "  the last kernel it launched: %s\n", h->kernel);
+    }
+}
+
+int hang_judge(grading *g, const rubric_test *t, const char *params, uint64_t seed, const char *dir,
+               const kit_hang_record *h, int sanitizer, outcome *c)
+{
+    strbuf where;
+    sb_init(&where);
+    if (!sanitizer)
+        where_it_waits(g, dir, h, &where); /* before anything else runs in dir */
+    const case_baseline *need = need_of(g, t, params, seed);
+    double needed = need && need->ms > 0 ? CALL_MARGIN * need->ms / 1000 : 0;
+    if (!sanitizer && needed > h->limit_s * 1.01) { /* cut short, not hung: again with what it needs */
+        g->next_limit = needed;
+        sb_free(&where);
+        return 0;
+    }
+    c->pass = 0;
+    c->hung = 1;
+    c->timed_out = 1; /* an all-or-nothing test has failed: its other runs are not made */
+    sb_printf(&c->text, "%s() did not return within %.1f s%s (its limit: %.3g s", h->call, h->seconds,
+              sanitizer ? " under compute-sanitizer" : "", h->limit_s);
+    if (need && need->ms > 0)
+        sb_printf(&c->text, "; the kit's baseline needs %.3g ms for this case", need->ms);
+    sb_add(&c->text, "): an endless loop, or a wait that never ends (a __syncthreads() that not every thread "
+                     "reaches, a spin on a flag that another block sets)\n");
+    sb_add(&c->text, sb_str(&where));
+    if (!sanitizer && !g->n_hung)
+        barrier_check(g, t, params, seed, h->limit_s, &c->text);
+    if (!sanitizer) {
+        record_hung(g, t, h->call, params);
+        sb_printf(&c->text, "  (the other runs that call %s() are not made in this grading)\n", h->call);
+    }
+    sb_free(&where);
+    return 1;
+}
+
+int skipped_call_of(const proc_result *r, char *call, size_t len)
+{
+    if (!r->exited || r->exit_code != KIT_EXIT_SKIPPED)
+        return 0;
+    const char *at = strstr(sb_str(&r->err), KIT_SKIPPED_LINE);
+    if (!at)
+        return 0;
+    at += strlen(KIT_SKIPPED_LINE);
+    snprintf(call, len, "%.*s", (int)strcspn(at, "\n"), at);
+    return call[0] != 0;
+}
+
+void hang_skipped(const grading *g, const char *call, outcome *c)
+{
+    c->pass = 0;
+    c->skipped = 1;
+    for (int i = 0; i < g->n_hung; i++)
+        if (!strcmp(g->hung[i].call, call)) {
+            sb_printf(&c->text, "not run: %s() did not return in test %s (case %s)\n", call, g->hung[i].test,
+                      g->hung[i].params);
+            return;
+        }
+    sb_printf(&c->text, "not run: %s() did not return in an earlier run\n", call);
+}

@@ -1,0 +1,224 @@
+/* test_hang.c - a student call that did not return, grader side (hang.c):
+ * the call's limit from what the case needs, the runner's arguments, a run
+ * read as hung or not, cuda-gdb's words on a GPU dump, the skipped call's
+ * line. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check_main.h"
+#include "engine_int.h"
+
+/* What cuda-gdb 13.0 printed on an H100 for two hung kernels' dumps
+ * (`cuda-gdb -batch -nx -q -ex "target cudacore FILE"`), as read there. */
+static const char spin_dump[] =
+    "Opening GPU coredump: /tmp/cd-nobody-spin/core.2459\n"
+    "[Current focus set to CUDA kernel 0, grid 2, block (8,0,0), thread (96,0,0), device 0, sm 0, warp 0, lane 0]\n"
+    "#0  0x00007f2ec37ac310 in spin<<<(1000000,1,1),(256,1,1)>>> () at /work/main/scratch/hang.cu:15\n"
+    "15\t    while (!go) { }                       // SPIN LINE\n";
+static const char template_dump[] =
+    "Opening GPU coredump: /w/run/cuda-core.12\n"
+    "[Current focus set to CUDA kernel 0, grid 5, block (3,0,0), thread (0,0,0), device 0, sm 4, warp 1, lane 0]\n"
+    "#0  0x00007f89ab7ac500 in void brent_kung<int>(int const*, int*, int*, int)<<<(49,1,1),(1024,1,1)>>> () at "
+    "scan.cu:61\n"
+    "61\t            __syncthreads();\n";
+static const char no_line_dump[] =
+    "[Current focus set to CUDA kernel 0, grid 2, block (0,0,0), thread (0,0,0), device 0, sm 0, warp 0, lane 0]\n"
+    "#0  0x00007f111f7ac310 in spin<<<(64,1,1),(32,1,1)>>> ()\n";
+
+START_TEST(gdb_focus_of_a_dump)
+{
+    gpu_focus f;
+    ck_assert_int_eq(gdb_focus_parse(spin_dump, &f), 0);
+    ck_assert_str_eq(f.kernel, "spin");
+    ck_assert_str_eq(f.grid, "1000000,1,1");
+    ck_assert_str_eq(f.block, "256,1,1");
+    ck_assert_str_eq(f.file, "/work/main/scratch/hang.cu");
+    ck_assert_int_eq(f.line, 15);
+
+    ck_assert_int_eq(gdb_focus_parse(template_dump, &f), 0);
+    ck_assert_str_eq(f.kernel, "void brent_kung<int>(int const*, int*, int*, int)");
+    ck_assert_str_eq(f.grid, "49,1,1");
+    ck_assert_str_eq(f.block, "1024,1,1");
+    ck_assert_str_eq(f.file, "scan.cu");
+    ck_assert_int_eq(f.line, 61);
+
+    ck_assert_int_eq(gdb_focus_parse(no_line_dump, &f), 0); /* built without -lineinfo */
+    ck_assert_str_eq(f.kernel, "spin");
+    ck_assert_str_eq(f.file, "");
+    ck_assert_int_eq(f.line, 0);
+
+    /* no focus: a dump cuda-gdb could not open, or no kernel running */
+    ck_assert_int_eq(gdb_focus_parse("", &f), -1);
+    ck_assert_int_eq(gdb_focus_parse("Opening GPU coredump: x\nError: not a GPU core file\n", &f), -1);
+    ck_assert_int_eq(gdb_focus_parse("#0  0x1 \n", &f), -1);
+}
+END_TEST
+
+/* A grading of nothing: what hang.c reads of one. */
+static engine eng;
+static grading gr;
+static rubric_test test;
+
+static void setup(void)
+{
+    memset(&eng, 0, sizeof eng);
+    memset(&gr, 0, sizeof gr);
+    memset(&test, 0, sizeof test);
+    eng.rub.call_limit_s = 2;
+    snprintf(eng.gpu_uuid, sizeof eng.gpu_uuid, "GPU-test");
+    gr.e = &eng;
+    snprintf(test.name, sizeof test.name, "float-large");
+    test.timeout_s = 20;
+}
+
+START_TEST(limit_from_what_the_case_needs)
+{
+    setup();
+    /* nothing measured: the rubric's floor */
+    ck_assert(call_limit(&gr, &test, "type=float n=2^26") == 2);
+    /* a case whose baseline needs 0.4 ms: still the floor */
+    snprintf(gr.baselines[0].params, sizeof gr.baselines[0].params, "type=float n=2^26");
+    gr.baselines[0].ms = 0.4;
+    /* one that needs 275 ms: CALL_MARGIN times that */
+    snprintf(gr.baselines[1].params, sizeof gr.baselines[1].params, "impl=blocked n=2048");
+    gr.baselines[1].ms = 275;
+    /* one with no baseline (the lab has none, or it failed) */
+    snprintf(gr.baselines[2].params, sizeof gr.baselines[2].params, "n=5");
+    gr.baselines[2].ms = -1;
+    gr.n_baselines = 3;
+    ck_assert(call_limit(&gr, &test, "type=float n=2^26") == 2);
+    ck_assert(call_limit(&gr, &test, "impl=blocked n=2048") > CALL_MARGIN * 0.275 - 1e-9);
+    ck_assert(call_limit(&gr, &test, "impl=blocked n=2048") < CALL_MARGIN * 0.275 + 1e-9);
+    ck_assert(call_limit(&gr, &test, "n=5") == 2);
+    /* the next run's limit after one found too short */
+    gr.next_limit = 7.5;
+    ck_assert(call_limit(&gr, &test, "type=float n=2^26") == 7.5);
+    /* the backstop: the kit's share, grace x the call, and the dump's time */
+    ck_assert(run_limit(&test, 2, CALL_GRACE, 0) == 20 + CALL_GRACE * 2);
+    ck_assert(run_limit(&test, 2, 1, 1) == 20 + 2 + DUMP_ALLOWANCE);
+}
+END_TEST
+
+START_TEST(runner_arguments)
+{
+    setup();
+    const char *argv[16] = {"runner", "run"};
+    call_args a;
+    int n = add_call_args(&gr, 2.5, CALL_GRACE, &a, argv, 2);
+    ck_assert_int_eq(n, 6);
+    ck_assert_str_eq(argv[2], "--call-limit");
+    ck_assert_str_eq(argv[3], "2.500");
+    ck_assert_str_eq(argv[4], "--call-grace");
+    ck_assert_str_eq(argv[5], "2.5");
+    ck_assert_ptr_null(argv[6]);
+    /* after calls did not return: they are not made again */
+    snprintf(gr.hung[0].call, sizeof gr.hung[0].call, "scan");
+    snprintf(gr.hung[1].call, sizeof gr.hung[1].call, "scan_int");
+    gr.n_hung = 2;
+    n = add_call_args(&gr, 2, 1, &a, argv, 2);
+    ck_assert_int_eq(n, 8);
+    ck_assert_str_eq(argv[6], "--skip-calls");
+    ck_assert_str_eq(argv[7], "scan,scan_int");
+    ck_assert_ptr_null(argv[8]);
+}
+END_TEST
+
+static char dir[64];
+
+static void record(const char *line)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", dir, KIT_HANG_FILE);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(line, f);
+    fclose(f);
+}
+
+START_TEST(a_run_read_as_hung)
+{
+    snprintf(dir, sizeof dir, "/tmp/kit-hang-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    proc_result r;
+    memset(&r, 0, sizeof r);
+    kit_hang_record h;
+    r.exited = 1, r.exit_code = KIT_EXIT_HUNG;
+    ck_assert_int_eq(run_hung(&r, dir, &h), 0); /* no record: not read as a hang */
+    record("dot_shared\t2.000\t5.004\tvoid dot_kernel<float>(float const*, float const*, float*, int)\n");
+    ck_assert_int_eq(run_hung(&r, dir, &h), 1);
+    ck_assert_str_eq(h.call, "dot_shared");
+    ck_assert_str_eq(h.kernel, "void dot_kernel<float>(float const*, float const*, float*, int)");
+    /* the driver's abort after the dump it was asked for */
+    memset(&r, 0, sizeof r);
+    r.signaled = 1, r.signal = SIGABRT;
+    ck_assert_int_eq(run_hung(&r, dir, &h), 1);
+    /* other ends are not hangs, whatever file the submission left */
+    memset(&r, 0, sizeof r);
+    r.exited = 1, r.exit_code = 0;
+    ck_assert_int_eq(run_hung(&r, dir, &h), 0);
+    r.exit_code = KIT_EXIT_STUDENT_CUDA;
+    ck_assert_int_eq(run_hung(&r, dir, &h), 0);
+    memset(&r, 0, sizeof r);
+    r.signaled = 1, r.signal = SIGSEGV;
+    ck_assert_int_eq(run_hung(&r, dir, &h), 0);
+    /* a record that is no record, or a link planted in its place */
+    r.signaled = 0, r.exited = 1, r.exit_code = KIT_EXIT_HUNG;
+    record("garbage\n");
+    ck_assert_int_eq(run_hung(&r, dir, &h), 0);
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", dir, KIT_HANG_FILE);
+    unlink(path);
+    ck_assert_int_eq(symlink("/etc/passwd", path), 0);
+    ck_assert_int_eq(run_hung(&r, dir, &h), 0);
+    unlink(path);
+    rmdir(dir);
+}
+END_TEST
+
+START_TEST(skipped_runs_point_at_the_hang)
+{
+    setup();
+    snprintf(gr.hung[0].call, sizeof gr.hung[0].call, "dot_shared");
+    snprintf(gr.hung[0].test, sizeof gr.hung[0].test, "float-large");
+    snprintf(gr.hung[0].params, sizeof gr.hung[0].params, "type=float n=2^24+1");
+    gr.n_hung = 1;
+    outcome c;
+    outcome_init(&c);
+    hang_skipped(&gr, "dot_shared", &c);
+    ck_assert_int_eq(c.pass, 0);
+    ck_assert_int_eq(c.skipped, 1);
+    ck_assert_str_eq(sb_str(&c.text),
+                     "not run: dot_shared() did not return in test float-large (case type=float n=2^24+1)\n");
+    outcome_free(&c);
+
+    proc_result r;
+    memset(&r, 0, sizeof r);
+    sb_init(&r.err);
+    sb_add(&r.err, "some output\n" KIT_SKIPPED_LINE "dot_shared\n");
+    char call[64];
+    ck_assert_int_eq(skipped_call_of(&r, call, sizeof call), 0); /* not the skip's status */
+    r.exited = 1, r.exit_code = KIT_EXIT_SKIPPED;
+    ck_assert_int_eq(skipped_call_of(&r, call, sizeof call), 1);
+    ck_assert_str_eq(call, "dot_shared");
+    sb_free(&r.err);
+}
+END_TEST
+
+static Suite *hang_suite(void)
+{
+    Suite *s = suite_create("hang");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, gdb_focus_of_a_dump);
+    tcase_add_test(tc, limit_from_what_the_case_needs);
+    tcase_add_test(tc, runner_arguments);
+    tcase_add_test(tc, a_run_read_as_hung);
+    tcase_add_test(tc, skipped_runs_point_at_the_hang);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+KIT_CHECK_MAIN(hang_suite)
