@@ -281,9 +281,12 @@ test-fresh: ## CI's fresh-machine step (.ci/run) in a private view without the k
 test-cpu-submissions: all $(GPU_TESTS) ## the known-bad submissions that need no GPU (compile errors, floods, fork bombs...)
 	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-cpu-submissions
 
-test-gpu: all $(GPU_TESTS) demos ## GPU tests only, in parts: LABS="lab03 lab07" PARTS="labs bad cpu hostile demos"
+test-gpu: all $(GPU_TESTS) demos ## GPU tests only, in parts: LABS="lab03 lab07" PARTS="labs bad cpu hostile demos", SHARD=2/3
 	@$(KIT_DEVICES) --quiet || { echo "test-gpu: no GPU ($$($(KIT_DEVICES) --why 2>&1)): the GPU integration tests need one" >&2; exit 1; }; $(KIT_DEVICES)
-	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-gpu
+	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) SHARD=$(SHARD) tests/run-gpu
+
+test-gpu-report: ## the shares of make test-gpu SHARD=K/N merged into one table (missing shares: not run)
+	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/gpu-report $(SHARDS)
 
 test-hostile: all $(GPU_TESTS) ## the grader's robustness checks alone (kill -9, fork bombs, odd names; GPU or not)
 	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) $(if $(shell $(KIT_DEVICES) --quiet && echo gpu),PARTS=hostile tests/run-gpu,tests/hostile/run)
@@ -324,7 +327,7 @@ help: ## list the targets
 	            END { for (i = 1; i <= NR; i++) printf("  %-" w "s  %s\n", n[i], d[i]) }'
 	@$(if $(wildcard docs/reference.md),echo "More: README.md (one screen per user); docs/reference.md (every target, variable and exit status)")
 
-.PHONY: all help clean new-lab test test-unit test-new-lab test-gpu test-hostile test-build test-slurm test-fresh bench-grader build-cu grade deps handouts FORCE $(LAB_IDS) $(addprefix run-,$(LAB_IDS))
+.PHONY: all help clean new-lab test test-unit test-new-lab test-gpu test-gpu-report test-hostile test-build test-slurm test-fresh bench-grader build-cu grade deps handouts FORCE $(LAB_IDS) $(addprefix run-,$(LAB_IDS))
 FORCE:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

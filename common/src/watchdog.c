@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,8 @@ static int trigger_dump(void)
     const char *tmpl = getenv("CUDA_COREDUMP_PIPE");
     if (!tmpl || !*tmpl || !getenv("CUDA_ENABLE_USER_TRIGGERED_COREDUMP"))
         return 0;
+    /* the driver may close its end once it has what it needs: no SIGPIPE then */
+    signal(SIGPIPE, SIG_IGN);
     char path[1024];
     size_t n = 0;
     for (const char *p = tmpl; *p && n + 24 < sizeof path; p++) {
@@ -62,9 +65,14 @@ static int trigger_dump(void)
         }
     }
     path[n] = 0;
-    int fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0)
+    /* read-write: the open succeeds whether or not the driver's reader is
+     * there yet (a FIFO opened write-only without one fails), and what is
+     * written waits in the pipe until it reads */
+    int fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        fprintf(stderr, "kit: no GPU dump: %s: %s\n", path, strerror(errno));
         return 0;
+    }
     static char zeros[65536];
     size_t done = 0;
     double end = mono() + DUMP_WRITE_S;
@@ -78,6 +86,8 @@ static int trigger_dump(void)
             break;
     }
     close(fd);
+    if (done < DUMP_TRIGGER_BYTES)
+        fprintf(stderr, "kit: no GPU dump: the driver took %zu of %d bytes from %s\n", done, DUMP_TRIGGER_BYTES, path);
     return done >= DUMP_TRIGGER_BYTES;
 }
 

@@ -525,6 +525,9 @@ static void plan(batch_ctx *b)
      * while each one built, generated inputs and checked results. */
     if (b->slots.per_gpu <= 0)
         b->slots.per_gpu = b->slots.n_gpus > 0 ? (o->jobs + b->slots.n_gpus - 1) / b->slots.n_gpus : 1;
+    /* several submissions per GPU: a sanitizer session beside a grading's
+     * correctness tests would hold the GPU shared all along (engine.h) */
+    e->sanitizers_beside = b->slots.per_gpu <= 1;
     if (b->from_spool) {
         char policy[300];
         deadline_describe(&e->rub, policy, sizeof policy);

@@ -157,7 +157,8 @@ void run_case(grading *g, const rubric_test *t, const char *params, uint64_t see
         c->pass = 0;
     } else {
         double tc = kit_now();
-        run_checker(e, w, params, seed, id.nonce, !g->shared_held, c);
+        int idle = gpu_idle(g);
+        run_checker(e, w, params, seed, id.nonce, idle || !g->shared_held, c);
         g->times.checks += kit_now() - tc, g->times.n_checks++;
     }
     proc_result_free(&r);

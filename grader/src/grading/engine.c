@@ -134,6 +134,7 @@ int engine_load_conf(kit_conf *conf, const char *argv0, char *err, size_t errlen
 int engine_init(engine *e, const char *lab, const char *argv0, const char *rubric_path, char *err, size_t errlen)
 {
     memset(e, 0, sizeof *e);
+    e->sanitizers_beside = 1;
     if (engine_load_conf(&e->conf, argv0, err, errlen) != 0)
         return -1;
     if (find_lab_dir(e->conf.kit_root, lab, e->lab_dir, sizeof e->lab_dir) != 0) {
@@ -936,7 +937,7 @@ static void grade_tests(grading *gr, grade_result *g)
     if (g->gpu_ran && e->before_gpu)
         e->before_gpu(e, e->before_gpu_arg);
     /* The sanitizer tests start now and run while the correctness cases do. */
-    for (int i = 0; g->gpu_ran && i < e->rub.n_tests; i++)
+    for (int i = 0; g->gpu_ran && e->sanitizers_beside && i < e->rub.n_tests; i++)
         if (e->rub.tests[i].kind == KIND_SANITIZER && wanted(e, &e->rub.tests[i]))
             serve_sanitizer_start(gr, &e->rub.tests[i]);
     for (int i = 0; i < e->rub.n_tests; i++)

@@ -59,6 +59,12 @@ typedef struct engine_s {
     char grading_key[65];   /* digest of rubric, kit code and conditions (gradekey.h); "" = not computed */
     char conditions[256];   /* the conditions in words, stored with each result */
     int timings;            /* print where each test's seconds went (--timings, make V=1) */
+    /* The sanitizer tests start right after the build and run beside the
+     * correctness tests (a student check: the answer sooner); 0: each at
+     * its turn (a batch grading several submissions per GPU: a session
+     * holds the GPU shared all along, and every timing run of every other
+     * grading waits for it).  engine_init sets 1. */
+    int sanitizers_beside;
 } engine;
 
 /* Loads build/kit.ini (from $KIT_BUILD, else ../ of the executable), the lab's

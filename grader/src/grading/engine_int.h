@@ -251,6 +251,10 @@ int serve_sanitizer_clean(grading *g, const rubric_test *t, san_case *cases);
 /* A call did not return: every sanitizer session not judged yet starts
  * again, told not to make it (its cases that would are answered "skipped"). */
 void serve_sanitizers_restart(grading *g);
+/* The grading's shared hold given back while its checker (CPU work) runs,
+ * when no sanitizer session runs beside (the case server stopped till the
+ * next case): 1 when given back (the checker then takes a CPU slot). */
+int gpu_idle(grading *g);
 /* Ends the grading's GPU processes (case server, sanitizer sessions) and
  * then its shared hold: before a timing run, and at the end of a grading. */
 void gpu_release_all(grading *g);

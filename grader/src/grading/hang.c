@@ -231,10 +231,26 @@ static void find_dump(const char *dir, char *path, size_t len)
 
 /* cuda-gdb on the dump the run left in dir, in the sandbox as the
  * submission's uid (the file is the submission's); 0 with f filled. */
+/* KIT_HANG_DEBUG=1: what the dump's reading found, on stderr (for kit developers). */
+static int hang_debug(void)
+{
+    const char *v = getenv("KIT_HANG_DEBUG");
+    return v && strcmp(v, "0") != 0;
+}
+
 static int read_dump(grading *g, const char *dir, gpu_focus *f)
 {
     char core[2400], target[2500];
     find_dump(dir, core, sizeof core);
+    if (hang_debug()) {
+        fprintf(stderr, "hang: dump wanted %d, cuda-gdb '%s', in %s:", dump_wanted(g), g->e->conf.cuda_gdb, dir);
+        DIR *d = opendir(dir);
+        for (struct dirent *de; d && (de = readdir(d));)
+            fprintf(stderr, " %s", de->d_name);
+        if (d)
+            closedir(d);
+        fprintf(stderr, "\n");
+    }
     if (!core[0])
         return -1;
     g->dump_read = 1;
@@ -245,6 +261,14 @@ static int read_dump(grading *g, const char *dir, gpu_focus *f)
     proc_result r;
     proc_run(argv, &sb.o, &r);
     int rc = gdb_focus_parse(sb_str(&r.out), f);
+    if (hang_debug()) {
+        strbuf d;
+        sb_init(&d);
+        proc_describe(&r, &d);
+        fprintf(stderr, "hang: cuda-gdb %s (%.1f s), parse %d:\n%s\n%s\n", sb_str(&d), r.seconds, rc, sb_str(&r.out),
+                sb_str(&r.err));
+        sb_free(&d);
+    }
     proc_result_free(&r);
     unlink(core); /* tens of MB: gone before the next run */
     return rc;

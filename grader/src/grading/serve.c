@@ -26,6 +26,7 @@
  */
 #include "engine_int.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +45,8 @@ struct case_server {
     proc_result r;
     sandboxed sb;
     call_args calls;
-    int dump; /* asks the driver for a GPU dump when a call does not return */
+    int dump;   /* asks the driver for a GPU dump when a call does not return */
+    int paused; /* stopped between cases, the grading's GPU hold given back (gpu_idle) */
     char out[2200];
 };
 
@@ -86,6 +88,8 @@ static void server_end(grading *g, proc_result *keep)
     struct case_server *srv = g->server;
     if (!srv)
         return;
+    if (srv->paused)
+        proc_signal(srv->s, SIGCONT);
     proc_end(srv->s, EXIT_TIMEOUT);
     strbuf d;
     sb_init(&d);
@@ -185,6 +189,11 @@ int serve_case(grading *g, const rubric_test *t, const char *params, uint64_t se
     if (!g->server && (!serve_wanted(g) || server_start(g) != 0))
         return 0;
     struct case_server *srv = g->server;
+    if (srv->paused) { /* the GPU again, then the server (it may wait behind timing runs) */
+        gpu_share(g);
+        proc_signal(srv->s, SIGCONT);
+        srv->paused = 0;
+    }
     unlink(srv->out); /* as root: whatever the last case left there, a planted link too */
     char hang_file[2300];
     snprintf(hang_file, sizeof hang_file, "%s/%s", w->run, KIT_HANG_FILE);
@@ -220,7 +229,7 @@ int serve_case(grading *g, const rubric_test *t, const char *params, uint64_t se
         c->pass = 0;
     else if (result_file_ok(w, &c->text)) {
         double tc = kit_now();
-        run_checker(e, w, params, seed, nonce, 0, c);
+        run_checker(e, w, params, seed, nonce, gpu_idle(g), c);
         g->times.checks += kit_now() - tc, g->times.n_checks++;
     } else
         c->pass = 0;
@@ -430,6 +439,26 @@ static void sanitizers_stop(grading *g)
             g->sanitizers[i] = NULL;
         }
     g->n_sanitizers = 0;
+}
+
+/* Nothing of the grading uses the GPU while its checker runs (the checker
+ * is CPU work, seconds for large cases), unless a sanitizer session runs
+ * beside: then the case server is stopped (its process can launch nothing
+ * meanwhile) and the shared hold given back, so that timing runs queued
+ * behind it go first; the next case takes both again. */
+int gpu_idle(grading *g)
+{
+    if (g->shared_held != 1)
+        return 0;
+    for (int i = 0; i < g->n_sanitizers; i++)
+        if (g->sanitizers[i])
+            return 0;
+    if (g->server && !g->server->paused) {
+        proc_signal(g->server->s, SIGSTOP);
+        g->server->paused = 1;
+    }
+    gpu_unshare(g);
+    return 1;
 }
 
 void gpu_release_all(grading *g)

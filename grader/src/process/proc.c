@@ -546,6 +546,12 @@ int proc_poll(proc_session *s, char *buf, size_t len)
     return take_line(s, buf, len);
 }
 
+void proc_signal(proc_session *s, int sig)
+{
+    if (s && !s->exited)
+        kill(-s->pid, sig);
+}
+
 void proc_kill(proc_session *s)
 {
     if (s && !s->exited)

@@ -68,6 +68,9 @@ int proc_receive(proc_session *s, double timeout_s, char *buf, size_t len);
 /* One line from the child if one is there now, without waiting (and
  * without the time limit's kill): 1 with it in buf, else 0. */
 int proc_poll(proc_session *s, char *buf, size_t len);
+/* Sends sig to the child's process group (SIGSTOP while it must do nothing,
+ * SIGCONT after), unless it exited. */
+void proc_signal(proc_session *s, int sig);
 /* Kills the child's process group now (it broke the conversation's rules). */
 void proc_kill(proc_session *s);
 /* Bytes of stdout kept so far (r->out.len while the child runs). */

@@ -42,54 +42,47 @@ void scan_block_int(const int *d_in, int *d_out, int n)
     }
 }
 
-/* ---- Part 2: Brent-Kung over 2 x 1024 elements per block ---- */
+/* ---- Part 2: Brent-Kung, 1024 elements per block of 1024 threads ---- */
 #define THREADS 1024
-#define SECTION (2 * THREADS)
 
 template <typename T> __global__ void brent_kung(const T *in, T *out, T *totals, int n)
 {
-    __shared__ T s[SECTION];
-    int base = blockIdx.x * SECTION, t = threadIdx.x;
+    __shared__ T s[THREADS];
+    int base = blockIdx.x * THREADS, t = threadIdx.x;
     s[t] = base + t < n ? in[base + t] : T(0);
-    s[t + THREADS] = base + t + THREADS < n ? in[base + t + THREADS] : T(0);
     __syncthreads();
-    for (int stride = 1; stride <= THREADS; stride *= 2) {
+    for (int stride = 1; stride < THREADS; stride *= 2) {
         int index = (t + 1) * 2 * stride - 1;
-        if (index < SECTION) {
+        if (index < THREADS) {
             s[index] += s[index - stride];
-            __syncthreads(); /* BUG: only the threads with index < SECTION get here */
+            __syncthreads(); /* BUG: only the threads with index < THREADS get here */
         }
     }
-    for (int stride = SECTION / 4; stride > 0; stride /= 2) {
+    for (int stride = THREADS / 4; stride > 0; stride /= 2) {
         __syncthreads();
         int index = (t + 1) * 2 * stride - 1;
-        if (index + stride < SECTION)
+        if (index + stride < THREADS)
             s[index + stride] += s[index];
     }
     __syncthreads();
     if (base + t < n)
         out[base + t] = s[t];
-    if (base + t + THREADS < n)
-        out[base + t + THREADS] = s[t + THREADS];
     if (totals && t == THREADS - 1)
-        totals[blockIdx.x] = s[SECTION - 1];
+        totals[blockIdx.x] = s[THREADS - 1];
 }
 
 template <typename T> __global__ void add_offsets(T *out, const T *scanned, int n)
 {
-    int i = (blockIdx.x + 1) * SECTION + threadIdx.x;
-    T offset = scanned[blockIdx.x];
+    int i = (blockIdx.x + 1) * THREADS + threadIdx.x;
     if (i < n)
-        out[i] += offset;
-    if (i + THREADS < n)
-        out[i + THREADS] += offset;
+        out[i] += scanned[blockIdx.x];
 }
 
 template <typename T> static void scan_any(const T *d_in, T *d_out, int n)
 {
     if (n <= 0)
         return;
-    int blocks = (n + SECTION - 1) / SECTION;
+    int blocks = (n + THREADS - 1) / THREADS;
     if (blocks == 1) {
         brent_kung<T><<<1, THREADS>>>(d_in, d_out, (T *)nullptr, n);
         CUDA_CHECK_LAUNCH();
