@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "check_main.h"
@@ -113,7 +114,7 @@ START_TEST(runner_arguments)
     ck_assert_str_eq(argv[2], "--call-limit");
     ck_assert_str_eq(argv[3], "2.500");
     ck_assert_str_eq(argv[4], "--call-grace");
-    ck_assert_str_eq(argv[5], "2.5");
+    ck_assert_str_eq(argv[5], "4");
     ck_assert_ptr_null(argv[6]);
     /* after calls did not return: they are not made again */
     snprintf(gr.hung[0].call, sizeof gr.hung[0].call, "scan");
@@ -179,6 +180,42 @@ START_TEST(a_run_read_as_hung)
 }
 END_TEST
 
+/* The grace: alone none; with no other holder of the GPU's lock only the
+ * grading's own sanitizer runs beside (CALL_GRACE_OWN); with one, CALL_GRACE. */
+START_TEST(grace_from_the_gpus_other_users)
+{
+    setup();
+    char dir[] = "/tmp/kit-grace-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    setenv("KIT_LOCK_DIR", dir, 1);
+    ck_assert(call_grace(&gr, 1) == 1);
+    ck_assert(call_grace(&gr, 0) == CALL_GRACE_OWN);
+    gpu_lock mine;
+    ck_assert_int_eq(gpu_lock_acquire(&mine, eng.gpu_uuid, 0, NULL), 0); /* this process's own hold */
+    ck_assert(call_grace(&gr, 0) == CALL_GRACE_OWN);
+    pid_t pid = fork(); /* another grading's shared hold */
+    if (pid == 0) {
+        gpu_lock other;
+        if (gpu_lock_acquire(&other, eng.gpu_uuid, 0, NULL) != 0)
+            _exit(1);
+        sleep(30);
+        _exit(0);
+    }
+    int others = 0;
+    for (int i = 0; i < 500 && (others = gpu_lock_others(eng.gpu_uuid)) < 1; i++)
+        usleep(10000);
+    ck_assert_int_eq(others, 1);
+    ck_assert(call_grace(&gr, 0) == CALL_GRACE);
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    ck_assert_int_eq(gpu_lock_others(eng.gpu_uuid), 0);
+    gpu_lock_release(&mine);
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 START_TEST(skipped_runs_point_at_the_hang)
 {
     setup();
@@ -217,6 +254,7 @@ static Suite *hang_suite(void)
     tcase_add_test(tc, runner_arguments);
     tcase_add_test(tc, a_run_read_as_hung);
     tcase_add_test(tc, skipped_runs_point_at_the_hang);
+    tcase_add_test(tc, grace_from_the_gpus_other_users);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -89,7 +89,7 @@ void run_case(grading *g, const rubric_test *t, const char *params, uint64_t see
 
     proc_result r;
     for (int alone = alone_first;; alone = 1) {
-        double grace = alone ? 1 : CALL_GRACE;
+        double grace = call_grace(g, alone);
         const char *argv[32] = {w->runner, bench ? "bench" : "run", "--params", params, "--seed", id.seed,
                                 "--nonce", id.nonce_s, "--out", id.out};
         int n = 10;

@@ -171,14 +171,19 @@ int sanitizer_errors(const rubric_test *t, const proc_result *r, san_report *rep
 /* ---- hang.c: a student call's time limit; a call that did not return ---- */
 
 #define CALL_MARGIN 20.0    /* a call may take 20x what the kit's baseline needs for its case */
-#define CALL_GRACE 2.5      /* the GPU shared: a call is ended at 2.5x its limit, and reruns alone if
-                               it returned after its limit (another process's work may be to blame) */
+#define CALL_GRACE 4.0      /* the GPU shared with other gradings: a call is ended at 4x its limit,
+                               and reruns alone if it returned after its limit (another process's
+                               work may be to blame: a context torn down beside 20 others took 5 s) */
+#define CALL_GRACE_OWN 1.5  /* the GPU shared with this grading's own sanitizer runs only */
 #define DUMP_ALLOWANCE 30.0 /* seconds for the driver's GPU dump of a call that did not return */
 
 /* The time limit of one student call in a run of case `params` of test t:
  * the rubric's call_limit, or CALL_MARGIN x what the kit's baseline needs
  * for the case when that is known and more (g->next_limit when set). */
 double call_limit(const grading *g, const rubric_test *t, const char *params);
+/* The grace of a run's calls: 1 alone, else CALL_GRACE while other
+ * processes hold the GPU's lock, CALL_GRACE_OWN when none does. */
+double call_grace(const grading *g, int alone);
 /* Under compute-sanitizer, which slows kernels many times over, the call's
  * limit only names the call before the backstop ends the run. */
 double sanitizer_call_limit(const rubric_test *t);

@@ -62,6 +62,11 @@ double call_limit(const grading *g, const rubric_test *t, const char *params)
     return need > floor ? need : floor;
 }
 
+double call_grace(const grading *g, int alone)
+{
+    return alone ? 1 : gpu_lock_others(g->e->gpu_uuid) == 0 ? CALL_GRACE_OWN : CALL_GRACE;
+}
+
 double sanitizer_call_limit(const rubric_test *t) { return 0.8 * t->timeout_s; }
 
 double run_limit(const rubric_test *t, double limit, double grace, int dump)

@@ -46,6 +46,7 @@ struct case_server {
     sandboxed sb;
     call_args calls;
     int dump;   /* asks the driver for a GPU dump when a call does not return */
+    double grace; /* its calls' (call_grace, when it started) */
     int paused; /* stopped between cases, the grading's GPU hold given back (gpu_idle) */
     char out[2200];
 };
@@ -127,7 +128,8 @@ static int server_start(grading *g)
     g->server = srv;
     snprintf(srv->out, sizeof srv->out, "%s/out.bin", w->run);
     const char *argv[16] = {w->runner, "serve", "--ctl-fd", KIT_CTL_FD_S, "--out", srv->out};
-    add_call_args(g, 0, CALL_GRACE, &srv->calls, argv, 6); /* each case line says its own limit */
+    srv->grace = call_grace(g, 0);
+    add_call_args(g, 0, srv->grace, &srv->calls, argv, 6); /* each case line says its own limit */
     sandboxed_init(&srv->sb, e, total_limit(e), w->run, w->run, w->run, w->bin, NULL);
     srv->dump = dump_wanted(g);
     if (srv->dump)
@@ -207,7 +209,7 @@ int serve_case(grading *g, const rubric_test *t, const char *params, uint64_t se
     debug("send", params);
     double t0 = kit_now();
     int sent = proc_send(srv->s, msg);
-    int got = sent == 0 ? proc_receive(srv->s, run_limit(t, limit, CALL_GRACE, srv->dump), line, sizeof line) : 0;
+    int got = sent == 0 ? proc_receive(srv->s, run_limit(t, limit, srv->grace, srv->dump), line, sizeof line) : 0;
     times_run(&g->times, kit_now() - t0, params);
     debug(sent != 0 ? "not sent" : got == 1 ? "answer" : got == 0 ? "exited" : "killed", got == 1 ? line : NULL);
     const char *skipped = got == 1 ? skipped_call(line) : NULL;
@@ -261,7 +263,22 @@ struct san_session {
     char dir[2200], out[2300];
 };
 
-static struct san_session *san_start(grading *g, const rubric_test *t, int slot)
+/* Sends case i of the session's test. */
+static int san_send(const grading *g, struct san_session *ss, int i)
+{
+    char params[1024], msg[2200];
+    case_params(ss->t, i, params, sizeof params);
+    ss->last_nonce = random_nonce();
+    case_line(msg, sizeof msg, engine_case_seed(g->e->seed, ss->t->name, i, 0), ss->last_nonce,
+              sanitizer_call_limit(ss->t), params);
+    if (proc_send(ss->s, msg) != 0)
+        return -1;
+    ss->sent++;
+    return 0;
+}
+
+/* A session of test t in folder san-<slot>; send_all: every case sent now. */
+static struct san_session *san_start(grading *g, const rubric_test *t, int slot, int send_all)
 {
     const engine *e = g->e;
     const workdirs *w = &g->w;
@@ -289,15 +306,7 @@ static struct san_session *san_start(grading *g, const rubric_test *t, int slot)
     ss->sb.o.out_cap = 4u << 20; /* the sanitizer's report, not the program's flood */
     gpu_share(g);
     ss->s = proc_start(argv, &ss->sb.o, KIT_CTL_FD, &ss->r);
-    for (int i = 0; ss->s && i < t->n_cases; i++) {
-        char params[1024], msg[2200];
-        case_params(t, i, params, sizeof params);
-        ss->last_nonce = random_nonce();
-        case_line(msg, sizeof msg, engine_case_seed(e->seed, t->name, i, 0), ss->last_nonce, sanitizer_call_limit(t),
-                  params);
-        if (proc_send(ss->s, msg) != 0)
-            break;
-        ss->sent++;
+    for (int i = 0; send_all && ss->s && i < t->n_cases && san_send(g, ss, i) == 0; i++) {
     }
     debug("sanitizer started", t->name);
     return ss;
@@ -308,38 +317,47 @@ void serve_sanitizer_start(grading *g, const rubric_test *t)
     const engine *e = g->e;
     if (!serve_wanted(g) || !e->conf.compute_sanitizer[0] || g->n_sanitizers >= MAX_SAN_SESSIONS)
         return;
-    struct san_session *ss = san_start(g, t, g->n_sanitizers);
+    struct san_session *ss = san_start(g, t, g->n_sanitizers, 1);
     if (ss)
         g->sanitizers[g->n_sanitizers++] = ss;
 }
 
-/* Reads the session's answers ("ready", then one "done" or "skipped CALL"
- * per case) until all came (1), another word came or one did not come
- * within timeout (0, ss->broke); timeout 0: only those already there. */
+/* Reads one answer of the session ("ready", then "done" or "skipped CALL"
+ * per case, in order) within timeout (0: only one already there): 1 when
+ * one came; 0 when none did or another word came (then ss->broke). */
+static int san_answer(struct san_session *ss, double timeout)
+{
+    char line[128];
+    int got = timeout > 0 ? proc_receive(ss->s, timeout + (ss->ready ? 0 : READY_TIMEOUT), line, sizeof line)
+                          : proc_poll(ss->s, line, sizeof line);
+    if (got != 1) {
+        ss->broke = timeout > 0;
+        return 0;
+    }
+    const char *skipped = skipped_call(line);
+    if (!ss->ready && !strcmp(line, KIT_SERVE_READY)) {
+        ss->ready = 1;
+    } else if (ss->ready && ss->answered < ss->t->n_cases && (skipped || !strcmp(line, KIT_SERVE_DONE))) {
+        san_case *c = &ss->cases[ss->answered++];
+        c->state = skipped ? SAN_SKIPPED : SAN_CLEAN;
+        if (skipped)
+            snprintf(c->call, sizeof c->call, "%.63s", skipped);
+    } else {
+        ss->broke = 1;
+        return 0;
+    }
+    return 1;
+}
+
+/* Reads the session's answers until all came (1), or one did not come
+ * within timeout or another word came (0, ss->broke); timeout 0: only
+ * those already there. */
 static int san_answers(struct san_session *ss, double timeout)
 {
-    int n = ss->t->n_cases;
-    while (ss->s && !ss->broke && !(ss->ready && ss->answered == n)) {
-        char line[128];
-        int got = timeout > 0 ? proc_receive(ss->s, timeout + (ss->ready ? 0 : READY_TIMEOUT), line, sizeof line)
-                              : proc_poll(ss->s, line, sizeof line);
-        if (got != 1) {
-            ss->broke = timeout > 0;
+    while (ss->s && !ss->broke && !(ss->ready && ss->answered == ss->t->n_cases))
+        if (!san_answer(ss, timeout))
             break;
-        }
-        const char *skipped = skipped_call(line);
-        if (!ss->ready && !strcmp(line, KIT_SERVE_READY)) {
-            ss->ready = 1;
-        } else if (ss->ready && (skipped || !strcmp(line, KIT_SERVE_DONE))) {
-            san_case *c = &ss->cases[ss->answered++];
-            c->state = skipped ? SAN_SKIPPED : SAN_CLEAN;
-            if (skipped)
-                snprintf(c->call, sizeof c->call, "%.63s", skipped);
-        } else {
-            ss->broke = 1;
-        }
-    }
-    return ss->ready && ss->answered == n;
+    return ss->ready && ss->answered == ss->t->n_cases;
 }
 
 /* Ends a session; into cases (t->n_cases) what it decided per case: its
@@ -396,7 +414,7 @@ void serve_sanitizers_restart(grading *g)
         free(scratch);
         const rubric_test *t = ss->t;
         san_free(ss);
-        g->sanitizers[i] = san_start(g, t, i);
+        g->sanitizers[i] = san_start(g, t, i, 1);
         debug("sanitizer started again, with the calls that did not return skipped:", t->name);
     }
 }
@@ -410,9 +428,34 @@ static int san_find(const grading *g, const rubric_test *t)
     return -1;
 }
 
+/* A sanitizer test at its turn (no session beside the correctness tests):
+ * its cases one at a time in one session, the grading's GPU hold given back
+ * between them (gpu_idle: the session waits idle for its next case), so
+ * that the timing runs queued meanwhile go first, not after every case. */
+static int san_stepwise(grading *g, const rubric_test *t, san_case *cases)
+{
+    struct san_session *ss = san_start(g, t, g->n_sanitizers, 0);
+    if (!ss)
+        return 0;
+    if (ss->s && !san_answer(ss, READY_TIMEOUT))
+        ss->broke = 1;
+    for (int i = 0; ss->s && !ss->broke && i < t->n_cases; i++) {
+        gpu_share(g);
+        if (san_send(g, ss, i) != 0 || !san_answer(ss, ss->limit))
+            ss->broke = 1;
+        gpu_idle(g);
+    }
+    int clean = san_finish(g->e, ss, cases);
+    times_run(&g->times, ss->seconds, "its cases one at a time");
+    san_free(ss);
+    return clean;
+}
+
 int serve_sanitizer_clean(grading *g, const rubric_test *t, san_case *cases)
 {
     memset(cases, 0, (size_t)t->n_cases * sizeof *cases);
+    if (!g->e->sanitizers_beside && serve_wanted(g) && g->e->conf.compute_sanitizer[0])
+        return san_stepwise(g, t, cases);
     int k = san_find(g, t);
     if (k < 0) { /* not started early: now */
         serve_sanitizer_start(g, t);

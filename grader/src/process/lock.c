@@ -18,6 +18,32 @@ static double now(void)
     return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* KIT_LOCK_LOG=file: one line per hold (pid, shared/exclusive, when asked,
+ * when got, when released), appended: where the GPU's time went in a run of
+ * many gradings (for kit developers). */
+static void log_hold(const gpu_lock *l, double released)
+{
+    const char *path = getenv("KIT_LOCK_LOG");
+    if (!path || !*path || l->fd < 0)
+        return;
+    char line[160];
+    int n = snprintf(line, sizeof line, "%d %s %.3f %.3f %.3f\n", (int)getpid(), l->exclusive ? "X" : "S",
+                     l->asked_at, l->asked_at + l->waited_s, released);
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
+    if (fd >= 0) {
+        if (write(fd, line, (size_t)n) < 0) {
+        }
+        close(fd);
+    }
+}
+
+static double wall(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 /* Opens (creating, world-writable) a lock file; students share one GPU. */
 static int open_lock(const char *device, const char *suffix)
 {
@@ -65,6 +91,7 @@ int gpu_lock_acquire(gpu_lock *l, const char *device, int exclusive, FILE *log)
     l->fd = l->writers_fd = -1;
     l->exclusive = exclusive;
     l->waited_s = 0;
+    l->asked_at = wall();
     int writers = open_lock(device, "writers"), fd = open_lock(device, "lock");
     if (writers < 0 || fd < 0) {
         if (log)
@@ -139,6 +166,8 @@ void gpu_lock_share(gpu_lock *l)
 {
     if (l->fd < 0 || !l->exclusive)
         return;
+    log_hold(l, wall());
+    l->asked_at = wall(), l->waited_s = 0;
     /* flock converts the held lock in place (Linux: under the file's lock
      * list, before a waiting timing run is woken), then leaves the writers */
     while (flock(l->fd, LOCK_SH) != 0 && errno == EINTR)
@@ -150,11 +179,49 @@ void gpu_lock_share(gpu_lock *l)
 void gpu_lock_release(gpu_lock *l)
 {
     if (l->fd >= 0) {
+        log_hold(l, wall());
         flock(l->fd, LOCK_UN);
         close(l->fd);
     }
     leave_writers(l);
     l->fd = -1;
+}
+
+int gpu_lock_others(const char *device)
+{
+    int fd = open_lock(device, "lock");
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    close(fd);
+    FILE *f = fopen("/proc/locks", "r");
+    if (!f)
+        return -1;
+    char line[256];
+    int others = 0;
+    while (fgets(line, sizeof line, f)) {
+        /* "1: FLOCK  ADVISORY  READ  1234 08:01:5678 0 EOF" (a waiter: "1: -> FLOCK ...") */
+        char kind[16], mode[16], rw[16];
+        int pid;
+        unsigned maj, min;
+        unsigned long ino;
+        const char *p = strchr(line, ':');
+        if (!p)
+            continue;
+        p++;
+        while (*p == ' ')
+            p++;
+        if (!strncmp(p, "->", 2))
+            p += 2;
+        if (sscanf(p, "%15s %15s %15s %d %x:%x:%lu", kind, mode, rw, &pid, &maj, &min, &ino) == 7 &&
+            !strcmp(kind, "FLOCK") && ino == (unsigned long)st.st_ino && pid != (int)getpid())
+            others++;
+    }
+    fclose(f);
+    return others;
 }
 
 static int cpu_slots(void)

@@ -18,12 +18,17 @@ typedef struct {
     int writers_fd; /* exclusive: the writers file, held shared until the release */
     int exclusive;
     double waited_s;
+    double asked_at; /* wall-clock seconds when asked (KIT_LOCK_LOG) */
 } gpu_lock;
 
 /* device: a name for the GPU (its UUID).  Returns 0, or -1 (lock files not
  * usable: the run goes ahead unlocked, with a warning on log). */
 int gpu_lock_acquire(gpu_lock *l, const char *device, int exclusive, FILE *log);
 void gpu_lock_release(gpu_lock *l);
+/* How many other processes hold (or hold queued behind them) this GPU's
+ * lock now, from /proc/locks: 0 when this one uses the GPU alone, -1 when
+ * it cannot be told.  What a student call's grace depends on (hang.c). */
+int gpu_lock_others(const char *device);
 /* An exclusive hold becomes a shared one without a wait behind the timing
  * runs queued meanwhile (a timing run between two timing loops). */
 void gpu_lock_share(gpu_lock *l);

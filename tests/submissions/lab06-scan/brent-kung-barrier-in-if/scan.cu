@@ -51,17 +51,17 @@ template <typename T> __global__ void brent_kung(const T *in, T *out, T *totals,
     int base = blockIdx.x * THREADS, t = threadIdx.x;
     s[t] = base + t < n ? in[base + t] : T(0);
     __syncthreads();
-    for (int stride = 1; stride < THREADS; stride *= 2) {
+    for (int stride = 1; stride < blockDim.x; stride *= 2) {
         int index = (t + 1) * 2 * stride - 1;
-        if (index < THREADS) {
+        if (index < blockDim.x) {
             s[index] += s[index - stride];
-            __syncthreads(); /* BUG: only the threads with index < THREADS get here */
+            __syncthreads(); /* BUG: only the threads with index < blockDim.x get here */
         }
     }
-    for (int stride = THREADS / 4; stride > 0; stride /= 2) {
+    for (int stride = blockDim.x / 4; stride > 0; stride /= 2) {
         __syncthreads();
         int index = (t + 1) * 2 * stride - 1;
-        if (index + stride < THREADS)
+        if (index + stride < blockDim.x)
             s[index + stride] += s[index];
     }
     __syncthreads();
