@@ -192,6 +192,7 @@ $(KIT_INI): $(FLAGS_STAMP) $(VERSION_STAMP) mk/config.mk Makefile
 	  $(foreach f,$(CUPTI_LIBS) $(OPENMP_LINK),echo "link_flag = $(f)";) \
 	  echo "cupti = $(if $(CUPTI_LIBDIR),yes,no)"; \
 	  echo "compute_sanitizer = $(COMPUTE_SANITIZER)"; \
+	  echo "ncu = $(NCU)"; \
 	  echo "kit_devices = $(abspath $(KIT_DEVICES))"; \
 	  echo "kit_version = $(KIT_VERSION)"; } > $@
 
@@ -201,11 +202,12 @@ all: $(KIT_CORE) $(LAB_TARGETS) ## build the grader, common library and every la
 
 # ---- student targets: make lab01 ... make lab09 -----------------------------------
 # TEST=name runs one test alone; SEED=0x... reproduces a failure; DIR=path grades another folder;
-# V=1 also says where each test's seconds went (kitgrade check --timings).
+# V=1 also says where each test's seconds went (kitgrade check --timings); PROFILE=1 adds, after
+# the performance test, Nsight Compute's view of your kernels (kitgrade check --profile).
 # Each builds only what its lab needs (the kit's core, that lab's objects and
 # checker): the first `make lab03` on a fresh clone compiles one lab, not eleven.
 KITGRADE_OPTS = $(if $(TEST),--test $(TEST)) $(if $(SEED),--seed $(SEED)) $(if $(NO_COLOR),--no-color) \
-                $(if $(filter 1,$(V)),--timings)
+                $(if $(filter 1,$(V)),--timings) $(if $(filter 1,$(PROFILE)),--profile)
 define STUDENT_TARGET
 $(1): $(KIT_CORE) $$($(2)_NEEDS)
 	@$(KITGRADE) check $(1) $$(or $$(DIR),labs/$(2)) $$(KITGRADE_OPTS)

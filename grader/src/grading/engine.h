@@ -59,6 +59,7 @@ typedef struct engine_s {
     char grading_key[65];   /* digest of rubric, kit code and conditions (gradekey.h); "" = not computed */
     char conditions[256];   /* the conditions in words, stored with each result */
     int timings;            /* print where each test's seconds went (--timings, make V=1) */
+    int profile;            /* profile the kernels after a performance test (--profile; profile.h) */
 } engine;
 
 /* Loads build/kit.ini (from $KIT_BUILD, else ../ of the executable), the lab's

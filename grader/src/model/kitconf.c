@@ -33,6 +33,7 @@ static int handler(void *user, const char *section, const char *name, const char
     FIELD("compute_sanitizer", c->compute_sanitizer)
     FIELD("kit_devices", c->kit_devices)
     FIELD("kit_version", c->kit_version)
+    FIELD("ncu", c->ncu)
 #undef FIELD
 #undef APPEND
     if (!strcmp(name, "cupti"))

@@ -21,6 +21,7 @@ typedef struct {
     char compute_sanitizer[1024];
     char kit_devices[1024];
     char kit_version[64];   /* git describe (or VERSION) when make wrote kit.ini; "" if unknown */
+    char ncu[1024];         /* Nsight Compute's command line tool; "" when not found (profiles only) */
 } kit_conf;
 
 /* Loads BUILD/kit.ini.  Returns 0, or -1 with a reason ("run make first"). */
