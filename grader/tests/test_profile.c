@@ -8,10 +8,12 @@
 #include <unistd.h>
 
 #include "check_main.h"
+#include "class_report.h"
 #include "kit/util.h"
 #include "ncu_csv.h"
 #include "profile_checks.h"
 #include "profile_ini.h"
+#include "report.h"
 
 /* The pages of one profile, parsed. */
 typedef struct {
@@ -372,6 +374,93 @@ START_TEST(labs_declare_few_checks)
 }
 END_TEST
 
+/* A graded result with a performance test and, when gbs > 0, its profile's figures. */
+static void write_result(const char *path, const char *student, double speedup, double gbs)
+{
+    grade_result g;
+    grade_result_init(&g);
+    snprintf(g.student, sizeof g.student, "%s", student);
+    snprintf(g.lab, sizeof g.lab, "lab05-convolution");
+    g.build_ok = g.gpu_ran = 1;
+    test_result *t = grade_result_add(&g);
+    snprintf(t->name, sizeof t->name, "performance");
+    t->status = ST_PASS, t->score = t->max_score = 20;
+    sb_printf(&t->output, "speedup %.2fx: full points from 1.15x, none at or below 0.90x\n", speedup);
+    if (gbs > 0) {
+        snprintf(t->figures[0].name, sizeof t->figures[0].name, "dram_gbs");
+        t->figures[0].value = gbs;
+        snprintf(t->figures[1].name, sizeof t->figures[1].name, "global_load_sectors_per_request");
+        t->figures[1].value = 8;
+        t->n_figures = 2;
+    }
+    grade_result_total(&g);
+    char err[256];
+    ck_assert_msg(report_write_json(&g, path, err, sizeof err) == 0, "%s", err);
+    grade_result_free(&g);
+}
+
+START_TEST(figures_in_results_and_class_report)
+{
+    char dir[] = "/tmp/kit-profile-report-XXXXXX", paths[3][600];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    static const char *const names[] = {"ann", "bob", "cy"};
+    const double gbs[] = {652.0, 2726.4, 0}; /* cy: graded without --profile */
+    for (int i = 0; i < 3; i++) {
+        snprintf(paths[i], sizeof paths[i], "%s/%s.json", dir, names[i]);
+        write_result(paths[i], names[i], 1.0 + i, gbs[i]);
+    }
+    /* results.json keeps the figures, and reads them back */
+    grade_result r;
+    char err[256];
+    ck_assert_msg(report_read_json(paths[0], &r, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(r.tests[0].n_figures, 2);
+    ck_assert_str_eq(r.tests[0].figures[1].name, "global_load_sectors_per_request");
+    ck_assert_double_eq(r.tests[0].figures[0].value, 652.0);
+    ck_assert_double_eq(r.tests[0].score, 20); /* a profile is no score */
+    grade_result_free(&r);
+    size_t len;
+    char *json = kit_read_file(paths[0], 1 << 20, &len);
+    ck_assert_ptr_nonnull(strstr(json, "\"profile\":"));
+    free(json);
+    json = kit_read_file(paths[2], 1 << 20, &len);
+    ck_assert_ptr_null(strstr(json, "\"profile\""));
+    free(json);
+
+    /* the class report: students per band of GB/s, and per student beside the speedup */
+    engine e;
+    memset(&e, 0, sizeof e);
+    snprintf(e.man.name, sizeof e.man.name, "lab05-convolution");
+    class_member m[3];
+    for (int i = 0; i < 3; i++)
+        m[i] = (class_member){names[i], "", paths[i]};
+    ck_assert_msg(class_report_write(&e, dir, m, 3, 0, err, sizeof err) == 0, "%s", err);
+    char html_path[700];
+    snprintf(html_path, sizeof html_path, "%s/report.html", dir);
+    char *html = kit_read_file(html_path, 1 << 24, &len);
+    ck_assert_ptr_nonnull(html);
+    ck_assert_ptr_nonnull(strstr(html, "id=\"dram-histogram\""));
+    ck_assert_ptr_nonnull(strstr(html, "students per band of achieved DRAM bandwidth (GB/s), 2 profiled"));
+    ck_assert_ptr_null(strstr(html, "id=\"gflops-histogram\""));
+    ck_assert_ptr_nonnull(strstr(html, "<td>ann</td><td class=\"num\">1.00x</td><td class=\"num\">652</td><td>-</td>"));
+    ck_assert_ptr_nonnull(strstr(html, "<td>bob</td><td class=\"num\">2.00x</td><td class=\"num\">2726</td>"));
+    ck_assert_int_eq(kit_test_count(html, "class=\"profiled\""), 2);
+    /* bands of 1, 2 or 5 times a power of ten: 2726 over ten bands of 500 */
+    ck_assert_ptr_nonnull(strstr(html, "data-label=\"500\" data-value=\"1\""));
+    ck_assert_ptr_nonnull(strstr(html, "data-label=\"2500\" data-value=\"1\""));
+    free(html);
+    /* without any profile: one line saying how to get them */
+    m[0].result = paths[2], m[1].result = paths[2];
+    ck_assert(class_report_write(&e, dir, m, 3, 0, err, sizeof err) == 0);
+    html = kit_read_file(html_path, 1 << 24, &len);
+    ck_assert_ptr_nonnull(strstr(html, "id=\"no-profile\""));
+    ck_assert_ptr_null(strstr(html, "id=\"dram-histogram\""));
+    free(html);
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 static Suite *profile_suite(void)
 {
     Suite *s = suite_create("profile");
@@ -389,6 +478,9 @@ static Suite *profile_suite(void)
     tcase_add_test(tc, ini_good);
     tcase_add_test(tc, ini_bad);
     tcase_add_test(tc, labs_declare_few_checks);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("results");
+    tcase_add_test(tc, figures_in_results_and_class_report);
     suite_add_tcase(s, tc);
     return s;
 }
