@@ -89,6 +89,8 @@ static int has_fig(const pages *p, const char *name)
     return 0;
 }
 
+static const char launch_cols[] = "\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\"";
+
 START_TEST(uncoalesced_named_at_its_line)
 {
     pages p;
@@ -136,6 +138,37 @@ START_TEST(without_source_lines)
 }
 END_TEST
 
+START_TEST(vector_and_misaligned_loads)
+{
+    /* 16-byte loads take 16 sectors per request: the source page's ideal says so */
+    char raw[1024];
+    snprintf(raw, sizeof raw,
+             "%s,\"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum\",\"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum\"\n"
+             "\"0\",\"scan_tiles\",\"0.001\",\"8,388,608\",\"524,288\"\n",
+             launch_cols);
+    const char *src = "\"File Path\",\"scan.cu\"\n"
+                      "\"Line No\",\"Source\",\"Address\",\"Source\",\"L2 Theoretical Sectors Global\","
+                      "\"L2 Theoretical Sectors Global Ideal\",\"L2 Theoretical Sectors Global Excessive\"\n"
+                      "\"66\",\"V x = *(const V *)(p + i);\",\"\",\"\",\"8,388,608\",\"8,388,608\",\"0\"\n"
+                      "\"\",\"\",\"0x10\",\"LDG.E.128 R4, desc[UR4][R2.64]\",\"8,388,608\",\"8,388,608\",\"0\"\n";
+    pages p;
+    load(&p, raw, NULL, NULL);
+    ck_assert_int_eq(ncu_source_parse(src, strlen(src), &p.src), 0);
+    p.have_src = 1;
+    p.v.src = &p.src;
+    line_is(&p, "coalescing", "global loads: 16.0 sectors per request (ideal 16): coalesced");
+    unload(&p);
+    /* a tile read one word off alignment: 5 sectors per request, coalesced (no source page) */
+    snprintf(raw, sizeof raw,
+             "%s,\"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum\",\"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum\"\n"
+             "\"0\",\"conv1d_tiled\",\"0.001\",\"2,600,000\",\"520,000\"\n",
+             launch_cols);
+    load(&p, raw, NULL, NULL);
+    line_is(&p, "coalescing", "global loads: 5.0 sectors per request (ideal 4): coalesced");
+    unload(&p);
+}
+END_TEST
+
 START_TEST(bank_conflicts_named)
 {
     pages p;
@@ -159,8 +192,6 @@ START_TEST(bank_conflicts_named)
     unload(&p);
 }
 END_TEST
-
-static const char launch_cols[] = "\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\"";
 
 START_TEST(no_kernel_of_the_student)
 {
@@ -468,6 +499,7 @@ static Suite *profile_suite(void)
     tcase_add_test(tc, uncoalesced_named_at_its_line);
     tcase_add_test(tc, coalesced_reference);
     tcase_add_test(tc, without_source_lines);
+    tcase_add_test(tc, vector_and_misaligned_loads);
     tcase_add_test(tc, bank_conflicts_named);
     tcase_add_test(tc, no_kernel_of_the_student);
     tcase_add_test(tc, occupancy_limits);

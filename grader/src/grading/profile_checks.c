@@ -1,9 +1,12 @@
 /* profile_checks.c - the checks of a profile and their lines (see profile_checks.h).
  *
- * Thresholds: a global access is uncoalesced above 5 sectors per request
- * (ideal 4: 32 threads reading 32 consecutive 4-byte words touch four
- * 32-byte sectors); shared memory has bank conflicts from 1.5-way on
- * (1 + conflicts per request); branch efficiency below 90% is divergence;
+ * Thresholds: a global access is uncoalesced when it touches more than 1.5
+ * times the sectors its width needs (the source page's "ideal": 4 sectors
+ * per request for 4-byte words, 16 for 16-byte vectors; a tile loaded one
+ * word off alignment takes 5 of 4, still coalesced), or, without the
+ * source page, above 6 sectors per request; shared memory has bank
+ * conflicts from 1.5-way on (wavefronts per ideal wavefront, or 1 + bank
+ * conflicts per request); branch efficiency below 90% is divergence;
  * global loads above 2x the bytes read from DRAM load inputs again; fewer
  * than 2 FMAs per shared load is little reuse.  Several kernels are summed
  * (counts) or averaged weighted by their time (percentages).
@@ -51,7 +54,8 @@
 #define M_GLOBAL_RED "smsp__sass_inst_executed_op_global_red.sum"
 #define M_SHARED_ATOM "smsp__sass_inst_executed_op_shared_atom.sum"
 
-#define UNCOALESCED 5.0       /* sectors per request */
+#define UNCOALESCED 6.0       /* sectors per request, without the source page's ideal */
+#define UNCOALESCED_OVER 1.5  /* sectors over the source page's ideal */
 #define IDEAL_SECTORS 4
 #define CONFLICTED 1.5        /* n-way */
 #define DIVERGENT_PCT 90.0
@@ -193,29 +197,64 @@ void profile_thousands(double v, char *buf, size_t len)
 
 /* ------------------------------------------------------------- the checks */
 
+/* Over every line's instructions of kind op: actual / ideal of col (the
+ * source page's own ideal, which knows each access's width); 0 when the
+ * page has none. */
+static double over_ideal(const profile_view *v, ncu_op op, ncu_src_col actual, ncu_src_col ideal)
+{
+    double a = 0, i = 0;
+    for (int k = 0; v->src && k < v->src->n; k++)
+        a += v->src->lines[k].v[op][actual], i += v->src->lines[k].v[op][ideal];
+    return i > 0 ? a / i : 0;
+}
+
+/* One direction of global accesses: its sectors per request (spr), its
+ * ideal, and whether it is uncoalesced. */
+typedef struct {
+    int have;
+    double spr, ideal;
+    int bad;
+} access_fig;
+
+static access_fig global_access(const profile_view *v, const char *sectors, const char *requests, ncu_op op)
+{
+    access_fig a = {0, 0, IDEAL_SECTORS, 0};
+    double s, r;
+    if (!view_sum(v, sectors, &s) || !view_sum(v, requests, &r) || !(r > 0))
+        return a;
+    a.have = 1;
+    a.spr = s / r;
+    double over = over_ideal(v, op, NCU_SRC_SECTORS_GLOBAL, NCU_SRC_SECTORS_GLOBAL_IDEAL);
+    if (over > 0) { /* vector loads have an ideal of 8 or 16: the source page knows */
+        a.ideal = a.spr / over;
+        a.bad = over > UNCOALESCED_OVER;
+    } else {
+        a.bad = a.spr > UNCOALESCED;
+    }
+    return a;
+}
+
 static void check_coalescing(const profile_view *v, strbuf *b, result_figure *figs, int *nf)
 {
-    double ls, lr, ss, sr;
-    int loads = view_sum(v, M_LD_SECTORS, &ls) && view_sum(v, M_LD_REQUESTS, &lr) && lr > 0;
-    int stores = view_sum(v, M_ST_SECTORS, &ss) && view_sum(v, M_ST_REQUESTS, &sr) && sr > 0;
-    double lspr = loads ? ls / lr : 0, sspr = stores ? ss / sr : 0;
-    if (loads)
-        figure(figs, nf, "global_load_sectors_per_request", lspr);
-    if (stores)
-        figure(figs, nf, "global_store_sectors_per_request", sspr);
-    if (stores && sspr > UNCOALESCED && (!loads || sspr > lspr)) { /* the worse of the two */
-        sb_printf(b, "global stores: %.1f sectors per request", sspr);
+    access_fig ld = global_access(v, M_LD_SECTORS, M_LD_REQUESTS, NCU_OP_GLOBAL_LOAD);
+    access_fig st = global_access(v, M_ST_SECTORS, M_ST_REQUESTS, NCU_OP_GLOBAL_STORE);
+    if (ld.have)
+        figure(figs, nf, "global_load_sectors_per_request", ld.spr);
+    if (st.have)
+        figure(figs, nf, "global_store_sectors_per_request", st.spr);
+    if (st.bad && (!ld.bad || st.spr / st.ideal > ld.spr / ld.ideal)) { /* the worse of the two */
+        sb_printf(b, "global stores: %.1f sectors per request", st.spr);
         at_line(b, op_line(v, NCU_OP_GLOBAL_STORE, NCU_SRC_SECTORS_GLOBAL_EXCESSIVE));
-        sb_printf(b, " (ideal %d): neighbouring threads write far-apart addresses (uncoalesced)\n", IDEAL_SECTORS);
-    } else if (loads && lspr > UNCOALESCED) {
-        sb_printf(b, "global loads: %.1f sectors per request", lspr);
+        sb_printf(b, " (ideal %.3g): neighbouring threads write far-apart addresses (uncoalesced)\n", st.ideal);
+    } else if (ld.bad) {
+        sb_printf(b, "global loads: %.1f sectors per request", ld.spr);
         at_line(b, op_line(v, NCU_OP_GLOBAL_LOAD, NCU_SRC_SECTORS_GLOBAL_EXCESSIVE));
-        sb_printf(b, " (ideal %d): neighbouring threads read far-apart addresses (uncoalesced)\n", IDEAL_SECTORS);
-    } else if (loads) {
-        sb_printf(b, "global loads: %.1f sectors per request", lspr);
-        if (stores)
-            sb_printf(b, ", stores %.1f", sspr);
-        sb_printf(b, " (ideal %d): coalesced\n", IDEAL_SECTORS);
+        sb_printf(b, " (ideal %.3g): neighbouring threads read far-apart addresses (uncoalesced)\n", ld.ideal);
+    } else if (ld.have) {
+        sb_printf(b, "global loads: %.1f sectors per request", ld.spr);
+        if (st.have)
+            sb_printf(b, ", stores %.1f", st.spr);
+        sb_printf(b, " (ideal %.3g): coalesced\n", ld.ideal);
     } else {
         sb_add(b, "global loads: none measured\n");
     }
@@ -246,6 +285,14 @@ static void check_load_reuse(const profile_view *v, strbuf *b, result_figure *fi
     }
 }
 
+/* n-way of the shared accesses of kind op: the source page's wavefronts
+ * over their ideal, else 1 + bank conflicts per request (raw page). */
+static double shared_ways(const profile_view *v, ncu_op op, double conflicts, double requests)
+{
+    double over = over_ideal(v, op, NCU_SRC_WAVEFRONTS_SHARED, NCU_SRC_WAVEFRONTS_SHARED_IDEAL);
+    return over > 0 ? over : requests > 0 ? 1 + conflicts / requests : 1;
+}
+
 static void check_shared_banks(const profile_view *v, strbuf *b, result_figure *figs, int *nf)
 {
     double lc = 0, sc = 0, lr = 0, sr = 0;
@@ -255,7 +302,8 @@ static void check_shared_banks(const profile_view *v, strbuf *b, result_figure *
         sb_add(b, "shared memory: not used\n");
         return;
     }
-    double lw = lr > 0 ? 1 + lc / lr : 1, sw = sr > 0 ? 1 + sc / sr : 1;
+    double lw = lr > 0 ? shared_ways(v, NCU_OP_SHARED_LOAD, lc, lr) : 1;
+    double sw = sr > 0 ? shared_ways(v, NCU_OP_SHARED_STORE, sc, sr) : 1;
     if (lr > 0)
         figure(figs, nf, "shared_load_ways", lw);
     if (sr > 0)

@@ -5,8 +5,9 @@
  * names a source line, the Source Counters section, and turns them into one
  * line in the handout's words:
  *
- *   coalescing   global loads (and stores): sectors per request, ideal 4
- *                for 4-byte words; the line with the most excess sectors
+ *   coalescing   global loads (and stores): sectors per request against
+ *                the ideal of their width (4 for 4-byte words); the line
+ *                with the most excess sectors
  *   load-reuse   bytes loaded from global memory per byte read from DRAM
  *                (a tile with its halo loads each input about once)
  *   shared-banks shared-memory bank conflicts (n-way), the line with the
