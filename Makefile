@@ -246,7 +246,7 @@ $(EXPECT_OBJ): KIT_CFLAGS += -Itests/lib
 $(EXPECT_GET): tests/lib/expect_get.c $(EXPECT_OBJ) $(DEPS_OK)
 	@mkdir -p $(@D)
 	$(Q)$(call say,CC,$@)$(CC) $(KIT_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Itests/lib -o $@ $< $(EXPECT_OBJ) $(INIH_LIBS)
-GPU_TESTS := $(BUILD)/tests/gpu/test_labs $(EXPECT_GET)
+GPU_TESTS := $(BUILD)/tests/gpu/test_labs $(BUILD)/tests/gpu/test_profiles $(EXPECT_GET)
 $(BUILD)/tests/gpu/test_%: tests/gpu/test_%.c $(call obj,$(GRADER_LIB_C)) $(EXPECT_OBJ) $(LIBKIT) $(DEPS_OK)
 	@mkdir -p $(@D)
 	$(Q)$(call say,CC,$@)$(CC) $(KIT_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Icommon/tests $(GRADER_INC) -Itests/lib -o $@ $< $(call obj,$(GRADER_LIB_C)) $(EXPECT_OBJ) $(LIBKIT) $(CJSON_LIBS) $(INIH_LIBS) $(CHECK_LIBS) -lm

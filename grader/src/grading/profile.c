@@ -33,6 +33,8 @@
 #include "ncu_csv.h"
 #include "profile_checks.h"
 #include "profile_ini.h"
+#include "report.h"
+#include "submission.h"
 
 #define IMPORT_TIMEOUT 120          /* seconds for one read of the report (CPU only) */
 #define IMPORT_CAP ((size_t)32 << 20) /* bytes of a page kept */
@@ -50,6 +52,23 @@ static void one_line(test_result *tr, const char *fmt, ...)
     sb_vprintf(&tr->output, fmt, ap);
     sb_add(&tr->output, "\n");
     va_end(ap);
+}
+
+/* KIT_PROFILE_PAGES=DIR: each profile's pages and ncu's messages, kept as
+ * DIR/NAME.raw.csv, .source.csv and .ncu.txt (NAME: the grading's work
+ * folder, a batch's student) - to read them whole, or to record the unit
+ * tests' pages. */
+static void keep_page(const grading *g, const char *what, const char *text, size_t len)
+{
+    const char *dir = getenv("KIT_PROFILE_PAGES");
+    if (!dir || !*dir)
+        return;
+    const char *name = strrchr(g->w.root, '/') ? strrchr(g->w.root, '/') + 1 : g->w.root;
+    char path[4400];
+    fmt_into(path, sizeof path, "%s/%s.%s", dir, name, what);
+    char err[256];
+    if (write_file_atomic(path, text, len, err, sizeof err) != 0 && g->e->log)
+        fprintf(g->e->log, "kitgrade: KIT_PROFILE_PAGES: %s\n", err);
 }
 
 /* The metrics of the declared checks and the launch time, each once, "a,b,c" into out. */
@@ -96,8 +115,9 @@ static void ncu_missing(const engine *e, char *why, size_t len)
         fmt_into(why, len, "%s (build/kit.ini's ncu) cannot be run: %s", e->conf.ncu, strerror(errno));
 }
 
-/* The profiled run, with the GPU to this grading alone. */
-static void profiled_run(grading *g, const profile_decl *d, const char *params, uint64_t seed, proc_result *r)
+/* The profiled run, with the GPU to this grading alone; *waited: seconds spent waiting for it. */
+static void profiled_run(grading *g, const profile_decl *d, const char *params, uint64_t seed, proc_result *r,
+                         double *waited)
 {
     engine *e = g->e;
     const workdirs *w = &g->w;
@@ -128,8 +148,8 @@ static void profiled_run(grading *g, const profile_decl *d, const char *params, 
     if (e->gpu)
         cpu_slot_acquire(&slot);
     gpu_lock lock;
-    double waited = 0;
-    int locked = gpu_take_alone(g, &lock, &waited);
+    *waited = 0;
+    int locked = gpu_take_alone(g, &lock, waited);
     proc_run(argv, &sb.o, r);
     if (locked)
         gpu_lock_release(&lock);
@@ -178,8 +198,9 @@ static int read_page(grading *g, const char *const page_args[], strbuf *page, st
 }
 
 /* The one line of a profiled run that did not end well; 1 when it did. */
-static int run_went_well(const engine *e, const proc_result *r, const char *report, test_result *tr)
+static int run_went_well(const grading *g, const proc_result *r, const char *report, test_result *tr)
 {
+    const engine *e = g->e;
     ncu_messages m;
     strbuf all;
     sb_init(&all);
@@ -187,6 +208,7 @@ static int run_went_well(const engine *e, const proc_result *r, const char *repo
     sb_add(&all, "\n");
     sb_addn(&all, sb_str(&r->err), r->err.len);
     ncu_messages_scan(sb_str(&all), all.len, &m);
+    keep_page(g, "ncu.txt", sb_str(&all), all.len);
     sb_free(&all);
     struct stat st;
     int have_report = lstat(report, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
@@ -203,9 +225,7 @@ static int run_went_well(const engine *e, const proc_result *r, const char *repo
                  sb_str(&d));
     else if (!r->started)
         one_line(tr, "not run: %s %s", e->conf.ncu, sb_str(&d));
-    else if (m.no_kernels)
-        one_line(tr, "no kernel of yours ran in the profiled run");
-    else if (!proc_ok(r) || !have_report) {
+    else if (!proc_ok(r)) { /* ncu passes the program's failure on */
         strbuf why;
         sb_init(&why);
         if (m.error[0])
@@ -213,7 +233,9 @@ static int run_went_well(const engine *e, const proc_result *r, const char *repo
         one_line(tr, "not finished: your program %s under the profiler%s%s", sb_str(&d), why.len ? ": " : "",
                  sb_str(&why));
         sb_free(&why);
-    } else
+    } else if (m.no_kernels || !have_report)
+        one_line(tr, "no kernel of yours ran in the profiled run");
+    else
         ok = 1;
     sb_free(&d);
     return ok;
@@ -230,6 +252,7 @@ static int read_report(grading *g, int source, ncu_raw *raw, ncu_source *src, te
     sb_init(&page), sb_init(&why);
     memset(src, 0, sizeof *src);
     int rc = read_page(g, raw_args, &page, &why);
+    keep_page(g, "raw.csv", sb_str(&page), page.len);
     if (rc == 0 && ncu_raw_parse(sb_str(&page), page.len, raw) != 0) {
         ncu_raw_free(raw);
         sb_add(&why, "no metrics in its raw page");
@@ -240,7 +263,9 @@ static int read_report(grading *g, int source, ncu_raw *raw, ncu_source *src, te
     } else if (source) {
         sb_clear(&page), sb_clear(&why);
         /* without lines the figures still hold: only "at FILE:LINE" is missing */
-        if (read_page(g, src_args, &page, &why) != 0 || ncu_source_parse(sb_str(&page), page.len, src) != 0)
+        int read = read_page(g, src_args, &page, &why);
+        keep_page(g, "source.csv", sb_str(&page), page.len);
+        if (read != 0 || ncu_source_parse(sb_str(&page), page.len, src) != 0)
             ncu_source_free(src);
     }
     sb_free(&page), sb_free(&why);
@@ -277,6 +302,19 @@ static void report_lines(grading *g, const profile_decl *d, const char *params, 
                 sb_add(&tr->output, "  (no source lines: Nsight Compute's source page could not be read)\n");
                 break;
             }
+}
+
+/* A student's check keeps its work folder for inspection (engine.h,
+ * keep_work): the whole report goes there too, for ncu-ui. */
+static void keep_report(const grading *g, const char *report, test_result *tr)
+{
+    char to[2200];
+    struct stat st;
+    fmt_into(to, sizeof to, "%s/profile.ncu-rep", g->w.root);
+    /* the run folder is the submission's: only a regular file is copied, never through a link */
+    if (!g->e->keep_work || lstat(report, &st) != 0 || !S_ISREG(st.st_mode) || copy_file(report, to, 0644) != 0)
+        return;
+    sb_printf(&tr->output, "  (the whole report: %s; open it with ncu-ui)\n", to);
 }
 
 void profile_test(grading *g, const rubric_test *t, test_result *tr)
@@ -321,12 +359,12 @@ void profile_test(grading *g, const rubric_test *t, test_result *tr)
         one_line(tr, "not run: internal error: cannot prepare the run folder %s: %s", g->w.run, strerror(errno));
         return;
     }
-    double t0 = kit_now();
+    double t0 = kit_now(), waited;
     proc_result r;
-    profiled_run(g, &d, params, engine_case_seed(e->seed, t->name, 0, 0), &r);
+    profiled_run(g, &d, params, engine_case_seed(e->seed, t->name, 0, 0), &r, &waited);
     char report[2200];
     snprintf(report, sizeof report, "%s/profile.ncu-rep", g->w.run);
-    int ok = run_went_well(e, &r, report, tr);
+    int ok = run_went_well(g, &r, report, tr);
     proc_result_free(&r);
     int source = 0;
     for (int i = 0; i < d.n_look; i++)
@@ -334,8 +372,9 @@ void profile_test(grading *g, const rubric_test *t, test_result *tr)
     ncu_raw raw;
     ncu_source src;
     if (ok && read_report(g, source, &raw, &src, tr) == 0) {
-        double seconds = kit_now() - t0;
+        double seconds = kit_now() - t0 - waited; /* the profile's own time: not the wait for the GPU */
         report_lines(g, &d, params, seconds, &raw, &src, tr);
+        keep_report(g, report, tr);
         if (tr->n_figures < MAX_FIGURES) {
             fmt_into(tr->figures[tr->n_figures].name, sizeof tr->figures[0].name, "profile_seconds");
             tr->figures[tr->n_figures++].value = seconds;

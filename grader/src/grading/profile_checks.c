@@ -245,16 +245,16 @@ static void check_coalescing(const profile_view *v, strbuf *b, result_figure *fi
     if (st.bad && (!ld.bad || st.spr / st.ideal > ld.spr / ld.ideal)) { /* the worse of the two */
         sb_printf(b, "global stores: %.1f sectors per request", st.spr);
         at_line(b, op_line(v, NCU_OP_GLOBAL_STORE, NCU_SRC_SECTORS_GLOBAL_EXCESSIVE));
-        sb_printf(b, " (ideal %.3g): neighbouring threads write far-apart addresses (uncoalesced)\n", st.ideal);
+        sb_printf(b, " (ideal %.0f): neighbouring threads write far-apart addresses (uncoalesced)\n", st.ideal);
     } else if (ld.bad) {
         sb_printf(b, "global loads: %.1f sectors per request", ld.spr);
         at_line(b, op_line(v, NCU_OP_GLOBAL_LOAD, NCU_SRC_SECTORS_GLOBAL_EXCESSIVE));
-        sb_printf(b, " (ideal %.3g): neighbouring threads read far-apart addresses (uncoalesced)\n", ld.ideal);
+        sb_printf(b, " (ideal %.0f): neighbouring threads read far-apart addresses (uncoalesced)\n", ld.ideal);
     } else if (ld.have) {
         sb_printf(b, "global loads: %.1f sectors per request", ld.spr);
         if (st.have)
             sb_printf(b, ", stores %.1f", st.spr);
-        sb_printf(b, " (ideal %.3g): coalesced\n", ld.ideal);
+        sb_printf(b, " (ideal %.0f): coalesced\n", ld.ideal);
     } else {
         sb_add(b, "global loads: none measured\n");
     }
@@ -267,7 +267,10 @@ static void check_load_reuse(const profile_view *v, strbuf *b, result_figure *fi
         sb_add(b, "global loads: not measured against DRAM reads\n");
         return;
     }
-    double x = sectors * 32 / dram;
+    /* the bytes the loads asked for: their sectors over the source page's ideal (an
+     * uncoalesced load fetches more sectors than it uses; that is the coalescing check's) */
+    double over = over_ideal(v, NCU_OP_GLOBAL_LOAD, NCU_SRC_SECTORS_GLOBAL, NCU_SRC_SECTORS_GLOBAL_IDEAL);
+    double x = (over > 1 ? sectors / over : sectors) * 32 / dram;
     figure(figs, nf, "global_load_bytes_per_dram_byte", x);
     if (x > RELOADED) {
         sb_printf(b, "global loads: %.1fx the bytes read from DRAM", x);
