@@ -71,14 +71,22 @@ static void keep_page(const grading *g, const char *what, const char *text, size
         fprintf(g->e->log, "kitgrade: KIT_PROFILE_PAGES: %s\n", err);
 }
 
+/* Does a declared check name source lines (the Source Counters section, the source page)? */
+static int needs_source(const profile_decl *d)
+{
+    int source = 0;
+    for (int i = 0; i < d->n_look; i++)
+        source |= d->look[i]->needs_source;
+    return source;
+}
+
 /* The metrics of the declared checks and the launch time, each once, "a,b,c" into out. */
-static int metric_list(const profile_decl *d, char *out, size_t len)
+static void metric_list(const profile_decl *d, char *out, size_t len)
 {
     const char *seen[PROFILE_MAX_LOOKS * PROFILE_MAX_METRICS + 1];
-    int n = 0, source = 0;
+    int n = 0;
     seen[n++] = PROFILE_TIME_METRIC;
     for (int i = 0; i < d->n_look; i++) {
-        source |= d->look[i]->needs_source;
         for (int k = 0; k < PROFILE_MAX_METRICS && d->look[i]->metrics[k]; k++) {
             int j = 0;
             while (j < n && strcmp(seen[j], d->look[i]->metrics[k]))
@@ -93,7 +101,6 @@ static int metric_list(const profile_decl *d, char *out, size_t len)
         int w = snprintf(out + used, len - used, "%s%s", j ? "," : "", seen[j]);
         used += w > 0 ? (size_t)w : 0;
     }
-    return source;
 }
 
 /* Did the performance test time the student's code?  A test whose runs
@@ -122,7 +129,7 @@ static void profiled_run(grading *g, const profile_decl *d, const char *params, 
     engine *e = g->e;
     const workdirs *w = &g->w;
     char metrics[4096], launches[16], seed_s[32], nonce_s[32], out[2200], rep[2200];
-    int source = metric_list(d, metrics, sizeof metrics);
+    metric_list(d, metrics, sizeof metrics);
     snprintf(launches, sizeof launches, "%d", d->launches);
     snprintf(seed_s, sizeof seed_s, "0x%llx", (unsigned long long)seed);
     snprintf(nonce_s, sizeof nonce_s, "%llu", (unsigned long long)random_nonce());
@@ -131,7 +138,7 @@ static void profiled_run(grading *g, const profile_decl *d, const char *params, 
     const char *argv[40] = {e->conf.ncu, "--config-file", "off", "--export", rep, "--force-overwrite",
                             "--launch-count", launches, "--clock-control", "none", "--metrics", metrics};
     int n = 12;
-    if (source)
+    if (needs_source(d))
         argv[n++] = "--section", argv[n++] = "SourceCounters", argv[n++] = "--import-source", argv[n++] = "yes";
     const char *run[] = {w->runner, "run", "--no-trace", "--params", params, "--seed", seed_s,
                          "--nonce", nonce_s, "--out", out, NULL};
@@ -296,12 +303,8 @@ static void report_lines(grading *g, const profile_decl *d, const char *params, 
         sb_printf(&tr->output, "  %s", sb_str(&line));
         sb_free(&line);
     }
-    if (d->n_look && src->n == 0)
-        for (int i = 0; i < d->n_look; i++)
-            if (d->look[i]->needs_source) {
-                sb_add(&tr->output, "  (no source lines: Nsight Compute's source page could not be read)\n");
-                break;
-            }
+    if (needs_source(d) && src->n == 0)
+        sb_add(&tr->output, "  (no source lines: Nsight Compute's source page could not be read)\n");
 }
 
 /* A student's check keeps its work folder for inspection (engine.h,
@@ -366,12 +369,9 @@ void profile_test(grading *g, const rubric_test *t, test_result *tr)
     snprintf(report, sizeof report, "%s/profile.ncu-rep", g->w.run);
     int ok = run_went_well(g, &r, report, tr);
     proc_result_free(&r);
-    int source = 0;
-    for (int i = 0; i < d.n_look; i++)
-        source |= d.look[i]->needs_source;
     ncu_raw raw;
     ncu_source src;
-    if (ok && read_report(g, source, &raw, &src, tr) == 0) {
+    if (ok && read_report(g, needs_source(&d), &raw, &src, tr) == 0) {
         double seconds = kit_now() - t0 - waited; /* the profile's own time: not the wait for the GPU */
         report_lines(g, &d, params, seconds, &raw, &src, tr);
         keep_report(g, report, tr);
