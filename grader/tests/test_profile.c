@@ -9,6 +9,7 @@
 
 #include "check_main.h"
 #include "class_report.h"
+#include "gradekey.h"
 #include "kit/util.h"
 #include "ncu_csv.h"
 #include "profile_checks.h"
@@ -495,6 +496,57 @@ START_TEST(figures_in_results_and_class_report)
 }
 END_TEST
 
+START_TEST(grading_key_says_profile)
+{
+    /* a result with a profile is not one without: the key differs; without --profile, as before */
+    engine e;
+    memset(&e, 0, sizeof e);
+    snprintf(e.conf.ncu, sizeof e.conf.ncu, "/usr/local/cuda/bin/ncu");
+    engine_grading_key(&e);
+    char plain[65];
+    snprintf(plain, sizeof plain, "%s", e.grading_key);
+    ck_assert_str_eq(e.conditions, "gpu=none;sanitizer=no;tests=all;mode=instructor;no_gpu_allowed=0");
+    e.profile = 1;
+    engine_grading_key(&e);
+    ck_assert_str_eq(e.conditions, "gpu=none;sanitizer=no;tests=all;mode=instructor;no_gpu_allowed=0;profile=yes");
+    ck_assert_str_ne(e.grading_key, plain);
+    e.profile = 0;
+    snprintf(e.conf.ncu, sizeof e.conf.ncu, "/opt/other/ncu"); /* the profiler counts only for profiles */
+    engine_grading_key(&e);
+    ck_assert_str_eq(e.grading_key, plain);
+}
+END_TEST
+
+START_TEST(profile_refused_before_grading)
+{
+    /* --profile with a rubric whose performance test profile.ini does not name: one line, status 2, nothing built */
+    char dir[] = "/tmp/kit-profile-cli-XXXXXX", rubric[600], cmd[4096];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(rubric, sizeof rubric, "%s/private.ini", dir);
+    FILE *f = fopen(rubric, "w");
+    fputs("[rubric]\nlab = lab05-convolution\n[test speed]\nkind = performance\npoints = 10\n"
+          "case = variant=tiled type=float n=2^20 mask=5\nthreshold = 1.1\nmin_speedup = 0.9\n", f);
+    fclose(f);
+    const char *b = getenv("KIT_BUILD");
+    snprintf(cmd, sizeof cmd, "KIT_NO_GPU=1 '%s/bin/kitgrade' check lab05 '%s/solutions/lab05-convolution' --rubric '%s' "
+             "--profile 2>&1; echo \"rc=$?\"", b && *b ? b : "build", kit_test_root(), rubric);
+    FILE *p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    char out[4096] = "";
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = 0;
+    pclose(p);
+    char want[2048];
+    snprintf(want, sizeof want, "grader/labs/lab05-convolution/profile.ini:1: test 'performance': not a performance test "
+             "of %s (its performance tests: speed)\nrc=2\n", rubric);
+    ck_assert_msg(strstr(out, want) != NULL, "got: %s", out);
+    ck_assert_int_eq(kit_test_count(out, "\n"), 2);
+    ck_assert_ptr_nonnull(strstr(out, "kitgrade: /"));
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 static Suite *profile_suite(void)
 {
     Suite *s = suite_create("profile");
@@ -513,9 +565,11 @@ static Suite *profile_suite(void)
     tcase_add_test(tc, ini_good);
     tcase_add_test(tc, ini_bad);
     tcase_add_test(tc, labs_declare_few_checks);
+    tcase_add_test(tc, profile_refused_before_grading);
     suite_add_tcase(s, tc);
     tc = tcase_create("results");
     tcase_add_test(tc, figures_in_results_and_class_report);
+    tcase_add_test(tc, grading_key_says_profile);
     suite_add_tcase(s, tc);
     return s;
 }
