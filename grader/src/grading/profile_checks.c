@@ -399,51 +399,56 @@ static void check_occupancy(const profile_view *v, strbuf *b, result_figure *fig
     sb_add(b, "\n");
 }
 
-static void check_dram(const profile_view *v, strbuf *b, result_figure *figs, int *nf)
+/* An achieved rate against this GPU's peak, one line: "WHAT 1,304 UNIT = 39% of this GPU's peak 3,352 UNIT".
+ * The peak: per_cycle (per clock, summed over the units) x clock (per second) x work_per_op, from the
+ * longest launch; without them, the rate alone. */
+typedef struct {
+    const char *what, *unit, *figure, *peak_figure, *per_cycle, *clock;
+    double work_per_op;
+    const char *pct_format; /* "%.0f" or "%.1f" */
+} rate_line;
+
+static void rate_against_peak(const profile_view *v, const rate_line *k, double rate, strbuf *b, result_figure *figs,
+                              int *nf)
 {
-    double bytes, t;
-    if (!view_sum(v, M_DRAM, &bytes) || !view_sum(v, M_TIME, &t) || !(t > 0)) {
-        sb_add(b, "DRAM: not measured\n");
+    double per_cycle, clock;
+    char a[48], p[48], pct[16];
+    profile_thousands(rate, a, sizeof a);
+    figure(figs, nf, k->figure, rate);
+    int r = view_longest(v);
+    if (!ncu_raw_get(v->raw, r, k->per_cycle, &per_cycle) || !ncu_raw_get(v->raw, r, k->clock, &clock) ||
+        !(per_cycle * clock > 0)) {
+        sb_printf(b, "%s %s %s\n", k->what, a, k->unit);
         return;
     }
-    double gbs = bytes / t / 1e9, per_cycle, clock;
-    char a[48], p[48];
-    profile_thousands(gbs, a, sizeof a);
-    figure(figs, nf, "dram_gbs", gbs);
-    int r = view_longest(v);
-    if (ncu_raw_get(v->raw, r, M_DRAM_PEAK, &per_cycle) && ncu_raw_get(v->raw, r, M_DRAM_CLOCK, &clock) &&
-        per_cycle * clock > 0) {
-        double peak = per_cycle * clock / 1e9;
-        figure(figs, nf, "dram_peak_gbs", peak);
-        profile_thousands(peak, p, sizeof p);
-        sb_printf(b, "DRAM %s GB/s = %.0f%% of this GPU's peak %s GB/s\n", a, 100 * gbs / peak, p);
-    } else {
-        sb_printf(b, "DRAM %s GB/s\n", a);
-    }
+    double peak = k->work_per_op * per_cycle * clock / 1e9;
+    figure(figs, nf, k->peak_figure, peak);
+    profile_thousands(peak, p, sizeof p);
+    snprintf(pct, sizeof pct, k->pct_format, 100 * rate / peak);
+    sb_printf(b, "%s %s %s = %s%% of this GPU's peak %s %s\n", k->what, a, k->unit, pct, p, k->unit);
+}
+
+static void check_dram(const profile_view *v, strbuf *b, result_figure *figs, int *nf)
+{
+    static const rate_line k = {"DRAM", "GB/s", "dram_gbs", "dram_peak_gbs", M_DRAM_PEAK, M_DRAM_CLOCK, 1, "%.0f"};
+    double bytes, t;
+    if (!view_sum(v, M_DRAM, &bytes) || !view_sum(v, M_TIME, &t) || !(t > 0))
+        sb_add(b, "DRAM: not measured\n");
+    else
+        rate_against_peak(v, &k, bytes / t / 1e9, b, figs, nf);
 }
 
 static void check_flops(const profile_view *v, strbuf *b, result_figure *figs, int *nf)
 {
-    double fma = 0, add = 0, mul = 0, t, per_cycle, clock;
+    /* an FMA is two operations, at the FMA pipe's peak */
+    static const rate_line k = {"FP32", "GFLOP/s", "gflops", "gflops_peak", M_FFMA_PEAK, M_SM_CLOCK, 2, "%.1f"};
+    double fma = 0, add = 0, mul = 0, t;
     if (!view_sum(v, M_FFMA, &fma) || !view_sum(v, M_TIME, &t) || !(t > 0)) {
         sb_add(b, "FP32: not measured\n");
         return;
     }
     view_sum(v, M_FADD, &add), view_sum(v, M_FMUL, &mul);
-    double gflops = (2 * fma + add + mul) / t / 1e9;
-    char a[48], p[48];
-    profile_thousands(gflops, a, sizeof a);
-    figure(figs, nf, "gflops", gflops);
-    int r = view_longest(v);
-    if (ncu_raw_get(v->raw, r, M_FFMA_PEAK, &per_cycle) && ncu_raw_get(v->raw, r, M_SM_CLOCK, &clock) &&
-        per_cycle * clock > 0) {
-        double peak = 2 * per_cycle * clock / 1e9;
-        figure(figs, nf, "gflops_peak", peak);
-        profile_thousands(peak, p, sizeof p);
-        sb_printf(b, "FP32 %s GFLOP/s = %.1f%% of this GPU's peak %s GFLOP/s\n", a, 100 * gflops / peak, p);
-    } else {
-        sb_printf(b, "FP32 %s GFLOP/s\n", a);
-    }
+    rate_against_peak(v, &k, (2 * fma + add + mul) / t / 1e9, b, figs, nf);
 }
 
 static void check_reuse(const profile_view *v, strbuf *b, result_figure *figs, int *nf)
