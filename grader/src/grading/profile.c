@@ -232,13 +232,12 @@ static int run_went_well(const grading *g, const proc_result *r, const char *rep
                  sb_str(&d));
     else if (!r->started)
         one_line(tr, "not run: %s %s", e->conf.ncu, sb_str(&d));
-    else if (!proc_ok(r)) { /* ncu passes the program's failure on */
+    else if (!proc_ok(r)) { /* the program's failure (ncu passes it on), or ncu's own: its message says which */
         strbuf why;
         sb_init(&why);
         if (m.error[0])
             sb_add_sanitized(&why, m.error, strlen(m.error));
-        one_line(tr, "not finished: your program %s under the profiler%s%s", sb_str(&d), why.len ? ": " : "",
-                 sb_str(&why));
+        one_line(tr, "not finished: the profiled run %s%s%s", sb_str(&d), why.len ? ": " : "", sb_str(&why));
         sb_free(&why);
     } else if (m.no_kernels || !have_report)
         one_line(tr, "no kernel of yours ran in the profiled run");
