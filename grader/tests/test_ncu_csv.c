@@ -210,6 +210,22 @@ START_TEST(source_page_none)
 }
 END_TEST
 
+START_TEST(source_page_other_spellings)
+{
+    /* "# Line" for "Line No"; a line's row that is its first instruction too */
+    const char *page = "\"File Path\",\"/w/src/conv1d.cu\"\n"
+                       "\"# Line\",\"Source\",\"Address\",\"Source\",\"L2 Theoretical Sectors Global Excessive\"\n"
+                       "\"39\",\"tile[t] = in[g];\",\"0x10\",\"LDG.E R5, desc[UR4][R2.64]\",\"3,000\"\n"
+                       "\"\",\"\",\"0x20\",\"LDG.E R6, desc[UR4][R2.64+0x4]\",\"1,000\"\n";
+    ncu_source s;
+    ck_assert_int_eq(ncu_source_parse(page, strlen(page), &s), 0);
+    const ncu_line *l = line_of(&s, "/conv1d.cu", 39);
+    ck_assert_double_eq(l->v[NCU_OP_LINE][NCU_SRC_SECTORS_GLOBAL_EXCESSIVE], 3000);
+    ck_assert_double_eq(l->v[NCU_OP_GLOBAL_LOAD][NCU_SRC_SECTORS_GLOBAL_EXCESSIVE], 4000);
+    ncu_source_free(&s);
+}
+END_TEST
+
 START_TEST(sass_kinds)
 {
     ck_assert_int_eq(ncu_sass_op("LDG.E.128.CONSTANT R4, desc[UR4][R2.64]"), NCU_OP_GLOBAL_LOAD);
@@ -315,6 +331,7 @@ static Suite *ncu_suite(void)
     tcase_add_test(tc, source_page_lines);
     tcase_add_test(tc, source_page_launches_merge);
     tcase_add_test(tc, source_page_none);
+    tcase_add_test(tc, source_page_other_spellings);
     tcase_add_test(tc, sass_kinds);
     tcase_add_test(tc, messages);
     tcase_add_test(tc, csv_fields);

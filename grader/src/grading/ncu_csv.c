@@ -299,9 +299,20 @@ typedef struct {
     int line, sass, cols[NCU_SRC_NCOLS];
 } src_header;
 
+/* The first column's title: "Line No" in the releases read so far (others
+ * spelled alike are taken too: the format has no version). */
+static int line_title(const char *t)
+{
+    static const char *const titles[] = {"Line No", "Line", "# Line", "Line Number", "Line #"};
+    for (size_t i = 0; i < sizeof titles / sizeof titles[0]; i++)
+        if (!strcmp(t, titles[i]))
+            return 1;
+    return 0;
+}
+
 static int read_src_header(char **f, int k, src_header *h, ncu_source *s)
 {
-    if (k < 2 || strcmp(f[0], "Line No"))
+    if (k < 2 || !line_title(f[0]))
         return 0;
     h->line = 0;
     h->sass = -1;
@@ -379,6 +390,9 @@ int ncu_source_parse(const char *text, size_t len, ncu_source *s)
                 cur = line_entry(s, file, (int)ln);
                 if (cur)
                     add_values(cur->v[NCU_OP_LINE], f, k, &h);
+                /* a line's row that is also its first instruction (no separate totals row) */
+                if (cur && h.sass >= 0 && h.sass < k && f[h.sass][0])
+                    add_values(cur->v[ncu_sass_op(f[h.sass])], f, k, &h);
             } else if (cur && h.sass >= 0 && h.sass < k) {
                 add_values(cur->v[ncu_sass_op(f[h.sass])], f, k, &h);
             }
