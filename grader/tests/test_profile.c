@@ -2,6 +2,7 @@
  * (profile_checks.h), and the labs' profile.ini files (profile_ini.h). */
 #include <check.h>
 #include <glob.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,12 +10,15 @@
 
 #include "check_main.h"
 #include "class_report.h"
+#include "engine_int.h"
 #include "gradekey.h"
 #include "kit/util.h"
 #include "ncu_csv.h"
 #include "profile_checks.h"
+#include "profile.h"
 #include "profile_ini.h"
 #include "report.h"
+#include "submission.h"
 
 /* The pages of one profile, parsed. */
 typedef struct {
@@ -547,6 +551,142 @@ START_TEST(profile_refused_before_grading)
 }
 END_TEST
 
+/* The profile step on the CPU: lab05's engine, no sandbox, and a stand-in
+ * for ncu (a shell script) that checks the options the step relies on,
+ * writes a report, and prints the written pages on --import.  mode: "ok",
+ * "permission" (ERR_NVGPUCTRPERM), "crash" (status 3, no report). */
+typedef struct {
+    char dir[64];
+    engine e;
+    grading g;
+    test_result tr;
+    const rubric_test *t;
+} step;
+
+static void step_run(step *st, const char *mode, const char *perf_output)
+{
+    snprintf(st->dir, sizeof st->dir, "/tmp/kit-profile-step-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(st->dir));
+    char path[600], err[1024];
+    snprintf(path, sizeof path, "%s/ncu", st->dir);
+    FILE *f = fopen(path, "w");
+    fprintf(f,
+            "#!/bin/sh\n"
+            "# a stand-in for ncu (test_profile.c)\n"
+            "case \" $* \" in\n"
+            "*' --import '*)\n"
+            "  case \" $* \" in\n"
+            "  *' --page raw --print-units base '*) cat '%s/grader/tests/fixtures/ncu-raw-uncoalesced.csv' ;;\n"
+            "  *' --page source --print-source cuda,sass '*) cat '%s/grader/tests/fixtures/ncu-source-uncoalesced.csv' ;;\n"
+            "  *) echo \"==ERROR== stand-in: which page? $*\"; exit 9 ;;\n"
+            "  esac ;;\n"
+            "*)\n"
+            "  for want in '--config-file off' --export --force-overwrite '--launch-count 4' '--clock-control none' \\\n"
+            "      --metrics '--section SourceCounters' '--import-source yes' 'run --no-trace --params'; do\n"
+            "    case \" $* \" in *\" $want \"*) ;; *) echo \"==ERROR== stand-in: no $want in: $*\"; exit 9 ;; esac\n"
+            "  done\n"
+            "  case \" $* \" in *gpu__time_duration.sum*dram__bytes.sum*) ;; *) echo \"==ERROR== stand-in: metrics $*\"; exit 9 ;; esac\n"
+            "  out=; prev=; for a in \"$@\"; do [ \"$prev\" = --export ] && out=$a; prev=$a; done\n"
+            "  echo '==PROF== Connected to process 7 (runner)'\n"
+            "  case %s in\n"
+            "  permission) echo '==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access NVIDIA GPU "
+            "Performance Counters on the target device 0.'; exit 1 ;;\n"
+            "  crash) echo '==ERROR== stand-in crash'; exit 3 ;;\n"
+            "  esac\n"
+            "  echo report > \"$out.ncu-rep\" ;;\n"
+            "esac\n",
+            kit_test_root(), kit_test_root(), mode);
+    fclose(f);
+    chmod(path, 0755);
+    ck_assert_msg(engine_init(&st->e, "lab05", "test_profile", NULL, err, sizeof err) == 0, "%s", err);
+    memset(&st->e.sb, 0, sizeof st->e.sb); /* the stand-in lives in /tmp: no sandbox */
+    st->e.sb.uid_fd = -1;
+    st->e.gpu = 1, st->e.profile = 1, st->e.keep_work = 1, st->e.seed = 0x5eed;
+    snprintf(st->e.gpu_uuid, sizeof st->e.gpu_uuid, "GPU-stand-in-%d", (int)getpid());
+    snprintf(st->e.conf.ncu, sizeof st->e.conf.ncu, "%s", path);
+    memset(&st->g, 0, sizeof st->g);
+    st->g.e = &st->e;
+    workdirs *w = &st->g.w;
+    snprintf(w->root, sizeof w->root, "%s/work", st->dir);
+    snprintf(w->run, sizeof w->run, "%s/run", w->root);
+    snprintf(w->bin, sizeof w->bin, "%s/bin", w->root);
+    snprintf(w->src, sizeof w->src, "%s/src", w->root);
+    snprintf(w->runner, sizeof w->runner, "%s/runner", w->bin);
+    ck_assert_int_eq(mkdirs(w->run, 0755), 0);
+    memset(&st->tr, 0, sizeof st->tr);
+    sb_init(&st->tr.output);
+    snprintf(st->tr.name, sizeof st->tr.name, "performance");
+    st->tr.status = ST_FAIL;
+    sb_add(&st->tr.output, perf_output);
+    st->t = rubric_find(&st->e.rub, "performance");
+    ck_assert_ptr_nonnull(st->t);
+    profile_test(&st->g, st->t, &st->tr);
+}
+
+static void step_free(step *st)
+{
+    sb_free(&st->tr.output);
+    engine_free(&st->e);
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", st->dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+static const char timed_output[] = "case variant=tiled type=float n=2^24 mask=21: yours 0.474 ms, baseline 0.498 ms: "
+                                   "speedup 1.05x\nspeedup 1.05x: full points from 1.15x, none at or below 0.90x\n";
+
+START_TEST(step_lines_and_figures)
+{
+    step st;
+    step_run(&st, "ok", timed_output);
+    const char *o = sb_str(&st.tr.output);
+    ck_assert_msg(strstr(o, "profile (Nsight Compute; never graded) of case variant=tiled type=float n=2^24 mask=21, "),
+                  "%s", o);
+    ck_assert_ptr_nonnull(strstr(o, "\n  kernels: conv1d_tiled 0.412 ms\n"));
+    ck_assert_ptr_nonnull(strstr(o, "\n  global loads: 8.0 sectors per request at conv1d.cu:42 (ideal 4): neighbouring "
+                                    "threads read far-apart addresses (uncoalesced)\n"));
+    ck_assert_ptr_nonnull(strstr(o, "\n  DRAM 326 GB/s = 10% of this GPU's peak 3,352 GB/s\n"));
+    ck_assert_ptr_nonnull(strstr(o, "/work/profile.ncu-rep; open it with ncu-ui)\n"));
+    ck_assert_int_eq(st.tr.status, ST_FAIL); /* never the grade */
+    int dram = 0, seconds = 0;
+    for (int i = 0; i < st.tr.n_figures; i++)
+        dram |= !strcmp(st.tr.figures[i].name, "dram_gbs"), seconds |= !strcmp(st.tr.figures[i].name, "profile_seconds");
+    ck_assert(dram && seconds);
+    struct stat sst;
+    ck_assert_int_eq(stat(st.g.w.run, &sst), 0); /* the run folder emptied, the report kept beside it */
+    char rep[2200];
+    snprintf(rep, sizeof rep, "%s/profile.ncu-rep", st.g.w.root);
+    ck_assert_int_eq(access(rep, R_OK), 0);
+    step_free(&st);
+}
+END_TEST
+
+START_TEST(step_one_line_when_it_cannot_run)
+{
+    static const struct {
+        const char *mode, *perf, *want;
+    } cases[] = {
+        {"permission", timed_output,
+         "profile (Nsight Compute; never graded): not run: this GPU's performance counters are open to administrators "
+         "only (ERR_NVGPUCTRPERM); an administrator opens them with the driver option "
+         "NVreg_RestrictProfilingToAdminUsers=0 (docs/grading.md, \"Profiles\")\n"},
+        {"crash", timed_output,
+         "profile (Nsight Compute; never graded): not finished: the profiled run exited with status 3: stand-in crash\n"},
+        {"ok", "case variant=tiled: no performance credit (a timing run must compute right results...):\n",
+         "profile (Nsight Compute; never graded): not run: the performance test timed no run of your code (above); a "
+         "profile explains speed, not a failure\n"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        step st;
+        step_run(&st, cases[i].mode, cases[i].perf);
+        const char *o = sb_str(&st.tr.output) + strlen(cases[i].perf);
+        ck_assert_str_eq(o, cases[i].want);
+        ck_assert_int_eq(st.tr.n_figures, 0);
+        step_free(&st);
+    }
+}
+END_TEST
+
 static Suite *profile_suite(void)
 {
     Suite *s = suite_create("profile");
@@ -566,6 +706,11 @@ static Suite *profile_suite(void)
     tcase_add_test(tc, ini_bad);
     tcase_add_test(tc, labs_declare_few_checks);
     tcase_add_test(tc, profile_refused_before_grading);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("step");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, step_lines_and_figures);
+    tcase_add_test(tc, step_one_line_when_it_cannot_run);
     suite_add_tcase(s, tc);
     tc = tcase_create("results");
     tcase_add_test(tc, figures_in_results_and_class_report);

@@ -163,36 +163,53 @@ static void profiled_run(grading *g, const profile_decl *d, const char *params, 
     cpu_slot_release(&slot);
 }
 
-/* One page of the report (ncu --import, in the sandbox) into page; 0, or -1 with why. */
-static int read_page(grading *g, const char *const page_args[], strbuf *page, strbuf *why)
+/* One page of the report (ncu --import, in the sandbox): started
+ * (page_start), then read (page_finish), so that the two pages are made at
+ * once (each import starts ncu, which takes most of its time). */
+typedef struct {
+    proc_session *s;
+    sandboxed sb;
+    proc_result r;
+    char rep[2200];
+    const char *argv[16];
+} page_job;
+
+static void page_start(grading *g, const char *const page_args[], page_job *j)
 {
     engine *e = g->e;
     const workdirs *w = &g->w;
-    char rep[2200];
-    snprintf(rep, sizeof rep, "%s/profile.ncu-rep", w->run);
-    const char *argv[16] = {e->conf.ncu, "--config-file", "off", "--import", rep, "--csv"};
-    int n = 6;
+    snprintf(j->rep, sizeof j->rep, "%s/profile.ncu-rep", w->run);
+    const char *head[] = {e->conf.ncu, "--config-file", "off", "--import", j->rep, "--csv"};
+    int n = 0;
+    for (; n < 6; n++)
+        j->argv[n] = head[n];
     for (int i = 0; page_args[i] && n < 15; i++)
-        argv[n++] = page_args[i];
-    argv[n] = NULL;
-    sandboxed sb;
-    sandboxed_init(&sb, e, IMPORT_TIMEOUT, w->run, w->run, w->run, NULL, NULL);
-    sb.o.out_cap = IMPORT_CAP;
-    sb.o.nproc = sb.o.nproc > 0 ? sb.o.nproc + NCU_THREADS : 0;
-    proc_result r;
-    proc_run(argv, &sb.o, &r);
-    int ok = proc_ok(&r) && !r.out_capped;
+        j->argv[n++] = page_args[i];
+    j->argv[n] = NULL;
+    sandboxed_init(&j->sb, e, IMPORT_TIMEOUT, w->run, w->run, w->run, NULL, NULL);
+    j->sb.o.out_cap = IMPORT_CAP;
+    j->sb.o.nproc = j->sb.o.nproc > 0 ? j->sb.o.nproc + NCU_THREADS : 0;
+    j->s = proc_start(j->argv, &j->sb.o, -1, &j->r);
+}
+
+/* The page into page: 0, or -1 with why. */
+static int page_finish(page_job *j, strbuf *page, strbuf *why)
+{
+    if (j->s)
+        proc_end(j->s, IMPORT_TIMEOUT);
+    const proc_result *r = &j->r;
+    int ok = proc_ok(r) && !r->out_capped;
     if (ok) {
-        sb_addn(page, sb_str(&r.out), r.out.len);
+        sb_addn(page, sb_str(&r->out), r->out.len);
     } else {
         ncu_messages m;
-        ncu_messages_scan(sb_str(&r.err), r.err.len, &m);
+        ncu_messages_scan(sb_str(&r->err), r->err.len, &m);
         if (!m.error[0])
-            ncu_messages_scan(sb_str(&r.out), r.out.len, &m);
+            ncu_messages_scan(sb_str(&r->out), r->out.len, &m);
         strbuf d;
         sb_init(&d);
-        proc_describe(&r, &d);
-        if (r.out_capped)
+        proc_describe(r, &d);
+        if (r->out_capped)
             sb_printf(why, "its page is over %zu MB", IMPORT_CAP >> 20);
         else if (m.error[0])
             sb_add_sanitized(why, m.error, strlen(m.error));
@@ -200,7 +217,7 @@ static int read_page(grading *g, const char *const page_args[], strbuf *page, st
             sb_printf(why, "ncu --import %s", sb_str(&d));
         sb_free(&d);
     }
-    proc_result_free(&r);
+    proc_result_free(&j->r);
     return ok ? 0 : -1;
 }
 
@@ -254,24 +271,28 @@ static int read_report(grading *g, int source, ncu_raw *raw, ncu_source *src, te
     static const char *const raw_args[] = {"--page", "raw", "--print-units", "base", "--print-kernel-base",
                                            "function", NULL};
     static const char *const src_args[] = {"--page", "source", "--print-source", "cuda,sass", NULL};
+    page_job raw_job, src_job;
+    page_start(g, raw_args, &raw_job);
+    if (source)
+        page_start(g, src_args, &src_job);
     strbuf page, why;
     sb_init(&page), sb_init(&why);
     memset(src, 0, sizeof *src);
-    int rc = read_page(g, raw_args, &page, &why);
+    int rc = page_finish(&raw_job, &page, &why);
     keep_page(g, "raw.csv", sb_str(&page), page.len);
     if (rc == 0 && ncu_raw_parse(sb_str(&page), page.len, raw) != 0) {
         ncu_raw_free(raw);
         sb_add(&why, "no metrics in its raw page");
         rc = -1;
     }
-    if (rc != 0) {
+    if (rc != 0)
         one_line(tr, "could not read Nsight Compute's report: %s", sb_str(&why));
-    } else if (source) {
+    if (source) {
         sb_clear(&page), sb_clear(&why);
         /* without lines the figures still hold: only "at FILE:LINE" is missing */
-        int read = read_page(g, src_args, &page, &why);
+        int read = page_finish(&src_job, &page, &why);
         keep_page(g, "source.csv", sb_str(&page), page.len);
-        if (read != 0 || ncu_source_parse(sb_str(&page), page.len, src) != 0)
+        if (rc != 0 || read != 0 || ncu_source_parse(sb_str(&page), page.len, src) != 0)
             ncu_source_free(src);
     }
     sb_free(&page), sb_free(&why);
