@@ -602,7 +602,7 @@ static void step_run(step *st, const char *mode, const char *perf_output)
     memset(&st->e.sb, 0, sizeof st->e.sb); /* the stand-in lives in /tmp: no sandbox */
     st->e.sb.uid_fd = -1;
     st->e.gpu = 1, st->e.profile = 1, st->e.keep_work = 1, st->e.seed = 0x5eed;
-    snprintf(st->e.gpu_uuid, sizeof st->e.gpu_uuid, "GPU-stand-in-%d", (int)getpid());
+    snprintf(st->e.gpu_uuid, sizeof st->e.gpu_uuid, "GPU-stand-in-test_profile"); /* one lock file, reused */
     snprintf(st->e.conf.ncu, sizeof st->e.conf.ncu, "%s", path);
     memset(&st->g, 0, sizeof st->g);
     st->g.e = &st->e;
