@@ -193,6 +193,7 @@ $(KIT_INI): $(FLAGS_STAMP) $(VERSION_STAMP) mk/config.mk Makefile
 	  echo "cupti = $(if $(CUPTI_LIBDIR),yes,no)"; \
 	  echo "compute_sanitizer = $(COMPUTE_SANITIZER)"; \
 	  echo "cuda_gdb = $(CUDA_GDB)"; \
+	  echo "ncu = $(NCU)"; \
 	  echo "kit_devices = $(abspath $(KIT_DEVICES))"; \
 	  echo "kit_version = $(KIT_VERSION)"; } > $@
 
@@ -202,11 +203,12 @@ all: $(KIT_CORE) $(LAB_TARGETS) ## build the grader, common library and every la
 
 # ---- student targets: make lab01 ... make lab09 -----------------------------------
 # TEST=name runs one test alone; SEED=0x... reproduces a failure; DIR=path grades another folder;
-# V=1 also says where each test's seconds went (kitgrade check --timings).
+# V=1 also says where each test's seconds went (kitgrade check --timings); PROFILE=1 adds, after
+# the performance test, Nsight Compute's view of your kernels (kitgrade check --profile).
 # Each builds only what its lab needs (the kit's core, that lab's objects and
 # checker): the first `make lab03` on a fresh clone compiles one lab, not eleven.
 KITGRADE_OPTS = $(if $(TEST),--test $(TEST)) $(if $(SEED),--seed $(SEED)) $(if $(NO_COLOR),--no-color) \
-                $(if $(filter 1,$(V)),--timings)
+                $(if $(filter 1,$(V)),--timings) $(if $(filter 1,$(PROFILE)),--profile)
 define STUDENT_TARGET
 $(1): $(KIT_CORE) $$($(2)_NEEDS)
 	@$(KITGRADE) check $(1) $$(or $$(DIR),labs/$(2)) $$(KITGRADE_OPTS)
@@ -245,7 +247,7 @@ $(EXPECT_OBJ): KIT_CFLAGS += -Itests/lib
 $(EXPECT_GET): tests/lib/expect_get.c $(EXPECT_OBJ) $(DEPS_OK)
 	@mkdir -p $(@D)
 	$(Q)$(call say,CC,$@)$(CC) $(KIT_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Itests/lib -o $@ $< $(EXPECT_OBJ) $(INIH_LIBS)
-GPU_TESTS := $(BUILD)/tests/gpu/test_labs $(EXPECT_GET)
+GPU_TESTS := $(BUILD)/tests/gpu/test_labs $(BUILD)/tests/gpu/test_profiles $(EXPECT_GET)
 $(BUILD)/tests/gpu/test_%: tests/gpu/test_%.c $(call obj,$(GRADER_LIB_C)) $(EXPECT_OBJ) $(LIBKIT) $(DEPS_OK)
 	@mkdir -p $(@D)
 	$(Q)$(call say,CC,$@)$(CC) $(KIT_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Icommon/tests $(GRADER_INC) -Itests/lib -o $@ $< $(call obj,$(GRADER_LIB_C)) $(EXPECT_OBJ) $(LIBKIT) $(CJSON_LIBS) $(INIH_LIBS) $(CHECK_LIBS) -lm

@@ -15,6 +15,8 @@ CUPTI_LIBDIR ?= $(patsubst %/,%,$(dir $(firstword $(wildcard $(CUDA_HOME)/lib64/
 COMPUTE_SANITIZER ?= $(or $(wildcard $(CUDA_HOME)/bin/compute-sanitizer),$(shell command -v compute-sanitizer 2>/dev/null))
 # reads the GPU dump of a student call that did not return: the line its warps stood on
 CUDA_GDB ?= $(or $(wildcard $(CUDA_HOME)/bin/cuda-gdb),$(shell command -v cuda-gdb 2>/dev/null))
+# Nsight Compute's command line (kitgrade --profile, make labNN PROFILE=1); optional.
+NCU ?= $(or $(wildcard $(CUDA_HOME)/bin/ncu),$(shell command -v ncu 2>/dev/null))
 
 # ---- GPU architecture --------------------------------------------------------
 # -arch=native when a CUDA device answers; otherwise the oldest and the newest

@@ -17,6 +17,7 @@
 #include "engine.h"
 #include "gradekey.h"
 #include "labparams.h"
+#include "profile_ini.h"
 #include "layout.h"
 #include "rerun.h"
 #include "exit_codes.h"
@@ -57,6 +58,8 @@ static const char usage_text[] =
     "  --test NAME   run one test alone (a,b,c: these tests)   --seed S   reproduce a run\n"
     "  --no-color    plain output             LAB is lab03 or lab03-dot\n"
     "  --timings     check: where each test's seconds went (make labNN V=1)\n"
+    "  --profile     after the performance test, Nsight Compute on your kernels: a few lines on why they\n"
+    "                are as fast as they are (make labNN PROFILE=1; never graded; docs/grading.md)\n"
     "  --rubric FILE use this rubric instead of the lab's (e.g. a private one with hidden tests)\n"
     "  --per-gpu N   batch: submissions sharing one GPU at a time (default 1; timing runs still\n"
     "                take the GPU alone)\n"
@@ -67,7 +70,7 @@ static const char usage_text[] =
 typedef struct {
     const char *cmd, *lab, *dir, *dir2, *out, *only, *test, *seed, *rubric, *group;
     double similarity;
-    int force, jobs, per_gpu, no_color, anyway, allow_no_gpu, timings;
+    int force, jobs, per_gpu, no_color, anyway, allow_no_gpu, timings, profile;
     const char *shard, *merge; /* batch inside kitgrade slurm (slurm.h) */
     const char *params[32];
     int n_params;
@@ -125,6 +128,8 @@ static int parse(int argc, char **argv, cli *c)
             c->no_color = 1;
         else if (!strcmp(a, "--timings"))
             c->timings = 1;
+        else if (!strcmp(a, "--profile"))
+            c->profile = 1;
         else if (!strcmp(a, "--allow-no-gpu"))
             c->allow_no_gpu = 1;
         else if (a[0] == '-') {
@@ -175,6 +180,14 @@ static int setup(engine *e, const cli *c, const char *argv0)
     e->ropts.color = !c->no_color && isatty(1) && !getenv("NO_COLOR");
     e->log = stdout;
     e->timings = c->timings;
+    /* --profile: the lab's profile.ini is input too, refused before anything runs */
+    profile_decl pd;
+    if (c->profile && profile_ini_for_lab(e, &pd, err, sizeof err) < 0) {
+        fprintf(stderr, "kitgrade: %s\n", err);
+        engine_free(e);
+        return -1;
+    }
+    e->profile = c->profile;
     return 0;
 }
 
@@ -644,7 +657,10 @@ static int cmd_validate(int argc, char **argv, const char *argv0)
             bad++;
             continue;
         }
-        if (lab_rubric_cases_check(&e, err, sizeof err) != 0) {
+        /* profile.ini names a test of the lab's own rubric; with --rubric it is checked when a run asks for a profile */
+        profile_decl pd;
+        if (lab_rubric_cases_check(&e, err, sizeof err) != 0 ||
+            (!rubric && profile_ini_for_lab(&e, &pd, err, sizeof err) < 0)) {
             printf("FAIL %s: %s\n", lab, err);
             bad++;
             engine_free(&e);

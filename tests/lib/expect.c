@@ -57,6 +57,10 @@ static int handler(void *user, const char *section, const char *name, const char
         x->needs_sandbox = yes(value);
     else if (!strcmp(name, "needs_memory_gb"))
         x->needs_memory_gb = atoi(value);
+    else if (!strcmp(name, "profile") && x->n_profile < 8)
+        snprintf(x->profile[x->n_profile++], sizeof x->profile[0], "%s", value);
+    else if (!strcmp(name, "profile_absent") && x->n_profile_absent < 8)
+        snprintf(x->profile_absent[x->n_profile_absent++], sizeof x->profile_absent[0], "%s", value);
     else if (strcmp(name, "why"))
         return 0;
     return 1;

@@ -27,6 +27,12 @@ typedef struct {
     int alone;             /* alone = yes: tests/run-gpu grades it with nothing else on the GPU */
     int needs_sandbox;     /* needs_sandbox = yes: only where bubblewrap works */
     int needs_memory_gb;   /* needs_memory_gb = N: only with N GB of free memory (0: any) */
+    /* Graded with --profile (tests/run-profile, tests/gpu/test_profiles.c): phrases the
+     * performance test's profile must contain, and must not */
+    char profile[8][256];
+    int n_profile;
+    char profile_absent[8][256];
+    int n_profile_absent;
 } expectation;
 
 /* What a submission must get when its expect.ini says nothing: it builds, needs a GPU. */

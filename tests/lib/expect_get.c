@@ -5,6 +5,7 @@
  *   expect-get FILE KEY
  *
  * prints the value, one line: gpu, alone, needs_sandbox -> yes|no;
+ * profile -> yes|no (phrases for a profile: graded by tests/run-profile);
  * needs_memory_gb -> the number (0 when not set); tests -> the tests named by
  * fails, may_fail and passes, comma-separated ("all" among them for fails =
  * all; empty when none).  Exit 0; 2 with one line on stderr for a file that
@@ -32,7 +33,7 @@ static void add_names(char *out, size_t len, const expect_list *l)
 int main(int argc, char **argv)
 {
     if (argc != 3) {
-        fprintf(stderr, "usage: expect-get FILE gpu|alone|needs_sandbox|needs_memory_gb|tests\n");
+        fprintf(stderr, "usage: expect-get FILE gpu|alone|needs_sandbox|needs_memory_gb|tests|profile\n");
         return 2;
     }
     expectation x;
@@ -50,6 +51,8 @@ int main(int argc, char **argv)
         puts(x.needs_sandbox ? "yes" : "no");
     else if (!strcmp(key, "needs_memory_gb"))
         printf("%d\n", x.needs_memory_gb);
+    else if (!strcmp(key, "profile"))
+        puts(x.n_profile || x.n_profile_absent ? "yes" : "no");
     else if (!strcmp(key, "tests")) {
         char out[8192] = "";
         if (x.all_fail)
@@ -59,7 +62,7 @@ int main(int argc, char **argv)
         add_names(out, sizeof out, &x.must_pass);
         puts(out);
     } else {
-        fprintf(stderr, "expect-get: unknown key '%s'; the keys are gpu, alone, needs_sandbox, needs_memory_gb, tests\n",
+        fprintf(stderr, "expect-get: unknown key '%s'; the keys are gpu, alone, needs_sandbox, needs_memory_gb, tests, profile\n",
                 key);
         return 2;
     }

@@ -366,6 +366,74 @@ static void section_speedups(strbuf *b, const class_data *d)
     sb_add(b, "</section>\n");
 }
 
+/* A figure of a result's profile (kitgrade batch --profile), -1 when it has none. */
+static double figure_of(const grade_result *g, const char *name)
+{
+    for (int i = 0; i < g->n_tests; i++)
+        for (int k = 0; k < g->tests[i].n_figures; k++)
+            if (!strcmp(g->tests[i].figures[k].name, name))
+                return g->tests[i].figures[k].value;
+    return -1;
+}
+
+/* Beside the speedups, what the kernels achieved (the profiles' figures):
+ * students per band of DRAM bandwidth, and of FP32 rate where measured,
+ * and per student the speedup next to them. */
+static void section_profile(strbuf *b, const class_data *d)
+{
+    static const struct {
+        const char *figure, *id, *what;
+    } kinds[] = {{"dram_gbs", "dram-histogram", "achieved DRAM bandwidth (GB/s)"},
+                 {"gflops", "gflops-histogram", "achieved FP32 rate (GFLOP/s)"}};
+    sb_add(b, "<section id=\"profile\"><h2>Achieved bandwidth and FLOP/s (profiles, never graded)</h2>\n");
+    int any = 0;
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        double vmax = 0, count[10] = {0};
+        int n = 0;
+        for (int i = 0; i < d->n; i++) {
+            double v = d->rows[i].ok ? figure_of(&d->rows[i].g, kinds[k].figure) : -1;
+            if (v > 0)
+                n++, vmax = v > vmax ? v : vmax;
+        }
+        if (!n)
+            continue;
+        any = 1;
+        double raw = vmax / 10, p10 = pow(10, floor(log10(raw))), step = p10;
+        while (step < raw) /* bands of 1, 2 or 5 times a power of ten */
+            step = step == p10 ? 2 * p10 : step == 2 * p10 ? 5 * p10 : 10 * p10;
+        char labels[10][32], caption[200];
+        for (int j = 0; j < 10; j++)
+            snprintf(labels[j], sizeof labels[j], "%g", j * step);
+        for (int i = 0; i < d->n; i++) {
+            double v = d->rows[i].ok ? figure_of(&d->rows[i].g, kinds[k].figure) : -1;
+            if (v > 0)
+                count[(int)(v / step) > 9 ? 9 : (int)(v / step)]++;
+        }
+        snprintf(caption, sizeof caption, "students per band of %s, %d profiled (band start)", kinds[k].what, n);
+        svg_bars(b, kinds[k].id, caption, labels, count, 10);
+    }
+    if (!any) {
+        sb_add(b, "<p id=\"no-profile\">No profiles: grade with <code>kitgrade batch --profile</code> (make grade "
+                  "PROFILE=1) to see what the kernels achieved beside their speedups.</p>\n</section>\n");
+        return;
+    }
+    sb_add(b, "<details><summary>per student</summary><table id=\"profile-table\"><tr><th>student</th>"
+              "<th>speedup</th><th>DRAM GB/s</th><th>GFLOP/s</th></tr>\n");
+    for (int i = 0; i < d->n; i++) {
+        const row *r = &d->rows[i];
+        double gbs = r->ok ? figure_of(&r->g, "dram_gbs") : -1, gf = r->ok ? figure_of(&r->g, "gflops") : -1;
+        if (gbs <= 0 && gf <= 0)
+            continue;
+        sb_add(b, "<tr class=\"profiled\"><td>");
+        esc(b, r->m->name);
+        sb_add(b, "</td>");
+        sb_printf(b, r->speedup > 0 ? "<td class=\"num\">%.2fx</td>" : "<td>-</td>", r->speedup);
+        sb_printf(b, gbs > 0 ? "<td class=\"num\">%.0f</td>" : "<td>-</td>", gbs);
+        sb_printf(b, gf > 0 ? "<td class=\"num\">%.0f</td></tr>\n" : "<td>-</td></tr>\n", gf);
+    }
+    sb_add(b, "</table></details></section>\n");
+}
+
 /* The failure messages most students share (numbers aside). */
 static void section_failures(strbuf *b, const class_data *d)
 {
@@ -590,7 +658,8 @@ int class_report_write(const engine *e, const char *out_dir, const class_member 
     strbuf b;
     sb_init(&b);
     static void (*const sections[])(strbuf *, const class_data *) = {
-        section_head,     section_summary, section_scores,   section_tests,    section_speedups, section_failures,
+        section_head,     section_summary, section_scores,   section_tests,    section_speedups, section_profile,
+        section_failures,
         section_build_failures, section_late, section_similarity, section_students, section_answers,
     };
     for (size_t k = 0; k < sizeof sections / sizeof sections[0]; k++)

@@ -107,7 +107,7 @@ static const char slurm_usage[] =
     "  grades SUBMISSIONS as one Slurm job array (one GPU per task, N submissions per task, at most\n"
     "  --max-running tasks at once) with `kitgrade batch`; again: progress, or resubmits what is missing,\n"
     "  or merges when everything is graded.  batch options (--rubric, --seed, --test, --force,\n"
-    "  --per-gpu, --jobs, --allow-no-gpu) go to every task.  Exit status: 0 submitted, still running, or\n"
+    "  --per-gpu, --jobs, --allow-no-gpu, --profile) go to every task.  Exit status: 0 submitted, still running, or\n"
     "  everything graded and merged; 2 bad usage; 4 sbatch failed or, after --wait, submissions without a result.\n";
 
 /* 'arg', for sh -c */
@@ -375,7 +375,7 @@ static int parse_slurm(int argc, char **argv, slurm_cli *c)
             c->jobs_given |= !strcmp(a, "--jobs");
             c->fwd[c->n_fwd++] = a, c->fwd[c->n_fwd++] = v, i++;
         }
-        else if ((!strcmp(a, "--allow-no-gpu") || !strcmp(a, "--no-color")) && c->n_fwd < 63)
+        else if ((!strcmp(a, "--allow-no-gpu") || !strcmp(a, "--no-color") || !strcmp(a, "--profile")) && c->n_fwd < 63)
             c->fwd[c->n_fwd++] = a;
         else if (a[0] != '-' && npos < 2)
             *pos[npos++] = a;

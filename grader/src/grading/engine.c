@@ -26,6 +26,7 @@ extern char **environ;
 #include "exit_codes.h"
 #include "lock.h"
 #include "proc.h"
+#include "profile.h"
 #include "rerun.h"
 #include "sanitizer.h"
 #include "submission.h"
@@ -921,6 +922,8 @@ static void grade_test(grading *gr, const rubric_test *t, grade_result *g)
         test_kinds[t->kind].run(gr, t, tr);
     }
     tr->seconds = kit_now() - ts;
+    if (t->kind == KIND_PERFORMANCE && g->build_ok && e->gpu)
+        profile_test(gr, t, tr); /* --profile: lines and figures, never the grade (profile.h) */
     if (test_kinds[t->kind].after)
         test_kinds[t->kind].after(gr, tr);
     if (e->log)

@@ -65,6 +65,7 @@ typedef struct engine_s {
      * holds the GPU shared all along, and every timing run of every other
      * grading waits for it).  engine_init sets 1. */
     int sanitizers_beside;
+    int profile;            /* profile the kernels after a performance test (--profile; profile.h) */
 } engine;
 
 /* Loads build/kit.ini (from $KIT_BUILD, else ../ of the executable), the lab's

@@ -126,11 +126,14 @@ void engine_grading_key(engine *e)
                          e->conf.compute_sanitizer};
     for (size_t i = 0; i < sizeof how / sizeof *how; i++)
         digest_str(&d, how[i]);
+    if (e->profile) /* and the profiler, for results with a profile only: the others' keys stay as they were */
+        digest_str(&d, e->conf.ncu);
     /* the conditions */
     int sanitizer = e->conf.compute_sanitizer[0] && access(e->conf.compute_sanitizer, X_OK) == 0;
-    snprintf(e->conditions, sizeof e->conditions, "gpu=%s;sanitizer=%s;tests=%s;mode=%s;no_gpu_allowed=%d",
+    /* a profile adds figures to a result (profile.h): one made without cannot stand for one with */
+    snprintf(e->conditions, sizeof e->conditions, "gpu=%s;sanitizer=%s;tests=%s;mode=%s;no_gpu_allowed=%d%s",
              e->gpu ? e->gpu_name : "none", sanitizer ? "yes" : "no", e->only_test ? e->only_test : "all",
-             e->student_mode ? "student" : "instructor", e->allow_no_gpu);
+             e->student_mode ? "student" : "instructor", e->allow_no_gpu, e->profile ? ";profile=yes" : "");
     digest_str(&d, e->conditions);
     digest_hex(&d, e->grading_key);
 }

@@ -34,6 +34,7 @@ static int handler(void *user, const char *section, const char *name, const char
     FIELD("cuda_gdb", c->cuda_gdb)
     FIELD("kit_devices", c->kit_devices)
     FIELD("kit_version", c->kit_version)
+    FIELD("ncu", c->ncu)
 #undef FIELD
 #undef APPEND
     if (!strcmp(name, "cupti"))

@@ -22,6 +22,7 @@ typedef struct {
     char cuda_gdb[1024];    /* reads the GPU dump of a call that did not return (hang.c); "" none */
     char kit_devices[1024];
     char kit_version[64];   /* git describe (or VERSION) when make wrote kit.ini; "" if unknown */
+    char ncu[1024];         /* Nsight Compute's command line tool; "" when not found (profiles only) */
 } kit_conf;
 
 /* Loads BUILD/kit.ini.  Returns 0, or -1 with a reason ("run make first"). */

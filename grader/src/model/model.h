@@ -103,6 +103,15 @@ double rubric_max_points(const rubric *r, int visible_only);
 
 /* ---------- results ---------- */
 typedef enum { ST_PASS = 0, ST_FAIL, ST_SKIP, ST_ERROR } test_status;
+
+/* A named number a test measured besides its score (a profile's figures,
+ * grader/src/grading/profile.h): kept in results.json for the class
+ * report, never part of a score. */
+#define MAX_FIGURES 16
+typedef struct {
+    char name[40];
+    double value;
+} result_figure;
 const char *test_status_name(test_status s);
 
 typedef struct {
@@ -117,6 +126,8 @@ typedef struct {
     int details_hidden;    /* from the student's feedback: a hidden test without show_details */
     int show_output;       /* shown even when passed (a performance test's timings) */
     char note[160];        /* a few words after the status line ("reused: dot.cu unchanged"); "" none */
+    result_figure figures[MAX_FIGURES]; /* a performance test's profile (--profile); never scored */
+    int n_figures;
 } test_result;
 
 typedef struct {

@@ -324,6 +324,9 @@ static void add_test_extra(cJSON *jt, const test_result *t)
         add_text(x, "details", sb_str(&t->output), t->output.len);
     if (t->show_output)
         cJSON_AddBoolToObject(x, "show_output", 1);
+    cJSON *figs = t->n_figures ? cJSON_AddObjectToObject(x, "profile") : NULL; /* --profile's figures, never scored */
+    for (int i = 0; figs && i < t->n_figures; i++)
+        cJSON_AddNumberToObject(figs, t->figures[i].name, t->figures[i].value);
 }
 
 /* Test NUMBER (from 1) as an entry of "tests"; -1 when it could not be added. */
@@ -587,6 +590,14 @@ static void read_test(const cJSON *jt, test_result *t)
     t->details_hidden = get_bool(tx, "details_hidden");
     if (t->details_hidden && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(tx, "details")))
         get_sb(tx, "details", &t->output); /* the whole text, as graded */
+    const cJSON *f;
+    cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(tx, "profile"))
+    {
+        if (cJSON_IsNumber(f) && f->string && t->n_figures < MAX_FIGURES) {
+            snprintf(t->figures[t->n_figures].name, sizeof t->figures[0].name, "%.39s", f->string);
+            t->figures[t->n_figures++].value = f->valuedouble;
+        }
+    }
 }
 
 int report_read_json(const char *path, grade_result *g, char *err, size_t errlen)
