@@ -236,6 +236,15 @@ $(BUILD)/common/tests/test_lab_driver: common/tests/test_lab_driver.cu common/sr
 	@mkdir -p $(@D)
 	$(Q)$(call say,NVCC,$@)$(NVCC) $(KIT_NVCCFLAGS) $(NVCCFLAGS) -o $@ $< common/src/lab_driver.cu $(LIBKIT) $(OPENMP_LINK) -lm
 
+# Solutions' own index arithmetic on the CPU (nvcc: the test includes the
+# solution's .cu; no CUDA call is made).  Not in a student copy of the kit.
+ifneq ($(wildcard solutions/lab08-spmv/stretch/spmv.cu),)
+UNIT_TESTS += $(BUILD)/tests/solutions/test_lab08_stretch
+$(BUILD)/tests/solutions/test_lab08_stretch: tests/solutions/test_lab08_stretch.cu solutions/lab08-spmv/stretch/spmv.cu labs/lab08-spmv/spmv.h $(DEPS_OK) $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(Q)$(call say,NVCC,$@)$(NVCC) $(KIT_NVCCFLAGS) $(NVCCFLAGS) -Ilabs/lab08-spmv -o $@ $<
+endif
+
 # expect.ini (the known-bad submissions' verdicts) has one parser, tests/lib/expect.c:
 # test_labs links it, the test scripts ask build/tests/expect-get.
 EXPECT_OBJ := $(call obj,tests/lib/expect.c)
