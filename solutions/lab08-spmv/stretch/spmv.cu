@@ -355,9 +355,10 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) spmv_hybrid_kernel(int ro
             if (lane == WARP - 1)
                 b = next; /* row_ptr[r + 1] */
             unsigned o = ob + g * WARP + lane;
-            int r = pc.first + (int)o, s = 0, e = 0;
+            bool in_span = o <= span;
+            int r = in_span ? pc.first + (int)o : pc.first, s = 0, e = 0;
             bool cut = false;
-            bool mine = o <= span && row_in_piece(&pc, r, a[g], b, &s, &e, &cut);
+            bool mine = in_span && row_in_piece(&pc, r, a[g], b, &s, &e, &cut);
             int len = mine ? e - s : -1;
             if (len == 0) /* an empty row, or a cut row's end alone */
                 finish(rows, row_ptr, r, cut, 0.0f, y, slot_sum, slot_count);
