@@ -17,9 +17,8 @@
  *  - every piece holds exactly its steps (the balance the split is for);
  *  - lanes_for gives a power of two, about PER_LANE nonzeros a lane.
  *
- * Not a Check program (nvcc builds it, for the solution is CUDA C++): it
- * prints Check's summary line for tests/run-unit and exits 1 when a check
- * failed.
+ * Not a Check program (nvcc builds it, for the solution is CUDA C++):
+ * plain_check.h's checks and summary line.
  */
 #include <math.h>
 #include <stdio.h>
@@ -27,20 +26,8 @@
 #include <string.h>
 
 #include "../../solutions/lab08-spmv/stretch/spmv.cu"
+#include "plain_check.h"
 
-static int checks, failures;
-#define CHECK(cond, ...)                                                                                             \
-    do {                                                                                                             \
-        checks++;                                                                                                    \
-        if (!(cond)) {                                                                                               \
-            failures++;                                                                                              \
-            if (failures <= 20) {                                                                                    \
-                printf("%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);                                      \
-                printf(__VA_ARGS__);                                                                                 \
-                printf("\n");                                                                                        \
-            }                                                                                                        \
-        }                                                                                                            \
-    } while (0)
 
 static unsigned long long rng_state = 0x5eed1234abcdULL;
 static unsigned rnd(unsigned n) /* uniform in [0, n) */
@@ -296,7 +283,5 @@ int main(void)
         drop(&m);
     }
     matrices(all_grids);
-    printf("%d%%: Checks: %d, Failures: %d, Errors: 0\n", checks ? 100 * (checks - failures) / checks : 0, checks,
-           failures);
-    return failures ? 1 : 0;
+    return plain_check_summary();
 }
