@@ -10,8 +10,9 @@
  * of a cut row arrive in any order on a GPU), and holds:
  *  - the co-rank search finds the rows ended before any step;
  *  - every nonzero is read exactly once, by exactly one lane, for every lane
- *    count and both load widths (singles; quads with up to 3 singles either
- *    side);
+ *    count and both load widths (singles; quads, the first and last of a
+ *    part partly outside it), and no quad is handed out that the part does
+ *    not overlap;
  *  - every y is written exactly once and is the row's exact sum (small
  *    integer values: no rounding), its parts' slot back at 0;
  *  - every piece holds exactly its steps (the balance the split is for);
@@ -64,16 +65,18 @@ static csr make(const char *what, int rows, const int *len)
 
 static void drop(csr *m) { free(m->row_ptr), free(m->col), free(m->val), free(m->x); }
 
-/* walk()'s visitor here: adds the products and counts the reads of each nonzero. */
+/* walk()'s visitor here: adds the products and counts the reads of each
+ * nonzero.  A quad stands for its nonzeros in the part [s, e) (the kernel
+ * leaves the others out); a quad with none of them is a stray. */
 struct tally {
     const csr *m;
     int *reads;
     double sum;
     int s, e;   /* the part the walk was given */
-    int strays; /* nonzeros handed out outside [s, e) */
+    int strays; /* nonzeros or quads handed out outside [s, e) */
     HD void one(int k)
     {
-        if (k < s || k >= e) {
+        if (!in_part(k, s, e)) {
             strays++;
             return;
         }
@@ -83,8 +86,11 @@ struct tally {
     HD void two(int k, int j) { one(k), one(j); }
     HD void quad(int q)
     {
+        int n = 0;
         for (int k = 4 * q; k < 4 * q + 4; k++)
-            one(k);
+            if (in_part(k, s, e))
+                one(k), n++;
+        strays += n == 0;
     }
     HD void quads(int q, int r) { quad(q), quad(r); }
 };

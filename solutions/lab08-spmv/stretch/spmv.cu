@@ -67,15 +67,11 @@
 #define CUT_BIT 0x80           /* in a list entry: the row is cut (its offset in the batch is < 128) */
 #define FULL_MASK 0xffffffffu
 #define HD __host__ __device__
-/* Blocks of 256 threads per SM to fit registers for: 5 (48 registers a
- * thread; ptxas spills a few bytes outside the loads' loops) from compute
- * capability 8.0 on, 4 (the most that fit) before.  Not yet timed against 4
- * or 6 on an H100. */
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+/* Blocks of 256 threads per SM to fit registers for: 4, 64 registers a
+ * thread (32 warps an SM; the most that fit before compute capability 8.0).
+ * At 5 (48 registers) ptxas spilled 48 bytes.  Not yet timed against 5 on
+ * an H100. */
 #define MIN_BLOCKS 4
-#else
-#define MIN_BLOCKS 5
-#endif
 
 typedef long long i64;
 
@@ -213,41 +209,43 @@ HD inline int lanes_for(int total_len, int n_rows)
     return v;
 }
 
-/* Which nonzeros of [s, e) lane vl of v takes: with quads (16-byte loads of
- * val and col), the up to 3 before the first multiple of 4 and the up to 3
- * after the last one singly, the quads between two at a time (both loads in
- * flight) and a last one; without, all singly, two at a time. */
+/* Which nonzeros of [s, e) lane vl of v takes.  With quads (16-byte loads
+ * of val and col): the quads that [s, e) overlaps, lane vl taking quads vl,
+ * vl + v, ..., two at a time (all four loads in flight), the visitor
+ * leaving out the nonzeros of the first and last quad that are not in
+ * [s, e) - so a row that does not start at a multiple of 4 costs no extra
+ * round of loads.  Without quads: the nonzeros singly, two at a time. */
 template <bool QUADS, class F> HD inline void walk(int s, int e, int vl, int v, F &f)
 {
-    int al = s, bl = s;
     if (QUADS) {
-        int head = (4 - (s & 3)) & 3;
-        al = s + (head < e - s ? head : e - s);
-        bl = al + ((e - al) & ~3);
-        NO_UNROLL
-        for (unsigned t = vl; t < (unsigned)(al - s); t += v)
-            f.one(s + (int)t);
-        int q = al / 4 + vl, qe = bl / 4;
+        if (s >= e)
+            return;
+        int q = s / 4 + vl, qe = e / 4 + (e % 4 != 0); /* quads q .. qe-1 overlap [s, e) */
         NO_UNROLL
         for (; q < qe - v; q += 2 * v)
             f.quads(q, q + v);
         if (q < qe)
             f.quad(q);
+        return;
     }
-    unsigned n = (unsigned)(e - bl), t = vl;
+    unsigned n = (unsigned)(e - s), t = vl;
     NO_UNROLL
     for (; t + v < n; t += 2 * v)
-        f.two(bl + (int)t, bl + (int)(t + v));
+        f.two(s + (int)t, s + (int)(t + v));
     if (t < n)
-        f.one(bl + (int)t);
+        f.one(s + (int)t);
 }
+
+/* A quad's nonzero k is in the part [s, e). */
+HD inline bool in_part(int k, int s, int e) { return k >= s && k < e; }
 
 /* ---- the kernel ---- */
 
-/* Adds val[k] * x[col[k]] for the nonzeros walk() hands it. */
+/* Adds val[k] * x[col[k]] for the nonzeros k of [s, e) walk() hands it. */
 struct dot {
     const int *__restrict__ col;
     const float *__restrict__ val, *__restrict__ x;
+    int s, e, nnz; /* the part; nnz: the arrays' length (no quad load reaches past it) */
     float sum;
     __device__ void one(int k) { sum += val[k] * __ldg(x + col[k]); }
     __device__ void two(int k, int m)
@@ -256,26 +254,42 @@ struct dot {
         int ca = col[k], cb = col[m];
         sum += va * __ldg(x + ca) + vb * __ldg(x + cb);
     }
-    __device__ float quad_sum(float4 v, int4 c)
+    /* the quad at nonzero k: x is read only for the nonzeros of the part */
+    __device__ float quad_sum(float4 v, int4 c, int k)
     {
-        return v.x * __ldg(x + c.x) + v.y * __ldg(x + c.y) + v.z * __ldg(x + c.z) + v.w * __ldg(x + c.w);
+        return (in_part(k, s, e) ? v.x * __ldg(x + c.x) : 0.0f) + (in_part(k + 1, s, e) ? v.y * __ldg(x + c.y) : 0.0f) +
+               (in_part(k + 2, s, e) ? v.z * __ldg(x + c.z) : 0.0f) + (in_part(k + 3, s, e) ? v.w * __ldg(x + c.w) : 0.0f);
+    }
+    /* the arrays' last, partial quad: singly */
+    __device__ void last_quad(int k)
+    {
+        for (int j = k; j < e; j++)
+            if (j >= s)
+                one(j);
     }
     __device__ void quad(int q)
     {
-        sum += quad_sum(__ldg((const float4 *)val + q), __ldg((const int4 *)col + q));
+        if (4 * q + 4 <= nnz)
+            sum += quad_sum(__ldg((const float4 *)val + q), __ldg((const int4 *)col + q), 4 * q);
+        else
+            last_quad(4 * q);
     }
-    __device__ void quads(int q, int r)
+    __device__ void quads(int q, int r) /* q < r */
     {
+        if (4 * r + 4 > nnz) {
+            quad(q), quad(r);
+            return;
+        }
         float4 va = __ldg((const float4 *)val + q), vb = __ldg((const float4 *)val + r);
         int4 ca = __ldg((const int4 *)col + q), cb = __ldg((const int4 *)col + r);
-        sum += quad_sum(va, ca) + quad_sum(vb, cb);
+        sum += quad_sum(va, ca, 4 * q) + quad_sum(vb, cb, 4 * r);
     }
 };
 
 template <bool QUADS>
-__device__ float row_part(int s, int e, int vl, int v, const int *col, const float *val, const float *x)
+__device__ float row_part(int s, int e, int vl, int v, int nnz, const int *col, const float *val, const float *x)
 {
-    dot d = {col, val, x, 0.0f};
+    dot d = {col, val, x, s, e, nnz, 0.0f};
     walk<QUADS>(s, e, vl, v, d);
     return d.sum;
 }
@@ -337,6 +351,7 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) spmv_hybrid_kernel(int ro
     if (!piece_of(row_ptr, rows, (i64)blockIdx.x * WARPS + wb, (i64)gridDim.x * WARPS, lane, &pc))
         return; /* the whole warp: no barrier below involves other warps */
     unsigned below_me = (1u << lane) - 1;
+    int nnz = row_ptr[rows];
     unsigned span = (unsigned)(piece_last(&pc, rows) - pc.first); /* rows first .. first + span */
 
     /* batches of BATCH rows (offsets from `first`, unsigned: o + BATCH cannot overflow) */
@@ -377,7 +392,7 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) spmv_hybrid_kernel(int ro
 
         /* long rows: the whole warp each, one after the other */
         for (int i = BATCH - n_long; i < BATCH; i++) {
-            float sum = group_sum(row_part<QUADS>(ls[i], le[i], lane, WARP, col, val, x), WARP);
+            float sum = group_sum(row_part<QUADS>(ls[i], le[i], lane, WARP, nnz, col, val, x), WARP);
             if (lane == 0)
                 finish(rows, row_ptr, (int)(rb + (lr[i] & ~CUT_BIT)), lr[i] & CUT_BIT, sum, y, slot_sum, slot_count);
         }
@@ -390,7 +405,7 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) spmv_hybrid_kernel(int ro
             for (int t = 0; t < n_short; t += per) {
                 int i = t + sub;
                 bool has = i < n_short;
-                float sum = group_sum(row_part<QUADS>(has ? ls[i] : 0, has ? le[i] : 0, vl, v, col, val, x), v);
+                float sum = group_sum(row_part<QUADS>(has ? ls[i] : 0, has ? le[i] : 0, vl, v, nnz, col, val, x), v);
                 if (has && vl == 0)
                     finish(rows, row_ptr, (int)(rb + (lr[i] & ~CUT_BIT)), lr[i] & CUT_BIT, sum, y, slot_sum,
                            slot_count);
