@@ -75,8 +75,9 @@
 
 typedef long long i64;
 
-/* walk()'s loops take two quads (or two nonzeros) a lane per step already:
- * unrolled further they would cost registers, so warps, and gain nothing */
+/* walk()'s loops take two quads (or two nonzeros) a lane per step already,
+ * all loads in flight at once: unrolled further by the compiler they would
+ * cost registers, so warps */
 #ifdef __CUDA_ARCH__
 #define NO_UNROLL _Pragma("unroll 1")
 #else
@@ -157,8 +158,8 @@ HD inline void co_rank2(const int *row_ptr, int rows, i64 c0, i64 c1, int lane, 
 /* A warp's piece of the path, steps [d0, d1), as row and nonzero
  * coordinates (ints: a step number needs 33 bits, these do not): the piece
  * starts at nonzero j0 of row `first` (d0 = first + j0) and ends before
- * nonzero j1 of row `end` (d1 = end + j1).  Rows before `first` ended before
- * it, rows before `end` end in it, so its rows are first .. end (end only
+ * nonzero j1 of row `end` (d1 = end + j1).  Rows before `first` end before
+ * it, rows first .. end-1 end in it, so its rows are first .. end (end only
  * when it starts before d1, and only when end < rows). */
 typedef struct {
     int first, j0, end, j1;
