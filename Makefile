@@ -235,9 +235,18 @@ $(BUILD)/grader/tests/test_%: grader/tests/test_%.c $(call obj,$(GRADER_LIB_C)) 
 
 # The lab driver's rules on the CPU (nvcc: the driver is CUDA C++; no CUDA call is made).
 UNIT_TESTS += $(BUILD)/common/tests/test_lab_driver
-$(BUILD)/common/tests/test_lab_driver: common/tests/test_lab_driver.cu common/src/lab_driver.cu $(LIBKIT) $(DEPS_OK) $(FLAGS_STAMP)
+$(BUILD)/common/tests/test_lab_driver: common/tests/test_lab_driver.cu common/src/lab_driver.cu common/tests/plain_check.h $(LIBKIT) $(DEPS_OK) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(Q)$(call say,NVCC,$@)$(NVCC) $(KIT_NVCCFLAGS) $(NVCCFLAGS) -o $@ $< common/src/lab_driver.cu $(LIBKIT) $(OPENMP_LINK) -lm
+
+# Solutions' own index arithmetic on the CPU (nvcc: the test includes the
+# solution's .cu; no CUDA call is made).  Not in a student copy of the kit.
+ifneq ($(wildcard solutions/lab08-spmv/stretch/spmv.cu),)
+UNIT_TESTS += $(BUILD)/tests/solutions/test_lab08_stretch
+$(BUILD)/tests/solutions/test_lab08_stretch: tests/solutions/test_lab08_stretch.cu solutions/lab08-spmv/stretch/spmv.cu labs/lab08-spmv/spmv.h common/tests/plain_check.h $(DEPS_OK) $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(Q)$(call say,NVCC,$@)$(NVCC) $(KIT_NVCCFLAGS) $(NVCCFLAGS) -Icommon/tests -Ilabs/lab08-spmv -o $@ $<
+endif
 
 # expect.ini (the known-bad submissions' verdicts) has one parser, tests/lib/expect.c:
 # test_labs links it, the test scripts ask build/tests/expect-get.

@@ -9,8 +9,8 @@
  * happened; bench records KIT_KEY_STUDENT_MS, KIT_KEY_BASELINE_MS and the
  * metrics under KIT_KEY_METRIC_PREFIX.
  *
- * Not a Check program (nvcc builds it, for the driver is CUDA C++): it prints
- * Check's summary line for tests/run-unit and exits 1 when a check failed.
+ * Not a Check program (nvcc builds it, for the driver is CUDA C++):
+ * plain_check.h's checks and summary line.
  */
 #include <math.h>
 #include <stdio.h>
@@ -19,18 +19,7 @@
 #include <unistd.h>
 
 #include "kit/lab.cuh"
-
-static int checks, failures;
-#define CHECK(cond, ...)                                                                                             \
-    do {                                                                                                             \
-        checks++;                                                                                                    \
-        if (!(cond)) {                                                                                               \
-            failures++;                                                                                              \
-            printf("%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);                                          \
-            printf(__VA_ARGS__);                                                                                     \
-            printf("\n");                                                                                            \
-        }                                                                                                            \
-    } while (0)
+#include "plain_check.h"
 
 /* The fake lab's state. */
 typedef struct fake {
@@ -211,7 +200,5 @@ int main(void)
           "kit_lab_timed_rotate's declaration");
     CHECK(sw.invoke == invoke && sw.in[0] == (void **)&in_ptr && sw.out == (void **)&out_ptr, "its swap");
 
-    printf("%d%%: Checks: %d, Failures: %d, Errors: 0\n", checks ? 100 * (checks - failures) / checks : 0, checks,
-           failures);
-    return failures ? 1 : 0;
+    return plain_check_summary();
 }

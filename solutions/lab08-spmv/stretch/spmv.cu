@@ -1,236 +1,453 @@
-/* lab08 stretch exercise - merge-based CSR SpMV (handout, "How far from the
- * library?"; Merrill and Garland, SC16).  A warp per row gives every row the
- * same workers, so one row of 10^5 nonzeros keeps one warp busy while the GPU
- * idles.  Here every thread gets the same number of steps of a merge instead:
+/* lab08 stretch exercise - a hybrid CSR SpMV: the work split evenly by a
+ * merge path, each piece done the vector kernel's way (handout, "How far
+ * from the library?").
  *
- *   merge the row ends  A = row_ptr[1..rows]  with the nonzero indices
- *   B = 0, 1, ..., nnz-1  (lab 07's stable merge: on a tie row_ptr[r+1] == k
- *   the row end comes first - nonzero k belongs to a later row).
+ * Why a hybrid.  A warp per row (the lab's vector kernel) reads long, even
+ * rows as fast as the memory allows, but it gives every row the same
+ * workers: one row of 10^5 nonzeros keeps one warp busy while the GPU idles,
+ * and a row of 2 leaves 30 lanes idle.  A thread-level merge path
+ * (Merrill and Garland, SC16) gives every thread the same number of steps
+ * whatever the rows, but pays for it on every step: a search per thread,
+ * products staged through shared memory, a segmented scan and four
+ * barriers per tile - on 500 nonzeros in every row (the performance test)
+ * it was slower than the kit's scalar kernel.  Here the merge path only
+ * splits the work between warps, and each warp reads its piece with
+ * coalesced (16-byte where aligned) loads:
  *
- * Walking that merge path, a step that takes B adds val[k] * x[col[k]] to a
- * running sum, a step that takes A finishes a row: y[row] = sum, sum = 0.
- * The path has rows + nnz steps whatever the row lengths; its co-ranks (lab
- * 07's co_rank, with B the counting sequence) say where a piece starts.
+ *  1. The path.  Merge the row ends A = row_ptr[1..rows] with the nonzero
+ *     indices B = 0 .. nnz-1 (on a tie the row end first: a row that ends at
+ *     k ends before nonzero k).  Nonzero k of row r is step k + r, the end
+ *     of row r is step row_ptr[r+1] + r: the path has rows + nnz steps
+ *     whatever the row lengths.  Warp w of the grid (the blocks that fit on
+ *     the GPU at once) takes steps [w * per, (w+1) * per); its first row is
+ *     the co-rank of w * per (lab 07's co_rank with b[k - i] = k - i), found
+ *     by a 32-way search in which every lane tests one candidate (a ballot
+ *     counts the hits): 3 or 4 rounds for a million rows.  The host knows
+ *     nothing of the matrix: nnz = row_ptr[rows] is read by every warp.
+ *  2. The choice, per batch of 128 rows of a piece, from their row
+ *     pointers (each lane loads 4, coalesced: a run of empty rows costs one
+ *     round of loads per 128 rows).  The lengths decide how each row is
+ *     read: an empty row's y is written by its lane; a row longer than
+ *     LONG_ROW by the whole warp, lane l taking quads l, l+32, ... (the
+ *     vector kernel: this is every row of the performance test's matrix);
+ *     the short ones are shared out to sub-warps of v lanes, v from their
+ *     mean length (v = 1 is the scalar kernel's lane per row), so rows of 16
+ *     keep 16 rows in flight per warp instead of one.
+ *  3. Rows cut by a piece's ends (only a piece's first and last row can be,
+ *     and a row of 10^5 nonzeros is cut into many pieces: the row split of
+ *     the very long rows): each part adds its sum into the slot of the piece
+ *     where the row starts, then counts itself in; the part that counts last
+ *     - it knows how many parts there are from the row's first and end steps
+ *     - writes y and sets the slot back to 0 for the next call (the
+ *     threadfence pattern of the CUDA programming guide: add, __threadfence,
+ *     count).  One kernel, no second pass, no clearing launch.
  *
- *  - The host launches a fixed grid (the blocks that fit on the GPU at once:
- *    nnz = row_ptr[rows] is on the device, the host never learns it), and
- *    block b takes steps [b * total / G, (b+1) * total / G) of the path,
- *    total = rows + nnz.  Its threads find where that starts together (a
- *    128-way search over row_ptr in global memory, a few rounds).
- *  - The block walks its range one tile of TILE = 128 * 7 steps at a time:
- *    it stages the tile's row ends in shared memory (coalesced), every thread
- *    finds its own 7 steps by co-rank in them, then the block stages the
- *    tile's products val[k] * x[col[k]] (coalesced loads, all issued at once)
- *    over the row ends it no longer needs, and each thread walks its steps.
- *  - A row a thread finishes that also started in it is written directly.
- *    Partial sums of rows that cross threads are added up by a segmented
- *    scan over the threads' last rows (warp shuffles, then one shared-memory
- *    round between the 4 warps); the first row a thread finishes gets the
- *    sum of the threads before it.  The block's last partial row is carried
- *    into its next tile in a register.
- *  - Rows that cross blocks: each block leaves (row, partial sum) of its
- *    last, unfinished row in carry_row/carry_val; after the main kernel has
- *    written every y, a second kernel adds each carry to its row (atomicAdd:
- *    a long row collects the carries of many blocks).
- * Every y[row] is written exactly once by the thread whose steps contain the
- * row's end; the sums are grouped differently from the reference's, which
- * the checker's bound (any order of summation) allows.
+ * Kept between calls: the grid size and the slots (one per warp, zero
+ * whenever no call runs), which depend on the GPU only; every statistic of
+ * the matrix is taken anew in every call.  The sums are grouped differently
+ * from the reference's (float atomics even in a different order from run to
+ * run), which the checker's bound (any order of summation) allows.  The
+ * index arithmetic is __host__ __device__: tests/solutions/test_lab08_stretch.cu
+ * runs it on the CPU against the CSR.
  */
 #include <cuda_runtime.h>
+#include <stdint.h>
 
 #include "kit/cuda_check.cuh"
 #include "spmv.h"
 
-#define THREADS 128
-#define ITEMS 7               /* merge-path steps per thread and tile; odd: fewer shared-memory bank conflicts */
-#define TILE (THREADS * ITEMS) /* steps per tile */
+#define THREADS 256
 #define WARP 32
 #define WARPS (THREADS / WARP)
-#define FIXUP_THREADS 256
+#define GROUPS 4               /* row pointers per lane per batch */
+#define BATCH (GROUPS * WARP)  /* rows a warp looks at together */
+#define LONG_ROW 128           /* longer rows (their part in the piece) get the whole warp */
+#define PER_LANE 8             /* nonzeros a short row's lane should get: two quads */
+#define MIN_PIECE 64           /* steps: a small matrix goes to fewer warps, in fewer cut rows */
+#define CUT_BIT 0x80           /* in a list entry: the row is cut (its offset in the batch is < 128) */
 #define FULL_MASK 0xffffffffu
-/* Blocks per SM to fit registers for: a full SM (2048 threads) from compute
- * capability 8.0 on (32 registers a thread), 1024 threads before. */
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
-#define MIN_BLOCKS (1024 / THREADS)
+#define HD __host__ __device__
+/* Blocks of 256 threads per SM to fit registers for: 4, 64 registers a
+ * thread (32 warps an SM; the most that fit before compute capability 8.0).
+ * At 5 (48 registers) ptxas spilled 48 bytes.  Not yet timed against 5 on
+ * an H100. */
+#define MIN_BLOCKS 4
+
+typedef long long i64;
+
+/* walk()'s loops take two quads (or two nonzeros) a lane per step already,
+ * all loads in flight at once: unrolled further by the compiler they would
+ * cost registers, so warps */
+#ifdef __CUDA_ARCH__
+#define NO_UNROLL _Pragma("unroll 1")
 #else
-#define MIN_BLOCKS (2048 / THREADS)
+#define NO_UNROLL
 #endif
 
-/* The co-rank of path step d in global memory, by the whole block: the
- * number of row ends among the first d steps.  Like co_rank (lab 07) with
- * a[i-1] = row_ptr[i] and b[k-i] = k - i, but each round the block's 128
- * threads test 128 evenly spaced candidates at once (__syncthreads_count
- * counts the ones that are not too far), so a range of 10^8 takes 4 rounds
- * of one global load instead of 27 dependent ones.  Every thread of the
- * block calls it with the same d and gets the same answer. */
-__device__ int block_co_rank(long long d, const int *row_ptr, int rows, int nnz)
+/* ---- the path (host and device) ---- */
+
+/* Steps per warp: the rows + nnz steps shared by `warps` warps. */
+HD inline i64 piece_steps(i64 total, i64 warps)
 {
-    int lo = d > nnz ? (int)(d - nnz) : 0, hi = d < rows ? (int)d : rows;
-    while (lo < hi) { /* lo and hi are the same in every thread: no divergent barrier */
-        int step = (hi - lo - 1) / THREADS + 1;
-        long long p = lo + (long long)(threadIdx.x + 1) * step; /* candidate number of row ends */
-        /* not too far: row p-1 ends at or before nonzero d-p (p <= rows, d-p < nnz: both reads in range) */
-        int ok = p <= hi && (long long)row_ptr[p] <= d - p;
-        int below = __syncthreads_count(ok); /* ok holds for threads 0 .. below-1 (it is monotone in p) */
-        long long top = lo + (long long)(below + 1) * step - 1; /* candidate `below` is too far */
-        lo += below * step;
-        if (top < hi)
-            hi = (int)top;
-    }
-    return lo;
+    i64 per = (total + warps - 1) / warps;
+    return per < MIN_PIECE ? MIN_PIECE : per;
 }
 
-/* The co-rank of tile step k: how many of the tile's row ends s_end[0..wa)
- * come among its first k steps; the tile's nonzeros are j, j+1, ... (rem of
- * them left in the matrix).  Lab 07's co_rank with b[k-i] = j + k - i. */
-__device__ int tile_co_rank(int k, const int *s_end, int wa, int j, int rem)
+/* Candidate p ends a row within the first c steps: row p-1 ends at step
+ * row_ptr[p] + p - 1 < c.  Monotone in p (row_ptr[p] + p grows by at least 1). */
+HD inline bool ends_within(const int *row_ptr, i64 p, i64 c) { return row_ptr[p] + p <= c; }
+
+/* How many of the 32 candidates lo + step, lo + 2 step, ... (not past hi) end
+ * a row within the first c steps: on the device lane l tests candidate l and
+ * a ballot counts (a prefix of the lanes, by monotony); the host loops. */
+HD inline int candidates_within(const int *row_ptr, i64 lo, i64 hi, i64 step, i64 c, int lane)
 {
-    int lo = k > rem ? k - rem : 0, hi = k < wa ? k : wa;
-    while (lo < hi) {
-        int mid = lo + (hi - lo + 1) / 2; /* mid >= 1 and k - mid < rem */
-        if (s_end[mid - 1] > j + k - mid)
-            hi = mid - 1;
-        else
-            lo = mid;
+#ifdef __CUDA_ARCH__
+    i64 p = lo + (i64)(lane + 1) * step;
+    return __popc(__ballot_sync(FULL_MASK, lo < hi && p <= hi && ends_within(row_ptr, p, c)));
+#else
+    (void)lane;
+    int n = 0;
+    for (int l = 0; l < WARP; l++) {
+        i64 p = lo + (i64)(l + 1) * step;
+        n += lo < hi && p <= hi && ends_within(row_ptr, p, c);
     }
-    return lo;
+    return n;
+#endif
 }
 
-__global__ void __launch_bounds__(THREADS, MIN_BLOCKS) spmv_merge_kernel(int rows, const int *row_ptr, const int *col,
-                                                              const float *val, const float *x, float *y,
-                                                              int *carry_row, float *carry_val)
+/* The bracket of the co-rank of step c: it lies in [lo, hi]. */
+HD inline void co_rank_bracket(int rows, int nnz, i64 c, i64 *lo, i64 *hi)
 {
-    __shared__ int s[TILE]; /* the tile's row ends s[0..la), then its products (as int bits) s[la..L) */
-    __shared__ int s_la;
-    __shared__ int s_last_row[WARPS], s_first_row[WARPS]; /* each warp's last lane's and first lane's row */
-    __shared__ float s_warp_sum[WARPS];                    /* the warp's segmented sum at its last lane */
-    int tid = threadIdx.x, lane = tid % WARP, warp = tid / WARP;
+    *lo = c > nnz ? c - nnz : 0; /* row_ptr[p] <= nnz: p = c - nnz always ends within */
+    *hi = c < rows ? c : rows;
+}
+
+/* One round: `below` candidates end within c, so the co-rank is at least
+ * the last of them and less than the next. */
+HD inline void co_rank_narrow(i64 *lo, i64 *hi, i64 step, int below)
+{
+    i64 top = *lo + (i64)(below + 1) * step - 1;
+    *lo += (i64)below * step;
+    if (top < *hi)
+        *hi = top;
+}
+
+/* The co-ranks of steps c0 and c1 (the rows finished before each), both
+ * searches in one loop so that their loads overlap.  Every lane of the warp
+ * calls it with the same arguments and gets the same answers. */
+HD inline void co_rank2(const int *row_ptr, int rows, i64 c0, i64 c1, int lane, i64 *r0, i64 *r1)
+{
     int nnz = row_ptr[rows];
-    long long total = (long long)rows + nnz;
-    long long d = total * blockIdx.x / gridDim.x, d_end = total * (blockIdx.x + 1) / gridDim.x;
-    int i = block_co_rank(d, row_ptr, rows, nnz); /* rows finished before step d */
-    int j = (int)(d - i);                          /* nonzeros consumed before step d */
-    float carry = 0.0f;                            /* this block's partial sum of row i so far */
+    i64 lo0, hi0, lo1, hi1;
+    co_rank_bracket(rows, nnz, c0, &lo0, &hi0);
+    co_rank_bracket(rows, nnz, c1, &lo1, &hi1);
+    while (lo0 < hi0 || lo1 < hi1) { /* the same in every lane: the ballots are uniform */
+        i64 st0 = (hi0 - lo0 + WARP - 1) / WARP, st1 = (hi1 - lo1 + WARP - 1) / WARP;
+        int b0 = candidates_within(row_ptr, lo0, hi0, st0, c0, lane);
+        int b1 = candidates_within(row_ptr, lo1, hi1, st1, c1, lane);
+        if (lo0 < hi0)
+            co_rank_narrow(&lo0, &hi0, st0, b0);
+        if (lo1 < hi1)
+            co_rank_narrow(&lo1, &hi1, st1, b1);
+    }
+    *r0 = lo0;
+    *r1 = lo1;
+}
 
-    while (d < d_end) { /* d, d_end, i, j, carry: the same in every thread */
-        int len = d_end - d < TILE ? (int)(d_end - d) : TILE;
-        int wa = rows - i < len ? rows - i : len; /* at most len row ends can be in the tile */
-#pragma unroll
-        for (int r = 0; r < ITEMS; r++) {
-            int q = r * THREADS + tid;
-            if (q < wa)
-                s[q] = row_ptr[i + 1 + q];
+/* A warp's piece of the path, steps [d0, d1), as row and nonzero
+ * coordinates (ints: a step number needs 33 bits, these do not): the piece
+ * starts at nonzero j0 of row `first` (d0 = first + j0) and ends before
+ * nonzero j1 of row `end` (d1 = end + j1).  Rows before `first` end before
+ * it, rows first .. end-1 end in it, so its rows are first .. end (end only
+ * when it starts before d1, and only when end < rows). */
+typedef struct {
+    int first, j0, end, j1;
+} piece;
+
+/* Piece w of `warps` (per: piece_steps); false when it is empty (more warps than steps). */
+HD inline bool piece_of(const int *row_ptr, int rows, i64 w, i64 warps, int lane, piece *pc)
+{
+    i64 total = (i64)rows + row_ptr[rows], per = piece_steps(total, warps), d0 = w * per;
+    if (d0 >= total)
+        return false;
+    i64 d1 = d0 + per < total ? d0 + per : total, i0, i1;
+    co_rank2(row_ptr, rows, d0, d1, lane, &i0, &i1);
+    pc->first = (int)i0, pc->j0 = (int)(d0 - i0);
+    pc->end = (int)i1, pc->j1 = (int)(d1 - i1);
+    return true;
+}
+
+/* The last row that may have steps in the piece. */
+HD inline int piece_last(const piece *pc, int rows) { return pc->end < rows ? pc->end : rows - 1; }
+
+/* Row r (first <= r <= piece_last; nonzeros [a, b)) in the piece: whether it
+ * has a step there at all, its nonzeros there [*s, *e), and whether it is
+ * cut (other pieces have steps of it). */
+HD inline bool row_in_piece(const piece *pc, int r, int a, int b, int *s, int *e, bool *cut)
+{
+    bool head = r == pc->first && a < pc->j0; /* it started in an earlier piece */
+    *s = r == pc->first ? pc->j0 : a;         /* row `first` starts at or before j0 */
+    *e = r == pc->end ? pc->j1 : b;           /* row `end` ends at or after j1 */
+    *cut = head || r == pc->end;
+    return r < pc->end || a < pc->j1; /* row `end`: only when its first step comes before d1 */
+}
+
+/* A cut row's slot (the piece where its first step is) and its number of
+ * parts (the pieces its steps cover); per: piece_steps. */
+HD inline void cut_row_slot(i64 per, int r, int a, int b, i64 *slot, unsigned *parts)
+{
+    *slot = ((i64)a + r) / per;
+    *parts = (unsigned)(((i64)b + r) / per - *slot + 1);
+}
+
+/* Lanes per short row: a power of two, about PER_LANE nonzeros each. */
+HD inline int lanes_for(int total_len, int n_rows)
+{
+    int mean = (total_len + n_rows - 1) / n_rows, v = 1;
+    while (v < WARP && v * PER_LANE < mean)
+        v *= 2;
+    return v;
+}
+
+/* Which nonzeros of [s, e) lane vl of v takes.  With quads (16-byte loads
+ * of val and col): the quads that [s, e) overlaps, lane vl taking quads vl,
+ * vl + v, ..., two at a time (all four loads in flight), the visitor
+ * leaving out the nonzeros of the first and last quad that are not in
+ * [s, e) - so a row that does not start at a multiple of 4 costs no extra
+ * round of loads.  Without quads: the nonzeros singly, two at a time. */
+template <bool QUADS, class F> HD inline void walk(int s, int e, int vl, int v, F &f)
+{
+    if (QUADS) {
+        if (s >= e)
+            return;
+        int q = s / 4 + vl, qe = e / 4 + (e % 4 != 0); /* quads q .. qe-1 overlap [s, e) */
+        NO_UNROLL
+        for (; q < qe - v; q += 2 * v)
+            f.quads(q, q + v);
+        if (q < qe)
+            f.quad(q);
+        return;
+    }
+    unsigned n = (unsigned)(e - s), t = vl;
+    NO_UNROLL
+    for (; t + v < n; t += 2 * v)
+        f.two(s + (int)t, s + (int)(t + v));
+    if (t < n)
+        f.one(s + (int)t);
+}
+
+/* A quad's nonzero k is in the part [s, e). */
+HD inline bool in_part(int k, int s, int e) { return k >= s && k < e; }
+
+/* ---- the kernel ---- */
+
+/* Adds val[k] * x[col[k]] for the nonzeros k of [s, e) walk() hands it. */
+struct dot {
+    const int *__restrict__ col;
+    const float *__restrict__ val, *__restrict__ x;
+    int s, e, nnz; /* the part; nnz: the arrays' length (no quad load reaches past it) */
+    float sum;
+    __device__ void one(int k) { sum += val[k] * __ldg(x + col[k]); }
+    __device__ void two(int k, int m)
+    {
+        float va = val[k], vb = val[m];
+        int ca = col[k], cb = col[m];
+        sum += va * __ldg(x + ca) + vb * __ldg(x + cb);
+    }
+    /* the quad at nonzero k: x is read only for the nonzeros of the part */
+    __device__ float quad_sum(float4 v, int4 c, int k)
+    {
+        return (in_part(k, s, e) ? v.x * __ldg(x + c.x) : 0.0f) + (in_part(k + 1, s, e) ? v.y * __ldg(x + c.y) : 0.0f) +
+               (in_part(k + 2, s, e) ? v.z * __ldg(x + c.z) : 0.0f) + (in_part(k + 3, s, e) ? v.w * __ldg(x + c.w) : 0.0f);
+    }
+    /* the arrays' last, partial quad: singly */
+    __device__ void last_quad(int k)
+    {
+        for (int j = k; j < e; j++)
+            if (j >= s)
+                one(j);
+    }
+    __device__ void quad(int q)
+    {
+        if (4 * q + 4 <= nnz)
+            sum += quad_sum(__ldg((const float4 *)val + q), __ldg((const int4 *)col + q), 4 * q);
+        else
+            last_quad(4 * q);
+    }
+    __device__ void quads(int q, int r) /* q < r */
+    {
+        if (4 * r + 4 > nnz) {
+            quad(q), quad(r);
+            return;
         }
-        __syncthreads(); /* the row ends are staged */
+        float4 va = __ldg((const float4 *)val + q), vb = __ldg((const float4 *)val + r);
+        int4 ca = __ldg((const int4 *)col + q), cb = __ldg((const int4 *)col + r);
+        sum += quad_sum(va, ca, 4 * q) + quad_sum(vb, cb, 4 * r);
+    }
+};
 
-        int kt = tid * ITEMS < len ? tid * ITEMS : len; /* this thread's steps: kt .. kt + ITEMS (or len) */
-        int kend = kt + ITEMS < len ? kt + ITEMS : len;
-        int it = tile_co_rank(kt, s, wa, j, nnz - j);
-        if (tid == THREADS - 1)
-            s_la = tile_co_rank(len, s, wa, j, nnz - j);
-        __syncthreads(); /* s_la is known; every search is done with s[la..wa) */
-        int la = s_la, lb = len - la; /* the tile finishes rows i .. i+la-1 and reads nonzeros j .. j+lb-1 */
+template <bool QUADS>
+__device__ float row_part(int s, int e, int vl, int v, int nnz, const int *col, const float *val, const float *x)
+{
+    dot d = {col, val, x, s, e, nnz, 0.0f};
+    walk<QUADS>(s, e, vl, v, d);
+    return d.sum;
+}
+
+/* Lane 0 of each group of `width` lanes gets the group's sum; every lane
+ * of the warp calls it (width is the same in all). */
+__device__ float group_sum(float v, int width)
+{
+    for (int off = width / 2; off > 0; off /= 2)
+        v += __shfl_down_sync(FULL_MASK, v, off, width);
+    return v;
+}
+
+/* A cut row's part: added into its slot; the part that counts in last
+ * writes the total and clears the slot.  Rare (at most two rows a warp):
+ * out of line, so that it costs the common path no registers. */
+__device__ __noinline__ void finish_cut(int rows, const int *row_ptr, int r, float sum, float *y, float *slot_sum,
+                                        unsigned *slot_count)
+{
+    i64 slot;
+    unsigned parts;
+    i64 per = piece_steps((i64)rows + row_ptr[rows], (i64)gridDim.x * WARPS);
+    cut_row_slot(per, r, row_ptr[r], row_ptr[r + 1], &slot, &parts);
+    atomicAdd(&slot_sum[slot], sum);
+    __threadfence(); /* the sum is in before the count says so */
+    if (atomicAdd(&slot_count[slot], 1u) == parts - 1) {
+        __threadfence(); /* every other part's sum is in */
+        y[r] = atomicExch(&slot_sum[slot], 0.0f);
+        slot_count[slot] = 0; /* no other part comes in this call: ready for the next */
+    }
+}
+
+/* y[r] = sum, or, for a row cut by the piece's ends, this part's share of it. */
+__device__ void finish(int rows, const int *row_ptr, int r, bool cut, float sum, float *y, float *slot_sum,
+                       unsigned *slot_count)
+{
+    if (cut)
+        finish_cut(rows, row_ptr, r, sum, y, slot_sum, slot_count);
+    else
+        y[r] = sum;
+}
+
+template <bool QUADS>
+__global__ void __launch_bounds__(THREADS, MIN_BLOCKS) spmv_hybrid_kernel(int rows, const int *__restrict__ row_ptr,
+                                                              const int *__restrict__ col,
+                                                              const float *__restrict__ val,
+                                                              const float *__restrict__ x, float *__restrict__ y,
+                                                              float *slot_sum, unsigned *slot_count)
+{
+    /* each warp's rows of a batch that have nonzeros in its piece: the short
+     * ones from the front, the long ones from the back; nonzeros [s, e), the
+     * row's offset in the batch | CUT_BIT */
+    __shared__ int list_s[WARPS][BATCH], list_e[WARPS][BATCH];
+    __shared__ unsigned char list_r[WARPS][BATCH];
+    int lane = threadIdx.x % WARP, wb = threadIdx.x / WARP;
+    int *ls = list_s[wb], *le = list_e[wb];
+    unsigned char *lr = list_r[wb];
+    piece pc;
+    if (!piece_of(row_ptr, rows, (i64)blockIdx.x * WARPS + wb, (i64)gridDim.x * WARPS, lane, &pc))
+        return; /* the whole warp: no barrier below involves other warps */
+    unsigned below_me = (1u << lane) - 1;
+    int nnz = row_ptr[rows];
+    unsigned span = (unsigned)(piece_last(&pc, rows) - pc.first); /* rows first .. first + span */
+
+    /* batches of BATCH rows (offsets from `first`, unsigned: o + BATCH cannot overflow) */
+    for (unsigned ob = 0; ob <= span; ob += BATCH) { /* the same in every lane */
+        int rb = pc.first + (int)ob;
+        int a[GROUPS + 1]; /* row_ptr[first + o], o = ob + g * WARP + lane; past the rows, row_ptr[first + span + 1] */
 #pragma unroll
-        for (int r = 0; r < ITEMS; r++) {
-            int q = r * THREADS + tid;
-            if (q < lb)
-                s[la + q] = __float_as_int(val[j + q] * x[col[j + q]]);
+        for (int g = 0; g <= GROUPS; g++) {
+            unsigned o = ob + g * WARP + lane;
+            a[g] = row_ptr[pc.first + (int)(o <= span + 1 ? o : span + 1)];
         }
-        __syncthreads(); /* the products are staged */
+        int n_short = 0, n_long = 0, my_len = 0;
+#pragma unroll
+        for (int g = 0; g < GROUPS; g++) {
+            int b = __shfl_down_sync(FULL_MASK, a[g], 1), next = __shfl_sync(FULL_MASK, a[g + 1], 0);
+            if (lane == WARP - 1)
+                b = next; /* row_ptr[r + 1] */
+            unsigned o = ob + g * WARP + lane;
+            bool in_span = o <= span;
+            int r = in_span ? pc.first + (int)o : pc.first, s = 0, e = 0;
+            bool cut = false;
+            bool mine = in_span && row_in_piece(&pc, r, a[g], b, &s, &e, &cut);
+            int len = mine ? e - s : -1;
+            if (len == 0) /* an empty row, or a cut row's end alone */
+                finish(rows, row_ptr, r, cut, 0.0f, y, slot_sum, slot_count);
+            bool is_long = len > LONG_ROW, is_short = len > 0 && !is_long;
+            unsigned longs = __ballot_sync(FULL_MASK, is_long), shorts = __ballot_sync(FULL_MASK, is_short);
+            if (len > 0) {
+                int at = is_long ? BATCH - 1 - n_long - __popc(longs & below_me) : n_short + __popc(shorts & below_me);
+                ls[at] = s, le[at] = e;
+                lr[at] = (unsigned char)((g * WARP + lane) | (cut ? CUT_BIT : 0));
+                my_len += is_short ? len : 0;
+            }
+            n_long += __popc(longs);
+            n_short += __popc(shorts);
+        }
+        __syncwarp(); /* the list is written */
 
-        int ii = it, jj = kt - it; /* the walk: ii row ends and jj products of the tile taken so far */
-        float sum = 0.0f, first = 0.0f;
-        bool finished = false; /* has this thread finished a row yet (row i + it, the one it started in)? */
-        for (int k = kt; k < kend; k++) {
-            if (ii < la && (jj >= lb || s[ii] <= j + jj)) { /* row i + ii ends before nonzero j + jj */
-                if (finished)
-                    y[i + ii] = sum; /* started in this thread: nobody else has a part of it */
-                else
-                    first = sum, finished = true;
-                sum = 0.0f;
-                ii++;
-            } else {
-                sum += __int_as_float(s[la + jj]);
-                jj++;
+        /* long rows: the whole warp each, one after the other */
+        for (int i = BATCH - n_long; i < BATCH; i++) {
+            float sum = group_sum(row_part<QUADS>(ls[i], le[i], lane, WARP, nnz, col, val, x), WARP);
+            if (lane == 0)
+                finish(rows, row_ptr, (int)(rb + (lr[i] & ~CUT_BIT)), lr[i] & CUT_BIT, sum, y, slot_sum, slot_count);
+        }
+
+        /* short rows: sub-warps of v lanes, 32 / v rows at a time */
+        if (n_short > 0) {
+            for (int off = WARP / 2; off > 0; off /= 2)
+                my_len += __shfl_xor_sync(FULL_MASK, my_len, off);
+            int v = lanes_for(my_len, n_short), per = WARP / v, sub = lane / v, vl = lane % v;
+            for (int t = 0; t < n_short; t += per) {
+                int i = t + sub;
+                bool has = i < n_short;
+                float sum = group_sum(row_part<QUADS>(has ? ls[i] : 0, has ? le[i] : 0, vl, v, nnz, col, val, x), v);
+                if (has && vl == 0)
+                    finish(rows, row_ptr, (int)(rb + (lr[i] & ~CUT_BIT)), lr[i] & CUT_BIT, sum, y, slot_sum,
+                           slot_count);
             }
         }
-        if (tid == 0) { /* thread 0 starts in row i: the block's earlier tiles' part of it */
-            if (finished)
-                first += carry;
-            else
-                sum += carry;
-        }
-
-        /* Segmented inclusive scan of the threads' unfinished rows (key ii, nondecreasing in tid, value sum):
-         * part = the sum of `sum` over the threads <= tid with the same key. */
-        float part = sum;
-        for (int off = 1; off < WARP; off *= 2) {
-            float other = __shfl_up_sync(FULL_MASK, part, off);
-            int other_row = __shfl_up_sync(FULL_MASK, ii, off);
-            if (lane >= off && other_row == ii) /* keys are sorted: equal keys are neighbours */
-                part += other;
-        }
-        if (lane == WARP - 1)
-            s_last_row[warp] = ii, s_warp_sum[warp] = part;
-        if (lane == 0)
-            s_first_row[warp] = ii;
-        __syncthreads(); /* the warps' totals are known (and the walk is done with s) */
-        float upto = 0.0f, before = 0.0f; /* the full part at the last lane of warp w, of warp `warp`-1 */
-        for (int w = 0; w < WARPS; w++) {
-            bool joined = w > 0 && s_first_row[w] == s_last_row[w] && s_last_row[w - 1] == s_last_row[w];
-            upto = s_warp_sum[w] + (joined ? upto : 0.0f);
-            if (w == warp - 1)
-                before = upto;
-        }
-        if (warp > 0 && ii == s_first_row[warp] && s_last_row[warp - 1] == ii)
-            part += before; /* the row continues from the warp before */
-        float prev = __shfl_up_sync(FULL_MASK, part, 1); /* the thread before's full part: of row i + it */
-        if (lane == 0)
-            prev = before;
-        if (finished)
-            y[i + it] = first + (tid > 0 ? prev : 0.0f);
-
-        carry = upto; /* the last thread's full part: row i + la, unfinished */
-        i += la;
-        j += lb;
-        d += len;
+        __syncwarp(); /* the list is read before the next batch writes it */
     }
-    if (tid == 0)
-        carry_row[blockIdx.x] = i, carry_val[blockIdx.x] = carry;
 }
 
-/* After every y is written: each block's unfinished last row gets the
- * block's part of it (i == rows: the block ended with the matrix). */
-__global__ void spmv_carry_kernel(int blocks, int rows, const int *carry_row, const float *carry_val, float *y)
-{
-    int b = blockIdx.x * blockDim.x + threadIdx.x;
-    if (b < blocks && carry_row[b] < rows)
-        atomicAdd(&y[carry_row[b]], carry_val[b]);
-}
-
-/* The grid (the blocks that fit on the GPU at once) and the carries, one per
- * block: set up at the first call, kept between calls. */
+/* The grid (the blocks that fit on the GPU at once) and the cut rows' slots,
+ * one per warp, zero between calls: set up at the first call, kept.  They
+ * depend on the GPU only, never on the matrix. */
 static int grid_blocks;
-static int *d_carry_row;
-static float *d_carry_val;
+static float *d_slot_sum;
+static unsigned *d_slot_count;
 
 void spmv_vector(int rows, const int *d_row_ptr, const int *d_col, const float *d_val, const float *d_x, float *d_y)
 {
     if (rows <= 0)
         return;
     if (grid_blocks == 0) {
-        int dev, sms, per_sm;
+        int dev, sms, fit_quads, fit_singles;
         CUDA_CHECK(cudaGetDevice(&dev));
         CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, spmv_merge_kernel, THREADS, 0));
-        int blocks = sms * (per_sm > 0 ? per_sm : 1);
-        CUDA_CHECK(cudaMalloc(&d_carry_row, (size_t)blocks * sizeof *d_carry_row));
-        CUDA_CHECK(cudaMalloc(&d_carry_val, (size_t)blocks * sizeof *d_carry_val));
+        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit_quads, spmv_hybrid_kernel<true>, THREADS, 0));
+        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit_singles, spmv_hybrid_kernel<false>, THREADS, 0));
+        int fit = fit_quads < fit_singles ? fit_quads : fit_singles;
+        int blocks = sms * (fit > 0 ? fit : 1);
+        size_t slots = (size_t)blocks * WARPS;
+        CUDA_CHECK(cudaMalloc(&d_slot_sum, slots * sizeof *d_slot_sum));
+        CUDA_CHECK(cudaMalloc(&d_slot_count, slots * sizeof *d_slot_count));
+        CUDA_CHECK(cudaMemset(d_slot_sum, 0, slots * sizeof *d_slot_sum));
+        CUDA_CHECK(cudaMemset(d_slot_count, 0, slots * sizeof *d_slot_count));
         grid_blocks = blocks;
     }
-    spmv_merge_kernel<<<grid_blocks, THREADS>>>(rows, d_row_ptr, d_col, d_val, d_x, d_y, d_carry_row, d_carry_val);
-    CUDA_CHECK_LAUNCH();
-    spmv_carry_kernel<<<(grid_blocks + FIXUP_THREADS - 1) / FIXUP_THREADS, FIXUP_THREADS>>>(
-        grid_blocks, rows, d_carry_row, d_carry_val, d_y);
+    /* 16-byte loads need 16-byte aligned arrays (cudaMalloc's are) */
+    if ((((uintptr_t)d_val | (uintptr_t)d_col) & 15) == 0)
+        spmv_hybrid_kernel<true><<<grid_blocks, THREADS>>>(rows, d_row_ptr, d_col, d_val, d_x, d_y, d_slot_sum,
+                                                           d_slot_count);
+    else
+        spmv_hybrid_kernel<false><<<grid_blocks, THREADS>>>(rows, d_row_ptr, d_col, d_val, d_x, d_y, d_slot_sum,
+                                                            d_slot_count);
     CUDA_CHECK_LAUNCH();
 }
