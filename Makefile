@@ -192,7 +192,6 @@ $(KIT_INI): $(FLAGS_STAMP) $(VERSION_STAMP) mk/config.mk Makefile
 	  $(foreach f,$(CUPTI_LIBS) $(OPENMP_LINK),echo "link_flag = $(f)";) \
 	  echo "cupti = $(if $(CUPTI_LIBDIR),yes,no)"; \
 	  echo "compute_sanitizer = $(COMPUTE_SANITIZER)"; \
-	  echo "cuda_gdb = $(CUDA_GDB)"; \
 	  echo "ncu = $(NCU)"; \
 	  echo "kit_devices = $(abspath $(KIT_DEVICES))"; \
 	  echo "kit_version = $(KIT_VERSION)"; } > $@

@@ -14,7 +14,7 @@
 # are linked here only: never into graded code.
 
 BENCH_DIR := tools/bench/lib
-BENCH_LABS := $(sort $(basename $(notdir $(wildcard $(BENCH_DIR)/lab*.cu))))
+BENCH_LIB_LABS := $(sort $(basename $(notdir $(wildcard $(BENCH_DIR)/lab*.cu))))
 BENCH_LIBS_lab03-dot := -lcublas
 BENCH_LIBS_lab08-spmv := -lcusparse
 BENCH_LIBS_lab09-lu := -lcusolver
@@ -48,18 +48,18 @@ $(BUILD)/bench/$(1)/bench: $(call obj,$(BENCH_DIR)/$(1).cu) $(BENCH_DRIVER_OBJ) 
 	$(Q)$$(call say,LD,$$@)$(NVCC) $(ARCH_FLAGS) -o $$@ $$^ $(BENCH_LINK) $$(BENCH_LIBS_$(1))
 BENCH_BINS += $(BUILD)/bench/$(1)/bench $$(BENCH_SO_$(1))
 endef
-$(foreach l,$(BENCH_LABS),$(eval $(call BENCH_RULES,$(l))))
+$(foreach l,$(BENCH_LIB_LABS),$(eval $(call BENCH_RULES,$(l))))
 $(BENCH_DRIVER_OBJ): KIT_NVCCFLAGS += -I$(BENCH_DIR)
 
 # LAB=lab06 or LAB=lab06-scan; no LAB: all of them.
-BENCH_PICK = $(if $(LAB),$(filter $(LAB) $(LAB)-%,$(BENCH_LABS)),$(BENCH_LABS))
+BENCH_PICK = $(if $(LAB),$(filter $(LAB) $(LAB)-%,$(BENCH_LIB_LABS)),$(BENCH_LIB_LABS))
 
 bench-build: $(BENCH_BINS) ## build the bench programs (make bench)
 
 # Exit status: 0 every result right, 1 a wrong result (flagged in the table),
 # 2 no such lab, 3 no GPU (the kit's one line, kit/no_gpu.cuh: said once, not per lab).
 bench: $(KIT_DEVICES) $(foreach l,$(BENCH_PICK),$(BUILD)/bench/$(l)/bench $(BENCH_SO_$(l))) ## each lab against NVIDIA's libraries: make bench [LAB=lab06] (student, reference, baseline, library, copy roof)
-	@$(if $(BENCH_PICK),,echo "make bench LAB=$(LAB): no bench for it; labs with one: $(BENCH_LABS)"; exit 2)
+	@$(if $(BENCH_PICK),,echo "make bench LAB=$(LAB): no bench for it; labs with one: $(BENCH_LIB_LABS)"; exit 2)
 	@$(KIT_DEVICES) --quiet || { echo "make bench: no GPU ($$($(KIT_DEVICES) --why)): nothing measured"; exit 3; }
 	@rc=0; for l in $(BENCH_PICK); do \
 	  $(BUILD)/bench/$$l/bench --student $(BUILD)/bench/$$l/student.so \

@@ -13,8 +13,6 @@ CUDA_LIBDIR := $(patsubst %/,%,$(dir $(CUDA_LIBDIR)))
 CUPTI_INC ?= $(patsubst %/,%,$(dir $(firstword $(wildcard $(CUDA_HOME)/include/cupti.h $(CUDA_HOME)/extras/CUPTI/include/cupti.h))))
 CUPTI_LIBDIR ?= $(patsubst %/,%,$(dir $(firstword $(wildcard $(CUDA_HOME)/lib64/libcupti.so $(CUDA_HOME)/targets/*/lib/libcupti.so $(CUDA_HOME)/extras/CUPTI/lib64/libcupti.so))))
 COMPUTE_SANITIZER ?= $(or $(wildcard $(CUDA_HOME)/bin/compute-sanitizer),$(shell command -v compute-sanitizer 2>/dev/null))
-# reads the GPU dump of a student call that did not return: the line its warps stood on
-CUDA_GDB ?= $(or $(wildcard $(CUDA_HOME)/bin/cuda-gdb),$(shell command -v cuda-gdb 2>/dev/null))
 # Nsight Compute's command line (kitgrade --profile, make labNN PROFILE=1); optional.
 NCU ?= $(or $(wildcard $(CUDA_HOME)/bin/ncu),$(shell command -v ncu 2>/dev/null))
 

@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,9 +12,6 @@
 
 #include "kit/protocol.h"
 
-#define DUMP_TRIGGER_BYTES (1 << 20) /* what the driver's pipe reader needs to start a dump */
-#define DUMP_WRITE_S 10.0            /* at most this long to hand the trigger over */
-#define DUMP_WAIT_S 60.0             /* the driver ends the process once its dump is written */
 
 static struct {
     pthread_mutex_t mu;
@@ -36,62 +32,7 @@ static double mono(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static void pause_s(double s)
-{
-    struct timespec ts = {(time_t)s, (long)((s - (time_t)s) * 1e9)};
-    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
-    }
-}
-
-/* The CUDA driver's dump pipe of this process (CUDA_COREDUMP_PIPE, "%p" its
- * pid), given DUMP_TRIGGER_BYTES: the driver then writes the GPU's state
- * (which kernel, where each warp stands) to CUDA_COREDUMP_FILE and aborts
- * the process.  1 when the trigger was handed over. */
-static int trigger_dump(void)
-{
-    const char *tmpl = getenv("CUDA_COREDUMP_PIPE");
-    if (!tmpl || !*tmpl || !getenv("CUDA_ENABLE_USER_TRIGGERED_COREDUMP"))
-        return 0;
-    /* the driver may close its end once it has what it needs: no SIGPIPE then */
-    signal(SIGPIPE, SIG_IGN);
-    char path[1024];
-    size_t n = 0;
-    for (const char *p = tmpl; *p && n + 24 < sizeof path; p++) {
-        if (p[0] == '%' && p[1] == 'p') {
-            n += (size_t)snprintf(path + n, sizeof path - n, "%ld", (long)getpid());
-            p++;
-        } else {
-            path[n++] = *p;
-        }
-    }
-    path[n] = 0;
-    /* read-write: the open succeeds whether or not the driver's reader is
-     * there yet (a FIFO opened write-only without one fails), and what is
-     * written waits in the pipe until it reads */
-    int fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
-        fprintf(stderr, "kit: no GPU dump: %s: %s\n", path, strerror(errno));
-        return 0;
-    }
-    static char zeros[65536];
-    size_t done = 0;
-    double end = mono() + DUMP_WRITE_S;
-    while (done < DUMP_TRIGGER_BYTES && mono() < end) {
-        ssize_t k = write(fd, zeros, sizeof zeros);
-        if (k > 0)
-            done += (size_t)k;
-        else if (k < 0 && (errno == EAGAIN || errno == EINTR))
-            pause_s(0.005);
-        else
-            break;
-    }
-    close(fd);
-    if (done < DUMP_TRIGGER_BYTES)
-        fprintf(stderr, "kit: no GPU dump: the driver took %zu of %d bytes from %s\n", done, DUMP_TRIGGER_BYTES, path);
-    return done >= DUMP_TRIGGER_BYTES;
-}
-
-/* The call did not return: its record, one line, the dump, the end. */
+/* The call did not return: its record, one line, the end. */
 static void fire(const char *call, double limit, double seconds)
 {
     const char *kernel = W.last_kernel ? W.last_kernel() : NULL;
@@ -108,8 +49,6 @@ static void fire(const char *call, double limit, double seconds)
     }
     fprintf(stderr, "kit: %s() did not return within %.1f s: the run was ended\n", call, seconds);
     fflush(stderr);
-    if (trigger_dump())
-        pause_s(DUMP_WAIT_S);
     _exit(KIT_EXIT_HUNG);
 }
 

@@ -1,15 +1,11 @@
 /* test_watchdog.c - a call that does not return ends the process with its
  * record; one that returns in time, or within its grace, does not; the skip
- * list; the record's line; the GPU dump handed to the driver's pipe. */
+ * list; the record's line. */
 
 #include <errno.h>
-#include <fcntl.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -180,54 +176,6 @@ START_TEST(record_lines)
 }
 END_TEST
 
-/* The CUDA driver's part, played by a thread of the child: it reads the
- * dump trigger from the pipe, then ends the process as the driver does
- * once its dump is written (abort).  The watchdog must have written its
- * record first and handed over the whole trigger. */
-static char pipe_path[160];
-static void *driver(void *arg)
-{
-    (void)arg;
-    int fd = open(pipe_path, O_RDONLY);
-    size_t got = 0;
-    char buf[65536];
-    ssize_t k;
-    while (got < (1u << 20) && (k = read(fd, buf, sizeof buf)) > 0)
-        got += (size_t)k;
-    if (got >= (1u << 20))
-        abort();
-    return NULL;
-}
-
-START_TEST(the_dump_is_asked_of_the_driver)
-{
-    make_dir();
-    pid_t pid = fork();
-    if (pid == 0) {
-        char tmpl[128];
-        snprintf(tmpl, sizeof tmpl, "%s/pipe.%%p", dir);
-        setenv("CUDA_ENABLE_USER_TRIGGERED_COREDUMP", "1", 1);
-        setenv("CUDA_COREDUMP_PIPE", tmpl, 1);
-        snprintf(pipe_path, sizeof pipe_path, "%s/pipe.%ld", dir, (long)getpid());
-        if (mkfifo(pipe_path, 0600) != 0)
-            _exit(20);
-        pthread_t t;
-        pthread_create(&t, NULL, driver, NULL);
-        kit_watchdog_setup(dir, 0.1, 1);
-        kit_watchdog_arm("spin");
-        sleep_s(30);
-        _exit(0);
-    }
-    int st;
-    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
-    ck_assert_msg(WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT, "status %d", st);
-    kit_hang_record h;
-    ck_assert_int_eq(read_record(&h), 0);
-    ck_assert_str_eq(h.call, "spin");
-    remove_dir();
-}
-END_TEST
-
 static Suite *watchdog_suite(void)
 {
     Suite *s = suite_create("watchdog");
@@ -239,7 +187,6 @@ static Suite *watchdog_suite(void)
     tcase_add_test(tc, no_limit_no_watchdog);
     tcase_add_test(tc, skip_list);
     tcase_add_test(tc, record_lines);
-    tcase_add_test(tc, the_dump_is_asked_of_the_driver);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -8,10 +8,8 @@
  * (--call-limit, kit/protocol.h); a thread of the runner waits beside the
  * call.  At the limit (x the grace while the GPU is shared) it writes the
  * hang record (KIT_HANG_FILE: the call, its limit, the seconds, the last
- * kernel the call launched) and one line on stderr, asks the CUDA driver
- * for a core dump of the GPU when the grader enabled one (the line where
- * the warps wait: grader/src/grading/hang.c reads it), and ends the
- * process with KIT_EXIT_HUNG.  A call that returns between the limit and
+ * kernel the call launched) and one line on stderr, and ends the process
+ * with KIT_EXIT_HUNG.  A call that returns between the limit and
  * grace x limit overran: the run exits KIT_EXIT_OVERRAN after it, and the
  * grader runs it again with the GPU to itself.
  *

@@ -85,7 +85,6 @@ void run_case(grading *g, const rubric_test *t, const char *params, uint64_t see
     g->next_alone = 0;
     double limit = call_limit(g, t, params);
     g->next_limit = 0;
-    int dump = dump_wanted(g);
 
     proc_result r;
     for (int alone = alone_first;; alone = 1) {
@@ -102,9 +101,7 @@ void run_case(grading *g, const rubric_test *t, const char *params, uint64_t see
         if (!alone && gated) /* the GPU alone for the timing loop only */
             argv[n++] = "--gate-fd", argv[n++] = KIT_CTL_FD_S, argv[n] = NULL;
         sandboxed sb;
-        sandboxed_init(&sb, e, run_limit(t, limit, grace, dump), w->run, w->run, w->run, w->bin, NULL);
-        if (dump)
-            dump_env(&sb, w->run);
+        sandboxed_init(&sb, e, run_limit(t, limit, grace), w->run, w->run, w->run, w->bin, NULL);
         if (!alone && gated)
             run_gated(g, argv, &sb, sb.o.timeout_s, &r, &c->waited_s);
         else
@@ -120,7 +117,7 @@ void run_case(grading *g, const rubric_test *t, const char *params, uint64_t see
         kit_hang_record h;
         int retry;
         if (run_hung(&r, w->run, &h)) {
-            if (hang_judge(g, t, params, seed, w->run, &h, 0, c)) {
+            if (hang_judge(g, t, params, seed, &h, 0, c)) {
                 serve_sanitizers_restart(g);
                 times_run(&g->times, r.seconds, params);
                 proc_result_free(&r);
@@ -139,7 +136,6 @@ void run_case(grading *g, const rubric_test *t, const char *params, uint64_t see
         proc_result_free(&r);
         if (start_run(g, seed, &id, c) != 0)
             return;
-        dump = 0;
     }
 
     times_run(&g->times, r.seconds, params);
@@ -202,7 +198,7 @@ void run_sanitizer_case(grading *g, const rubric_test *t, const char *params, ui
     char skipped[64];
     if (hung || skipped_call_of(&r, skipped, sizeof skipped)) {
         if (hung)
-            hang_judge(g, t, params, seed, w->run, &h, 1, c);
+            hang_judge(g, t, params, seed, &h, 1, c);
         else
             hang_skipped(g, skipped, c);
         proc_result_free(&r);

@@ -75,7 +75,6 @@ typedef struct grading {
     int n_hung;
     case_baseline baselines[MAX_BASELINES];
     int n_baselines;
-    int dump_read;              /* the GPU dump of a call that did not return was read (once a grading) */
     double next_limit;          /* the next run_case's call limit (the last one was too short for its
                                    case), 0: the usual one */
     /* what its tests found, decided on once every test ran */
@@ -175,7 +174,6 @@ int sanitizer_errors(const rubric_test *t, const proc_result *r, san_report *rep
                                and reruns alone if it returned after its limit (another process's
                                work may be to blame: a context torn down beside 20 others took 5 s) */
 #define CALL_GRACE_OWN 1.5  /* the GPU shared with this grading's own sanitizer runs only */
-#define DUMP_ALLOWANCE 30.0 /* seconds for the driver's GPU dump of a call that did not return */
 
 /* The time limit of one student call in a run of case `params` of test t:
  * the rubric's call_limit, or CALL_MARGIN x what the kit's baseline needs
@@ -188,14 +186,8 @@ double call_grace(const grading *g, int alone);
  * limit only names the call before the backstop ends the run. */
 double sanitizer_call_limit(const rubric_test *t);
 /* The backstop of a whole run: the test's limit for the kit's and the
- * host's work, plus grace x the call limit, plus the dump's time when one
- * may be asked for. */
-double run_limit(const rubric_test *t, double limit, double grace, int dump);
-/* Does a run ask the driver for a GPU dump when a call does not return?
- * (cuda-gdb is there, and no dump was read in this grading yet.) */
-int dump_wanted(const grading *g);
-/* The environment that asks for it, with the dump written into dir. */
-void dump_env(sandboxed *sb, const char *dir);
+ * host's work, plus grace x the call limit. */
+double run_limit(const rubric_test *t, double limit, double grace);
 /* The runner's arguments for a call limit: --call-limit, --call-grace and
  * --skip-calls (the calls that did not return before); appended to argv
  * at n (store holds their text), the new count returned. */
@@ -203,28 +195,20 @@ typedef struct {
     char limit[32], grace[32], skip[MAX_HUNG * 66];
 } call_args;
 int add_call_args(const grading *g, double limit, double grace, call_args *a, const char **argv, int n);
-/* Did a student call not return in the run that ended so (its record in
- * dir, kit/watchdog.h)?  1 with h filled. */
+/* Did a student call not return in the run that ended so (KIT_EXIT_HUNG,
+ * its record in dir: kit/watchdog.h)?  1 with h filled. */
 int run_hung(const proc_result *r, const char *dir, kit_hang_record *h);
-/* A call of case `params` that did not return (h, its run's folder dir):
- * 0 when the limit was too short for what the case needs (g->next_limit is
- * set: run the case again, alone); else 1 with the verdict in c (c->hung),
- * the call recorded in g->hung (not for a sanitizer run), and where it
- * waited (the driver's dump, the kit's barrier check) the first time. */
-int hang_judge(grading *g, const rubric_test *t, const char *params, uint64_t seed, const char *dir,
-               const kit_hang_record *h, int sanitizer, outcome *c);
+/* A call of case `params` that did not return (h): 0 when the limit was
+ * too short for what the case needs (g->next_limit is set: run the case
+ * again, alone); else 1 with the verdict in c (c->hung), the call recorded
+ * in g->hung (not for a sanitizer run), the kernel it left running, and the
+ * first time what the kit's barrier check says on the case. */
+int hang_judge(grading *g, const rubric_test *t, const char *params, uint64_t seed, const kit_hang_record *h,
+               int sanitizer, outcome *c);
 /* A run that ended KIT_EXIT_SKIPPED: the call it did not make (1), else 0. */
 int skipped_call_of(const proc_result *r, char *call, size_t len);
 /* A case whose call was not made (it did not return before): its one line. */
 void hang_skipped(const grading *g, const char *call, outcome *c);
-/* cuda-gdb's words on opening a GPU dump: the focus's kernel, grid and
- * block, and where it stands (file "" and line 0 when not said); 0, or -1
- * when there is no focus line. */
-typedef struct {
-    char kernel[256], grid[64], block[64], file[256];
-    int line;
-} gpu_focus;
-int gdb_focus_parse(const char *text, gpu_focus *f);
 
 /* ---- serve.c: many cases in one runner process; the gate; the end of a grading's GPU processes ----
  * (the conversation's descriptor and words: kit/protocol.h) */

@@ -13,18 +13,19 @@
  * A call judged hung is recorded (g->hung): every later run of the grading
  * passes it to the runner in --skip-calls, so the other cases and tests
  * that call it fail at once with one line pointing here instead of each
- * costing a limit.  The first time in a grading the kit also says where it
- * waited: the kernel (the runner's trace of the call's launches), the line
- * its warps stood on (the CUDA driver's GPU dump, read with cuda-gdb in the
- * sandbox), and, when the grading built the barrier-checked runner, what the
- * kit's barrier check says on the same case (a __syncthreads() that not
- * every thread reaches: kit/barrier_check.cuh). */
+ * costing a limit.  The kit also says where it waited: the kernel that was
+ * running (the runner's trace of the call's launches) and, the first time
+ * and when the grading built the barrier-checked runner, what the kit's
+ * barrier check says on the same case (a __syncthreads() that not every
+ * thread reaches: kit/barrier_check.cuh).  The line a spinning kernel's
+ * warps stand on is not said: the CUDA driver's user-triggered GPU dump
+ * (read with cuda-gdb) named it in a plain program on the H100, but the
+ * driver made no dump pipe for a runner whose kernels CUPTI traces, with
+ * the sandbox or without. */
 #include "engine_int.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,10 +37,7 @@
 #include "kit/util.h"
 #include "submission.h"
 
-#define GDB_TIMEOUT 60     /* seconds for cuda-gdb to read a dump */
 #define BARRIER_LINES 3    /* the barrier check's findings shown at most */
-#define DUMP_PREFIX "cuda-core."
-#define PIPE_PREFIX "cuda-pipe."
 
 /* ------------------------------------------------------------- limits */
 
@@ -69,25 +67,9 @@ double call_grace(const grading *g, int alone)
 
 double sanitizer_call_limit(const rubric_test *t) { return 0.8 * t->timeout_s; }
 
-double run_limit(const rubric_test *t, double limit, double grace, int dump)
+double run_limit(const rubric_test *t, double limit, double grace)
 {
-    return t->timeout_s + grace * limit + (dump ? DUMP_ALLOWANCE : 0);
-}
-
-int dump_wanted(const grading *g) { return g->e->conf.cuda_gdb[0] && !g->dump_read && g->n_hung == 0; }
-
-void dump_env(sandboxed *sb, const char *dir)
-{
-    char v[2300];
-    sandboxed_setenv(sb, "CUDA_ENABLE_USER_TRIGGERED_COREDUMP", "1");
-    snprintf(v, sizeof v, "%s/" PIPE_PREFIX "%%p", dir);
-    sandboxed_setenv(sb, "CUDA_COREDUMP_PIPE", v);
-    snprintf(v, sizeof v, "%s/" DUMP_PREFIX "%%p", dir);
-    sandboxed_setenv(sb, "CUDA_COREDUMP_FILE", v);
-    /* where the warps stand, not what memory holds: small and quick */
-    sandboxed_setenv(sb, "CUDA_COREDUMP_GENERATION_FLAGS",
-                     "skip_nonrelocated_elf_images,skip_global_memory,skip_shared_memory,skip_local_memory,"
-                     "skip_constbank_memory");
+    return t->timeout_s + grace * limit;
 }
 
 int add_call_args(const grading *g, double limit, double grace, call_args *a, const char **argv, int n)
@@ -128,8 +110,7 @@ static int read_small(const char *dir, const char *name, char *buf, size_t len)
 
 int run_hung(const proc_result *r, const char *dir, kit_hang_record *h)
 {
-    /* the watchdog's own end, or the driver's abort once the dump it asked for was written */
-    int ended = (r->exited && r->exit_code == KIT_EXIT_HUNG) || (r->signaled && r->signal == SIGABRT);
+    int ended = r->exited && r->exit_code == KIT_EXIT_HUNG;
     char line[512];
     return ended && read_small(dir, KIT_HANG_FILE, line, sizeof line) == 0 && kit_hang_parse(line, h) == 0;
 }
@@ -183,102 +164,6 @@ static const case_baseline *need_of(grading *g, const rubric_test *t, const char
 
 /* ------------------------------------------------------ where it waits */
 
-int gdb_focus_parse(const char *text, gpu_focus *f)
-{
-    memset(f, 0, sizeof *f);
-    /* "#0  0x00007f2ec37ac310 in spin<<<(1000000,1,1),(256,1,1)>>> () at /w/src/hang.cu:15" */
-    const char *p = text;
-    for (; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
-        if (!strncmp(p, "#0 ", 3))
-            break;
-    if (!p)
-        return -1;
-    size_t len = strcspn(p, "\n");
-    char line[1024];
-    snprintf(line, sizeof line, "%.*s", (int)(len < sizeof line ? len : sizeof line - 1), p);
-    char *in = strstr(line, " in ");
-    if (!in)
-        return -1;
-    in += 4;
-    char *launch = strstr(in, "<<<");
-    if (launch) {
-        snprintf(f->kernel, sizeof f->kernel, "%.*s", (int)(launch - in), in);
-        char *close = strstr(launch, ">>>");
-        char *comma = close ? strstr(launch, "),(") : NULL;
-        if (close && comma && comma < close) {
-            snprintf(f->grid, sizeof f->grid, "%.*s", (int)(comma - launch - 4), launch + 4);
-            snprintf(f->block, sizeof f->block, "%.*s", (int)(close - comma - 4), comma + 3);
-        }
-    } else {
-        snprintf(f->kernel, sizeof f->kernel, "%.*s", (int)strcspn(in, " ("), in);
-    }
-    char *at = strstr(in, " at ");
-    char *colon = at ? strrchr(at, ':') : NULL;
-    if (colon && colon[1] >= '0' && colon[1] <= '9') {
-        snprintf(f->file, sizeof f->file, "%.*s", (int)(colon - at - 4), at + 4);
-        f->line = atoi(colon + 1);
-    }
-    return f->kernel[0] ? 0 : -1;
-}
-
-/* The dump's file in dir (the name the driver gave it), or "". */
-static void find_dump(const char *dir, char *path, size_t len)
-{
-    path[0] = 0;
-    DIR *d = opendir(dir);
-    struct dirent *de;
-    while (d && (de = readdir(d)))
-        if (!strncmp(de->d_name, DUMP_PREFIX, strlen(DUMP_PREFIX)))
-            snprintf(path, len, "%s/%s", dir, de->d_name);
-    if (d)
-        closedir(d);
-}
-
-/* cuda-gdb on the dump the run left in dir, in the sandbox as the
- * submission's uid (the file is the submission's); 0 with f filled. */
-/* KIT_HANG_DEBUG=1: what the dump's reading found, on stderr (for kit developers). */
-static int hang_debug(void)
-{
-    const char *v = getenv("KIT_HANG_DEBUG");
-    return v && strcmp(v, "0") != 0;
-}
-
-static int read_dump(grading *g, const char *dir, gpu_focus *f)
-{
-    char core[2400], target[2500];
-    find_dump(dir, core, sizeof core);
-    if (hang_debug()) {
-        fprintf(stderr, "hang: dump wanted %d, cuda-gdb '%s', in %s:", dump_wanted(g), g->e->conf.cuda_gdb, dir);
-        DIR *d = opendir(dir);
-        for (struct dirent *de; d && (de = readdir(d));)
-            fprintf(stderr, " %s", de->d_name);
-        if (d)
-            closedir(d);
-        fprintf(stderr, "\n");
-    }
-    if (!core[0])
-        return -1;
-    g->dump_read = 1;
-    snprintf(target, sizeof target, "target cudacore %s", core);
-    const char *argv[] = {g->e->conf.cuda_gdb, "-batch", "-nx", "-q", "-ex", target, NULL};
-    sandboxed sb;
-    sandboxed_init(&sb, g->e, GDB_TIMEOUT, dir, dir, dir, g->w.src, NULL);
-    proc_result r;
-    proc_run(argv, &sb.o, &r);
-    int rc = gdb_focus_parse(sb_str(&r.out), f);
-    if (hang_debug()) {
-        strbuf d;
-        sb_init(&d);
-        proc_describe(&r, &d);
-        fprintf(stderr, "hang: cuda-gdb %s (%.1f s), parse %d:\n%s\n%s\n", sb_str(&d), r.seconds, rc, sb_str(&r.out),
-                sb_str(&r.err));
-        sb_free(&d);
-    }
-    proc_result_free(&r);
-    unlink(core); /* tens of MB: gone before the next run */
-    return rc;
-}
-
 /* The kit's barrier check on the case: the barrier-checked runner, run with
  * the same call limit; its findings (kit barrier check: FILE:LINE: ...) into b. */
 static void barrier_check(grading *g, const rubric_test *t, const char *params, uint64_t seed, double limit,
@@ -297,7 +182,7 @@ static void barrier_check(grading *g, const rubric_test *t, const char *params, 
     call_args ca;
     add_call_args(g, limit, 1, &ca, argv, 11);
     sandboxed sb;
-    sandboxed_init(&sb, e, run_limit(t, limit, 1, 0), w->run, w->run, w->run, w->bin, NULL);
+    sandboxed_init(&sb, e, run_limit(t, limit, 1), w->run, w->run, w->run, w->bin, NULL);
     gpu_share(g);
     proc_result r;
     proc_run(argv, &sb.o, &r);
@@ -335,35 +220,13 @@ static void record_hung(grading *g, const rubric_test *t, const char *call, cons
     snprintf(h->params, sizeof h->params, "%s", params);
 }
 
-/* What the kernel was doing, from the dump (or the trace's last launch). */
-static void where_it_waits(grading *g, const char *dir, const kit_hang_record *h, strbuf *b)
+int hang_judge(grading *g, const rubric_test *t, const char *params, uint64_t seed, const kit_hang_record *h,
+               int sanitizer, outcome *c)
 {
-    gpu_focus f;
-    int dumped = !g->dump_read && read_dump(g, dir, &f) == 0;
-    if (dumped && f.line > 0) {
-        sb_printf(b, "  kernel %s<<<(%s), (%s)>>> was running; its warps stood at %s:%d\n", f.kernel, f.grid, f.block,
-                  san_basename(f.file), f.line);
-        add_source_line(&g->w, f.file, f.line, b);
-    } else if (dumped) {
-        sb_printf(b, "  kernel %s<<<(%s), (%s)>>> was running (build with -lineinfo to see the line)\n", f.kernel,
-                  f.grid, f.block);
-    } else if (h->kernel[0]) {
-        sb_printf(b, "  the last kernel it launched: %s\n", h->kernel);
-    }
-}
-
-int hang_judge(grading *g, const rubric_test *t, const char *params, uint64_t seed, const char *dir,
-               const kit_hang_record *h, int sanitizer, outcome *c)
-{
-    strbuf where;
-    sb_init(&where);
-    if (!sanitizer)
-        where_it_waits(g, dir, h, &where); /* before anything else runs in dir */
     const case_baseline *need = need_of(g, t, params, seed);
     double needed = need && need->ms > 0 ? CALL_MARGIN * need->ms / 1000 : 0;
     if (!sanitizer && needed > h->limit_s * 1.01) { /* cut short, not hung: again with what it needs */
         g->next_limit = needed;
-        sb_free(&where);
         return 0;
     }
     c->pass = 0;
@@ -375,14 +238,14 @@ int hang_judge(grading *g, const rubric_test *t, const char *params, uint64_t se
         sb_printf(&c->text, "; the kit's baseline needs %.3g ms for this case", need->ms);
     sb_add(&c->text, "): an endless loop, or a wait that never ends (a __syncthreads() that not every thread "
                      "reaches, a spin on a flag that another block sets)\n");
-    sb_add(&c->text, sb_str(&where));
+    if (h->kernel[0])
+        sb_printf(&c->text, "  the last kernel it launched: %s\n", h->kernel);
     if (!sanitizer && !g->n_hung)
         barrier_check(g, t, params, seed, h->limit_s, &c->text);
     if (!sanitizer) {
         record_hung(g, t, h->call, params);
         sb_printf(&c->text, "  (the other runs that call %s() are not made in this grading)\n", h->call);
     }
-    sb_free(&where);
     return 1;
 }
 

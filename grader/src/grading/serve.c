@@ -45,7 +45,6 @@ struct case_server {
     proc_result r;
     sandboxed sb;
     call_args calls;
-    int dump;   /* asks the driver for a GPU dump when a call does not return */
     double grace; /* its calls' (call_grace, when it started) */
     int paused; /* stopped between cases, the grading's GPU hold given back (gpu_idle) */
     char out[2200];
@@ -77,7 +76,7 @@ static double total_limit(const engine *e)
     for (int i = 0; i < e->rub.n_tests; i++) {
         const rubric_test *t = &e->rub.tests[i];
         if (t->kind == KIND_CORRECTNESS)
-            sum += run_limit(t, e->rub.call_limit_s, CALL_GRACE, 1) * t->n_cases * (t->repeat > 0 ? t->repeat : 1);
+            sum += run_limit(t, e->rub.call_limit_s, CALL_GRACE) * t->n_cases * (t->repeat > 0 ? t->repeat : 1);
     }
     return sum > 0 ? sum : e->rub.timeout_s;
 }
@@ -131,9 +130,6 @@ static int server_start(grading *g)
     srv->grace = call_grace(g, 0);
     add_call_args(g, 0, srv->grace, &srv->calls, argv, 6); /* each case line says its own limit */
     sandboxed_init(&srv->sb, e, total_limit(e), w->run, w->run, w->run, w->bin, NULL);
-    srv->dump = dump_wanted(g);
-    if (srv->dump)
-        dump_env(&srv->sb, w->run);
     gpu_share(g);
     double t0 = kit_now();
     srv->s = proc_start(argv, &srv->sb.o, KIT_CTL_FD, &srv->r);
@@ -171,7 +167,7 @@ static int server_ended(grading *g, const rubric_test *t, const char *params, ui
     kit_hang_record h;
     int judged = 0;
     if (run_hung(&r, g->w.run, &h)) {
-        judged = hang_judge(g, t, params, seed, g->w.run, &h, 0, c);
+        judged = hang_judge(g, t, params, seed, &h, 0, c);
         g->next_alone = !judged; /* too short a limit for the case: again, alone, with what it needs */
         if (judged)
             serve_sanitizers_restart(g);
@@ -209,7 +205,7 @@ int serve_case(grading *g, const rubric_test *t, const char *params, uint64_t se
     debug("send", params);
     double t0 = kit_now();
     int sent = proc_send(srv->s, msg);
-    int got = sent == 0 ? proc_receive(srv->s, run_limit(t, limit, srv->grace, srv->dump), line, sizeof line) : 0;
+    int got = sent == 0 ? proc_receive(srv->s, run_limit(t, limit, srv->grace), line, sizeof line) : 0;
     times_run(&g->times, kit_now() - t0, params);
     debug(sent != 0 ? "not sent" : got == 1 ? "answer" : got == 0 ? "exited" : "killed", got == 1 ? line : NULL);
     const char *skipped = got == 1 ? skipped_call(line) : NULL;

@@ -31,7 +31,6 @@ static int handler(void *user, const char *section, const char *name, const char
     APPEND("nvcc_flag", c->nvcc_flags)
     APPEND("link_flag", c->link_flags)
     FIELD("compute_sanitizer", c->compute_sanitizer)
-    FIELD("cuda_gdb", c->cuda_gdb)
     FIELD("kit_devices", c->kit_devices)
     FIELD("kit_version", c->kit_version)
     FIELD("ncu", c->ncu)

@@ -19,7 +19,6 @@ typedef struct {
     char link_flags[2048];
     int cupti;
     char compute_sanitizer[1024];
-    char cuda_gdb[1024];    /* reads the GPU dump of a call that did not return (hang.c); "" none */
     char kit_devices[1024];
     char kit_version[64];   /* git describe (or VERSION) when make wrote kit.ini; "" if unknown */
     char ncu[1024];         /* Nsight Compute's command line tool; "" when not found (profiles only) */
