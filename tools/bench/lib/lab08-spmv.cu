@@ -61,7 +61,7 @@ int main(int argc, char **argv)
     bench_start(argc, argv, "lab08-spmv");
     spmv_fn stu = (spmv_fn)bench_fn(BENCH_STUDENT, "_Z11spmv_vectoriPKiS0_PKfS2_Pf");
     spmv_fn ref = (spmv_fn)bench_fn(BENCH_REFERENCE, "_Z11spmv_vectoriPKiS0_PKfS2_Pf");
-    spmv_fn str = (spmv_fn)bench_fn(BENCH_STRETCH, "_Z11spmv_vectoriPKiS0_PKfS2_Pf"); /* the hybrid (handout, stretch) */
+    spmv_fn str = (spmv_fn)bench_fn(BENCH_STRETCH, "_Z11spmv_hybridiPKiS0_PKfS2_Pf"); /* the hybrid (handout, stretch) */
     bench_gpu();
     cusparseHandle_t h;
     sparse_ok(cusparseCreate(&h), "cusparseCreate");
