@@ -7,9 +7,10 @@ void kit_trace_init(int enable);
 void kit_trace_finish(kit_writer *out);
 /* Forgets the records of the case just finished (a runner serving many). */
 void kit_trace_reset(void);
-/* The last kernel the current student call launched (demangled), or NULL:
- * the watchdog's record of a call that does not return (watchdog.h). */
-const char *kit_trace_last_launch(void);
+/* The kernels the current student call launched (the first few, each once,
+ * demangled, ", " between them), or NULL: the watchdog's record of a call
+ * that does not return (watchdog.h). */
+const char *kit_trace_call_kernels(void);
 #ifndef KIT_NO_CUPTI
 #include <cupti.h>
 /* Called on entry to and exit from every kernel launch entry point, and the

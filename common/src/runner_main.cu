@@ -307,7 +307,7 @@ int main(int argc, char **argv)
         char dir[1024];
         folder_of(out_path, dir, sizeof dir);
         kit_watchdog_setup(dir, call_limit, call_grace);
-        kit_watchdog_kernel_source(kit_trace_last_launch);
+        kit_watchdog_kernel_source(kit_trace_call_kernels);
     }
     if (served)
         return serve((int)ctl_fd, out_path);

@@ -97,7 +97,9 @@ static struct {
     call_rec calls[MAX_CALLS];
     int n_calls;
     volatile int in_call; /* read on CUPTI's thread (in_a_call) */
-    const char *volatile last_launch; /* the current call's last kernel launch (CUPTI's symbol name) */
+    /* the kernels the current call launched, each once (CUPTI's symbol names), the first few */
+    const char *volatile launched[4];
+    volatile int n_launched;
 } T;
 
 #ifndef KIT_NO_CUPTI
@@ -293,8 +295,13 @@ static void CUPTIAPI on_api(void *user, CUpti_CallbackDomain domain, CUpti_Callb
     const CUpti_CallbackData *cb = (const CUpti_CallbackData *)data;
     if (!T.in_call || cb->callbackSite != CUPTI_API_ENTER)
         return;
-    if (cb->symbolName) /* a kernel launch: what is running if the call never returns (watchdog.h) */
-        T.last_launch = cb->symbolName;
+    if (cb->symbolName) { /* a kernel launch: what may run on if the call never returns (watchdog.h) */
+        int k = 0;
+        while (k < T.n_launched && T.launched[k] != cb->symbolName)
+            k++;
+        if (k == T.n_launched && k < (int)(sizeof T.launched / sizeof T.launched[0]))
+            T.launched[k] = cb->symbolName, T.n_launched = k + 1;
+    }
     size_t pinned = host_memory_bytes(domain, cbid, cb->functionParams);
     if (pinned) {
         if (T.n_calls < MAX_CALLS)
@@ -396,20 +403,23 @@ void kit_student_begin(kit_run_ctx *ctx, const char *call)
     c->kernel_optional = ctx->kernel_optional;
     ctx->kernel_optional = 0;
     c->t0 = now_ts();
-    T.last_launch = NULL;
+    T.n_launched = 0;
     T.in_call = 1;
     kit_pending_begin();
 }
 
-const char *kit_trace_last_launch(void)
+const char *kit_trace_call_kernels(void)
 {
 #ifndef KIT_NO_CUPTI
-    static char name[256];
-    const char *mangled = T.last_launch;
-    if (!mangled)
-        return NULL;
-    demangle_into(mangled, name, sizeof name);
-    return name;
+    static char names[400];
+    names[0] = 0;
+    for (int k = 0; k < T.n_launched; k++) {
+        char one[256];
+        demangle_into(T.launched[k], one, sizeof one);
+        size_t used = strlen(names);
+        snprintf(names + used, sizeof names - used, "%s%s", k ? ", " : "", one);
+    }
+    return names[0] ? names : NULL;
 #else
     return NULL;
 #endif

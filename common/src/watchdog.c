@@ -21,7 +21,7 @@ static struct {
     double t0, limit, grace;
     char call[64];
     char dir[1024];
-    const char *(*last_kernel)(void);
+    const char *(*kernels)(void);
     char skip[1024], skipped[64];
 } W = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
 
@@ -35,7 +35,7 @@ static double mono(void)
 /* The call did not return: its record, one line, the end. */
 static void fire(const char *call, double limit, double seconds)
 {
-    const char *kernel = W.last_kernel ? W.last_kernel() : NULL;
+    const char *kernel = W.kernels ? W.kernels() : NULL;
     char path[1100];
     snprintf(path, sizeof path, "%s/%s", W.dir, KIT_HANG_FILE);
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
@@ -86,7 +86,7 @@ void kit_watchdog_setup(const char *hang_dir, double limit_s, double grace)
 
 void kit_watchdog_limit(double limit_s) { W.limit = limit_s; }
 
-void kit_watchdog_kernel_source(const char *(*last_kernel)(void)) { W.last_kernel = last_kernel; }
+void kit_watchdog_kernel_source(const char *(*kernels)(void)) { W.kernels = kernels; }
 
 /* The thread, once, the first time a call is armed with a limit. */
 static int start_thread(void)

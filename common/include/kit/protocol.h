@@ -32,8 +32,8 @@
  * GPU is shared it is ended only at K x S (between S and K x S it finishes,
  * and the run exits KIT_EXIT_OVERRAN); --skip-calls a,b: calls not to make.
  * A call ended at its limit leaves one line in KIT_HANG_FILE, in the folder
- * of --out: "CALL<TAB>LIMIT_S<TAB>SECONDS<TAB>KERNEL\n" (KERNEL: the last
- * kernel the call launched, mangled, "-" when unknown). */
+ * of --out: "CALL<TAB>LIMIT_S<TAB>SECONDS<TAB>KERNELS\n" (KERNELS: the
+ * kernels the call launched, ", " between them; "-" when unknown). */
 #define KIT_HANG_FILE "hang.txt"
 /* what the runner says on stderr, then the call's name, for a call of --skip-calls
  * (serve mode answers KIT_SERVE_SKIPPED instead) */

@@ -7,9 +7,9 @@
  * student call (lab_driver.cu) with the limit the grader chose for the case
  * (--call-limit, kit/protocol.h); a thread of the runner waits beside the
  * call.  At the limit (x the grace while the GPU is shared) it writes the
- * hang record (KIT_HANG_FILE: the call, its limit, the seconds, the last
- * kernel the call launched) and one line on stderr, and ends the process
- * with KIT_EXIT_HUNG.  A call that returns between the limit and
+ * hang record (KIT_HANG_FILE: the call, its limit, the seconds, the kernels
+ * the call launched) and one line on stderr, and ends the process with
+ * KIT_EXIT_HUNG.  A call that returns between the limit and
  * grace x limit overran: the run exits KIT_EXIT_OVERRAN after it, and the
  * grader runs it again with the GPU to itself.
  *
@@ -31,8 +31,8 @@ extern "C" {
 void kit_watchdog_setup(const char *hang_dir, double limit_s, double grace);
 /* The limit of the next calls (serve mode: per case). */
 void kit_watchdog_limit(double limit_s);
-/* The last kernel the current call launched (trace.cu), read when it fires. */
-void kit_watchdog_kernel_source(const char *(*last_kernel)(void));
+/* The kernels the current call launched (trace.cu), read when it fires. */
+void kit_watchdog_kernel_source(const char *(*kernels)(void));
 /* Around one student call: arm before it, disarm after it (its results
  * waited for); disarm returns the call's seconds. */
 void kit_watchdog_arm(const char *call);
@@ -50,7 +50,7 @@ const char *kit_call_skipped_last(void);
 typedef struct {
     char call[64];
     double limit_s, seconds;
-    char kernel[256];
+    char kernel[400]; /* the kernels the call launched, ", " between them; "" unknown */
 } kit_hang_record;
 int kit_hang_parse(const char *line, kit_hang_record *h);
 

@@ -239,7 +239,7 @@ int hang_judge(grading *g, const rubric_test *t, const char *params, uint64_t se
     sb_add(&c->text, "): an endless loop, or a wait that never ends (a __syncthreads() that not every thread "
                      "reaches, a spin on a flag that another block sets)\n");
     if (h->kernel[0])
-        sb_printf(&c->text, "  the last kernel it launched: %s\n", h->kernel);
+        sb_printf(&c->text, "  the kernels it launched: %s\n", h->kernel);
     if (!sanitizer && !g->n_hung)
         barrier_check(g, t, params, seed, h->limit_s, &c->text);
     if (!sanitizer) {
