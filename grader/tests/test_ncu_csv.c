@@ -88,6 +88,26 @@ START_TEST(raw_page_scaled_units)
 }
 END_TEST
 
+/* A page ncu 2025.3 wrote on an H100 (the lab06 reference's profile,
+ * --print-units base): time in "ns", bytes in "byte", clocks in "hz".  Its
+ * first launch (scan_tiles on 2^26 floats) took 181440 ns and moved
+ * 518114816 bytes: 2.86 TB/s, below the H100's 3.35 TB/s (read as seconds,
+ * the time made every DRAM line 0 GB/s). */
+START_TEST(raw_page_recorded_base_units)
+{
+    ncu_raw r;
+    raw_fixture("ncu-raw-recorded-h100-scan.csv", &r);
+    ck_assert_int_eq(r.n_rows, 4); /* scan_tiles three times (the totals' levels), add_tile_offsets */
+    double t = get(&r, 0, "gpu__time_duration.sum"), bytes = get(&r, 0, "dram__bytes.sum");
+    ck_assert_double_eq_tol(t, 181440e-9, 1e-12);
+    ck_assert_double_eq_tol(bytes, 518114816, 0.5);
+    ck_assert_double_eq_tol(get(&r, 0, "dram__cycles_elapsed.avg.per_second"), 2618483245.15, 1);
+    ck_assert(bytes / t / 1e9 > 2500 && bytes / t / 1e9 < 3350);
+    ck_assert_double_eq_tol(get(&r, 3, "gpu__time_duration.sum"), 2912e-9, 1e-13);
+    ncu_raw_free(&r);
+}
+END_TEST
+
 START_TEST(raw_page_launches)
 {
     ncu_raw r;
@@ -325,6 +345,7 @@ static Suite *ncu_suite(void)
     TCase *tc = tcase_create("pages");
     tcase_add_test(tc, raw_page_base_units);
     tcase_add_test(tc, raw_page_scaled_units);
+    tcase_add_test(tc, raw_page_recorded_base_units);
     tcase_add_test(tc, raw_page_launches);
     tcase_add_test(tc, raw_page_none);
     tcase_add_test(tc, raw_page_values);

@@ -80,13 +80,15 @@ static int csv_row(const char *line, size_t n) { return n > 1 && line[0] == '"';
 
 /* ---------------------------------------------------------------- units */
 
-/* The factor of one unit word to its base: "Gbyte" 1e9, "nsecond" 1e-9, "%" 1. */
+/* The factor of one unit word to its base: "Gbyte" 1e9, "nsecond" 1e-9,
+ * "ns" 1e-9 (what ncu 2025.3 prints for gpu__time_duration with
+ * --print-units base, on the H100), "%" 1. */
 static double word_scale(const char *w, size_t n)
 {
     static const struct {
         const char *word;
         double f;
-    } times[] = {{"nsecond", 1e-9}, {"usecond", 1e-6}, {"msecond", 1e-3}};
+    } times[] = {{"nsecond", 1e-9}, {"usecond", 1e-6}, {"msecond", 1e-3}, {"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3}};
     for (size_t i = 0; i < sizeof times / sizeof times[0]; i++)
         if (n == strlen(times[i].word) && !strncmp(w, times[i].word, n))
             return times[i].f;
