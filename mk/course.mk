@@ -9,9 +9,9 @@ handin: all ## hand your lab in: make handin LAB=lab07 [DIR=folder] [ANYWAY=1]
 	@test -n "$(LAB)" || { echo "usage: make handin LAB=lab07 [DIR=folder] [ANYWAY=1]"; exit 2; }
 	@$(KITGRADE) handin $(LAB) $(DIR) $(if $(ANYWAY),--anyway)
 
-merge: $(KITGRADE) ## final and LMS CSVs: make merge OUT=~/kit-grades/lab07-merge [ROSTER=csv] [MANUAL=csv] [MANUAL_MAX=10]
-	@test -n "$(OUT)" || { echo "usage: make merge OUT=~/kit-grades/lab07-merge [ROSTER=roster.csv] [MANUAL=manual.csv] [MANUAL_MAX=points]"; exit 2; }
-	@$(KITGRADE) merge $(OUT) $(if $(ROSTER),--roster $(ROSTER)) $(if $(MANUAL),--manual $(MANUAL)) $(if $(MANUAL_MAX),--manual-max $(MANUAL_MAX))
+merge: $(KITGRADE) ## final and LMS CSVs: make merge OUT=~/kit-grades/lab07-merge [ROSTER=csv] [MANUAL=csv] [MANUAL_MAX=10] [INCLUDE_NOT_GRADED=1]
+	@test -n "$(OUT)" || { echo "usage: make merge OUT=~/kit-grades/lab07-merge [ROSTER=roster.csv] [MANUAL=manual.csv] [MANUAL_MAX=points] [INCLUDE_NOT_GRADED=1]"; exit 2; }
+	@$(KITGRADE) merge $(OUT) $(if $(ROSTER),--roster $(ROSTER)) $(if $(MANUAL),--manual $(MANUAL)) $(if $(MANUAL_MAX),--manual-max $(MANUAL_MAX)) $(if $(INCLUDE_NOT_GRADED),--include-not-graded)
 
 # The course path without a GPU: student kit, several real users, hand-in,
 # spool grading, report in a headless browser, similarity (tests/course/run).

@@ -37,7 +37,7 @@ static const char usage_text[] =
     "  run LAB [DIR] [k=v ...]  build your lab and run it once with these parameters (e.g. blocks=4 threads=3)\n"
     "instructors:\n"
     "  grade LAB DIR [--out FILE]        grade one submission with all tests; writes Gradescope JSON to FILE\n"
-    "                                    (default ~/kit-grades/<lab>/<DIR's name>/results.json; KIT_GRADES\n"
+    "        [--allow-no-gpu]            (default ~/kit-grades/<lab>/<DIR's name>/results.json; KIT_GRADES\n"
     "                                    replaces ~/kit-grades) and prints the report and where it went\n"
     "  batch LAB SUBMISSIONS --out DIR   grade every subfolder of SUBMISSIONS; resumable\n"
     "        [--only NAME] [--force] [--jobs N] [--per-gpu N] [--allow-no-gpu]\n"
@@ -61,7 +61,8 @@ static const char usage_text[] =
     "  --per-gpu N   batch: submissions sharing one GPU at a time (default 1; timing runs still\n"
     "                take the GPU alone)\n"
     "  --similarity P  batch: class report lists pairs of hand-ins sharing at least P% (default 50)\n"
-    "  --allow-no-gpu  batch without a GPU: write build-only results, marked as such (refused otherwise)\n"
+    "  --allow-no-gpu  grade/batch without a GPU: write build-only results, marked 'not graded (no GPU)'\n"
+    "                (without it nothing is written); merge leaves them out of lms.csv\n"
     "exit status: 0 all passed, 1 build or test failed, 2 bad input, 3 no GPU, 4 internal error\n";
 
 typedef struct {
@@ -315,6 +316,7 @@ static int cmd_check(const cli *c, const char *argv0, int instructor)
     e.student_mode = !instructor;
     e.ropts.student_mode = !instructor;
     rerun_setup(&e, dir, !instructor);
+    e.allow_no_gpu = instructor && c->allow_no_gpu;
     if (!instructor)
         e.keep_work = 1, e.build_cache = 1; /* a student's check reuses their unchanged build (buildcache.h) */
     else
@@ -336,11 +338,19 @@ static int cmd_check(const cli *c, const char *argv0, int instructor)
     report_opts o = e.ropts;
     fflush(stdout);
     report_summary(stdout, &g, &o);
-    if (!e.gpu)
-        printf("%s: no GPU (%s): tests not run; your code %s\n", e.man.name, e.gpu_why,
+    /* Without a GPU an instructor's grade of code that built writes no result
+     * unless asked: then it is marked "not graded (no GPU)" (model.h), never a
+     * 0.  A build that failed is a grade with or without a GPU. */
+    int write = instructor && (e.gpu || c->allow_no_gpu || !g.build_ok);
+    if (!e.gpu && (!instructor || !g.build_ok))
+        printf("%s: no GPU (%s): tests not run; %s code %s\n", e.man.name, e.gpu_why, instructor ? "the" : "your",
                g.build_ok ? "compiled" : "did not compile");
+    else if (!e.gpu)
+        printf("%s: no GPU (%s): tests not run; the code compiled; %s\n", e.man.name, e.gpu_why,
+               write ? "its result is marked 'not graded (no GPU)'"
+                     : "no result written (--allow-no-gpu writes one marked 'not graded (no GPU)')");
     int rc = check_exit_code(&e, &g);
-    if (instructor) {
+    if (write) {
         char out[4096], err[512];
         if (c->out)
             snprintf(out, sizeof out, "%s", c->out);
@@ -682,6 +692,11 @@ int main(int argc, char **argv)
     if (parsed != 0) {
         if (parsed == -1) /* -2: the value was named in its own line already */
             fputs(usage_text, stderr);
+        return KITGRADE_EXIT_USAGE;
+    }
+    if (c.allow_no_gpu && strcmp(c.cmd, "grade") && strcmp(c.cmd, "batch")) {
+        fprintf(stderr, "kitgrade %s: --allow-no-gpu is an option of grade and batch only (a build-only result, "
+                        "marked not graded)\n", c.cmd);
         return KITGRADE_EXIT_USAGE;
     }
     if (!strcmp(c.cmd, "check"))

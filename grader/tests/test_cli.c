@@ -151,21 +151,29 @@ START_TEST(batch_no_gpu_and_reuse)
                   rc, sb_str(&out));
     ck_assert_int_eq(run(&out, "test -e \"$T/out\""), 1); /* nothing written */
 
-    rc = run(&out, "%s --allow-no-gpu && grep -c WITHOUT \"$T/out/feedback/alice.txt\" && "
+    /* build-only results: marked "not graded (no GPU)" in every output, never a 0 */
+    rc = run(&out, "%s --allow-no-gpu && grep -c 'No score: none of the tests ran (no GPU)' \"$T/out/feedback/alice.txt\" && "
                    "grep -c 'graded_without_gpu\":.*true' \"$T/out/results/alice.json\" && "
-                   "grep -c 'no GPU (--allow-no-gpu)' \"$T/out/gradebook.csv\"", batch);
-    ck_assert_msg(rc == 0 && strstr(sb_str(&out), "1 graded now"), "rc %d: %s", rc, sb_str(&out));
+                   "grep -c '\"status\":.*\"not graded (no GPU)\"' \"$T/out/results/alice.json\" && "
+                   "grep -c 'NOT GRADED: no GPU was available' \"$T/out/results/alice.json\" && "
+                   "grep -x 'alice,,,,,90,not graded (no GPU)' \"$T/out/gradebook.csv\" && "
+                   "grep -c 'id=\"not-graded\" class=\"banner\"' \"$T/out/report.html\" && "
+                   "! grep -e 'mean score.*0.00' -e 'No test failed' -e '>0 / 90<' \"$T/out/report.html\"", batch);
+    ck_assert_msg(rc == 0 && strstr(sb_str(&out), "0 graded now, 1 not graded") &&
+                      strstr(sb_str(&out), " left: alice: not graded (no GPU)\n") &&
+                      !strstr(sb_str(&out), "graded alice"),
+                  "rc %d: %s", rc, sb_str(&out));
     /* same everything: kept */
     rc = run(&out, "%s --allow-no-gpu", batch);
     ck_assert_msg(rc == 0 && strstr(sb_str(&out), "0 graded now, 1 kept"), "rc %d: %s", rc, sb_str(&out));
     /* a rubric edit (points 10 -> 12): regraded, and the new maximum shows */
     rc = run(&out, "sed -i '0,/^points = 10/s//points = 12/' \"$T/r.ini\" && %s --allow-no-gpu && "
                    "cat \"$T/out/gradebook.csv\"", batch);
-    ck_assert_msg(rc == 0 && strstr(sb_str(&out), "1 graded now") && strstr(sb_str(&out), ",92,"), "rc %d: %s", rc,
+    ck_assert_msg(rc == 0 && strstr(sb_str(&out), "1 not graded") && strstr(sb_str(&out), ",92,"), "rc %d: %s", rc,
                   sb_str(&out));
     /* another --test selection: regraded */
     rc = run(&out, "%s --allow-no-gpu --test float-small", batch);
-    ck_assert_msg(rc == 0 && strstr(sb_str(&out), "1 graded now"), "rc %d: %s", rc, sb_str(&out));
+    ck_assert_msg(rc == 0 && strstr(sb_str(&out), "1 not graded"), "rc %d: %s", rc, sb_str(&out));
     /* on a "GPU" (KIT_RUN_WITHOUT_GPU makes the engine run every test): never the build-only result */
     rc = run(&out, "KIT_RUN_WITHOUT_GPU=1 %s --test float-small && "
                    "grep -c 'graded_without_gpu\":.*false' \"$T/out/results/alice.json\"", batch);
@@ -241,16 +249,61 @@ START_TEST(grade_results_outside_the_submission)
     strbuf out;
     sb_init(&out);
     int rc = run(&out, "mkdir -p \"$T/alice\" \"$T/home\" && cp solutions/lab03-dot/dot.cu \"$T/alice/\" && chmod -R a+rX \"$T\" && "
-                       "\"$KG\" grade lab03 \"$T/alice\" --test float-small > \"$T/log\"; echo rc=$?; ls -A \"$T/alice\"; "
+                       "\"$KG\" grade lab03 \"$T/alice\" --test float-small --allow-no-gpu > \"$T/log\"; echo rc=$?; ls -A \"$T/alice\"; "
                        "grep '^results: ' \"$T/log\"; test -s \"$T/kit-grades/lab03-dot/alice/results.json\" && echo written");
     const char *o = sb_str(&out);
     ck_assert_msg(rc == 0 && strstr(o, "rc=3\ndot.cu\nresults: ") && strstr(o, "/kit-grades/lab03-dot/alice/results.json\nwritten"),
                   "%s", o);
     /* without KIT_GRADES: under $HOME */
-    rc = run(&out, "env -u KIT_GRADES HOME=\"$T/home\" \"$KG\" grade lab03 \"$T/alice\" --test float-small | grep '^results: '; "
+    rc = run(&out, "env -u KIT_GRADES HOME=\"$T/home\" \"$KG\" grade lab03 \"$T/alice\" --test float-small --allow-no-gpu | grep '^results: '; "
                    "ls -A \"$T/alice\"; test -s \"$T/home/kit-grades/lab03-dot/alice/results.json\" && echo written");
     ck_assert_msg(rc == 0 && strstr(sb_str(&out), "results: ") && strstr(sb_str(&out), "/home/kit-grades/lab03-dot/alice/results.json\ndot.cu\nwritten"),
                   "%s", sb_str(&out));
+    sb_free(&out);
+}
+END_TEST
+
+/* Build-only results looked like grades: `kitgrade grade` without a GPU wrote
+ * a score of 0 marked graded_without_gpu false (its --allow-no-gpu was
+ * ignored), and `make merge` put such zeros into lms.csv, with max 10 for a
+ * rostered student without a result.  Now grade writes nothing unless asked,
+ * and what it writes says "not graded (no GPU)"; merge keeps the not graded
+ * out of lms.csv unless --include-not-graded, with a status column in
+ * final.csv. */
+START_TEST(not_graded_is_never_a_score)
+{
+    strbuf out;
+    sb_init(&out);
+    int rc = run(&out, "mkdir -p \"$T/subs/alice\" && cp solutions/lab03-dot/dot.cu \"$T/subs/alice/\" && chmod -R a+rX \"$T\" && "
+                       "\"$KG\" grade lab03 \"$T/subs/alice\" --test float-small --out \"$T/a.json\"; echo rc=$?; ls \"$T\"");
+    ck_assert_msg(rc == 0 && strstr(sb_str(&out), "rc=3\n") && !strstr(sb_str(&out), "a.json") &&
+                      strstr(sb_str(&out), "tests not run; the code compiled; no result written (--allow-no-gpu"),
+                  "%s", sb_str(&out));
+    rc = run(&out, "\"$KG\" grade lab03 \"$T/subs/alice\" --test float-small --out \"$T/a.json\" --allow-no-gpu; "
+                   "echo rc=$?; grep -c 'graded_without_gpu\":.*true' \"$T/a.json\"; "
+                   "grep -c '\"status\":.*\"not graded (no GPU)\"' \"$T/a.json\"");
+    ck_assert_msg(rc == 0 && strstr(sb_str(&out), "its result is marked 'not graded (no GPU)'") &&
+                      strstr(sb_str(&out), "rc=3\n1\n1\n"),
+                  "%s", sb_str(&out));
+    /* an option of grade and batch only */
+    rc = run(&out, "\"$KG\" check lab03 \"$T/subs/alice\" --allow-no-gpu");
+    ck_assert_msg(rc == KITGRADE_EXIT_USAGE && lines(&out) == 1 && strstr(sb_str(&out), "--allow-no-gpu"), "rc %d: %s", rc,
+                  sb_str(&out));
+    /* merge: a build-only batch, a rostered student without a result */
+    rc = run(&out, "\"$KG\" batch lab03 \"$T/subs\" --out \"$T/out\" --test float-small --allow-no-gpu --jobs 1 >/dev/null 2>&1 && "
+                   "printf 'login,student_id,name,email\\nalice,1,Alice,a@x\\ncarol,3,Carol,c@x\\n' > \"$T/roster.csv\" && "
+                   "\"$KG\" merge \"$T/out\" --roster \"$T/roster.csv\" --manual-max 10 && cat \"$T/out/final.csv\" && "
+                   "echo LMS && cat \"$T/out/lms.csv\"");
+    const char *o = sb_str(&out);
+    ck_assert_msg(rc == 0 && strstr(o, "merge: tests not graded: alice (no GPU), carol (no result); left out of lms.csv") &&
+                      strstr(o, ",comment,status\nalice,1,Alice,a@x,,,,20,0,,,not graded (no GPU)\n") &&
+                      strstr(o, "carol,3,Carol,c@x,,,,20,0,,,no result\n") &&
+                      strstr(o, "LMS\nStudent,ID,SIS User ID,SIS Login ID,Section,Email address,lab03-dot\n") &&
+                      !strstr(o, "Alice,,1"),
+                  "rc %d: %s", rc, o);
+    rc = run(&out, "\"$KG\" merge \"$T/out\" --roster \"$T/roster.csv\" --include-not-graded && cat \"$T/out/lms.csv\"");
+    ck_assert_msg(rc == 0 && strstr(sb_str(&out), "Alice,,1,alice,,a@x,0\n") && strstr(sb_str(&out), "--include-not-graded"),
+                  "rc %d: %s", rc, sb_str(&out));
     sb_free(&out);
 }
 END_TEST
@@ -643,6 +696,7 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, params_errors_at_their_line);
     tcase_add_test(tc, unknown_lab_one_answer);
     tcase_add_test(tc, grade_results_outside_the_submission);
+    tcase_add_test(tc, not_graded_is_never_a_score);
     tcase_add_test(tc, batch_layouts_refused);
     tcase_add_test(tc, batch_archives);
     tcase_add_test(tc, batch_keeps_hidden_gpus_hidden);

