@@ -343,8 +343,10 @@ static int cmd_check(const cli *c, const char *argv0, int instructor)
      * 0.  A build that failed is a grade with or without a GPU. */
     int write = instructor && (e.gpu || c->allow_no_gpu || !g.build_ok);
     if (!e.gpu && (!instructor || !g.build_ok))
-        printf("%s: no GPU (%s): tests not run; %s code %s\n", e.man.name, e.gpu_why, instructor ? "the" : "your",
-               g.build_ok ? "compiled" : "did not compile");
+        printf("%s: no GPU (%s): tests not run; %s\n", e.man.name, e.gpu_why,
+               g.handin_bad  ? "a hand-in problem (above): nothing was compiled"
+               : g.build_ok ? (instructor ? "the code compiled" : "your code compiled")
+                            : (instructor ? "the code did not compile" : "your code did not compile"));
     else if (!e.gpu)
         printf("%s: no GPU (%s): tests not run; the code compiled; %s\n", e.man.name, e.gpu_why,
                write ? "its result is marked 'not graded (no GPU)'"

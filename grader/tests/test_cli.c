@@ -308,6 +308,35 @@ START_TEST(not_graded_is_never_a_score)
 }
 END_TEST
 
+/* A student's Dot.cu (for dot.cu) read "missing required file dot.cu" and
+ * "your code did not compile": the file found is named, and it is a
+ * hand-in problem (nothing was compiled), in the report and the gradebook. */
+START_TEST(wrong_file_name_is_a_hand_in_problem)
+{
+    strbuf out;
+    sb_init(&out);
+    int rc = run(&out, "mkdir -p \"$T/s/alice\" \"$T/s/bob\" && cp solutions/lab03-dot/dot.cu \"$T/s/alice/Dot.cu\" && "
+                       "cp solutions/lab03-dot/dot.cu \"$T/s/bob/dot_product.cu\" && chmod -R a+rX \"$T\" && "
+                       "\"$KG\" check lab03 \"$T/s/alice\" --test float-small");
+    const char *o = sb_str(&out);
+    ck_assert_msg(rc == KITGRADE_EXIT_FAILED && strstr(o, "\nhand-in ...") &&
+                      strstr(o, "missing required file dot.cu: the folder has Dot.cu instead (file names are "
+                                "case-sensitive: rename it to dot.cu)") &&
+                      strstr(o, "tests not run; a hand-in problem (above): nothing was compiled") &&
+                      !strstr(o, "did not compile") && !strstr(o, "\nbuild ..."),
+                  "rc %d: %s", rc, o);
+    rc = run(&out, "\"$KG\" check lab03 \"$T/s/bob\" --test float-small");
+    ck_assert_msg(rc == KITGRADE_EXIT_FAILED &&
+                      strstr(sb_str(&out), "missing required file dot.cu (this lab takes: dot.cu; the folder has: "
+                                           "dot_product.cu)"),
+                  "rc %d: %s", rc, sb_str(&out));
+    rc = run(&out, "\"$KG\" batch lab03 \"$T/s\" --out \"$T/out\" --test float-small --allow-no-gpu --jobs 1 "
+                   ">/dev/null 2>&1; cat \"$T/out/gradebook.csv\"");
+    ck_assert_msg(strstr(sb_str(&out), "\nalice,0,0,0,0,10,hand-in problem\n"), "rc %d: %s", rc, sb_str(&out));
+    sb_free(&out);
+}
+END_TEST
+
 /* A bad value in a test's `params` was reported at the section header: now
  * at the params line, naming it; a case's own bad value stays at the case. */
 START_TEST(params_errors_at_their_line)
@@ -697,6 +726,7 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, unknown_lab_one_answer);
     tcase_add_test(tc, grade_results_outside_the_submission);
     tcase_add_test(tc, not_graded_is_never_a_score);
+    tcase_add_test(tc, wrong_file_name_is_a_hand_in_problem);
     tcase_add_test(tc, batch_layouts_refused);
     tcase_add_test(tc, batch_archives);
     tcase_add_test(tc, batch_keeps_hidden_gpus_hidden);

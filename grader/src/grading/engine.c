@@ -516,7 +516,8 @@ static int build_runner(grading *gr, const char *sub_dir, grade_result *g, int w
     strbuf problems;
     sb_init(&problems);
     int taken = submission_take(&e->man, sub_dir, w->src, &problems, g->source_hash);
-    if (taken < e->man.n_student_files) {
+    if (taken < e->man.n_student_files) { /* a hand-in problem: nothing is compiled */
+        g->handin_bad = 1;
         sb_add(&g->build_log, sb_str(&problems));
         sb_free(&problems);
         g->build_seconds = kit_now() - t0;
@@ -869,7 +870,7 @@ static void report_build_line(const grading *gr, const grade_result *g)
     test_result bt;
     memset(&bt, 0, sizeof bt);
     sb_init(&bt.output);
-    snprintf(bt.name, sizeof bt.name, "build");
+    snprintf(bt.name, sizeof bt.name, "%s", g->handin_bad ? "hand-in" : "build"); /* not a compile failure */
     bt.status = g->build_ok ? ST_PASS : ST_FAIL;
     bt.seconds = g->build_seconds;
     bt.max_score = -1; /* no points column */

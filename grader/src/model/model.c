@@ -110,7 +110,7 @@ const char *grade_result_status(const grade_result *g)
     if (strstr(sb_str(&g->notes), "not graded: "))
         return "not graded";
     if (!g->build_ok)
-        return "build failed";
+        return g->handin_bad ? "hand-in problem" : "build failed";
     return g->gpu_ran ? "ok" : "not graded (no GPU)";
 }
 

@@ -121,6 +121,7 @@ typedef struct {
     char source_hash[65];  /* sha-like digest of the files taken, for resume checks */
     uint64_t seed;
     int build_ok;
+    int handin_bad;        /* a file the lab takes is missing or unusable: nothing was compiled */
     double build_seconds;
     strbuf build_log;      /* compiler messages (capped, sanitized) */
     strbuf notes;          /* warnings for the whole submission (no sandbox, ...) */
@@ -149,7 +150,8 @@ void grade_result_init(grade_result *g);
 void grade_result_free(grade_result *g);
 test_result *grade_result_add(grade_result *g);
 void grade_result_total(grade_result *g); /* recompute score / max_score */
-/* A result's status in the gradebook's words: "ok", "build failed", or a
+/* A result's status in the gradebook's words: "ok", "build failed",
+ * "hand-in problem" (a file the lab takes is missing or unusable), or a
  * result whose points are no grade: "not graded (no GPU)" (built, but no
  * test could run), "not graded" (a spool entry or a dead worker: its notes
  * say why, in a line starting "not graded: "). */

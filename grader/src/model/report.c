@@ -157,7 +157,7 @@ void report_terminal(FILE *f, const grade_result *g, const report_opts *o)
         }
         sb_free(&clean);
     }
-    put_status_line(f, "build", g->build_ok ? "OK" : "FAIL", g->build_ok ? ANSI_GREEN : ANSI_RED,
+    put_status_line(f, g->handin_bad ? "hand-in" : "build", g->build_ok ? "OK" : "FAIL", g->build_ok ? ANSI_GREEN : ANSI_RED,
                     g->build_seconds, NULL, NULL, o);
     if (!g->build_ok || buildlog_has_warning(sb_str(&g->build_log))) /* errors, or the warnings of an OK build */
         put_indented(f, g->build_log.s, g->build_log.len);
@@ -369,6 +369,7 @@ static cJSON *add_grade_extra(cJSON *root, const grade_result *g)
     cJSON_AddStringToObject(x, "seed", buf);
     add_cstr(x, "source_hash", g->source_hash);
     cJSON_AddBoolToObject(x, "build_ok", g->build_ok != 0);
+    cJSON_AddBoolToObject(x, "handin_problem", g->handin_bad != 0);
     cJSON_AddNumberToObject(x, "build_seconds", g->build_seconds);
     add_text(x, "build_log", sb_str(&g->build_log), g->build_log.len);
     add_text(x, "notes", sb_str(&g->notes), g->notes.len);
@@ -533,6 +534,7 @@ static void read_grade_extra(const cJSON *x, grade_result *g)
     g->seed = strtoull(seed, NULL, 16);
     get_str(x, "source_hash", g->source_hash, sizeof g->source_hash);
     g->build_ok = get_bool(x, "build_ok");
+    g->handin_bad = get_bool(x, "handin_problem");
     g->build_seconds = get_num(x, "build_seconds", 0);
     get_sb(x, "build_log", &g->build_log);
     get_sb(x, "notes", &g->notes);
