@@ -61,6 +61,16 @@ BAD_LAB_GOALS := $(filter-out $(LAB_IDS) $(addprefix run-,$(LAB_IDS)),$(filter l
 ifneq ($(BAD_LAB_GOALS),)
   $(error make $(firstword $(BAD_LAB_GOALS)): no such lab; $(KIT_LABS_LINE))
 endif
+# make lab03 / run-lab03 with a changed kit file in labs/lab03-dot/ (its
+# header): one line naming it and how to get it back, before anything is
+# built (mk/provided; the provided.ok rule below checks it for every build).
+PROVIDED_GOAL_LABS := $(foreach g,$(filter $(LAB_IDS) $(addprefix run-,$(LAB_IDS)),$(MAKECMDGOALS)),$(filter $(patsubst run-%,%,$(g))-%,$(LAB_NAMES)))
+ifneq ($(PROVIDED_GOAL_LABS),)
+  PROVIDED_BAD := $(shell mk/provided check $(sort $(PROVIDED_GOAL_LABS)) 2>&1)
+  ifneq ($(PROVIDED_BAD),)
+    $(error $(PROVIDED_BAD))
+  endif
+endif
 # make new-lab NAME=...: a bad or taken NAME is refused here, in one line (tools/new-lab --check).
 ifneq ($(filter new-lab,$(MAKECMDGOALS)),)
   ifneq ($(findstring ',$(NAME)),)
@@ -145,6 +155,14 @@ $(1)_CHECK_OBJ := $$(call obj,$$(filter grader/labs/$(1)/check.c grader/labs/$(1
 $$($(1)_RUNNER_OBJ): KIT_CFLAGS += -Ilabs/$(1)
 $$($(1)_RUNNER_OBJ) $$($(1)_CHECK_OBJ): KIT_NVCCFLAGS += -Ilabs/$(1)
 $$($(1)_CHECK_OBJ): KIT_CFLAGS += -Ilabs/$(1)
+# The files the kit provides in labs/$(1)/ (its header) are checked against
+# the kit's record before any of its kit code is compiled against them: a
+# student's change is one line naming the file and how to get it back
+# (mk/provided), not a compile error inside the harness.
+$(BUILD)/labs/$(1)/provided.ok: grader/labs/$(1)/provided.sha256 $$(wildcard labs/$(1)/*) mk/provided
+	@mk/provided check $(1)
+	@mkdir -p $$(@D) && touch $$@
+$$($(1)_RUNNER_OBJ) $$($(1)_CHECK_OBJ): | $(BUILD)/labs/$(1)/provided.ok
 $(BUILD)/labs/$(1)/check: $$($(1)_CHECK_OBJ) $(call obj,$(COMMON_CHECKER_C)) $(LIBKIT)
 	@mkdir -p $$(@D)
 	$(Q)$$(call say,LD,$$@)$(CC) $(OPENMP) -o $$@ $$^ $(CJSON_LIBS) $(CUDART_STATIC) -lm

@@ -468,7 +468,8 @@ static int cmd_run(const cli *c, const char *argv0)
     if (private_work < 0)
         return KITGRADE_EXIT_USAGE;
     mkdirs(work, 0755);
-    e.build_cache = 1; /* the same build as the student's check: reused when unchanged */
+    e.student_mode = 1; /* the student's own command: their copy of the kit's files is theirs to fix */
+    e.build_cache = 1;  /* the same build as the student's check: reused when unchanged */
     int rc = engine_show(&e, dir, work, params);
     if (private_work)
         remove_work(work);
@@ -511,6 +512,7 @@ static int cmd_handin(const cli *c, const char *argv0)
     if (scratch_dir(&e, base, "handin", 1, work, sizeof work) < 0)
         return 2;
     mkdirs(work, 0755);
+    e.student_mode = 1; /* the student's own command: their copy of the kit's files is theirs to fix */
     int rc = spool_handin(&e, dir, work, c->anyway);
     remove_work(work);
     engine_free(&e);

@@ -337,6 +337,25 @@ START_TEST(wrong_file_name_is_a_hand_in_problem)
 }
 END_TEST
 
+/* A submission built against its own changed copy of the kit's header
+ * failed with the linker's words only: the grader builds with the kit's
+ * copy, and now says so. */
+START_TEST(changed_kit_header_in_a_submission_said)
+{
+    strbuf out;
+    sb_init(&out);
+    int rc = run(&out, "mkdir -p \"$T/eve\" && sed 's/int n);/int n, int m);/' labs/lab03-dot/dot.h > \"$T/eve/dot.h\" && "
+                       "sed 's/^float dot_shared(const float \\*d_a, const float \\*d_b, int n)/&, int m/; s/int n), int m/int n, int m)/' "
+                       "solutions/lab03-dot/dot.cu > \"$T/eve/dot.cu\" && grep -c 'int n, int m)' \"$T/eve/dot.cu\" && chmod -R a+rX \"$T\" && "
+                       "\"$KG\" grade lab03 \"$T/eve\" --test float-small --out \"$T/eve.json\"");
+    ck_assert_msg(rc == KITGRADE_EXIT_FAILED &&
+                      strstr(sb_str(&out), "your dot.h differs from the kit's, which the grader builds with (students "
+                                           "must not change it)"),
+                  "rc %d: %s", rc, sb_str(&out));
+    sb_free(&out);
+}
+END_TEST
+
 /* A bad value in a test's `params` was reported at the section header: now
  * at the params line, naming it; a case's own bad value stays at the case. */
 START_TEST(params_errors_at_their_line)
@@ -727,6 +746,7 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, grade_results_outside_the_submission);
     tcase_add_test(tc, not_graded_is_never_a_score);
     tcase_add_test(tc, wrong_file_name_is_a_hand_in_problem);
+    tcase_add_test(tc, changed_kit_header_in_a_submission_said);
     tcase_add_test(tc, batch_layouts_refused);
     tcase_add_test(tc, batch_archives);
     tcase_add_test(tc, batch_keeps_hidden_gpus_hidden);

@@ -310,6 +310,68 @@ static void explain_build_log(engine *e, const char *log, strbuf *b)
     }
 }
 
+/* The files the kit provides in labs/<lab>/ (its header), as the kit
+ * recorded them (mk/provided, the script make runs before it compiles the
+ * lab's kit code): the harness was compiled against them and every build
+ * copies them.  0, or -1 with one line per changed file (which, how to get
+ * it back) in why. */
+static int provided_unchanged(const engine *e, strbuf *why)
+{
+    char script[4200];
+    fmt_into(script, sizeof script, "%s/mk/provided", e->conf.kit_root);
+    const char *argv[] = {"/bin/sh", script, "check", e->man.name, NULL};
+    proc_opts o = {0};
+    o.timeout_s = 60;
+    o.cwd = e->conf.kit_root;
+    proc_result r;
+    proc_run(argv, &o, &r);
+    int ok = proc_ok(&r);
+    size_t lab_len = strlen(e->man.name);
+    for (const char *l = sb_str(&r.err); !ok && *l;) { /* each line without its "lab03-dot: " */
+        size_t n = strcspn(l, "\n");
+        const char *text = !strncmp(l, e->man.name, lab_len) && !strncmp(l + lab_len, ": ", 2) ? l + lab_len + 2 : l;
+        sb_add_sanitized(why, text, n - (size_t)(text - l));
+        sb_add(why, "\n");
+        l += n + (l[n] == '\n');
+    }
+    if (!ok && !r.err.len) {
+        sb_add(why, "mk/provided check ");
+        proc_describe(&r, why);
+        sb_add(why, "\n");
+    }
+    proc_result_free(&r);
+    return ok ? 0 : -1;
+}
+
+/* A submission that failed to build and holds its own copy of a file the
+ * kit provides, changed: said, since its build used the kit's copy. */
+static void explain_provided_copies(const engine *e, const char *sub_dir, strbuf *b)
+{
+    char record[2200], real_sub[4096], real_kit[4096];
+    if (!realpath(sub_dir, real_sub) || !realpath(e->starter_dir, real_kit) || !strcmp(real_sub, real_kit))
+        return; /* the kit's own folder: its files are checked against the record (provided_unchanged) */
+    fmt_into(record, sizeof record, "%s/provided.sha256", e->lab_dir);
+    FILE *f = fopen(record, "r");
+    char line[512];
+    while (f && fgets(line, sizeof line, f)) {
+        char sum[80], name[NAME_LEN * 2];
+        if (line[0] == '#' || sscanf(line, "%79s %127s", sum, name) != 2)
+            continue;
+        char mine[4400], kits[4400];
+        size_t n1 = 0, n2 = 0;
+        fmt_into(mine, sizeof mine, "%s/%s", sub_dir, name);
+        fmt_into(kits, sizeof kits, "%s/%s", e->starter_dir, name);
+        char *a = kit_read_file(mine, SUBMISSION_MAX_BYTES, &n1), *k = kit_read_file(kits, SUBMISSION_MAX_BYTES, &n2);
+        if (a && k && (n1 != n2 || memcmp(a, k, n1)))
+            sb_printf(b, "your %s differs from the kit's, which the grader builds with (students must not change "
+                         "it): your code must build against the kit's %s\n", name, name);
+        free(a);
+        free(k);
+    }
+    if (f)
+        fclose(f);
+}
+
 /* nvcc FLAGS ARCH -I. EXTRA -o OUT STUDENT_FILES ../lib/(objects and libraries) LINK_FLAGS,
  * in the sandbox (the kit's files are in the work folder already): started
  * (nvcc_start) and then waited for (nvcc_finish), so that the synccheck
@@ -523,6 +585,15 @@ static int build_runner(grading *gr, const char *sub_dir, grade_result *g, int w
         g->build_seconds = kit_now() - t0;
         return 0;
     }
+    if (provided_unchanged(e, &problems) != 0) { /* a student's change of the kit's header: a hand-in problem */
+        g->handin_bad = e->student_mode;
+        if (!e->student_mode)
+            sb_add(&g->build_log, "internal error: the kit's own files changed: ");
+        sb_add(&g->build_log, sb_str(&problems));
+        sb_free(&problems);
+        g->build_seconds = kit_now() - t0;
+        return 0;
+    }
     sb_free(&problems);
     strbuf why;
     sb_init(&why);
@@ -570,6 +641,7 @@ static int build_runner(grading *gr, const char *sub_dir, grade_result *g, int w
         if (log)
             explain_build_log(e, log, &g->build_log);
         free(log);
+        explain_provided_copies(e, sub_dir, &g->build_log);
     }
     proc_result_free(&r);
     g->build_seconds = kit_now() - t0;
