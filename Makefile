@@ -61,15 +61,26 @@ BAD_LAB_GOALS := $(filter-out $(LAB_IDS) $(addprefix run-,$(LAB_IDS)),$(filter l
 ifneq ($(BAD_LAB_GOALS),)
   $(error make $(firstword $(BAD_LAB_GOALS)): no such lab; $(KIT_LABS_LINE))
 endif
-# make lab03 / run-lab03 with a changed kit file in labs/lab03-dot/ (its
+# make lab03 / run-lab03 / handin with a changed kit file in labs/lab03-dot/ (its
 # header): one line naming it and how to get it back, before anything is
 # built (mk/provided; the provided.ok rule below checks it for every build).
-PROVIDED_GOAL_LABS := $(foreach g,$(filter $(LAB_IDS) $(addprefix run-,$(LAB_IDS)),$(MAKECMDGOALS)),$(filter $(patsubst run-%,%,$(g))-%,$(LAB_NAMES)))
-ifneq ($(PROVIDED_GOAL_LABS),)
+PROVIDED_GOAL_LABS := $(foreach g,$(filter $(LAB_IDS) $(addprefix run-,$(LAB_IDS)),$(MAKECMDGOALS)),$(filter $(patsubst run-%,%,$(g))-%,$(LAB_NAMES))) \
+                      $(if $(and $(LAB),$(filter handin,$(MAKECMDGOALS))),$(filter $(LAB) $(LAB)-%,$(LAB_NAMES)))
+ifneq ($(strip $(PROVIDED_GOAL_LABS)),)
   PROVIDED_BAD := $(shell mk/provided check $(sort $(PROVIDED_GOAL_LABS)) 2>&1)
   ifneq ($(PROVIDED_BAD),)
     $(error $(PROVIDED_BAD))
   endif
+endif
+# A student's copy of the kit (make student-kit: no solutions/, no tests/)
+# has the student's targets only: `make help` lists those, and the kit's
+# tests and the instructor's tools that need what it lacks stop in one line
+# before anything is built.
+STUDENT_COPY := $(if $(wildcard solutions/.),,yes)
+NOT_IN_STUDENT_COPY := test test-% student-kit new-lab build-cu bench-grader
+HIDDEN_IN_STUDENT_COPY := $(NOT_IN_STUDENT_COPY) grade merge bench-build demos
+ifneq ($(and $(STUDENT_COPY),$(filter $(NOT_IN_STUDENT_COPY),$(MAKECMDGOALS))),)
+  $(error make $(firstword $(filter $(NOT_IN_STUDENT_COPY),$(MAKECMDGOALS))): a target of the full kit (the kit's tests and instructors' tools), not of this student copy; its targets: make help)
 endif
 # make new-lab NAME=...: a bad or taken NAME is refused here, in one line (tools/new-lab --check).
 ifneq ($(filter new-lab,$(MAKECMDGOALS)),)
@@ -333,7 +344,8 @@ clean: ## remove the build directory
 
 help: ## list the targets
 	@echo "CUDA lab kit - targets (build dir: $(BUILD), CUDA_ARCH: $(CUDA_ARCH))"
-	@{ grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-zA-Z_-]+):.*## (.*)/\1|\2/'; \
+	@{ grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-zA-Z_-]+):.*## (.*)/\1|\2/' | \
+	   { $(if $(STUDENT_COPY),grep -vE '^($(subst %,[a-z-]*,$(subst $(eval) ,|,$(strip $(HIDDEN_IN_STUDENT_COPY)))))\|',cat); }; \
 	   echo '$(firstword $(LAB_IDS))..$(lastword $(LAB_IDS))|build and check your lab (TEST=name one test, SEED=0x.. reproduce, DIR=folder)'; \
 	   echo 'run-labNN|build your lab and run it once: make run-lab01 P="blocks=4 threads=3"'; \
 	   echo 'demo-NAME|run one race demo (make demo lists them)'; } | \
