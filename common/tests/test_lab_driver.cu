@@ -20,6 +20,8 @@
 
 #include "kit/lab.cuh"
 
+KIT_LAB_DESCRIPTORS_OMIT_FIELDS
+
 static int checks, failures;
 #define CHECK(cond, ...)                                                                                             \
     do {                                                                                                             \

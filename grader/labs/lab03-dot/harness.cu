@@ -14,6 +14,8 @@
 #include "kit/lab.cuh"
 #include "ladder.h"
 
+KIT_LAB_DESCRIPTORS_OMIT_FIELDS
+
 typedef struct {
     lab03_data d;
     void *da, *db;
