@@ -228,7 +228,7 @@ $(KIT_INI): $(FLAGS_STAMP) $(VERSION_STAMP) mk/config.mk Makefile
 KIT_CORE := $(KITGRADE) $(KIT_DEVICES) $(LIBKIT) $(LIBKIT_RUNNER) $(KIT_INI)
 all: $(KIT_CORE) $(LAB_TARGETS) ## build the grader, common library and every lab's kit code
 
-# ---- student targets: make lab01 ... make lab09 -----------------------------------
+# ---- student targets: make labNN (make lab01, make lab02, ...) -------------------
 # TEST=name runs one test alone; SEED=0x... reproduces a failure; DIR=path grades another folder;
 # V=1 also says where each test's seconds went (kitgrade check --timings).
 # Each builds only what its lab needs (the kit's core, that lab's objects and

@@ -16,7 +16,8 @@ ifneq ($(filter handin,$(MAKECMDGOALS)),)
   ifneq ($(words $(HANDIN_LAB)),1)
     $(error make handin LAB=$(LAB): no such lab; $(KIT_LABS_LINE))
   endif
-  ifeq ($(shell sed -n 's/^[[:space:]]*spool[[:space:]]*=[[:space:]]*[^[:space:]]/x/p' course.ini 2>/dev/null),)
+  # (a dry run, make -n, hands nothing in: it is not refused)
+  ifeq ($(findstring n,$(firstword -$(MAKEFLAGS)))$(shell sed -n 's/^[[:space:]]*spool[[:space:]]*=[[:space:]]*[^[:space:]]/x/p' course.ini 2>/dev/null),)
     $(error make handin: this copy of the kit has no course spool to hand in to$(if $(wildcard course.ini), (course.ini has no spool = FOLDER)): hand in from the copy of the kit your instructor gives you (made with make student-kit HANDIN=folder))
   endif
 endif
