@@ -117,7 +117,7 @@ endif
 # builds anything, then reads the whole Makefile again, so the compile and link
 # flags below come from pkg-config *after* the install.  (Flags looked up
 # while the Makefile was first read were empty on a fresh machine: the first
-# `make lab03` failed with undefined references to cJSON - issue 11.)
+# `make lab03` failed with undefined references to cJSON.)
 DEPS_OK := $(BUILD)/deps.mk
 DEPS_ENV = NVCC="$(NVCC)" COMPUTE_SANITIZER="$(COMPUTE_SANITIZER)"
 ifneq ($(filter-out clean help deps new-lab,$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))),)
@@ -316,7 +316,7 @@ test-gpu: all $(GPU_TESTS) demos ## GPU tests only, in parts: LABS="lab03 lab07"
 test-hostile: all $(GPU_TESTS) ## the grader's robustness checks alone (kill -9, fork bombs, odd names; GPU or not)
 	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) $(if $(shell $(KIT_DEVICES) --quiet && echo gpu),PARTS=hostile tests/run-gpu,tests/hostile/run)
 
-bench-grader: all ## how fast and how fair grading is on this GPU (issue 12's table; prints, asserts nothing)
+bench-grader: all ## how fast and how fair grading is on this GPU (per lab: seconds per check, spread of the speedups; prints, asserts nothing)
 	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tools/bench/grader
 
 new-lab: ## write a new lab's skeleton that builds, validates and grades: make new-lab NAME=lab12-transpose

@@ -647,7 +647,7 @@ START_TEST(feedback_for_the_student)
 }
 END_TEST
 
-/* A second check of an unchanged file compiled it again (issue 26): now it
+/* A second check of an unchanged file compiled it again: now it
  * reuses the build and says so; a file touched but unchanged is reused too;
  * a changed file, a changed nvcc flag in kit.ini, an entry whose copy of the
  * file differs, or an entry another user could have written builds again. */

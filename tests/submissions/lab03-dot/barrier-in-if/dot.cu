@@ -1,5 +1,5 @@
 /* lab03 - known-bad test submission: a __syncthreads() inside a condition
- * not every thread of the block takes (issue 24).  The reference solution
+ * not every thread of the block takes (a divergent barrier).  The reference solution
  * with the reduction written
  *     for (stride ...) { if (threadIdx.x < stride) { s[t] += s[t + stride]; __syncthreads(); } }
  * as course document 000's reduction invites.  Undefined behaviour (CUDA C++
