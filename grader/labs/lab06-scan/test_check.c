@@ -184,7 +184,7 @@ START_TEST(race_corrupted_part1_fails)
 }
 END_TEST
 
-/* Document 002's chunked block totals: one chunk's carry counted twice. */
+/* A student report's chunked block totals: one chunk's carry counted twice. */
 START_TEST(doubled_carry_fails)
 {
     char text[2048];
