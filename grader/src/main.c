@@ -210,7 +210,8 @@ static void remove_stale_scratch(const char *base)
  * when the folder is private to this process (<leaf>-<pid>: remove it at
  * the end), 0 when it is the shared <base>/<leaf> (kept for inspection, and
  * locked while in use: a second `make lab03` at the same time gets a private
- * folder instead), -1 when no safe place exists (the reason is printed). */
+ * folder instead), -1 when no safe place exists or it cannot be made (the
+ * reason is printed): the caller's status is then KITGRADE_EXIT_INTERNAL. */
 static int scratch_dir(const engine *e, const char *fallback, const char *leaf, int per_process, char *out, size_t len)
 {
     const char *env = getenv("KIT_SCRATCH");
@@ -232,7 +233,8 @@ static int scratch_dir(const engine *e, const char *fallback, const char *leaf, 
         remove_stale_scratch(base);
         per_process = 1;
     }
-    mkdirs(base, 0711);
+    if (mkdirs_said(base, 0711, "kitgrade") != 0)
+        return -1;
     if (!per_process) {
         char lock[4200];
         snprintf(out, len, "%s/%s", base, leaf);
@@ -324,11 +326,10 @@ static int cmd_check(const cli *c, const char *argv0, int instructor)
     char base[4096];
     snprintf(base, sizeof base, "%s/work", e.conf.build_dir);
     int private_work = scratch_dir(&e, base, e.man.name, 0, work, sizeof work);
-    if (private_work < 0)
-        return KITGRADE_EXIT_USAGE;
+    if (private_work < 0 || mkdirs_said(work, 0755, "kitgrade") != 0)
+        return KITGRADE_EXIT_INTERNAL;
     if (private_work)
         e.keep_work = 0;
-    mkdirs(work, 0755);
     print_header(&e, instructor ? "grading" : "checking", dir);
     for (int i = 0; i < e.rub.n_tests && !instructor && !c->test; i++)
         e.ropts.hidden_not_run += e.rub.tests[i].vis != VIS_VISIBLE;
@@ -413,14 +414,17 @@ static int cmd_batch(const cli *c, const char *argv0)
         }
         fprintf(stderr, "kitgrade batch: no GPU (%s): nothing graded (a batch would write grades without running any "
                         "test); run it on a GPU node, or pass --allow-no-gpu (make grade ALLOW_NO_GPU=1) for "
-                        "build-only results marked as such\n",
+                        "build-only results marked 'not graded (no GPU)'\n",
                 e.gpu_why);
         engine_free(&e);
         return KITGRADE_EXIT_NO_GPU;
     }
     e.allow_no_gpu = c->allow_no_gpu;
     engine_grading_key(&e);
-    mkdirs(c->out, 0755);
+    if (mkdirs_said(c->out, 0755, "kitgrade") != 0) {
+        engine_free(&e);
+        return KITGRADE_EXIT_INTERNAL;
+    }
     batch_opts o = {0};
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     o.jobs = c->jobs > 0 ? c->jobs : (cpus > 8 ? 8 : cpus > 1 ? (int)cpus : 2);
@@ -432,7 +436,7 @@ static int cmd_batch(const cli *c, const char *argv0)
     char work[4096] = "";
     if (e.sb.drop_uid || getenv("KIT_SCRATCH")) {
         if (scratch_dir(&e, c->out, "batch", 1, work, sizeof work) < 0)
-            return KITGRADE_EXIT_USAGE;
+            return KITGRADE_EXIT_INTERNAL;
         o.work_root = work;
     }
     if (slurm_batch_opts(&e, c->shard, c->merge, &o) != 0)
@@ -465,9 +469,8 @@ static int cmd_run(const cli *c, const char *argv0)
     }
     snprintf(base, sizeof base, "%s/work", e.conf.build_dir);
     int private_work = scratch_dir(&e, base, e.man.name, 0, work, sizeof work);
-    if (private_work < 0)
-        return KITGRADE_EXIT_USAGE;
-    mkdirs(work, 0755);
+    if (private_work < 0 || mkdirs_said(work, 0755, "kitgrade") != 0)
+        return KITGRADE_EXIT_INTERNAL;
     e.student_mode = 1; /* the student's own command: their copy of the kit's files is theirs to fix */
     e.build_cache = 1;  /* the same build as the student's check: reused when unchanged */
     int rc = engine_show(&e, dir, work, params);
@@ -485,7 +488,7 @@ static int cmd_build(const cli *c, const char *argv0)
     char work[4096], base[4096];
     snprintf(base, sizeof base, "%s/work", e.conf.build_dir);
     if (scratch_dir(&e, base, "build", 0, work, sizeof work) < 0)
-        return KITGRADE_EXIT_USAGE;
+        return KITGRADE_EXIT_INTERNAL;
     grade_result g;
     int ok = engine_build_only(&e, c->dir, work, &g);
     printf("%s %s: %s (%.1fs)\n", e.man.name, c->dir, ok ? "built" : "BUILD FAILED", g.build_seconds);
@@ -509,9 +512,8 @@ static int cmd_handin(const cli *c, const char *argv0)
     else
         snprintf(dir, sizeof dir, "%s/labs/%s", e.conf.kit_root, e.man.name);
     snprintf(base, sizeof base, "%s/work", e.conf.build_dir);
-    if (scratch_dir(&e, base, "handin", 1, work, sizeof work) < 0)
-        return 2;
-    mkdirs(work, 0755);
+    if (scratch_dir(&e, base, "handin", 1, work, sizeof work) < 0 || mkdirs_said(work, 0755, "handin") != 0)
+        return KITGRADE_EXIT_INTERNAL;
     e.student_mode = 1; /* the student's own command: their copy of the kit's files is theirs to fix */
     int rc = spool_handin(&e, dir, work, c->anyway);
     remove_work(work);
@@ -626,6 +628,10 @@ static int cmd_validate(int argc, char **argv, const char *argv0)
     }
     if (rubric && nlabs != 1) {
         fprintf(stderr, "kitgrade: validate --rubric FILE needs exactly one LAB (the rubric's lab)\n");
+        return KITGRADE_EXIT_USAGE;
+    }
+    if (rubric && access(rubric, R_OK) != 0) { /* bad input (2), not a bad rubric (1) */
+        fprintf(stderr, "kitgrade: --rubric %s: cannot read it: %s\n", rubric, strerror(errno));
         return KITGRADE_EXIT_USAGE;
     }
     if (nlabs == 0) { /* every lab of the kit */

@@ -451,6 +451,72 @@ START_TEST(slurm_unknown_lab_one_line)
 }
 END_TEST
 
+/* A missing --rubric file or roster exited 1, where bad input is 2; a
+ * rubric whose lab = names another lab was reported without its line. */
+START_TEST(bad_input_files_say_so_with_status_2)
+{
+    strbuf out;
+    sb_init(&out);
+    int rc = run(&out, "\"$KG\" validate lab03 --rubric \"$T/nope.ini\"");
+    ck_assert_msg(rc == KITGRADE_EXIT_USAGE && lines(&out) == 1 && strstr(sb_str(&out), "nope.ini: cannot read it"),
+                  "rc %d: %s", rc, sb_str(&out));
+    rc = run(&out, "sed 's/^lab = lab03-dot$/lab = lab05-convolution/' grader/labs/lab03-dot/rubric.ini > \"$T/r.ini\" && "
+                   "\"$KG\" check lab03 solutions/lab03-dot --rubric \"$T/r.ini\"; echo rc=$?; "
+                   "echo \"at r.ini:$(grep -n '^lab = ' \"$T/r.ini\" | cut -d: -f1): lab = lab05-convolution\"");
+    const char *at = strstr(sb_str(&out), "\nat ");
+    ck_assert_msg(at && strstr(sb_str(&out), "rc=2\n"), "%s", sb_str(&out));
+    char want[128];
+    snprintf(want, sizeof want, "%.*s", (int)strcspn(at + 4, "\n"), at + 4);
+    ck_assert_msg(strstr(sb_str(&out), want) && strstr(sb_str(&out), "but this is lab03-dot's rubric"), "want '%s': %s",
+                  want, sb_str(&out));
+    rc = run(&out, "mkdir -p \"$T/alice\" \"$T/out/results\" && cp solutions/lab03-dot/dot.cu \"$T/alice/\" && chmod -R a+rX \"$T\" && "
+                   "\"$KG\" grade lab03 \"$T/alice\" --test float-small --allow-no-gpu --out \"$T/out/results/alice.json\" >/dev/null; "
+                   "\"$KG\" merge \"$T/out\" --roster \"$T/nope.csv\"");
+    ck_assert_msg(rc == KITGRADE_EXIT_USAGE && strstr(sb_str(&out), "nope.csv: cannot open"), "rc %d: %s", rc, sb_str(&out));
+    rc = run(&out, "\"$KG\" merge \"$T/out\" --manual \"$T/nope.csv\"");
+    ck_assert_msg(rc == KITGRADE_EXIT_USAGE && strstr(sb_str(&out), "nope.csv: cannot open"), "rc %d: %s", rc, sb_str(&out));
+    sb_free(&out);
+}
+END_TEST
+
+/* A folder the grader could not make (its scratch, OUT) went unchecked: the
+ * run went on and failed later, or wrote nothing without a word. */
+START_TEST(folders_that_cannot_be_made_are_said)
+{
+    strbuf out;
+    sb_init(&out);
+    int rc = run(&out, "mkdir -p \"$T/s/alice\" && cp solutions/lab03-dot/dot.cu \"$T/s/alice/\" && chmod -R a+rX \"$T\" && "
+                       "touch \"$T/file\" && KIT_SCRATCH=\"$T/file/scratch\" \"$KG\" check lab03 \"$T/s/alice\"");
+    ck_assert_msg(rc == KITGRADE_EXIT_INTERNAL && lines(&out) == 1 && strstr(sb_str(&out), "cannot create the folder ") &&
+                      strstr(sb_str(&out), "/file/scratch: Not a directory"),
+                  "rc %d: %s", rc, sb_str(&out));
+    rc = run(&out, "\"$KG\" batch lab03 \"$T/s\" --out \"$T/file/out\" --allow-no-gpu");
+    ck_assert_msg(rc == KITGRADE_EXIT_INTERNAL && lines(&out) == 1 && strstr(sb_str(&out), "/file/out: Not a directory"),
+                  "rc %d: %s", rc, sb_str(&out));
+    rc = run(&out, "\"$KG\" slurm lab03 \"$T/s\" --out \"$T/file/out\" --allow-no-gpu");
+    ck_assert_msg(rc == KITGRADE_EXIT_INTERNAL && lines(&out) == 1 && strstr(sb_str(&out), "/file/out: Not a directory"),
+                  "rc %d: %s", rc, sb_str(&out));
+    sb_free(&out);
+}
+END_TEST
+
+/* A SLURM=1 run whose sbatch failed left an empty gradebook.csv and
+ * report.html (its plan, a merge of no results, wrote them). */
+START_TEST(slurm_failed_run_leaves_no_empty_gradebook)
+{
+    strbuf out;
+    sb_init(&out);
+    int rc = run(&out, "mkdir -p \"$T/s/alice\" \"$T/bin\" && cp solutions/lab03-dot/dot.cu \"$T/s/alice/\" && "
+                       "chmod -R a+rX \"$T\" && printf '#!/bin/sh\\necho sbatch: error: no partition >&2\\nexit 1\\n' > \"$T/bin/sbatch\" && "
+                       "printf '#!/bin/sh\\nexit 1\\n' > \"$T/bin/squeue\" && chmod +x \"$T/bin/\"* && "
+                       "PATH=\"$T/bin:$PATH\" \"$KG\" slurm lab03 \"$T/s\" --out \"$T/out\" --allow-no-gpu; echo rc=$?; ls \"$T/out\"");
+    ck_assert_msg(rc == 0 && strstr(sb_str(&out), "sbatch failed") && strstr(sb_str(&out), "rc=4\n") &&
+                      !strstr(sb_str(&out), "gradebook.csv\n") && !strstr(sb_str(&out), "report.html\n"),
+                  "%s", sb_str(&out));
+    sb_free(&out);
+}
+END_TEST
+
 /* GPUs hidden from a batch (CUDA_VISIBLE_DEVICES= or =2,3) stay hidden: the
  * batch counted its GPUs with a kit-devices that did not get the variable,
  * saw every GPU of the machine, and handed its workers GPU 0 (the suite's
@@ -619,8 +685,13 @@ START_TEST(compiler_messages_for_the_student)
     ck_assert_msg(rc == KITGRADE_EXIT_NO_GPU && kit_test_count(o, "never_used\" was declared but never referenced") == 1, "rc %d: %s",
                   rc, o);
     ck_assert_msg(strstr(o, "/w/alice/dot.cu(") && !strstr(o, "    dot.cu("), "%s", o);
-    rc = run(&out, "\"$KG\" batch lab03 \"$T/w\" --out \"$T/out\" --allow-no-gpu && cat \"$T/out/feedback/alice.txt\"");
+    rc = run(&out, "\"$KG\" batch lab03 \"$T/w\" --out \"$T/out\" --allow-no-gpu && cat \"$T/out/feedback/alice.txt\" "
+                   "\"$T/out/results/alice.json\"");
     ck_assert_msg(rc == 0 && kit_test_count(sb_str(&out), "never_used\" was declared") == 1, "rc %d: %s", rc, sb_str(&out));
+    /* the student's feedback and results.json: dot.cu(66), not the instructor's folder */
+    ck_assert_msg(strstr(sb_str(&out), "\n    dot.cu(") && strstr(sb_str(&out), "\"build_log\":\t\"dot.cu(") &&
+                      !strstr(sb_str(&out), "/w/alice"),
+                  "%s", sb_str(&out));
     rc = run(&out, "\"$KG\" check lab03 tests/submissions/lab03-dot/build-error");
     ck_assert_msg(rc == KITGRADE_EXIT_FAILED && strstr(sb_str(&out), "    tests/submissions/lab03-dot/build-error/dot.cu(46): error"),
                   "rc %d: %s", rc, sb_str(&out));
@@ -724,8 +795,8 @@ START_TEST(swallowed_failures_reported)
     ck_assert_msg(rc == KITGRADE_EXIT_INTERNAL && strstr(sb_str(&out), "1 result could not be written"), "rc %d: %s",
                   rc, sb_str(&out));
     rc = run(&out, "touch \"$T/f\" && KIT_SCRATCH=\"$T/f\" \"$KG\" build lab03 solutions/lab03-dot");
-    ck_assert_msg(rc == 1 && strstr(sb_str(&out), "internal error: cannot prepare the work folder"), "rc %d: %s", rc,
-                  sb_str(&out));
+    ck_assert_msg(rc == KITGRADE_EXIT_INTERNAL && lines(&out) == 1 && strstr(sb_str(&out), "cannot create the folder"),
+                  "rc %d: %s", rc, sb_str(&out));
     sb_free(&out);
 }
 END_TEST
@@ -752,6 +823,9 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, batch_keeps_hidden_gpus_hidden);
     tcase_add_test(tc, batch_report_survives_a_fifo);
     tcase_add_test(tc, slurm_unknown_lab_one_line);
+    tcase_add_test(tc, slurm_failed_run_leaves_no_empty_gradebook);
+    tcase_add_test(tc, bad_input_files_say_so_with_status_2);
+    tcase_add_test(tc, folders_that_cannot_be_made_are_said);
     tcase_add_test(tc, printed_rerun_hints_work);
     tcase_add_test(tc, served_reports_like_single_runs);
     tcase_add_test(tc, compiler_messages_for_the_student);

@@ -352,7 +352,9 @@ static void write_placeholder(engine *e, const char *out_dir, const entry *en, c
 }
 
 /* Rewrites gradebook.csv from every result on disk (atomic). */
-static void write_gradebook(engine *e, const char *out_dir, entry *ents, int n)
+/* Returns how many results it holds: none, and nothing is written (a Slurm
+ * run's plan, or a run that graded nothing, left an empty gradebook behind). */
+static int write_gradebook(engine *e, const char *out_dir, entry *ents, int n)
 {
     grade_result **rs = calloc((size_t)n + 1, sizeof *rs);
     int k = 0;
@@ -367,13 +369,14 @@ static void write_gradebook(engine *e, const char *out_dir, entry *ents, int n)
     }
     char path[4096], err[256];
     snprintf(path, sizeof path, "%s/gradebook.csv", out_dir);
-    if (report_write_csv(path, rs, k, &e->rub, err, sizeof err) != 0)
+    if (k && report_write_csv(path, rs, k, &e->rub, err, sizeof err) != 0)
         fprintf(stderr, "cannot write %s: %s\n", path, err);
     for (int i = 0; i < k; i++) {
         grade_result_free(rs[i]);
         free(rs[i]);
     }
     free(rs);
+    return k;
 }
 
 static void progress(const batch_opts *o, int done, int total, int failed, double t0, int finished_now,
@@ -666,10 +669,8 @@ int batch_run(engine *e, const char *given_dir, const char *out_dir, const batch
     if (!rc) {
         plan(&b);
         grade_all(&b);
-        if (!o->want) { /* a Slurm shard leaves these to the merge */
-            write_gradebook(e, out_dir, b.ents, b.n);
+        if (!o->want && write_gradebook(e, out_dir, b.ents, b.n) > 0) /* a Slurm shard leaves these to the merge */
             class_report(&b);
-        }
         if (o->tty)
             fputc('\n', stderr);
         char not_graded[96] = "";

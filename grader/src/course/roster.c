@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exit_codes.h"
 #include "report.h"
 #include "strbuf.h"
 
@@ -223,7 +224,7 @@ static int merge_args(int argc, char **argv, merge_opts *o)
             o->manual_max = strtod(argv[++i], &end);
             if (*end || o->manual_max < 0) {
                 fprintf(stderr, "kitgrade: --manual-max '%s' is not a number >= 0\n", argv[i]);
-                return 2;
+                return KITGRADE_EXIT_USAGE;
             }
         } else if (!strcmp(argv[i], "--include-not-graded"))
             o->include_not_graded = 1;
@@ -231,12 +232,12 @@ static int merge_args(int argc, char **argv, merge_opts *o)
             o->out = argv[i];
         else {
             fputs(merge_usage, stderr);
-            return 2;
+            return KITGRADE_EXIT_USAGE;
         }
     }
     if (!o->out) {
         fputs(merge_usage, stderr);
-        return 2;
+        return KITGRADE_EXIT_USAGE;
     }
     return -1;
 }
@@ -251,7 +252,7 @@ static int read_results(const char *out, class_list *c, char *lab)
     if (glob(pattern, 0, NULL, &gl) != 0) {
         fprintf(stderr, "kitgrade: no results in %s/results: run the batch first (make grade LAB=.. SUBMISSIONS=.. "
                         "OUT=%s)\n", out, out);
-        return 2;
+        return KITGRADE_EXIT_USAGE;
     }
     for (size_t i = 0; i < gl.gl_pathc; i++) {
         grade_result g;
@@ -272,16 +273,17 @@ static int read_results(const char *out, class_list *c, char *lab)
     return 0;
 }
 
-/* The roster and the manual points, where given, into c.  0, or 1. */
+/* The roster and the manual points, where given, into c.  0, or 2 (bad
+ * input: a file missing or unreadable, a bad line said with its line). */
 static int read_roster_and_manual(const merge_opts *o, class_list *c)
 {
     static const char *const rcols[] = {"login", "student_id", "name", "email"};
     static const char *const mcols[] = {"login", "points", "comment"};
     int rreq[] = {1, 1, 1, 1}, mreq[] = {1, 1, 0};
     if (o->roster && read_csv(o->roster, rcols, 4, rreq, c, roster_row) != 0)
-        return 1;
+        return KITGRADE_EXIT_USAGE;
     if (o->manual && read_csv(o->manual, mcols, 3, mreq, c, manual_row) != 0)
-        return 1;
+        return KITGRADE_EXIT_USAGE;
     return 0;
 }
 
@@ -328,7 +330,7 @@ static void student_rows(const student *s, double manual_max, double lab_max, in
     sb_printf(lms, "%g\n", tests + s->manual);
 }
 
-/* OUT/final.csv and OUT/lms.csv from c.  0, or 1 when one cannot be written. */
+/* OUT/final.csv and OUT/lms.csv from c.  0, or 4 when one cannot be written. */
 static int write_merge(const merge_opts *o, const class_list *c, const char *lab)
 {
     strbuf fin, lms;
@@ -362,12 +364,12 @@ static int write_merge(const merge_opts *o, const class_list *c, const char *lab
     snprintf(path, sizeof path, "%s/final.csv", o->out);
     if (write_file_atomic(path, sb_str(&fin), fin.len, err, sizeof err) != 0) {
         fprintf(stderr, "kitgrade: %s\n", err);
-        rc = 1;
+        rc = KITGRADE_EXIT_INTERNAL;
     }
     snprintf(path, sizeof path, "%s/lms.csv", o->out);
     if (!rc && write_file_atomic(path, sb_str(&lms), lms.len, err, sizeof err) != 0) {
         fprintf(stderr, "kitgrade: %s\n", err);
-        rc = 1;
+        rc = KITGRADE_EXIT_INTERNAL;
     }
     if (!rc)
         printf("merge: %d students; %s/final.csv (tests + manual points), %s/lms.csv (LMS import, %d of them)%s\n", c->n,
@@ -391,7 +393,7 @@ int roster_merge_command(int argc, char **argv)
     class_list c = {0};
     char lab[NAME_LEN] = "";
     if (read_results(o.out, &c, lab) != 0)
-        return 2;
+        return KITGRADE_EXIT_USAGE;
     rc = read_roster_and_manual(&o, &c);
     if (!rc)
         rc = write_merge(&o, &c, lab);

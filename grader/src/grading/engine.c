@@ -155,8 +155,9 @@ int engine_init(engine *e, const char *lab, const char *argv0, const char *rubri
     fmt_into(e->rubric_path, sizeof e->rubric_path, "%s", path);
     if (rubric_load(path, &e->rub, err, errlen) != 0)
         return -1;
-    if (strcmp(e->rub.lab, e->man.name)) {
-        snprintf(err, errlen, "%s: lab = %s, but the folder is %s", path, e->rub.lab, e->man.name);
+    if (strcmp(e->rub.lab, e->man.name)) { /* at its line, as every other bad rubric value */
+        snprintf(err, errlen, "%s:%d: lab = %s, but this is %s's rubric (its lab is %s)", path, e->rub.lab_line,
+                 e->rub.lab, e->man.name, e->man.name);
         return -1;
     }
     snprintf(e->starter_dir, sizeof e->starter_dir, "%s/labs/%s", e->conf.kit_root, e->man.name);
@@ -434,13 +435,16 @@ static void nvcc_finish(nvcc_job *j)
 }
 
 /* A build's messages, each once (nvcc repeats them per architecture), the
- * student's files named as the student knows them, appended to log. */
+ * student's files named as the student knows them - in their own folder for
+ * their own commands, by name alone in a grading (its feedback and
+ * results.json go to the student: "dot.cu(66)", not the instructor's
+ * /.../subs/alice/dot.cu(66)) - appended to log. */
 static void tidy_build_log(engine *e, const char *sub_dir, const workdirs *w, const char *raw, strbuf *log)
 {
     const char *files[MAX_LIST];
     for (int i = 0; i < e->man.n_student_files; i++)
         files[i] = e->man.student_files[i];
-    buildlog_tidy(raw, files, e->man.n_student_files, sub_dir, w->src, log);
+    buildlog_tidy(raw, files, e->man.n_student_files, e->student_mode ? sub_dir : "", w->src, log);
 }
 
 /* The compiler's messages as it printed them (sanitized). */

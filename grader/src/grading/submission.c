@@ -33,6 +33,14 @@ int mkdirs(const char *path, int mode)
     return S_ISDIR(st.st_mode) ? 0 : -1;
 }
 
+int mkdirs_said(const char *path, int mode, const char *who)
+{
+    if (mkdirs(path, mode) == 0)
+        return 0;
+    fprintf(stderr, "%s: cannot create the folder %s: %s\n", who, path, strerror(errno));
+    return -1;
+}
+
 int rm_rf(const char *path)
 {
     struct stat st;

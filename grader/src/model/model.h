@@ -73,6 +73,7 @@ typedef struct {
 
 typedef struct {
     char lab[NAME_LEN];        /* must match the manifest's name */
+    int lab_line;              /* its line, for messages (0: not given) */
     double timeout_s;          /* default per-case limit */
     double build_timeout_s;
     double sanitizer_timeout_s;
