@@ -71,6 +71,14 @@ static int lines(const strbuf *b)
     return n;
 }
 
+/* CMD (as run() takes it) says one line holding `says`, with status want. */
+#define ONE_LINE(out, want, says, ...)                                                                             \
+    do {                                                                                                           \
+        int one_rc_ = run(out, __VA_ARGS__);                                                                       \
+        ck_assert_msg(one_rc_ == (want) && lines(out) == 1 && strstr(sb_str(out), says), "rc %d, want %d, '%s': %s", \
+                      one_rc_, (want), says, sb_str(out));                                                         \
+    } while (0)
+
 /* SEED=zzz was graded as seed 0, 12abc as 0xc, -1 as all ones, 1234 as
  * decimal, 0755 as octal: every one is refused in one line, nothing built. */
 START_TEST(bad_seeds_refused)
@@ -457,10 +465,8 @@ START_TEST(bad_input_files_say_so_with_status_2)
 {
     strbuf out;
     sb_init(&out);
-    int rc = run(&out, "\"$KG\" validate lab03 --rubric \"$T/nope.ini\"");
-    ck_assert_msg(rc == KITGRADE_EXIT_USAGE && lines(&out) == 1 && strstr(sb_str(&out), "nope.ini: cannot read it"),
-                  "rc %d: %s", rc, sb_str(&out));
-    rc = run(&out, "sed 's/^lab = lab03-dot$/lab = lab05-convolution/' grader/labs/lab03-dot/rubric.ini > \"$T/r.ini\" && "
+    ONE_LINE(&out, KITGRADE_EXIT_USAGE, "nope.ini: cannot read it", "\"$KG\" validate lab03 --rubric \"$T/nope.ini\"");
+    int rc = run(&out, "sed 's/^lab = lab03-dot$/lab = lab05-convolution/' grader/labs/lab03-dot/rubric.ini > \"$T/r.ini\" && "
                    "\"$KG\" check lab03 solutions/lab03-dot --rubric \"$T/r.ini\"; echo rc=$?; "
                    "echo \"at r.ini:$(grep -n '^lab = ' \"$T/r.ini\" | cut -d: -f1): lab = lab05-convolution\"");
     const char *at = strstr(sb_str(&out), "\nat ");
@@ -485,17 +491,11 @@ START_TEST(folders_that_cannot_be_made_are_said)
 {
     strbuf out;
     sb_init(&out);
-    int rc = run(&out, "mkdir -p \"$T/s/alice\" && cp solutions/lab03-dot/dot.cu \"$T/s/alice/\" && chmod -R a+rX \"$T\" && "
-                       "touch \"$T/file\" && KIT_SCRATCH=\"$T/file/scratch\" \"$KG\" check lab03 \"$T/s/alice\"");
-    ck_assert_msg(rc == KITGRADE_EXIT_INTERNAL && lines(&out) == 1 && strstr(sb_str(&out), "cannot create the folder ") &&
-                      strstr(sb_str(&out), "/file/scratch: Not a directory"),
-                  "rc %d: %s", rc, sb_str(&out));
-    rc = run(&out, "\"$KG\" batch lab03 \"$T/s\" --out \"$T/file/out\" --allow-no-gpu");
-    ck_assert_msg(rc == KITGRADE_EXIT_INTERNAL && lines(&out) == 1 && strstr(sb_str(&out), "/file/out: Not a directory"),
-                  "rc %d: %s", rc, sb_str(&out));
-    rc = run(&out, "\"$KG\" slurm lab03 \"$T/s\" --out \"$T/file/out\" --allow-no-gpu");
-    ck_assert_msg(rc == KITGRADE_EXIT_INTERNAL && lines(&out) == 1 && strstr(sb_str(&out), "/file/out: Not a directory"),
-                  "rc %d: %s", rc, sb_str(&out));
+    ck_assert_int_eq(run(&out, "mkdir -p \"$T/s/alice\" && cp solutions/lab03-dot/dot.cu \"$T/s/alice/\" && "
+                               "chmod -R a+rX \"$T\" && touch \"$T/file\""), 0);
+    ONE_LINE(&out, KITGRADE_EXIT_INTERNAL, "cannot create the folder ", "KIT_SCRATCH=\"$T/file/scratch\" \"$KG\" check lab03 \"$T/s/alice\"");
+    ONE_LINE(&out, KITGRADE_EXIT_INTERNAL, "/file/out: Not a directory", "\"$KG\" batch lab03 \"$T/s\" --out \"$T/file/out\" --allow-no-gpu");
+    ONE_LINE(&out, KITGRADE_EXIT_INTERNAL, "/file/out: Not a directory", "\"$KG\" slurm lab03 \"$T/s\" --out \"$T/file/out\" --allow-no-gpu");
     sb_free(&out);
 }
 END_TEST
