@@ -339,8 +339,10 @@ START_TEST(wrong_file_name_is_a_hand_in_problem)
                                            "dot_product.cu)"),
                   "rc %d: %s", rc, sb_str(&out));
     rc = run(&out, "\"$KG\" batch lab03 \"$T/s\" --out \"$T/out\" --test float-small --allow-no-gpu --jobs 1 "
-                   ">/dev/null 2>&1; cat \"$T/out/gradebook.csv\"");
-    ck_assert_msg(strstr(sb_str(&out), "\nalice,0,0,0,0,10,hand-in problem\n"), "rc %d: %s", rc, sb_str(&out));
+                   ">/dev/null 2>&1; cat \"$T/out/gradebook.csv\" \"$T/out/results/alice.json\"");
+    ck_assert_msg(strstr(sb_str(&out), "\nalice,0,0,0,0,10,hand-in problem\n") &&
+                      strstr(sb_str(&out), "\"output\":\t\"Hand-in problem (nothing was compiled):\\nmissing required file dot.cu"),
+                  "rc %d: %s", rc, sb_str(&out));
     sb_free(&out);
 }
 END_TEST

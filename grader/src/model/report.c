@@ -302,7 +302,10 @@ static void put_summary_output(strbuf *out, const grade_result *g)
         if (buildlog_has_warning(sb_str(&g->build_log)))
             sb_addn(out, sb_str(&g->build_log), g->build_log.len);
     } else {
-        sb_printf(out, "Build FAILED (%.1fs):\n", g->build_seconds);
+        if (g->handin_bad) /* a file the lab takes is missing or unusable: nothing was compiled */
+            sb_add(out, "Hand-in problem (nothing was compiled):\n");
+        else
+            sb_printf(out, "Build FAILED (%.1fs):\n", g->build_seconds);
         sb_addn(out, sb_str(&g->build_log), g->build_log.len);
     }
     if (g->build_ok && !g->gpu_ran)
