@@ -61,6 +61,27 @@ BAD_LAB_GOALS := $(filter-out $(LAB_IDS) $(addprefix run-,$(LAB_IDS)),$(filter l
 ifneq ($(BAD_LAB_GOALS),)
   $(error make $(firstword $(BAD_LAB_GOALS)): no such lab; $(KIT_LABS_LINE))
 endif
+# make lab03 / run-lab03 / handin with a changed kit file in labs/lab03-dot/ (its
+# header): one line naming it and how to get it back, before anything is
+# built (mk/provided; the provided.ok rule below checks it for every build).
+PROVIDED_GOAL_LABS := $(foreach g,$(filter $(LAB_IDS) $(addprefix run-,$(LAB_IDS)),$(MAKECMDGOALS)),$(filter $(patsubst run-%,%,$(g))-%,$(LAB_NAMES))) \
+                      $(if $(and $(LAB),$(filter handin,$(MAKECMDGOALS))),$(filter $(LAB) $(LAB)-%,$(LAB_NAMES)))
+ifneq ($(strip $(PROVIDED_GOAL_LABS)),)
+  PROVIDED_BAD := $(shell mk/provided check $(sort $(PROVIDED_GOAL_LABS)) 2>&1)
+  ifneq ($(PROVIDED_BAD),)
+    $(error $(PROVIDED_BAD))
+  endif
+endif
+# A student's copy of the kit (make student-kit: no solutions/, no tests/)
+# has the student's targets only: `make help` lists those, and the kit's
+# tests and the instructor's tools that need what it lacks stop in one line
+# before anything is built.
+STUDENT_COPY := $(if $(wildcard solutions/.),,yes)
+NOT_IN_STUDENT_COPY := test test-% student-kit new-lab build-cu bench-grader
+HIDDEN_IN_STUDENT_COPY := $(NOT_IN_STUDENT_COPY) grade merge bench-build demos
+ifneq ($(and $(STUDENT_COPY),$(filter $(NOT_IN_STUDENT_COPY),$(MAKECMDGOALS))),)
+  $(error make $(firstword $(filter $(NOT_IN_STUDENT_COPY),$(MAKECMDGOALS))): a target of the full kit (the kit's tests and instructors' tools), not of this student copy; its targets: make help)
+endif
 # make new-lab NAME=...: a bad or taken NAME is refused here, in one line (tools/new-lab --check).
 ifneq ($(filter new-lab,$(MAKECMDGOALS)),)
   ifneq ($(findstring ',$(NAME)),)
@@ -96,7 +117,7 @@ endif
 # builds anything, then reads the whole Makefile again, so the compile and link
 # flags below come from pkg-config *after* the install.  (Flags looked up
 # while the Makefile was first read were empty on a fresh machine: the first
-# `make lab03` failed with undefined references to cJSON - issue 11.)
+# `make lab03` failed with undefined references to cJSON.)
 DEPS_OK := $(BUILD)/deps.mk
 DEPS_ENV = NVCC="$(NVCC)" COMPUTE_SANITIZER="$(COMPUTE_SANITIZER)"
 ifneq ($(filter-out clean help deps new-lab,$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))),)
@@ -145,6 +166,14 @@ $(1)_CHECK_OBJ := $$(call obj,$$(filter grader/labs/$(1)/check.c grader/labs/$(1
 $$($(1)_RUNNER_OBJ): KIT_CFLAGS += -Ilabs/$(1)
 $$($(1)_RUNNER_OBJ) $$($(1)_CHECK_OBJ): KIT_NVCCFLAGS += -Ilabs/$(1)
 $$($(1)_CHECK_OBJ): KIT_CFLAGS += -Ilabs/$(1)
+# The files the kit provides in labs/$(1)/ (its header) are checked against
+# the kit's record before any of its kit code is compiled against them: a
+# student's change is one line naming the file and how to get it back
+# (mk/provided), not a compile error inside the harness.
+$(BUILD)/labs/$(1)/provided.ok: grader/labs/$(1)/provided.sha256 $$(wildcard labs/$(1)/*) mk/provided
+	@mk/provided check $(1)
+	@mkdir -p $$(@D) && touch $$@
+$$($(1)_RUNNER_OBJ) $$($(1)_CHECK_OBJ): | $(BUILD)/labs/$(1)/provided.ok
 $(BUILD)/labs/$(1)/check: $$($(1)_CHECK_OBJ) $(call obj,$(COMMON_CHECKER_C)) $(LIBKIT)
 	@mkdir -p $$(@D)
 	$(Q)$$(call say,LD,$$@)$(CC) $(OPENMP) -o $$@ $$^ $(CJSON_LIBS) $(CUDART_STATIC) -lm
@@ -200,7 +229,7 @@ $(KIT_INI): $(FLAGS_STAMP) $(VERSION_STAMP) mk/config.mk Makefile
 KIT_CORE := $(KITGRADE) $(KIT_DEVICES) $(LIBKIT) $(LIBKIT_RUNNER) $(KIT_INI)
 all: $(KIT_CORE) $(LAB_TARGETS) ## build the grader, common library and every lab's kit code
 
-# ---- student targets: make lab01 ... make lab09 -----------------------------------
+# ---- student targets: make labNN (make lab01, make lab02, ...) -------------------
 # TEST=name runs one test alone; SEED=0x... reproduces a failure; DIR=path grades another folder;
 # V=1 also says where each test's seconds went (kitgrade check --timings); PROFILE=1 adds, after
 # the performance test, Nsight Compute's view of your kernels (kitgrade check --profile).
@@ -301,7 +330,7 @@ test-gpu-report: ## the shares of make test-gpu SHARD=K/N merged into one table 
 test-hostile: all $(GPU_TESTS) ## the grader's robustness checks alone (kill -9, fork bombs, odd names; GPU or not)
 	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) $(if $(shell $(KIT_DEVICES) --quiet && echo gpu),PARTS=hostile tests/run-gpu,tests/hostile/run)
 
-bench-grader: all ## how fast and how fair grading is on this GPU (issue 12's table; prints, asserts nothing)
+bench-grader: all ## how fast and how fair grading is on this GPU (per lab: seconds per check, spread of the speedups; prints, asserts nothing)
 	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tools/bench/grader
 
 new-lab: ## write a new lab's skeleton that builds, validates and grades: make new-lab NAME=lab12-transpose
@@ -329,7 +358,8 @@ clean: ## remove the build directory
 
 help: ## list the targets
 	@echo "CUDA lab kit - targets (build dir: $(BUILD), CUDA_ARCH: $(CUDA_ARCH))"
-	@{ grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-zA-Z_-]+):.*## (.*)/\1|\2/'; \
+	@{ grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-zA-Z_-]+):.*## (.*)/\1|\2/' | \
+	   { $(if $(STUDENT_COPY),grep -vE '^($(subst %,[a-z-]*,$(subst $(eval) ,|,$(strip $(HIDDEN_IN_STUDENT_COPY)))))\|',cat); }; \
 	   echo '$(firstword $(LAB_IDS))..$(lastword $(LAB_IDS))|build and check your lab (TEST=name one test, SEED=0x.. reproduce, DIR=folder)'; \
 	   echo 'run-labNN|build your lab and run it once: make run-lab01 P="blocks=4 threads=3"'; \
 	   echo 'demo-NAME|run one race demo (make demo lists them)'; } | \

@@ -21,6 +21,8 @@
 #include "kit/lab.cuh"
 #include "plain_check.h"
 
+KIT_LAB_DESCRIPTORS_OMIT_FIELDS
+
 /* The fake lab's state. */
 typedef struct fake {
     float buf[4], *out; /* out: buf, but the timed calls' own output while one runs */

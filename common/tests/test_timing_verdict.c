@@ -1,7 +1,8 @@
 /* test_timing_verdict.c - the plausibility check of a timed result
  * (plausible.h) and what the checker says about calls that returned while
  * their work went on (timing_verdict.c), on the CPU.  The numbers are the
- * ones measured on an H100 for issue 23. */
+ * ones measured on an H100 for calls that left their kernels running on a
+ * non-blocking stream (tests/submissions/lab02-parallel-add/nonblocking-no-wait). */
 #include <string.h>
 
 #include "check_main.h"
@@ -29,7 +30,7 @@ static kit_plausible_in lab02(double ms)
 
 START_TEST(lab02_trick_refused)
 {
-    /* issue 23: 0.016 ms, "50,080 GB/s" under a copy bandwidth of 2,889 */
+    /* the kernel left running: 0.016 ms, "50,080 GB/s" under a copy bandwidth of 2,889 */
     kit_plausible_in in = lab02(0.016);
     char why[600];
     ck_assert_int_eq(kit_timing_implausible(&in, why, sizeof why), 1);
@@ -76,7 +77,7 @@ END_TEST
 
 START_TEST(lab10_trick_refused_on_flops)
 {
-    /* issue 23: 0.012 ms, "1.3 PFLOP/s" */
+    /* the kernel left running: 0.012 ms, "1.3 PFLOP/s" */
     char why[600];
     kit_plausible_in in = {0.012, 4.0 * (1999.0 * 2001 + 2001.0 * 2049 + 1999.0 * 2049), LAB10_FLOPS, H100_COPY_GBS,
                            H100_DRAM_GBS, H100_FP32_GFLOPS};

@@ -115,7 +115,8 @@ static const char *lib_of(const char *origin, const char *name)
     return kit_kernel_library(&l);
 }
 
-/* Issue 11 5: a library is told by where its kernel comes from, not by a substring of the name. */
+/* A library is told by where its kernel comes from, not by a substring of the name (a student's
+ * spmv_cusparse_like is the student's own). */
 START_TEST(library_by_origin_and_namespace)
 {
     /* the student's own kernels, whatever their names or template arguments */

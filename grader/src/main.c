@@ -38,7 +38,7 @@ static const char usage_text[] =
     "  run LAB [DIR] [k=v ...]  build your lab and run it once with these parameters (e.g. blocks=4 threads=3)\n"
     "instructors:\n"
     "  grade LAB DIR [--out FILE]        grade one submission with all tests; writes Gradescope JSON to FILE\n"
-    "                                    (default ~/kit-grades/<lab>/<DIR's name>/results.json; KIT_GRADES\n"
+    "        [--allow-no-gpu]            (default ~/kit-grades/<lab>/<DIR's name>/results.json; KIT_GRADES\n"
     "                                    replaces ~/kit-grades) and prints the report and where it went\n"
     "  batch LAB SUBMISSIONS --out DIR   grade every subfolder of SUBMISSIONS; resumable\n"
     "        [--only NAME] [--force] [--jobs N] [--per-gpu N] [--allow-no-gpu]\n"
@@ -64,7 +64,8 @@ static const char usage_text[] =
     "  --per-gpu N   batch: submissions sharing one GPU at a time (default 1; timing runs still\n"
     "                take the GPU alone)\n"
     "  --similarity P  batch: class report lists pairs of hand-ins sharing at least P% (default 50)\n"
-    "  --allow-no-gpu  batch without a GPU: write build-only results, marked as such (refused otherwise)\n"
+    "  --allow-no-gpu  grade/batch without a GPU: write build-only results, marked 'not graded (no GPU)'\n"
+    "                (without it nothing is written); merge leaves them out of lms.csv\n"
     "exit status: 0 all passed, 1 build or test failed, 2 bad input, 3 no GPU, 4 internal error\n";
 
 typedef struct {
@@ -222,7 +223,8 @@ static void remove_stale_scratch(const char *base)
  * when the folder is private to this process (<leaf>-<pid>: remove it at
  * the end), 0 when it is the shared <base>/<leaf> (kept for inspection, and
  * locked while in use: a second `make lab03` at the same time gets a private
- * folder instead), -1 when no safe place exists (the reason is printed). */
+ * folder instead), -1 when no safe place exists or it cannot be made (the
+ * reason is printed): the caller's status is then KITGRADE_EXIT_INTERNAL. */
 static int scratch_dir(const engine *e, const char *fallback, const char *leaf, int per_process, char *out, size_t len)
 {
     const char *env = getenv("KIT_SCRATCH");
@@ -244,7 +246,8 @@ static int scratch_dir(const engine *e, const char *fallback, const char *leaf, 
         remove_stale_scratch(base);
         per_process = 1;
     }
-    mkdirs(base, 0711);
+    if (mkdirs_said(base, 0711, "kitgrade") != 0)
+        return -1;
     if (!per_process) {
         char lock[4200];
         snprintf(out, len, "%s/%s", base, leaf);
@@ -328,6 +331,7 @@ static int cmd_check(const cli *c, const char *argv0, int instructor)
     e.student_mode = !instructor;
     e.ropts.student_mode = !instructor;
     rerun_setup(&e, dir, !instructor);
+    e.allow_no_gpu = instructor && c->allow_no_gpu;
     if (!instructor)
         e.keep_work = 1, e.build_cache = 1; /* a student's check reuses their unchanged build (buildcache.h) */
     else
@@ -335,11 +339,10 @@ static int cmd_check(const cli *c, const char *argv0, int instructor)
     char base[4096];
     snprintf(base, sizeof base, "%s/work", e.conf.build_dir);
     int private_work = scratch_dir(&e, base, e.man.name, 0, work, sizeof work);
-    if (private_work < 0)
-        return KITGRADE_EXIT_USAGE;
+    if (private_work < 0 || mkdirs_said(work, 0755, "kitgrade") != 0)
+        return KITGRADE_EXIT_INTERNAL;
     if (private_work)
         e.keep_work = 0;
-    mkdirs(work, 0755);
     print_header(&e, instructor ? "grading" : "checking", dir);
     for (int i = 0; i < e.rub.n_tests && !instructor && !c->test; i++)
         e.ropts.hidden_not_run += e.rub.tests[i].vis != VIS_VISIBLE;
@@ -349,11 +352,21 @@ static int cmd_check(const cli *c, const char *argv0, int instructor)
     report_opts o = e.ropts;
     fflush(stdout);
     report_summary(stdout, &g, &o);
-    if (!e.gpu)
-        printf("%s: no GPU (%s): tests not run; your code %s\n", e.man.name, e.gpu_why,
-               g.build_ok ? "compiled" : "did not compile");
+    /* Without a GPU an instructor's grade of code that built writes no result
+     * unless asked: then it is marked "not graded (no GPU)" (model.h), never a
+     * 0.  A build that failed is a grade with or without a GPU. */
+    int write = instructor && (e.gpu || c->allow_no_gpu || !g.build_ok);
+    if (!e.gpu && (!instructor || !g.build_ok))
+        printf("%s: no GPU (%s): tests not run; %s\n", e.man.name, e.gpu_why,
+               g.handin_bad  ? "a hand-in problem (above): nothing was compiled"
+               : g.build_ok ? (instructor ? "the code compiled" : "your code compiled")
+                            : (instructor ? "the code did not compile" : "your code did not compile"));
+    else if (!e.gpu)
+        printf("%s: no GPU (%s): tests not run; the code compiled; %s\n", e.man.name, e.gpu_why,
+               write ? "its result is marked 'not graded (no GPU)'"
+                     : "no result written (--allow-no-gpu writes one marked 'not graded (no GPU)')");
     int rc = check_exit_code(&e, &g);
-    if (instructor) {
+    if (write) {
         char out[4096], err[512];
         if (c->out)
             snprintf(out, sizeof out, "%s", c->out);
@@ -414,14 +427,17 @@ static int cmd_batch(const cli *c, const char *argv0)
         }
         fprintf(stderr, "kitgrade batch: no GPU (%s): nothing graded (a batch would write grades without running any "
                         "test); run it on a GPU node, or pass --allow-no-gpu (make grade ALLOW_NO_GPU=1) for "
-                        "build-only results marked as such\n",
+                        "build-only results marked 'not graded (no GPU)'\n",
                 e.gpu_why);
         engine_free(&e);
         return KITGRADE_EXIT_NO_GPU;
     }
     e.allow_no_gpu = c->allow_no_gpu;
     engine_grading_key(&e);
-    mkdirs(c->out, 0755);
+    if (mkdirs_said(c->out, 0755, "kitgrade") != 0) {
+        engine_free(&e);
+        return KITGRADE_EXIT_INTERNAL;
+    }
     batch_opts o = {0};
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     o.jobs = c->jobs > 0 ? c->jobs : (cpus > 8 ? 8 : cpus > 1 ? (int)cpus : 2);
@@ -433,7 +449,7 @@ static int cmd_batch(const cli *c, const char *argv0)
     char work[4096] = "";
     if (e.sb.drop_uid || getenv("KIT_SCRATCH")) {
         if (scratch_dir(&e, c->out, "batch", 1, work, sizeof work) < 0)
-            return KITGRADE_EXIT_USAGE;
+            return KITGRADE_EXIT_INTERNAL;
         o.work_root = work;
     }
     if (slurm_batch_opts(&e, c->shard, c->merge, &o) != 0)
@@ -466,10 +482,10 @@ static int cmd_run(const cli *c, const char *argv0)
     }
     snprintf(base, sizeof base, "%s/work", e.conf.build_dir);
     int private_work = scratch_dir(&e, base, e.man.name, 0, work, sizeof work);
-    if (private_work < 0)
-        return KITGRADE_EXIT_USAGE;
-    mkdirs(work, 0755);
-    e.build_cache = 1; /* the same build as the student's check: reused when unchanged */
+    if (private_work < 0 || mkdirs_said(work, 0755, "kitgrade") != 0)
+        return KITGRADE_EXIT_INTERNAL;
+    e.student_mode = 1; /* the student's own command: their copy of the kit's files is theirs to fix */
+    e.build_cache = 1;  /* the same build as the student's check: reused when unchanged */
     int rc = engine_show(&e, dir, work, params);
     if (private_work)
         remove_work(work);
@@ -485,7 +501,7 @@ static int cmd_build(const cli *c, const char *argv0)
     char work[4096], base[4096];
     snprintf(base, sizeof base, "%s/work", e.conf.build_dir);
     if (scratch_dir(&e, base, "build", 0, work, sizeof work) < 0)
-        return KITGRADE_EXIT_USAGE;
+        return KITGRADE_EXIT_INTERNAL;
     grade_result g;
     int ok = engine_build_only(&e, c->dir, work, &g);
     printf("%s %s: %s (%.1fs)\n", e.man.name, c->dir, ok ? "built" : "BUILD FAILED", g.build_seconds);
@@ -509,9 +525,9 @@ static int cmd_handin(const cli *c, const char *argv0)
     else
         snprintf(dir, sizeof dir, "%s/labs/%s", e.conf.kit_root, e.man.name);
     snprintf(base, sizeof base, "%s/work", e.conf.build_dir);
-    if (scratch_dir(&e, base, "handin", 1, work, sizeof work) < 0)
-        return 2;
-    mkdirs(work, 0755);
+    if (scratch_dir(&e, base, "handin", 1, work, sizeof work) < 0 || mkdirs_said(work, 0755, "handin") != 0)
+        return KITGRADE_EXIT_INTERNAL;
+    e.student_mode = 1; /* the student's own command: their copy of the kit's files is theirs to fix */
     int rc = spool_handin(&e, dir, work, c->anyway);
     remove_work(work);
     engine_free(&e);
@@ -627,6 +643,10 @@ static int cmd_validate(int argc, char **argv, const char *argv0)
         fprintf(stderr, "kitgrade: validate --rubric FILE needs exactly one LAB (the rubric's lab)\n");
         return KITGRADE_EXIT_USAGE;
     }
+    if (rubric && access(rubric, R_OK) != 0) { /* bad input (2), not a bad rubric (1) */
+        fprintf(stderr, "kitgrade: --rubric %s: cannot read it: %s\n", rubric, strerror(errno));
+        return KITGRADE_EXIT_USAGE;
+    }
     if (nlabs == 0) { /* every lab of the kit */
         kit_conf conf;
         if (engine_load_conf(&conf, argv0, err, sizeof err) != 0) {
@@ -698,6 +718,11 @@ int main(int argc, char **argv)
     if (parsed != 0) {
         if (parsed == -1) /* -2: the value was named in its own line already */
             fputs(usage_text, stderr);
+        return KITGRADE_EXIT_USAGE;
+    }
+    if (c.allow_no_gpu && strcmp(c.cmd, "grade") && strcmp(c.cmd, "batch")) {
+        fprintf(stderr, "kitgrade %s: --allow-no-gpu is an option of grade and batch only (a build-only result, "
+                        "marked not graded)\n", c.cmd);
         return KITGRADE_EXIT_USAGE;
     }
     if (!strcmp(c.cmd, "check"))

@@ -57,6 +57,11 @@ START_TEST(errors_with_the_students_path)
                   files, 1, "/subs/alice", SANDBOX, &b);
     ck_assert_str_eq(sb_str(&b), "In file included from /subs/alice/dot.cu:3:\n/subs/alice/dot.cu:7:5: error: boom\n"
                                  "kit/cuda_check.cuh(4): warning: x\n");
+    /* a grading's feedback: the bare names, not the instructor's folders */
+    sb_clear(&b);
+    buildlog_tidy("In file included from " SANDBOX "/dot.cu:3:\n" SANDBOX "/dot.cu:7:5: error: boom\ndot.cu(66): error: x\n",
+                  files, 1, "", SANDBOX, &b);
+    ck_assert_str_eq(sb_str(&b), "In file included from dot.cu:3:\ndot.cu:7:5: error: boom\ndot.cu(66): error: x\n");
     sb_free(&b);
 }
 END_TEST

@@ -71,6 +71,14 @@ static int lines(const strbuf *b)
     return n;
 }
 
+/* CMD (as run() takes it) says one line holding `says`, with status want. */
+#define ONE_LINE(out, want, says, ...)                                                                             \
+    do {                                                                                                           \
+        int one_rc_ = run(out, __VA_ARGS__);                                                                       \
+        ck_assert_msg(one_rc_ == (want) && lines(out) == 1 && strstr(sb_str(out), says), "rc %d, want %d, '%s': %s", \
+                      one_rc_, (want), says, sb_str(out));                                                         \
+    } while (0)
+
 /* SEED=zzz was graded as seed 0, 12abc as 0xc, -1 as all ones, 1234 as
  * decimal, 0755 as octal: every one is refused in one line, nothing built. */
 START_TEST(bad_seeds_refused)
@@ -151,21 +159,29 @@ START_TEST(batch_no_gpu_and_reuse)
                   rc, sb_str(&out));
     ck_assert_int_eq(run(&out, "test -e \"$T/out\""), 1); /* nothing written */
 
-    rc = run(&out, "%s --allow-no-gpu && grep -c WITHOUT \"$T/out/feedback/alice.txt\" && "
+    /* build-only results: marked "not graded (no GPU)" in every output, never a 0 */
+    rc = run(&out, "%s --allow-no-gpu && grep -c 'No score: none of the tests ran (no GPU)' \"$T/out/feedback/alice.txt\" && "
                    "grep -c 'graded_without_gpu\":.*true' \"$T/out/results/alice.json\" && "
-                   "grep -c 'no GPU (--allow-no-gpu)' \"$T/out/gradebook.csv\"", batch);
-    ck_assert_msg(rc == 0 && strstr(sb_str(&out), "1 graded now"), "rc %d: %s", rc, sb_str(&out));
+                   "grep -c '\"status\":.*\"not graded (no GPU)\"' \"$T/out/results/alice.json\" && "
+                   "grep -c 'NOT GRADED: no GPU was available' \"$T/out/results/alice.json\" && "
+                   "grep -x 'alice,,,,,90,not graded (no GPU)' \"$T/out/gradebook.csv\" && "
+                   "grep -c 'id=\"not-graded\" class=\"banner\"' \"$T/out/report.html\" && "
+                   "! grep -e 'mean score.*0.00' -e 'No test failed' -e '>0 / 90<' \"$T/out/report.html\"", batch);
+    ck_assert_msg(rc == 0 && strstr(sb_str(&out), "0 graded now, 1 not graded") &&
+                      strstr(sb_str(&out), " left: alice: not graded (no GPU)\n") &&
+                      !strstr(sb_str(&out), "graded alice"),
+                  "rc %d: %s", rc, sb_str(&out));
     /* same everything: kept */
     rc = run(&out, "%s --allow-no-gpu", batch);
     ck_assert_msg(rc == 0 && strstr(sb_str(&out), "0 graded now, 1 kept"), "rc %d: %s", rc, sb_str(&out));
     /* a rubric edit (points 10 -> 12): regraded, and the new maximum shows */
     rc = run(&out, "sed -i '0,/^points = 10/s//points = 12/' \"$T/r.ini\" && %s --allow-no-gpu && "
                    "cat \"$T/out/gradebook.csv\"", batch);
-    ck_assert_msg(rc == 0 && strstr(sb_str(&out), "1 graded now") && strstr(sb_str(&out), ",92,"), "rc %d: %s", rc,
+    ck_assert_msg(rc == 0 && strstr(sb_str(&out), "1 not graded") && strstr(sb_str(&out), ",92,"), "rc %d: %s", rc,
                   sb_str(&out));
     /* another --test selection: regraded */
     rc = run(&out, "%s --allow-no-gpu --test float-small", batch);
-    ck_assert_msg(rc == 0 && strstr(sb_str(&out), "1 graded now"), "rc %d: %s", rc, sb_str(&out));
+    ck_assert_msg(rc == 0 && strstr(sb_str(&out), "1 not graded"), "rc %d: %s", rc, sb_str(&out));
     /* on a "GPU" (KIT_RUN_WITHOUT_GPU makes the engine run every test): never the build-only result */
     rc = run(&out, "KIT_RUN_WITHOUT_GPU=1 %s --test float-small && "
                    "grep -c 'graded_without_gpu\":.*false' \"$T/out/results/alice.json\"", batch);
@@ -241,16 +257,116 @@ START_TEST(grade_results_outside_the_submission)
     strbuf out;
     sb_init(&out);
     int rc = run(&out, "mkdir -p \"$T/alice\" \"$T/home\" && cp solutions/lab03-dot/dot.cu \"$T/alice/\" && chmod -R a+rX \"$T\" && "
-                       "\"$KG\" grade lab03 \"$T/alice\" --test float-small > \"$T/log\"; echo rc=$?; ls -A \"$T/alice\"; "
+                       "\"$KG\" grade lab03 \"$T/alice\" --test float-small --allow-no-gpu > \"$T/log\"; echo rc=$?; ls -A \"$T/alice\"; "
                        "grep '^results: ' \"$T/log\"; test -s \"$T/kit-grades/lab03-dot/alice/results.json\" && echo written");
     const char *o = sb_str(&out);
     ck_assert_msg(rc == 0 && strstr(o, "rc=3\ndot.cu\nresults: ") && strstr(o, "/kit-grades/lab03-dot/alice/results.json\nwritten"),
                   "%s", o);
     /* without KIT_GRADES: under $HOME */
-    rc = run(&out, "env -u KIT_GRADES HOME=\"$T/home\" \"$KG\" grade lab03 \"$T/alice\" --test float-small | grep '^results: '; "
+    rc = run(&out, "env -u KIT_GRADES HOME=\"$T/home\" \"$KG\" grade lab03 \"$T/alice\" --test float-small --allow-no-gpu | grep '^results: '; "
                    "ls -A \"$T/alice\"; test -s \"$T/home/kit-grades/lab03-dot/alice/results.json\" && echo written");
     ck_assert_msg(rc == 0 && strstr(sb_str(&out), "results: ") && strstr(sb_str(&out), "/home/kit-grades/lab03-dot/alice/results.json\ndot.cu\nwritten"),
                   "%s", sb_str(&out));
+    sb_free(&out);
+}
+END_TEST
+
+/* Build-only results looked like grades: `kitgrade grade` without a GPU wrote
+ * a score of 0 marked graded_without_gpu false (its --allow-no-gpu was
+ * ignored), and `make merge` put such zeros into lms.csv, with max 10 for a
+ * rostered student without a result.  Now grade writes nothing unless asked,
+ * and what it writes says "not graded (no GPU)"; merge keeps the not graded
+ * out of lms.csv unless --include-not-graded, with a status column in
+ * final.csv. */
+START_TEST(not_graded_is_never_a_score)
+{
+    strbuf out;
+    sb_init(&out);
+    int rc = run(&out, "mkdir -p \"$T/subs/alice\" && cp solutions/lab03-dot/dot.cu \"$T/subs/alice/\" && chmod -R a+rX \"$T\" && "
+                       "\"$KG\" grade lab03 \"$T/subs/alice\" --test float-small --out \"$T/a.json\"; echo rc=$?; ls \"$T\"");
+    ck_assert_msg(rc == 0 && strstr(sb_str(&out), "rc=3\n") && !strstr(sb_str(&out), "a.json") &&
+                      strstr(sb_str(&out), "tests not run; the code compiled; no result written (--allow-no-gpu"),
+                  "%s", sb_str(&out));
+    rc = run(&out, "\"$KG\" grade lab03 \"$T/subs/alice\" --test float-small --out \"$T/a.json\" --allow-no-gpu; "
+                   "echo rc=$?; grep -c 'graded_without_gpu\":.*true' \"$T/a.json\"; "
+                   "grep -c '\"status\":.*\"not graded (no GPU)\"' \"$T/a.json\"");
+    ck_assert_msg(rc == 0 && strstr(sb_str(&out), "its result is marked 'not graded (no GPU)'") &&
+                      strstr(sb_str(&out), "rc=3\n1\n1\n"),
+                  "%s", sb_str(&out));
+    /* an option of grade and batch only */
+    rc = run(&out, "\"$KG\" check lab03 \"$T/subs/alice\" --allow-no-gpu");
+    ck_assert_msg(rc == KITGRADE_EXIT_USAGE && lines(&out) == 1 && strstr(sb_str(&out), "--allow-no-gpu"), "rc %d: %s", rc,
+                  sb_str(&out));
+    /* merge: a build-only batch, a rostered student without a result */
+    rc = run(&out, "\"$KG\" batch lab03 \"$T/subs\" --out \"$T/out\" --test float-small --allow-no-gpu --jobs 1 >/dev/null 2>&1 && "
+                   "printf 'login,student_id,name,email\\nalice,1,Alice,a@x\\ncarol,3,Carol,c@x\\n' > \"$T/roster.csv\" && "
+                   "\"$KG\" merge \"$T/out\" --roster \"$T/roster.csv\" --manual-max 10 && cat \"$T/out/final.csv\" && "
+                   "echo LMS && cat \"$T/out/lms.csv\"");
+    const char *o = sb_str(&out);
+    ck_assert_msg(rc == 0 && strstr(o, "merge: tests not graded: alice (no GPU), carol (no result); left out of lms.csv") &&
+                      strstr(o, ",comment,status\nalice,1,Alice,a@x,,,,20,0,,,not graded (no GPU)\n") &&
+                      strstr(o, "carol,3,Carol,c@x,,,,20,0,,,no result\n") &&
+                      strstr(o, "LMS\nStudent,ID,SIS User ID,SIS Login ID,Section,Email address,lab03-dot\n") &&
+                      !strstr(o, "Alice,,1"),
+                  "rc %d: %s", rc, o);
+    rc = run(&out, "\"$KG\" merge \"$T/out\" --roster \"$T/roster.csv\" --include-not-graded && cat \"$T/out/lms.csv\"");
+    ck_assert_msg(rc == 0 && strstr(sb_str(&out), "Alice,,1,alice,,a@x,0\n") && strstr(sb_str(&out), "--include-not-graded"),
+                  "rc %d: %s", rc, sb_str(&out));
+    sb_free(&out);
+}
+END_TEST
+
+/* A student's Dot.cu (for dot.cu) read "missing required file dot.cu" and
+ * "your code did not compile": the file found is named, and it is a
+ * hand-in problem (nothing was compiled), in the report and the gradebook. */
+START_TEST(wrong_file_name_is_a_hand_in_problem)
+{
+    strbuf out;
+    sb_init(&out);
+    int rc = run(&out, "mkdir -p \"$T/s/alice\" \"$T/s/bob\" && cp solutions/lab03-dot/dot.cu \"$T/s/alice/Dot.cu\" && "
+                       "cp solutions/lab03-dot/dot.cu \"$T/s/bob/dot_product.cu\" && chmod -R a+rX \"$T\" && "
+                       "\"$KG\" check lab03 \"$T/s/alice\" --test float-small");
+    const char *o = sb_str(&out);
+    ck_assert_msg(rc == KITGRADE_EXIT_FAILED && strstr(o, "\nhand-in ...") &&
+                      strstr(o, "missing required file dot.cu: the folder has Dot.cu instead (file names are "
+                                "case-sensitive: rename it to dot.cu)") &&
+                      strstr(o, "tests not run; a hand-in problem (above): nothing was compiled") &&
+                      !strstr(o, "did not compile") && !strstr(o, "\nbuild ..."),
+                  "rc %d: %s", rc, o);
+    rc = run(&out, "\"$KG\" check lab03 \"$T/s/bob\" --test float-small");
+    ck_assert_msg(rc == KITGRADE_EXIT_FAILED &&
+                      strstr(sb_str(&out), "missing required file dot.cu (this lab takes: dot.cu; the folder has: "
+                                           "dot_product.cu)"),
+                  "rc %d: %s", rc, sb_str(&out));
+    rc = run(&out, "\"$KG\" batch lab03 \"$T/s\" --out \"$T/out\" --test float-small --allow-no-gpu --jobs 1 "
+                   ">/dev/null 2>&1; cat \"$T/out/gradebook.csv\" \"$T/out/results/alice.json\"");
+    ck_assert_msg(strstr(sb_str(&out), "\nalice,0,0,0,0,10,hand-in problem\n") &&
+                      strstr(sb_str(&out), "\"output\":\t\"Hand-in problem (nothing was compiled):\\nmissing required file dot.cu"),
+                  "rc %d: %s", rc, sb_str(&out));
+    /* on a GPU (KIT_RUN_WITHOUT_GPU: the engine runs every test) each test says why it did not run */
+    rc = run(&out, "KIT_RUN_WITHOUT_GPU=1 \"$KG\" check lab03 \"$T/s/alice\" --test float-small");
+    ck_assert_msg(strstr(sb_str(&out), "not run: nothing was compiled (a hand-in problem, above)") &&
+                      !strstr(sb_str(&out), "not run: the build failed"),
+                  "rc %d: %s", rc, sb_str(&out));
+    sb_free(&out);
+}
+END_TEST
+
+/* A submission built against its own changed copy of the kit's header
+ * failed with the linker's words only: the grader builds with the kit's
+ * copy, and now says so. */
+START_TEST(changed_kit_header_in_a_submission_said)
+{
+    strbuf out;
+    sb_init(&out);
+    int rc = run(&out, "mkdir -p \"$T/eve\" && sed 's/int n);/int n, int m);/' labs/lab03-dot/dot.h > \"$T/eve/dot.h\" && "
+                       "sed 's/^float dot_shared(const float \\*d_a, const float \\*d_b, int n)/&, int m/; s/int n), int m/int n, int m)/' "
+                       "solutions/lab03-dot/dot.cu > \"$T/eve/dot.cu\" && grep -c 'int n, int m)' \"$T/eve/dot.cu\" && chmod -R a+rX \"$T\" && "
+                       "\"$KG\" grade lab03 \"$T/eve\" --test float-small --out \"$T/eve.json\"");
+    ck_assert_msg(rc == KITGRADE_EXIT_FAILED &&
+                      strstr(sb_str(&out), "your dot.h differs from the kit's, which the grader builds with (students "
+                                           "must not change it)"),
+                  "rc %d: %s", rc, sb_str(&out));
     sb_free(&out);
 }
 END_TEST
@@ -346,6 +462,64 @@ START_TEST(slurm_unknown_lab_one_line)
     int rc = run(&out, "mkdir -p \"$T/s\" && \"$KG\" slurm lab99 \"$T/s\" --out \"$T/out\"");
     ck_assert_msg(rc == KITGRADE_EXIT_USAGE && lines(&out) == 1 && strstr(sb_str(&out), "no such lab 'lab99'; the labs are lab01"),
                   "rc %d: %s", rc, sb_str(&out));
+    sb_free(&out);
+}
+END_TEST
+
+/* A missing --rubric file or roster exited 1, where bad input is 2; a
+ * rubric whose lab = names another lab was reported without its line. */
+START_TEST(bad_input_files_say_so_with_status_2)
+{
+    strbuf out;
+    sb_init(&out);
+    ONE_LINE(&out, KITGRADE_EXIT_USAGE, "nope.ini: cannot read it", "\"$KG\" validate lab03 --rubric \"$T/nope.ini\"");
+    int rc = run(&out, "sed 's/^lab = lab03-dot$/lab = lab05-convolution/' grader/labs/lab03-dot/rubric.ini > \"$T/r.ini\" && "
+                   "\"$KG\" check lab03 solutions/lab03-dot --rubric \"$T/r.ini\"; echo rc=$?; "
+                   "echo \"at r.ini:$(grep -n '^lab = ' \"$T/r.ini\" | cut -d: -f1): lab = lab05-convolution\"");
+    const char *at = strstr(sb_str(&out), "\nat ");
+    ck_assert_msg(at && strstr(sb_str(&out), "rc=2\n"), "%s", sb_str(&out));
+    char want[128];
+    snprintf(want, sizeof want, "%.*s", (int)strcspn(at + 4, "\n"), at + 4);
+    ck_assert_msg(strstr(sb_str(&out), want) && strstr(sb_str(&out), "but this is lab03-dot's rubric"), "want '%s': %s",
+                  want, sb_str(&out));
+    rc = run(&out, "mkdir -p \"$T/alice\" \"$T/out/results\" && cp solutions/lab03-dot/dot.cu \"$T/alice/\" && chmod -R a+rX \"$T\" && "
+                   "\"$KG\" grade lab03 \"$T/alice\" --test float-small --allow-no-gpu --out \"$T/out/results/alice.json\" >/dev/null; "
+                   "\"$KG\" merge \"$T/out\" --roster \"$T/nope.csv\"");
+    ck_assert_msg(rc == KITGRADE_EXIT_USAGE && strstr(sb_str(&out), "nope.csv: cannot open"), "rc %d: %s", rc, sb_str(&out));
+    rc = run(&out, "\"$KG\" merge \"$T/out\" --manual \"$T/nope.csv\"");
+    ck_assert_msg(rc == KITGRADE_EXIT_USAGE && strstr(sb_str(&out), "nope.csv: cannot open"), "rc %d: %s", rc, sb_str(&out));
+    sb_free(&out);
+}
+END_TEST
+
+/* A folder the grader could not make (its scratch, OUT) went unchecked: the
+ * run went on and failed later, or wrote nothing without a word. */
+START_TEST(folders_that_cannot_be_made_are_said)
+{
+    strbuf out;
+    sb_init(&out);
+    ck_assert_int_eq(run(&out, "mkdir -p \"$T/s/alice\" && cp solutions/lab03-dot/dot.cu \"$T/s/alice/\" && "
+                               "chmod -R a+rX \"$T\" && touch \"$T/file\""), 0);
+    ONE_LINE(&out, KITGRADE_EXIT_INTERNAL, "cannot create the folder ", "KIT_SCRATCH=\"$T/file/scratch\" \"$KG\" check lab03 \"$T/s/alice\"");
+    ONE_LINE(&out, KITGRADE_EXIT_INTERNAL, "/file/out: Not a directory", "\"$KG\" batch lab03 \"$T/s\" --out \"$T/file/out\" --allow-no-gpu");
+    ONE_LINE(&out, KITGRADE_EXIT_INTERNAL, "/file/out: Not a directory", "\"$KG\" slurm lab03 \"$T/s\" --out \"$T/file/out\" --allow-no-gpu");
+    sb_free(&out);
+}
+END_TEST
+
+/* A SLURM=1 run whose sbatch failed left an empty gradebook.csv and
+ * report.html (its plan, a merge of no results, wrote them). */
+START_TEST(slurm_failed_run_leaves_no_empty_gradebook)
+{
+    strbuf out;
+    sb_init(&out);
+    int rc = run(&out, "mkdir -p \"$T/s/alice\" \"$T/bin\" && cp solutions/lab03-dot/dot.cu \"$T/s/alice/\" && "
+                       "chmod -R a+rX \"$T\" && printf '#!/bin/sh\\necho sbatch: error: no partition >&2\\nexit 1\\n' > \"$T/bin/sbatch\" && "
+                       "printf '#!/bin/sh\\nexit 1\\n' > \"$T/bin/squeue\" && chmod +x \"$T/bin/\"* && "
+                       "PATH=\"$T/bin:$PATH\" \"$KG\" slurm lab03 \"$T/s\" --out \"$T/out\" --allow-no-gpu; echo rc=$?; ls \"$T/out\"");
+    ck_assert_msg(rc == 0 && strstr(sb_str(&out), "sbatch failed") && strstr(sb_str(&out), "rc=4\n") &&
+                      !strstr(sb_str(&out), "gradebook.csv\n") && !strstr(sb_str(&out), "report.html\n"),
+                  "%s", sb_str(&out));
     sb_free(&out);
 }
 END_TEST
@@ -518,8 +692,13 @@ START_TEST(compiler_messages_for_the_student)
     ck_assert_msg(rc == KITGRADE_EXIT_NO_GPU && kit_test_count(o, "never_used\" was declared but never referenced") == 1, "rc %d: %s",
                   rc, o);
     ck_assert_msg(strstr(o, "/w/alice/dot.cu(") && !strstr(o, "    dot.cu("), "%s", o);
-    rc = run(&out, "\"$KG\" batch lab03 \"$T/w\" --out \"$T/out\" --allow-no-gpu && cat \"$T/out/feedback/alice.txt\"");
+    rc = run(&out, "\"$KG\" batch lab03 \"$T/w\" --out \"$T/out\" --allow-no-gpu && cat \"$T/out/feedback/alice.txt\" "
+                   "\"$T/out/results/alice.json\"");
     ck_assert_msg(rc == 0 && kit_test_count(sb_str(&out), "never_used\" was declared") == 1, "rc %d: %s", rc, sb_str(&out));
+    /* the student's feedback and results.json: dot.cu(66), not the instructor's folder */
+    ck_assert_msg(strstr(sb_str(&out), "\n    dot.cu(") && strstr(sb_str(&out), "\"build_log\":\t\"dot.cu(") &&
+                      !strstr(sb_str(&out), "/w/alice"),
+                  "%s", sb_str(&out));
     rc = run(&out, "\"$KG\" check lab03 tests/submissions/lab03-dot/build-error");
     ck_assert_msg(rc == KITGRADE_EXIT_FAILED && strstr(sb_str(&out), "    tests/submissions/lab03-dot/build-error/dot.cu(46): error"),
                   "rc %d: %s", rc, sb_str(&out));
@@ -546,7 +725,7 @@ START_TEST(feedback_for_the_student)
 }
 END_TEST
 
-/* A second check of an unchanged file compiled it again (issue 26): now it
+/* A second check of an unchanged file compiled it again: now it
  * reuses the build and says so; a file touched but unchanged is reused too;
  * a changed file, a changed nvcc flag in kit.ini, an entry whose copy of the
  * file differs, or an entry another user could have written builds again. */
@@ -623,8 +802,8 @@ START_TEST(swallowed_failures_reported)
     ck_assert_msg(rc == KITGRADE_EXIT_INTERNAL && strstr(sb_str(&out), "1 result could not be written"), "rc %d: %s",
                   rc, sb_str(&out));
     rc = run(&out, "touch \"$T/f\" && KIT_SCRATCH=\"$T/f\" \"$KG\" build lab03 solutions/lab03-dot");
-    ck_assert_msg(rc == 1 && strstr(sb_str(&out), "internal error: cannot prepare the work folder"), "rc %d: %s", rc,
-                  sb_str(&out));
+    ck_assert_msg(rc == KITGRADE_EXIT_INTERNAL && lines(&out) == 1 && strstr(sb_str(&out), "cannot create the folder"),
+                  "rc %d: %s", rc, sb_str(&out));
     sb_free(&out);
 }
 END_TEST
@@ -643,11 +822,17 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, params_errors_at_their_line);
     tcase_add_test(tc, unknown_lab_one_answer);
     tcase_add_test(tc, grade_results_outside_the_submission);
+    tcase_add_test(tc, not_graded_is_never_a_score);
+    tcase_add_test(tc, wrong_file_name_is_a_hand_in_problem);
+    tcase_add_test(tc, changed_kit_header_in_a_submission_said);
     tcase_add_test(tc, batch_layouts_refused);
     tcase_add_test(tc, batch_archives);
     tcase_add_test(tc, batch_keeps_hidden_gpus_hidden);
     tcase_add_test(tc, batch_report_survives_a_fifo);
     tcase_add_test(tc, slurm_unknown_lab_one_line);
+    tcase_add_test(tc, slurm_failed_run_leaves_no_empty_gradebook);
+    tcase_add_test(tc, bad_input_files_say_so_with_status_2);
+    tcase_add_test(tc, folders_that_cannot_be_made_are_said);
     tcase_add_test(tc, printed_rerun_hints_work);
     tcase_add_test(tc, served_reports_like_single_runs);
     tcase_add_test(tc, compiler_messages_for_the_student);

@@ -458,7 +458,11 @@ START_TEST(json_output_text_and_hand_in)
     ck_assert_str_eq(cJSON_GetObjectItem(root, "output")->valuestring,
                      "no sandbox\nBuild OK (12.3s)\n"
                      "dot.cu(3): warning #177-D: variable \"x\" was declared but never referenced\n"
-                     "No GPU was available: the tests were not run.\n");
+                     "NOT GRADED: no GPU was available, so no test ran (only the build was checked); the score is "
+                     "no grade.\n");
+    /* the result's status, for whoever reads results.json (not a 0 that looks like a grade) */
+    ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(root, "extra_data"), "status")->valuestring,
+                     "not graded (no GPU)");
     cJSON_Delete(root);
     free(text);
     ck_assert_msg(report_read_json(path, &r, err, sizeof err) == 0, "%s", err);
@@ -567,7 +571,7 @@ START_TEST(csv_gradebook)
     ck_assert_msg(report_write_csv(path, list, 4, &r, err, sizeof err) == 0, "%s", err);
     char *text = slurp(path, NULL);
     ck_assert_str_eq(text, "student,correctness,sanitizer,performance,total,max,status\n"
-                           "\"doe, jane\",20,10,0,30,30,no GPU\n"
+                           "\"doe, jane\",,,,,30,not graded (no GPU)\n" /* points that are no grade: empty */
                            "\"multi\nline\",3,3,0,6,30,ok\n"
                            "\"say \"\"hi\"\"\",0,0,0,0,30,build failed\n"
                            "zed,15,2.5,0,17.5,30,ok\n");

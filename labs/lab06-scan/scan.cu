@@ -3,7 +3,7 @@
  * Read handouts/lab06-scan.md first.  Check your work with:   make lab06
  *
  * Part 1 (scan_block, scan_block_int): one block, one thread per element.
- * The kernel below is document 003's first Kogge-Stone program: its logic
+ * The kernel below is the classic first Kogge-Stone program: its logic
  * is sound, and for n = 32 it even gives the right answer.  Try n = 1024 a
  * few times (make lab06 TEST=part1-1024) and see.
  * Part 2 (scan, scan_int): any n.  Only the first of its three steps is

@@ -2,7 +2,7 @@
  *
  * Read handouts/lab08-spmv.md first.  Check your work with:   make lab08
  *
- * spmv_scalar_kernel below is document 003's kernel: one thread per row.
+ * spmv_scalar_kernel below is the classic scalar kernel: one thread per row.
  * The kit times your spmv_vector against it.  spmv_vector should give each
  * row a whole warp: the 32 lanes share the row's nonzeros and then add their
  * partial sums with a warp reduction.  This starter has the idea but not the

@@ -2,7 +2,7 @@
  *
  * Read handouts/lab10-matmul.md first.  Check your work with:   make lab10
  *
- * This starter is the tiled kernel of the course documents, with the three
+ * This starter is the classic tiled kernel of the lecture slides, with the three
  * bugs they teach: it works for square matrices whose size is a multiple of
  * the tile - most of the time.  The TODOs say what to fix.
  */

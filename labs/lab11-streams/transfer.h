@@ -1,8 +1,8 @@
 /* transfer.h - lab11: the functions the kit's harness calls.  Do not change
  * this file: the grader uses its own copy.
  *
- * Part 1 (document 003 §4.3, program 6 and exercises 10-12): pageable and
- * pinned host memory.  Part 2 (document 001 §1.2.4): copies and a kernel
+ * Part 1: pageable and
+ * pinned host memory.  Part 2: copies and a kernel
  * overlapped on several streams.  All sizes count 32-bit words.
  */
 #ifndef LAB11_TRANSFER_H

@@ -15,8 +15,10 @@
  *
  * Each run prints one line ("run  3: 1 017 of 1 024 outputs wrong"), the end
  * one summary line ("racy kernel: 9 of 10 runs wrong").
- * Exit status: 0 every run right, 1 some run wrong, 2 bad usage, 3 CUDA error
- * (kit/cuda_check.cuh), 4 no usable CUDA device.
+ * Exit status: 0 every run right, 1 some run wrong, 2 bad usage, 3 no GPU -
+ * the kit's one line, "NAME: no GPU (<reason>): not run" with kit/no_gpu.cuh's
+ * reason, and status - or a failed CUDA call (kit/cuda_check.cuh) or host
+ * allocation, whose own message names it.
  */
 #ifndef DEMO_COMMON_H
 #define DEMO_COMMON_H
@@ -29,8 +31,7 @@
 #include <unistd.h>
 
 #include "kit/cuda_check.cuh"
-
-#define DEMO_EXIT_NO_DEVICE 4
+#include "kit/no_gpu.cuh"
 
 typedef struct {
     const char *prog;
@@ -42,16 +43,19 @@ typedef struct {
     int done, wrong; /* runs reported so far, and how many were wrong */
 } demo_args;
 
-/* One line saying why no CUDA device is usable, then exit 4; nothing if one is. */
-static inline void demo_need_device(void)
+/* Nothing if a CUDA device is usable; else the kit's no-GPU line (why, in
+ * the user's terms: not "CUDA driver version is insufficient" on a machine
+ * with no driver) and its status. */
+static inline void demo_need_device(const char *prog)
 {
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e == cudaSuccess && count > 0)
         return;
-    printf("this demo needs a CUDA device: %s\n",
-           e != cudaSuccess ? cudaGetErrorString(e) : "no CUDA device found");
-    exit(DEMO_EXIT_NO_DEVICE);
+    char reason[512];
+    kit_no_gpu_reason(e, count, reason, sizeof reason);
+    printf("%s: no GPU (%s): not run\n", prog, reason);
+    exit(KIT_NO_GPU_EXIT);
 }
 
 static inline void demo_usage(const char *prog)
@@ -94,7 +98,7 @@ static inline demo_args demo_start(int argc, char **argv, int default_runs)
         else if (!strcmp(s, "--no-color"))
             a.color = 0;
         else if (!strcmp(s, "--probe")) {
-            demo_need_device();
+            demo_need_device(a.prog);
             exit(0);
         } else
             demo_usage(a.prog);
@@ -103,7 +107,7 @@ static inline demo_args demo_start(int argc, char **argv, int default_runs)
         demo_usage(a.prog);
     if (a.once)
         a.runs = 1;
-    demo_need_device();
+    demo_need_device(a.prog);
     return a;
 }
 

@@ -1,5 +1,5 @@
 /* histogram - counting with bins[v]++ loses counts; atomicAdd does not.
- * (Course document 003: program 5, histogram-sharedmem; lab 04.)
+ * (The classic shared-memory histogram; lab 04.)
  *
  * Each block counts its share of the values into its own 256 bins in shared
  * memory, then adds its bins to the global histogram.  The racy kernel counts
@@ -17,7 +17,7 @@
  * Input: 10 000 000 values in 0..255 (--n changes the count); the runs
  * alternate between uniform and skewed data, the same data every run.
  */
-// DEMO: histogram with bins[v]++ instead of atomicAdd (doc 003, program 5)
+// DEMO: shared-memory histogram with bins[v]++ instead of atomicAdd (lab 04)
 // RACE: shared
 // WHY: bins[v]++ is read, add one, write back: two threads that read the same count both write
 // WHY: count+1, and one increment is lost. atomicAdd does the read-modify-write as one

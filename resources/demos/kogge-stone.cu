@@ -1,5 +1,5 @@
 /* kogge-stone - an in-place Kogge-Stone scan races; a double buffer does not.
- * (Course document 003: program 9, exercises 18-21.)
+ * (The classic in-place Kogge-Stone block scan; lab 06, Part 1.)
  *
  * One block of N threads computes the inclusive prefix sum of N ints in
  * shared memory; the demo scans COPIES such arrays at once (one block each,
@@ -16,11 +16,11 @@
  * gets there first changes from run to run, and so does the answer.
  *
  * The 32 threads of one warp read before they write, so N = 32 (the size
- * document 003 starts with) looks right; try:  build/demos/kogge-stone racy --n 32
+ * the classic program starts with) looks right; try:  build/demos/kogge-stone racy --n 32
  *
  * The fixed kernel reads one buffer and writes the other, then swaps them.
  */
-// DEMO: in-place Kogge-Stone scan (doc 003, program 9)
+// DEMO: in-place Kogge-Stone scan (lab 06)
 // RACE: shared
 // WHY: The barrier between steps is not enough: inside one step thread i reads s[i-stride]
 // WHY: while thread i-stride overwrites it. Read into a register, __syncthreads(), then write -

@@ -1,5 +1,5 @@
 /* matmul-tile - tiled matrix multiply without its second __syncthreads().
- * (Course document 004, tiled matrix multiply: the barrier on line 908.
+ * (The classic tiled kernel of the lecture slides, its second barrier left out.
  * Lab 10's starter, labs/lab10-matmul/matmul.cu, has the same hole: TODO 1.)
  *
  * Each block computes one 32x32 tile of C = A * B.  It walks along a strip of
@@ -23,7 +23,7 @@
  * small integer values, so the float results are exact and any difference
  * from the CPU's answer is the race, not rounding.
  */
-// DEMO: tiled matmul without the second __syncthreads() (doc 004)
+// DEMO: tiled matmul without the second __syncthreads() (lab 10)
 // RACE: shared
 // WHY: A shared tile that is reused needs a barrier after its last read, not only after its
 // WHY: write. Without the second __syncthreads() a fast warp loads the next tile over the one

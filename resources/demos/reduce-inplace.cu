@@ -1,6 +1,6 @@
 /* reduce-inplace - a multi-pass reduction run in place across blocks: a race
  * that no compute-sanitizer tool reports.
- * (Course document 002, reduce: the kernel and the host loop that launches
+ * (A student report's reduce: the kernel and the host loop that launches
  * it again and again with input = output.)
  *
  * One pass: each block loads 256 values into shared memory, adds them with a
@@ -21,16 +21,16 @@
  * either: every access is inside the array.  The wrong total is the only
  * evidence.
  *
- * The fixed version is document 002's own host loop: one launch per pass,
+ * The fixed version is that report's own host loop: one launch per pass,
  * because the end of a kernel is the only point where all blocks are done,
- * and each pass writes into a second buffer.  (Document 002 writes in place;
+ * and each pass writes into a second buffer.  (The report writes in place;
  * inside one pass block b then overwrites data[b] while block b/256 may not
  * have read it yet - a race too, which almost never shows because block b/256
  * starts long before block b.  The second buffer removes it.)
  *
  * Input: n ones (--n changes n; default 10 000 000), so the right total is n.
  */
-// DEMO: multi-pass reduction in place across blocks (doc 002)
+// DEMO: multi-pass reduction in place across blocks, one launch
 // RACE: global
 // WHY: __syncthreads() is a barrier for one block; blocks never wait for each other inside a
 // WHY: kernel. Use one launch per pass (the end of a kernel is the only grid-wide barrier) and
@@ -60,7 +60,7 @@ __global__ void reduce_racy(int *data, int n)
     }
 }
 
-/* Document 002's pass, with out != in. */
+/* The report's pass, with out != in. */
 __global__ void reduce_pass(const int *in, int *out, int n)
 {
     __shared__ int part[BLOCK];

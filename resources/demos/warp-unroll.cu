@@ -1,8 +1,8 @@
 /* warp-unroll - the last warp of a reduction unrolled the pre-Volta way.
- * (Course document 000's final reduction step; lab 03.)
+ * (The final reduction step of older CUDA texts; lab 03.)
  *
  * A block adds its 256 partial sums with a tree in shared memory.  Once 32
- * threads are left, document 000 drops the barriers: "one warp runs in
+ * threads are left, those texts drop the barriers: "one warp runs in
  * lockstep", so thread t just adds s[t + 32], s[t + 16], ..., s[t + 1] to
  * s[t], six statements without a __syncthreads().
  *
@@ -25,7 +25,7 @@
  * threads; each run compares all 4 096 block sums with the CPU's (the host
  * side is dot-sync's: dot_blocks.h).
  */
-// DEMO: last warp of a reduction unrolled without volatile or __syncwarp() (doc 000, lab 03)
+// DEMO: last warp of a reduction unrolled without volatile or __syncwarp() (lab 03)
 // RACE: shared
 // WHY: One warp is not a barrier. The compiler may keep shared values in registers between
 // WHY: statements that no barrier separates, and since Volta a warp's threads need not run in

@@ -3,7 +3,7 @@
  * Part 1 (scan_block_kernel): one block scans its elements in shared memory
  * with two buffers: a step reads only the buffer the previous step wrote and
  * writes the other one, so no thread overwrites a value another thread still
- * has to read (document 003's in-place version races exactly there).  One
+ * has to read (the classic in-place version races exactly there).  One
  * barrier per step separates the steps.
  *
  * Part 2 (any n): the three steps of the handout - scan tiles, scan the

@@ -18,8 +18,11 @@
  *     "labNN: the baseline failed" when it did, records KIT_KEY_STUDENT_MS,
  *     KIT_KEY_BASELINE_MS and each metric as KIT_KEY_METRIC_PREFIX + label;
  *   - frees everything, whatever happened.
- * A lab writes only its call adapter and what it alone needs (a show-mode
- * printout, lab01's device query, lab11's pinned buffers).
+ * A lab's harness.cu writes only its descriptor - how its inputs are made,
+ * its buffers, its calls with their adapters and outputs - and what it alone
+ * needs (a show-mode printout, lab11's pinned buffers freed through the
+ * student's pinned_free); what a run's outputs mean is its checker's
+ * (check.c: lab01's device query is judged there).
  */
 #ifndef KIT_LAB_CUH
 #define KIT_LAB_CUH
@@ -31,8 +34,12 @@
 #include "kit/runner.h"
 
 /* A descriptor names only the hooks its lab uses (designated initializers):
- * the rest are NULL on purpose, which -Wextra would otherwise call missing. */
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+ * the rest are NULL on purpose, which -Wextra would otherwise call missing.
+ * A file that declares descriptors says so once, after its includes, for
+ * itself alone (a pragma here reached every file that includes this one):
+ *     KIT_LAB_DESCRIPTORS_OMIT_FIELDS
+ */
+#define KIT_LAB_DESCRIPTORS_OMIT_FIELDS _Pragma("GCC diagnostic ignored \"-Wmissing-field-initializers\"")
 
 /* A buffer of the case, allocated by the driver and freed by it. */
 typedef struct {

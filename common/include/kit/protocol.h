@@ -2,7 +2,8 @@
  *
  * The runner (student code + harness) exits with a KIT_EXIT_* status and
  * writes its outputs into a blob file (blob.h) under the KIT_KEY_* names
- * below plus the lab's own output names (the lab's dataset.h); the checker
+ * below plus the lab's own output names (declared in its harness.cu:
+ * kit/lab.cuh's kit_lab_out); the checker
  * reads that file and prints one JSON verdict with the KIT_VERDICT_* keys;
  * the grader (grader/src: the case runs and the case server) reads both and
  * talks to a serving or timing runner in the KIT_SERVE_* and KIT_GATE_* words

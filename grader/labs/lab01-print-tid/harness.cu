@@ -13,6 +13,8 @@
 #include "kit/lab.cuh"
 #include "print_tid.h"
 
+KIT_LAB_DESCRIPTORS_OMIT_FIELDS
+
 typedef struct {
     lab01_case c;
     device_info info;

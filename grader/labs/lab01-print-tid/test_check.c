@@ -118,7 +118,7 @@ START_TEST(nothing_or_wrong_format_fails)
     char why[1024];
     ck_assert_int_eq(check_with_stdout(tids_run(2, 3, NULL), "part=tids", mark_line(), why, sizeof why), 1);
     ck_assert_ptr_nonnull(strstr(why, "printed nothing"));
-    /* document 003's format is not the lab's */
+    /* the classic textbook's format is not the lab's */
     const char *doc = "block index=0, thread index=0, tid=0\nblock index=0, thread index=1, tid=1\n";
     char out[512];
     snprintf(out, sizeof out, "%s%s", doc, mark_line());

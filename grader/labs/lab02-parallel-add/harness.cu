@@ -17,6 +17,8 @@
 #include "kit/util.h"
 #include "parallel_add.h"
 
+KIT_LAB_DESCRIPTORS_OMIT_FIELDS
+
 typedef struct {
     lab02_data d;
     float *h_c;          /* the result on the host (entry=host) */

@@ -1,6 +1,6 @@
 /* baseline.cu - lab03 timing baseline: the global-memory dot product.
  *
- * This is the version students start from in document 003 (program 4's first
+ * This is the classic version students start from (the first half of the
  * half): every product goes to global memory, then the array is summed in
  * global memory, halving it each launch.  No shared memory, so each pass
  * reads and writes global memory; the shared-memory version should beat it.

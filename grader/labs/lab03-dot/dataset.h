@@ -8,7 +8,7 @@
  *              ints are always uniform in [-3, 3], so |partial sums| <= 9n fits in int for n < 2^27.
  *              variant dot (default): the graded dot product
  *                      ladder: `make run-lab03` only - times the four block
- *                              reductions of document 000 (ladder.h) on n
+ *                              reductions of the ladder (ladder.h) on n
  *                              floats (default 2^24, a multiple of 512)
  */
 #ifndef LAB03_DATASET_H

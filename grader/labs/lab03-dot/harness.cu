@@ -1,7 +1,7 @@
 /* harness.cu - lab03's declaration (kit/lab.cuh): a and b on the GPU, one
  * call of dot_shared / dot_shared_int recording its result; bench mode times
  * dot_shared against the kit's global-memory baseline; variant=ladder (show
- * mode only) prints document 000's reduction ladder instead.
+ * mode only) prints the reduction ladder (ladder.h) instead.
  *
  * Over 100 lines: float and int entries and variant=ladder, the show-mode
  * reduction ladder.
@@ -13,6 +13,8 @@
 #include "dot.h"
 #include "kit/lab.cuh"
 #include "ladder.h"
+
+KIT_LAB_DESCRIPTORS_OMIT_FIELDS
 
 typedef struct {
     lab03_data d;
@@ -106,7 +108,7 @@ static int baseline(void *s)
 
 static double reads_gbs(const void *s, double ms) { return 2.0 * ((const inputs *)s)->d.n * 4 / 1e9 / (ms / 1e3); }
 
-/* variant=ladder (show mode): the four block reductions of document 000 side
+/* variant=ladder (show mode): the four classic block reductions (ladder.h) side
  * by side, then the student's dot_shared and the baseline on the same n. */
 static int show_time(kit_run_ctx *ctx, void *s)
 {

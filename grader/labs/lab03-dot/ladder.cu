@@ -1,4 +1,4 @@
-/* ladder.cu - the four block reductions of document 000 §5.2.1 (Table 5.1),
+/* ladder.cu - the four block reductions of a 2010 thesis on CUDA (its Table 5.1),
  * kit-owned, for students to time on today's GPU next to the 2010 figures
  * (Quadro FX 570M: 1.00 / 2.42 / 3.96 / 4.73x).
  *
@@ -130,7 +130,7 @@ int kit_ladder_show(const float *a, int n)
         }
         ms[v] = t.median_ms;
     }
-    printf("reduction ladder (document 000, Table 5.1): %d blocks of %d threads, each summing its own %d floats\n",
+    printf("reduction ladder (four classic block reductions, 2010): %d blocks of %d threads, each summing its own %d floats\n",
            blocks, B, B);
     printf("  %-34s %11s %13s %13s\n", "variant", "time (ms)", "speed vs 1", "2010 GPU");
     for (int v = 0; v < 4; v++)

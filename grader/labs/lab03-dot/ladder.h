@@ -1,4 +1,4 @@
-/* ladder.h - lab03's reduction ladder (document 000, Table 5.1), timed side
+/* ladder.h - lab03's reduction ladder (four classic block reductions), timed side
  * by side for students: make run-lab03 P="variant=ladder [n=...]". */
 #ifndef LAB03_LADDER_H
 #define LAB03_LADDER_H

@@ -170,7 +170,7 @@ START_TEST(cpu_or_library_results_fail)
 }
 END_TEST
 
-/* ---- evidence that the kernels did the work (issue 13): synthetic traces of
+/* ---- evidence that the kernels did the work: synthetic traces of
  * what the cheats and the valid designs leave behind.  The device info says
  * 4000 GB/s and a 1 MB L2 cache, so that inputs of a few MB already count as
  * "larger than twice the L2". */
@@ -194,7 +194,7 @@ static const char *TOKEN = "0\t1,1,1\t32,1,1\t2000\t1000\t3000\t7\t-\tvoid touch
 START_TEST(token_kernel_over_host_sum_fails)
 {
     char why[512];
-    /* issue 13's cheat: both inputs copied to the host, a 1-thread kernel beside */
+    /* the token-kernel cheat: both inputs copied to the host, a 1-thread kernel beside */
     ck_assert_int_eq(evidence_case("type=float n=1000", 3, TOKEN,
                                    "0\tD2H\t4000\t100\t200\t7\tpageable\n0\tD2H\t4000\t300\t400\t7\tpageable\n", why,
                                    sizeof why),

@@ -1,7 +1,7 @@
 /* baseline.cu - lab04 timing baseline: the histogram with global atomics.
  *
- * This is document 003's histogram-globalmem program (and the "simple"
- * kernel of document 002): every element is one atomicAdd on a counter in
+ * This is the classic histogram-globalmem program (and the "simple"
+ * kernel of a student report): every element is one atomicAdd on a counter in
  * global memory.  When many elements fall into the same bin, those atomics
  * queue up on one address in L2; the privatised version moves that
  * contention into each SM's shared memory and should beat it.

@@ -1,7 +1,7 @@
 /* check.c - lab04 checker: every bin against the exact CPU histogram.
  *
  * Counts are integers: every bin must match exactly (a total that adds up to
- * n proves nothing - document 002's kernel passed that check).  When bins
+ * n proves nothing - a student report's kernel passed that check).  When bins
  * are wrong, the pattern is named: all bins equal (one count added to every
  * bin), counts that add up to less than n (lost updates: a non-atomic
  * increment), counts larger than n (a counter that was never cleared).

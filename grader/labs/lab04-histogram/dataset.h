@@ -6,7 +6,7 @@
  *                     skewed:  90% of the values are one "hot" bin, the rest
  *                              uniform (heavy atomic contention on one counter)
  *                     equal:   every value is the hot bin (maximum contention)
- *                     modulo:  value i % bins - the data document 002 tested
+ *                     modulo:  value i % bins - the data a student report tested
  *                              with.  Only for the handout's first exercise
  *                              (it hides both of the starter's bugs when
  *                              bins divides 256); no test uses it.

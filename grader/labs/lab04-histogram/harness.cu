@@ -13,6 +13,8 @@
 #include "histogram.h"
 #include "kit/lab.cuh"
 
+KIT_LAB_DESCRIPTORS_OMIT_FIELDS
+
 typedef struct {
     lab04_data d;
     int *d_in;

@@ -98,7 +98,7 @@ START_TEST(skewed_data_has_a_hot_bin)
 }
 END_TEST
 
-/* Document 002's flush: one block, every global bin gets the block's count
+/* A student report's flush: one block, every global bin gets the block's count
  * of thread 0's value. */
 START_TEST(same_count_in_every_bin_fails)
 {

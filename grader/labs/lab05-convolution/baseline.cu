@@ -1,6 +1,6 @@
 /* baseline.cu - lab05 timing baseline: convolution straight from global memory.
  *
- * Document 003's exercise 13: the mask is an ordinary device array passed to
+ * The classic plain version: the mask is an ordinary device array passed to
  * the kernel instead of constant memory, and there is no tile: each thread
  * reads its mask_size inputs and mask values from global memory (through
  * the caches).  The tiled version with the mask in constant memory should

@@ -13,6 +13,8 @@
 #include "dataset.h"
 #include "kit/lab.cuh"
 
+KIT_LAB_DESCRIPTORS_OMIT_FIELDS
+
 typedef struct {
     lab05_data d;
     void *d_in, *d_out;

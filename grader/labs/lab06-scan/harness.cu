@@ -14,6 +14,8 @@
 #include "kit/lab.cuh"
 #include "scan.h"
 
+KIT_LAB_DESCRIPTORS_OMIT_FIELDS
+
 typedef struct {
     lab06_data d;
     void *d_in, *d_out;

@@ -184,7 +184,7 @@ START_TEST(race_corrupted_part1_fails)
 }
 END_TEST
 
-/* Document 002's chunked block totals: one chunk's carry counted twice. */
+/* A student report's chunked block totals: one chunk's carry counted twice. */
 START_TEST(doubled_carry_fails)
 {
     char text[2048];
@@ -296,7 +296,7 @@ START_TEST(int_prefixes_fit)
 }
 END_TEST
 
-/* Evidence (issue 13): a right scan computed on the host behind a token
+/* Evidence that the kernels did the work: a right scan computed on the host behind a token
  * kernel fails on the copy of the input to the host; a hierarchical scan that
  * brings only its block totals back to the host passes. */
 START_TEST(host_scan_behind_a_token_kernel_fails)

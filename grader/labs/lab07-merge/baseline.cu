@@ -1,6 +1,6 @@
 /* baseline.cu - lab07 timing baseline: the basic merge kernel.
  *
- * Part 1 of the lab (document 003's program 10, made stable): each thread
+ * Part 1 of the lab (the classic co-rank merge, made stable): each thread
  * owns KIT_ITEMS consecutive outputs, finds where its slice starts and ends
  * in A and B with two co-rank binary searches over global memory, and merges
  * the slice reading A and B from global memory.  No shared memory: the tiled

@@ -19,6 +19,8 @@
 #include "kit/ref.h"
 #include "merge.h"
 
+KIT_LAB_DESCRIPTORS_OMIT_FIELDS
+
 typedef struct {
     lab07_data d;
     int total;

@@ -1,6 +1,6 @@
 /* baseline.cu - lab08 timing baseline: the scalar CSR kernel.
  *
- * Document 003's program 11: one thread per row walks the row's nonzeros
+ * The classic scalar CSR kernel: one thread per row walks the row's nonzeros
  * alone.  Neighbouring threads read from different rows, so on long rows a
  * warp's loads are scattered (uncoalesced) and the threads of a warp finish
  * at different times; the vector kernel (a warp per row) should beat it there.

@@ -12,7 +12,7 @@
 
 const char *const lab08_named_list[] = {"example-4x4", "poisson2d-32", "powerlaw-2k", NULL};
 
-/* Document 003's example: row 2 is empty. */
+/* The classic 4 x 4 CSR example: row 2 is empty. */
 static int example_4x4(kit_csr *A, char *err, size_t errlen)
 {
     static const int row_ptr[] = {0, 2, 5, 5, 7};
@@ -62,7 +62,7 @@ int lab08_named_matrix(const char *name, kit_csr *A, const char **what, char *er
         what = &dummy;
     memset(A, 0, sizeof *A);
     if (!strcmp(name, "example-4x4")) {
-        *what = "document 003's 4 x 4 CSR example (row 2 is empty)";
+        *what = "the classic 4 x 4 CSR example (row 2 is empty)";
         return example_4x4(A, err, errlen);
     }
     if (!strcmp(name, "poisson2d-32")) {

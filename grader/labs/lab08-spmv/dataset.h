@@ -1,7 +1,7 @@
 /* dataset.h - lab08 inputs, generated identically by the runner and the checker.
  *
  * Parameters:  matrix  which A (x is always uniform in [-1, 1), one entry per column):
- *                example      document 003's 4 x 4 example, with its empty row 2
+ *                example      the classic 4 x 4 CSR example, with its empty row 2
  *                fixed        rows x cols, exactly per_row nonzeros in every row
  *                powerlaw     rows x cols, row lengths floor(max_per_row * u^alpha),
  *                             u uniform in [0,1); a fraction `empty` of rows forced empty

@@ -12,6 +12,8 @@
 #include "kit/lab.cuh"
 #include "spmv.h"
 
+KIT_LAB_DESCRIPTORS_OMIT_FIELDS
+
 typedef struct {
     lab08_data d;
     int *d_row_ptr, *d_col;

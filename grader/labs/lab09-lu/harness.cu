@@ -18,6 +18,8 @@
 #include "kit/lab.cuh"
 #include "lu.h"
 
+KIT_LAB_DESCRIPTORS_OMIT_FIELDS
+
 typedef struct {
     lab09_data d;
     size_t bytes; /* of the n x n matrix */

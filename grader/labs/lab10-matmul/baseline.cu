@@ -1,7 +1,7 @@
 /* baseline.cu - lab10 timing baseline: the naive global-memory matrix multiply.
  *
- * The "without shared memory" kernel the course documents time against the
- * tiled one (document 001 Table 1.7, document 002 §1.3): one thread per
+ * The "without shared memory" kernel student reports time against the
+ * tiled one (2022: 2-4x on a GTX 1070, and 1.6-3.1x): one thread per
  * element of C, 16 x 16 threads per block, a k-long dot product read straight
  * from global memory.  Reads of B are coalesced (neighbouring threads,
  * neighbouring columns) and a warp's reads of A are one broadcast, so on a

@@ -6,7 +6,7 @@
  *              dist     uniform (default): entries uniform in [-1, 1)
  *                       positive: uniform in [0, 1) (no cancellation: a lost
  *                                 or extra product always shows)
- * Never constant matrices: document 001 tested with all-ones A and a constant
+ * Never constant matrices: a student report tested with all-ones A and a constant
  * B, where a product taken from the wrong row or column has the right value.
  */
 #ifndef LAB10_DATASET_H

@@ -12,6 +12,8 @@
 #include "kit/lab.cuh"
 #include "matmul.h"
 
+KIT_LAB_DESCRIPTORS_OMIT_FIELDS
+
 typedef struct {
     lab10_data d;
     size_t c_count;

@@ -27,6 +27,8 @@
 #include "kit/lab.cuh"
 #include "transfer.h"
 
+KIT_LAB_DESCRIPTORS_OMIT_FIELDS
+
 typedef struct {
     lab11_data d;
     size_t bytes;

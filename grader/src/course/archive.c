@@ -139,7 +139,10 @@ int archive_unpack(sandbox *sb, const char *archive, const char *dest, const cha
     char copy[4096];
     const char *base = strrchr(archive, '/');
     snprintf(copy, sizeof copy, "%s/%s", scratch, base ? base + 1 : archive);
-    mkdirs(scratch, 0755);
+    if (mkdirs(scratch, 0755) != 0) {
+        snprintf(why, len, "cannot create %s: %s", scratch, strerror(errno));
+        return -1;
+    }
     chmod(scratch, 0755);
     if (copy_file(archive, copy, 0644) != 0) {
         snprintf(why, len, "cannot read it: %s", strerror(errno));

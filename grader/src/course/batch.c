@@ -352,7 +352,9 @@ static void write_placeholder(engine *e, const char *out_dir, const entry *en, c
 }
 
 /* Rewrites gradebook.csv from every result on disk (atomic). */
-static void write_gradebook(engine *e, const char *out_dir, entry *ents, int n)
+/* Returns how many results it holds: none, and nothing is written (a Slurm
+ * run's plan, or a run that graded nothing, left an empty gradebook behind). */
+static int write_gradebook(engine *e, const char *out_dir, entry *ents, int n)
 {
     grade_result **rs = calloc((size_t)n + 1, sizeof *rs);
     int k = 0;
@@ -367,13 +369,14 @@ static void write_gradebook(engine *e, const char *out_dir, entry *ents, int n)
     }
     char path[4096], err[256];
     snprintf(path, sizeof path, "%s/gradebook.csv", out_dir);
-    if (report_write_csv(path, rs, k, &e->rub, err, sizeof err) != 0)
+    if (k && report_write_csv(path, rs, k, &e->rub, err, sizeof err) != 0)
         fprintf(stderr, "cannot write %s: %s\n", path, err);
     for (int i = 0; i < k; i++) {
         grade_result_free(rs[i]);
         free(rs[i]);
     }
     free(rs);
+    return k;
 }
 
 static void progress(const batch_opts *o, int done, int total, int failed, double t0, int finished_now,
@@ -388,8 +391,7 @@ static void progress(const batch_opts *o, int done, int total, int failed, doubl
         fprintf(stderr, "\r\033[K[%d/%d] %d with failures%s%s%s", done, total, failed, eta, who ? ": " : "",
                 who ? who : "");
     else
-        fprintf(stderr, "[%d/%d] %d with failures%s%s%s\n", done, total, failed, eta, who ? ": graded " : "",
-                who ? who : "");
+        fprintf(stderr, "[%d/%d] %d with failures%s%s%s\n", done, total, failed, eta, who ? ": " : "", who ? who : "");
     fflush(stderr);
 }
 
@@ -408,6 +410,7 @@ typedef struct {
     slots_ctx slots;
     int total, skipped;                         /* to grade; kept from before */
     int running, next, done, failed, finished_now, lost;
+    int not_graded;                             /* finished now, but their points are no grade */
     double t0;
 } batch_ctx;
 
@@ -544,7 +547,7 @@ static void plan(batch_ctx *b)
         fprintf(stderr, "%s\n", warn);
     if (!e->gpu)
         fprintf(stderr, "note: NO GPU (%s), --allow-no-gpu: submissions are only built, no test runs; every result "
-                        "says so and is regraded on a GPU\n",
+                        "is marked 'not graded (no GPU)', kept out of lms.csv, and regraded on a GPU\n",
                 e->gpu_why);
     fflush(stderr);
 }
@@ -597,7 +600,12 @@ static void worker_ended(batch_ctx *b, entry *en, int status)
         for (int t = 0; t < g.n_tests; t++)
             bad |= g.tests[t].status == ST_FAIL || g.tests[t].status == ST_ERROR;
         b->failed += bad;
-        snprintf(label, sizeof label, "%s (%g/%g)", sb_str(&who), g.score, g.max_score);
+        if (grade_result_graded(&g))
+            snprintf(label, sizeof label, "graded %s (%g/%g)", sb_str(&who), g.score, g.max_score);
+        else { /* its points are no grade: never shown as a score */
+            snprintf(label, sizeof label, "%s: %s", sb_str(&who), grade_result_status(&g));
+            b->not_graded++;
+        }
         grade_result_free(&g);
     } else {
         snprintf(label, sizeof label, "%s (no result: %s)", sb_str(&who), err);
@@ -664,15 +672,16 @@ int batch_run(engine *e, const char *given_dir, const char *out_dir, const batch
     if (!rc) {
         plan(&b);
         grade_all(&b);
-        if (!o->want) { /* a Slurm shard leaves these to the merge */
-            write_gradebook(e, out_dir, b.ents, b.n);
+        if (!o->want && write_gradebook(e, out_dir, b.ents, b.n) > 0) /* a Slurm shard leaves these to the merge */
             class_report(&b);
-        }
         if (o->tty)
             fputc('\n', stderr);
-        fprintf(stderr, "done: %d graded now, %d kept from before; gradebook %s/gradebook.csv, results in %s/results/, "
+        char not_graded[96] = "";
+        if (b.not_graded)
+            snprintf(not_graded, sizeof not_graded, ", %d not graded (the gradebook's status says why)", b.not_graded);
+        fprintf(stderr, "done: %d graded now%s, %d kept from before; gradebook %s/gradebook.csv, results in %s/results/, "
                         "feedback in %s/feedback/, class report %s/report.html\n",
-                b.finished_now, b.skipped, out_dir, out_dir, out_dir, out_dir);
+                b.finished_now - b.not_graded, not_graded, b.skipped, out_dir, out_dir, out_dir, out_dir);
         rmdir(b.work_root); /* each worker removed its own folder */
     }
     if (!rc && b.lost) { /* said above, one line each: the batch did not do its work */

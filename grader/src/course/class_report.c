@@ -210,7 +210,8 @@ static const char css[] =
     "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #bbb;padding:.2em .5em;text-align:left;"
     "vertical-align:top}th{background:#eee}pre{background:#f6f6f6;padding:.5em;overflow-x:auto;font-size:12px}"
     ".side{display:grid;grid-template-columns:1fr 1fr;gap:.5em}figure{margin:.5em 0}"
-    "figcaption{font-size:12px;color:#555}.late{color:#a33}.num{text-align:right}";
+    "figcaption{font-size:12px;color:#555}.late{color:#a33}.num{text-align:right}"
+    ".banner{background:#fde8e8;border:2px solid #c0504d;padding:.5em}";
 
 /* What the report is made of: every student's result as read back from
  * disk, and the class in numbers (read_rows). */
@@ -220,8 +221,9 @@ typedef struct {
     row *rows;
     int n;
     double sim_threshold;
-    int graded, builds_failed, late, full; /* results read; builds that failed; late; full marks */
-    double sum, maxs, median;              /* of the scores read; the largest maximum */
+    int read, graded, not_graded_no_gpu;   /* results read; their scores are grades; built without a GPU */
+    int builds_failed, late, full;         /* builds that failed; late; full marks */
+    double sum, maxs, median;              /* of the grades; the largest maximum */
 } class_data;
 
 /* Reads every result into d->rows and counts the class; -1: out of memory. */
@@ -240,11 +242,15 @@ static int read_rows(class_data *d)
         if (!rows[i].ok)
             continue;
         grade_result *g = &rows[i].g;
+        d->read++;
+        d->maxs = g->max_score > d->maxs ? g->max_score : d->maxs;
+        d->late += g->late_days > 0;
+        d->not_graded_no_gpu += !strcmp(grade_result_status(g), "not graded (no GPU)");
+        if (!grade_result_graded(g)) /* its points are no grade: out of every number below */
+            continue;
         scores[d->graded++] = g->score;
         d->sum += g->score;
-        d->maxs = g->max_score > d->maxs ? g->max_score : d->maxs;
-        d->builds_failed += !g->build_ok && g->n_tests && !strstr(sb_str(&g->notes), "not graded: ");
-        d->late += g->late_days > 0;
+        d->builds_failed += !g->build_ok && g->n_tests;
         d->full += g->max_score > 0 && g->score >= g->max_score;
         rows[i].speedup = speedup_of(g);
     }
@@ -272,19 +278,30 @@ static void section_head(strbuf *b, const class_data *d)
         sb_add(b, ".");
     }
     sb_add(b, "</p>\n");
+    if (d->not_graded_no_gpu) /* build-only results: said before any number */
+        sb_printf(b, "<p id=\"not-graded\" class=\"banner\"><b>Not graded: %d of %d results were built without a "
+                     "GPU and no test ran</b> (--allow-no-gpu).  Their points are no grade: they are left out of "
+                     "every number below and out of lms.csv.  Grade them again on a GPU node.</p>\n",
+                  d->not_graded_no_gpu, d->read);
 }
 
 /* The class in six numbers. */
 static void section_summary(strbuf *b, const class_data *d)
 {
+    char mean[64] = "none graded", median[32] = "-";
+    if (d->graded) {
+        snprintf(mean, sizeof mean, "%.2f / %g", d->sum / d->graded, d->maxs);
+        snprintf(median, sizeof median, "%.2f", d->median);
+    }
     sb_printf(b, "<section id=\"summary\"><h2>Summary</h2><table>"
                   "<tr><th>students</th><td id=\"n-students\" class=\"num\">%d</td></tr>"
-                  "<tr><th>mean score</th><td id=\"mean\" class=\"num\">%.2f / %g</td></tr>"
-                  "<tr><th>median score</th><td id=\"median\" class=\"num\">%.2f</td></tr>"
+                  "<tr><th>graded</th><td id=\"n-graded\" class=\"num\">%d</td></tr>"
+                  "<tr><th>mean score</th><td id=\"mean\" class=\"num\">%s</td></tr>"
+                  "<tr><th>median score</th><td id=\"median\" class=\"num\">%s</td></tr>"
                   "<tr><th>full marks</th><td id=\"n-full\" class=\"num\">%d</td></tr>"
                   "<tr><th>build failures</th><td id=\"n-build-failed\" class=\"num\">%d</td></tr>"
                   "<tr><th>late hand-ins</th><td id=\"n-late\" class=\"num\">%d</td></tr></table></section>\n",
-              d->graded, d->graded ? d->sum / d->graded : 0, d->maxs, d->median, d->full, d->builds_failed, d->late);
+              d->read, d->graded, mean, median, d->full, d->builds_failed, d->late);
 }
 
 /* Students per tenth of the maximum score. */
@@ -297,7 +314,7 @@ static void section_scores(strbuf *b, const class_data *d)
     for (int k = 0; k < 10; k++)
         snprintf(labels[k], sizeof labels[k], "%d-%d%%", k * 10, k * 10 + 10);
     for (int i = 0; i < n; i++)
-        if (rows[i].ok && rows[i].g.max_score > 0) {
+        if (rows[i].ok && rows[i].g.max_score > 0 && grade_result_graded(&rows[i].g)) {
             int k = (int)floor(10 * rows[i].g.score / rows[i].g.max_score);
             v[k < 0 ? 0 : k > 9 ? 9 : k]++;
         }
@@ -320,14 +337,16 @@ static void section_tests(strbuf *b, const class_data *d)
         int ran = 0, pass = 0;
         snprintf(tnames[t], NAME_LEN, "%s", e->rub.tests[t].name);
         for (int i = 0; i < n; i++)
-            for (int j = 0; rows[i].ok && j < rows[i].g.n_tests; j++)
+            for (int j = 0; rows[i].ok && grade_result_graded(&rows[i].g) && j < rows[i].g.n_tests; j++)
                 if (!strcmp(rows[i].g.tests[j].name, tnames[t])) {
                     ran++;
                     pass += rows[i].g.tests[j].status == ST_PASS;
                 }
         rate[t] = ran ? 100.0 * pass / ran : 0;
     }
-    if (tnames && rate)
+    if (!d->graded)
+        sb_add(b, "<p id=\"no-pass-rates\">No result is graded: no test ran.</p>\n");
+    else if (tnames && rate)
         svg_rates(b, "pass-rates", "percentage of students passing each test (a test that was not run counts as not "
                                     "passed)", tnames, rate, nt);
     free(tnames);
@@ -349,8 +368,10 @@ static void section_speedups(strbuf *b, const class_data *d)
             smax = rows[i].speedup > smax ? rows[i].speedup : smax;
         }
     if (!ns)
-        sb_add(b, "<p id=\"no-speedups\">No speedups were measured (no performance test ran: no GPU, or no "
-                   "submission was correct).</p>\n");
+        sb_add(b, d->graded ? "<p id=\"no-speedups\">No speedups were measured (no submission passed a performance "
+                              "test).</p>\n"
+                            : "<p id=\"no-speedups\">No speedups were measured: no result is graded, no test "
+                              "ran.</p>\n");
     else {
         double step = smax > 4 ? 1.0 : 0.25, sv[12] = {0};
         char sl[12][32];
@@ -455,7 +476,7 @@ static void section_failures(strbuf *b, const class_data *d)
         qsort(fs, (size_t)nf, sizeof *fs, cmp_failure);
     sb_add(b, "<section id=\"failures\"><h2>Most common failures</h2>\n");
     if (!nf)
-        sb_add(b, "<p>No test failed.</p>\n");
+        sb_add(b, d->graded ? "<p>No test failed.</p>\n" : "<p>No result is graded: no test ran.</p>\n");
     else
         sb_add(b, "<table><tr><th>test</th><th>students</th><th>message (numbers vary)</th><th>who</th></tr>\n");
     for (int i = 0; i < nf; i++) {
@@ -485,7 +506,7 @@ static void section_build_failures(strbuf *b, const class_data *d)
         sb_add(b, "<p>Every graded submission built.</p>\n");
     for (int i = 0; i < n; i++) {
         const grade_result *g = &rows[i].g;
-        if (!rows[i].ok || g->build_ok || strstr(sb_str(&g->notes), "not graded: "))
+        if (!rows[i].ok || g->build_ok || !grade_result_graded(g))
             continue;
         const char *log = sb_str(&g->build_log), *errl = strstr(log, "error");
         while (errl && errl > log && errl[-1] != '\n')
@@ -611,8 +632,11 @@ static void section_students(strbuf *b, const class_data *d)
         if (!rows[i].ok)
             sb_add(b, "</td><td colspan=\"4\">no result</td></tr>\n");
         else {
-            sb_printf(b, "</td><td class=\"num\">%g / %g</td><td>%s</td><td>", g->score, g->max_score,
-                      !g->build_ok ? "build failed" : !g->gpu_ran ? "no GPU" : "ok");
+            if (grade_result_graded(g))
+                sb_printf(b, "</td><td class=\"num\">%g / %g", g->score, g->max_score);
+            else /* its points are no grade */
+                sb_printf(b, "</td><td class=\"num\">- / %g", g->max_score);
+            sb_printf(b, "</td><td>%s</td><td>", grade_result_status(g));
             esc(b, g->version);
             sb_add(b, "</td><td><a href=\"feedback/");
             esc(b, safe);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exit_codes.h"
 #include "report.h"
 #include "strbuf.h"
 
@@ -198,12 +199,15 @@ static void csv_cell(strbuf *b, const char *s, int last)
 }
 
 static const char merge_usage[] =
-    "usage: kitgrade merge OUT [--roster roster.csv] [--manual manual.csv] [--manual-max POINTS]\n"
-    "  OUT is a batch's output folder (OUT/results/*.json); writes OUT/final.csv and OUT/lms.csv\n";
+    "usage: kitgrade merge OUT [--roster roster.csv] [--manual manual.csv] [--manual-max POINTS] "
+    "[--include-not-graded]\n"
+    "  OUT is a batch's output folder (OUT/results/*.json); writes OUT/final.csv and OUT/lms.csv\n"
+    "  (students whose tests were not graded are left out of lms.csv unless --include-not-graded)\n";
 
 typedef struct {
     const char *out, *roster, *manual;
     double manual_max;
+    int include_not_graded; /* lms.csv: also the rows whose tests were not graded, with their points */
 } merge_opts;
 
 /* The command line into o.  -1: go on; otherwise the exit status (2). */
@@ -220,18 +224,20 @@ static int merge_args(int argc, char **argv, merge_opts *o)
             o->manual_max = strtod(argv[++i], &end);
             if (*end || o->manual_max < 0) {
                 fprintf(stderr, "kitgrade: --manual-max '%s' is not a number >= 0\n", argv[i]);
-                return 2;
+                return KITGRADE_EXIT_USAGE;
             }
-        } else if (argv[i][0] != '-' && !o->out)
+        } else if (!strcmp(argv[i], "--include-not-graded"))
+            o->include_not_graded = 1;
+        else if (argv[i][0] != '-' && !o->out)
             o->out = argv[i];
         else {
             fputs(merge_usage, stderr);
-            return 2;
+            return KITGRADE_EXIT_USAGE;
         }
     }
     if (!o->out) {
         fputs(merge_usage, stderr);
-        return 2;
+        return KITGRADE_EXIT_USAGE;
     }
     return -1;
 }
@@ -246,7 +252,7 @@ static int read_results(const char *out, class_list *c, char *lab)
     if (glob(pattern, 0, NULL, &gl) != 0) {
         fprintf(stderr, "kitgrade: no results in %s/results: run the batch first (make grade LAB=.. SUBMISSIONS=.. "
                         "OUT=%s)\n", out, out);
-        return 2;
+        return KITGRADE_EXIT_USAGE;
     }
     for (size_t i = 0; i < gl.gl_pathc; i++) {
         grade_result g;
@@ -267,32 +273,54 @@ static int read_results(const char *out, class_list *c, char *lab)
     return 0;
 }
 
-/* The roster and the manual points, where given, into c.  0, or 1. */
+/* The roster and the manual points, where given, into c.  0, or 2 (bad
+ * input: a file missing or unreadable, a bad line said with its line). */
 static int read_roster_and_manual(const merge_opts *o, class_list *c)
 {
     static const char *const rcols[] = {"login", "student_id", "name", "email"};
     static const char *const mcols[] = {"login", "points", "comment"};
     int rreq[] = {1, 1, 1, 1}, mreq[] = {1, 1, 0};
     if (o->roster && read_csv(o->roster, rcols, 4, rreq, c, roster_row) != 0)
-        return 1;
+        return KITGRADE_EXIT_USAGE;
     if (o->manual && read_csv(o->manual, mcols, 3, mreq, c, manual_row) != 0)
-        return 1;
+        return KITGRADE_EXIT_USAGE;
     return 0;
 }
 
-/* One student's row of final.csv and of lms.csv. */
-static void student_rows(const student *s, double manual_max, strbuf *fin, strbuf *lms)
+/* A student's status in final.csv: the result's (grade_result_status), or
+ * "no result" for a rostered student the batch has no result of. */
+static const char *student_status(const student *s)
 {
-    char num[64];
-    double tests = s->has_result ? s->g.score : 0, max = (s->has_result ? s->g.max_score : 0) + manual_max;
+    return s->has_result ? grade_result_status(&s->g) : "no result";
+}
+
+/* 1 when the student's test points are a grade (they reach lms.csv). */
+static int student_graded(const student *s) { return s->has_result && grade_result_graded(&s->g); }
+
+/* One student's row of final.csv and, when it goes there, of lms.csv.
+ * lab_max: the lab's maximum (the same for every result of the batch), for
+ * a student without a result.  Points that are no grade leave final.csv's
+ * tests and total empty; its status says why. */
+static void student_rows(const student *s, double manual_max, double lab_max, int to_lms, strbuf *fin, strbuf *lms)
+{
+    char num[64], tests_s[64] = "", total_s[64] = "";
+    double tests = s->has_result ? s->g.score : 0, max = (s->has_result ? s->g.max_score : lab_max) + manual_max;
+    if (student_graded(s)) {
+        snprintf(tests_s, sizeof tests_s, "%g", tests);
+        snprintf(total_s, sizeof total_s, "%g", tests + s->manual);
+    }
     csv_cell(fin, s->login, 0);
     csv_cell(fin, s->id, 0);
     csv_cell(fin, s->name, 0);
     csv_cell(fin, s->email, 0);
-    sb_printf(fin, "%g,%s,%g,%g,%g,", tests, s->has_manual ? (snprintf(num, sizeof num, "%g", s->manual), num) : "",
-              tests + s->manual, max, s->has_result ? s->g.late_penalty_pct : 0);
+    sb_printf(fin, "%s,%s,%s,%g,%g,", tests_s,
+              s->has_manual ? (snprintf(num, sizeof num, "%g", s->manual), num) : "", total_s, max,
+              s->has_result ? s->g.late_penalty_pct : 0);
     csv_cell(fin, s->has_result ? s->g.version : "", 0);
-    csv_cell(fin, s->comment, 1);
+    csv_cell(fin, s->comment, 0);
+    csv_cell(fin, student_status(s), 1);
+    if (!to_lms)
+        return;
     csv_cell(lms, s->name[0] ? s->name : s->login, 0);
     csv_cell(lms, "", 0);
     csv_cell(lms, s->id, 0);
@@ -302,37 +330,55 @@ static void student_rows(const student *s, double manual_max, strbuf *fin, strbu
     sb_printf(lms, "%g\n", tests + s->manual);
 }
 
-/* OUT/final.csv and OUT/lms.csv from c.  0, or 1 when one cannot be written. */
+/* OUT/final.csv and OUT/lms.csv from c.  0, or 4 when one cannot be written. */
 static int write_merge(const merge_opts *o, const class_list *c, const char *lab)
 {
     strbuf fin, lms;
     sb_init(&fin);
     sb_init(&lms);
-    sb_add(&fin, "login,student_id,name,email,tests,manual,total,max,late_penalty_pct,version,comment\n");
+    sb_add(&fin, "login,student_id,name,email,tests,manual,total,max,late_penalty_pct,version,comment,status\n");
     sb_printf(&lms, "Student,ID,SIS User ID,SIS Login ID,Section,Email address,%s\n", lab[0] ? lab : "lab");
-    int missing_roster = 0, rc = 0;
+    int missing_roster = 0, rc = 0, n_lms = 0;
+    double lab_max = 0;
+    strbuf left_out; /* "alice (no GPU), bob (no result)" */
+    sb_init(&left_out);
+    for (int i = 0; i < c->n; i++)
+        if (c->s[i].has_result && c->s[i].g.max_score > lab_max)
+            lab_max = c->s[i].g.max_score;
     for (int i = 0; i < c->n; i++) {
         const student *s = &c->s[i];
         missing_roster += o->roster && !s->in_roster;
         if (o->roster && !s->in_roster)
             fprintf(stderr, "kitgrade: warning: '%s' has a result but is not in %s (row kept, no id)\n", s->login,
                     o->roster);
-        student_rows(s, o->manual_max, &fin, &lms);
+        int to_lms = student_graded(s) || o->include_not_graded;
+        if (!student_graded(s)) { /* why, in a word: "not graded (no GPU)" -> "no GPU" */
+            const char *st = student_status(s), *why = strchr(st, '(');
+            sb_printf(&left_out, "%s%s (%.*s)", left_out.len ? ", " : "", s->login,
+                      why ? (int)strcspn(why + 1, ")") : (int)strlen(st), why ? why + 1 : st);
+        }
+        n_lms += to_lms;
+        student_rows(s, o->manual_max, lab_max, to_lms, &fin, &lms);
     }
     char path[4200], err[512];
     snprintf(path, sizeof path, "%s/final.csv", o->out);
     if (write_file_atomic(path, sb_str(&fin), fin.len, err, sizeof err) != 0) {
         fprintf(stderr, "kitgrade: %s\n", err);
-        rc = 1;
+        rc = KITGRADE_EXIT_INTERNAL;
     }
     snprintf(path, sizeof path, "%s/lms.csv", o->out);
     if (!rc && write_file_atomic(path, sb_str(&lms), lms.len, err, sizeof err) != 0) {
         fprintf(stderr, "kitgrade: %s\n", err);
-        rc = 1;
+        rc = KITGRADE_EXIT_INTERNAL;
     }
     if (!rc)
-        printf("merge: %d students; %s/final.csv (tests + manual points), %s/lms.csv (LMS import)%s\n", c->n, o->out,
-               o->out, missing_roster ? "; some students are not in the roster (above)" : "");
+        printf("merge: %d students; %s/final.csv (tests + manual points), %s/lms.csv (LMS import, %d of them)%s\n", c->n,
+               o->out, o->out, n_lms, missing_roster ? "; some students are not in the roster (above)" : "");
+    if (!rc && left_out.len) /* said in full: the LMS must not take these for grades by accident */
+        printf("merge: tests not graded: %s; %s\n", sb_str(&left_out),
+               o->include_not_graded ? "in lms.csv with their points all the same (--include-not-graded)"
+                                     : "left out of lms.csv (--include-not-graded writes them with their points)");
+    sb_free(&left_out);
     sb_free(&fin);
     sb_free(&lms);
     return rc;
@@ -347,7 +393,7 @@ int roster_merge_command(int argc, char **argv)
     class_list c = {0};
     char lab[NAME_LEN] = "";
     if (read_results(o.out, &c, lab) != 0)
-        return 2;
+        return KITGRADE_EXIT_USAGE;
     rc = read_roster_and_manual(&o, &c);
     if (!rc)
         rc = write_merge(&o, &c, lab);

@@ -9,13 +9,18 @@
  *     login,points,comment
  *     alice,8.5,"Q3 misses the bank conflict"
  *
- * `kitgrade merge OUT [--roster R] [--manual M] [--manual-max P]` writes
- *   OUT/final.csv   login,student_id,name,email,tests,manual,total,max,late_penalty_pct,version,comment
- *                   (tests: the test points after any late penalty; total = tests + manual)
+ * `kitgrade merge OUT [--roster R] [--manual M] [--manual-max P] [--include-not-graded]` writes
+ *   OUT/final.csv   login,student_id,name,email,tests,manual,total,max,late_penalty_pct,version,comment,status
+ *                   (tests: the test points after any late penalty; total = tests + manual;
+ *                   status: the result's, "no result" for a rostered student without one;
+ *                   tests and total are empty where the tests were not graded)
  *   OUT/lms.csv     Student,ID,SIS User ID,SIS Login ID,Section,Email address,<lab>
  *                   the layout of a Canvas gradebook import (ID and Section left empty:
  *                   Canvas matches SIS User ID / SIS Login ID); Moodle's "Import grades
  *                   from CSV" maps "Email address" to the user and <lab> to a grade item.
+ *                   Only students whose tests were graded: the others (no GPU, not
+ *                   graded in the spool, no result) are named on the terminal and left
+ *                   out, unless --include-not-graded.
  * Every bad line is reported as FILE:LINE: reason; nothing is written then.
  */
 #ifndef GRADER_ROSTER_H

@@ -390,7 +390,8 @@ static int parse_slurm(int argc, char **argv, slurm_cli *c)
 }
 
 /* The command line into c, this kitgrade's path, the folders made absolute and
- * OUT/.slurm made.  -1: go on; otherwise the exit status (--help, bad usage). */
+ * OUT/.slurm made.  -1: go on; otherwise the exit status (--help, bad usage,
+ * 4: a folder that cannot be made). */
 static int slurm_setup(int argc, char **argv, slurm_cli *c)
 {
     if (argc >= 3 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
@@ -403,14 +404,14 @@ static int slurm_setup(int argc, char **argv, slurm_cli *c)
     }
     ssize_t k = readlink("/proc/self/exe", c->self, sizeof c->self - 1);
     c->self[k > 0 ? k : 0] = 0;
-    mkdirs(c->out, 0755);
+    if (mkdirs_said(c->out, 0755, "kitgrade slurm") != 0)
+        return 4; /* kitgrade's "could not do its work" (exit_codes.h) */
     if (!realpath(c->subs, c->subs_abs) || !realpath(c->out, c->out_abs)) {
         fprintf(stderr, "kitgrade slurm: %s: %s\n", c->subs, strerror(errno));
         return 2;
     }
     fmt_into(c->state, sizeof c->state, "%s/.slurm", c->out_abs);
-    mkdirs(c->state, 0755);
-    return -1;
+    return mkdirs_said(c->state, 0755, "kitgrade slurm") != 0 ? 4 : -1;
 }
 
 /* An array of an earlier call still in the queue: its id into job. */
@@ -570,7 +571,8 @@ static int submit_run(const slurm_cli *c, char **names, int n, const char *seed,
     char run[4400], script[4400];
     time_t now = time(NULL);
     fmt_into(run, sizeof run, "%s/run-%lld", c->state, (long long)now);
-    mkdirs(run, 0755);
+    if (mkdirs_said(run, 0755, "kitgrade slurm") != 0)
+        return 4;
     *tasks = (n + c->shard_size - 1) / c->shard_size;
     int rc = write_shards(c, run, names, n, *tasks);
     if (rc == 0)

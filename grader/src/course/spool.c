@@ -258,10 +258,10 @@ int spool_configured(const char *kit_root, char *out, size_t len, char *err, siz
     char path[4200], value[4096] = "";
     snprintf(path, sizeof path, "%s/course.ini", kit_root);
     int rc = ini_parse(path, conf_handler, value);
-    if (rc < 0 || !value[0]) {
-        snprintf(err, errlen, "this kit has no hand-in spool (%s has no [course] spool = FOLDER): the kit your "
-                              "instructor gives you has one",
-                 path);
+    if (rc < 0 || !value[0]) { /* course.ini named only where there is one */
+        snprintf(err, errlen, "this copy of the kit has no course spool to hand in to%s%s%s: hand in from the copy "
+                              "of the kit your instructor gives you (made with make student-kit HANDIN=folder)",
+                 rc < 0 ? "" : " (", rc < 0 ? "" : path, rc < 0 ? "" : " has no spool = FOLDER)");
         return -1;
     }
     if (rc > 0) {

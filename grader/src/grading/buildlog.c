@@ -13,12 +13,12 @@ static size_t names_file(const char *line, size_t len, const char *file)
     return 0;
 }
 
-/* One line with the names rewritten. */
+/* One line with the names rewritten (shown_dir "": the bare file names). */
 static void add_line(strbuf *b, const char *line, size_t len, const char *const *files, int n, const char *shown_dir,
                      const char *build_dir)
 {
     size_t bl = strlen(build_dir);
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n && *shown_dir; i++) {
         size_t k = names_file(line, len, files[i]);
         if (k) {
             sb_printf(b, "%s/", shown_dir);
@@ -29,7 +29,7 @@ static void add_line(strbuf *b, const char *line, size_t len, const char *const 
     for (size_t i = 0; i < len;) {
         if (bl && i + bl < len && !strncmp(line + i, build_dir, bl) && line[i + bl] == '/') {
             sb_printf(b, "%s", shown_dir);
-            i += bl;
+            i += bl + !*shown_dir; /* "": its '/' too */
         } else {
             sb_addn(b, line + i, 1);
             i++;

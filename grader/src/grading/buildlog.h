@@ -15,7 +15,9 @@
 /* Appends the tidy form of `raw` (already sanitized text) to out.
  * files: the names the compiler was given (the manifest's student files and
  * interface header), n of them; shown_dir: the folder as the user named it
- * ("labs/lab03-dot"); build_dir: the sandbox folder the compiler ran in. */
+ * ("labs/lab03-dot"), or "" for the bare names (dot.cu(66): what a student
+ * reads in feedback from a grading, not the instructor's folders);
+ * build_dir: the sandbox folder the compiler ran in. */
 void buildlog_tidy(const char *raw, const char *const *files, int n, const char *shown_dir, const char *build_dir,
                    strbuf *out);
 

@@ -157,8 +157,9 @@ int engine_init(engine *e, const char *lab, const char *argv0, const char *rubri
     fmt_into(e->rubric_path, sizeof e->rubric_path, "%s", path);
     if (rubric_load(path, &e->rub, err, errlen) != 0)
         return -1;
-    if (strcmp(e->rub.lab, e->man.name)) {
-        snprintf(err, errlen, "%s: lab = %s, but the folder is %s", path, e->rub.lab, e->man.name);
+    if (strcmp(e->rub.lab, e->man.name)) { /* at its line, as every other bad rubric value */
+        snprintf(err, errlen, "%s:%d: lab = %s, but this is %s's rubric (its lab is %s)", path, e->rub.lab_line,
+                 e->rub.lab, e->man.name, e->man.name);
         return -1;
     }
     snprintf(e->starter_dir, sizeof e->starter_dir, "%s/labs/%s", e->conf.kit_root, e->man.name);
@@ -312,6 +313,68 @@ static void explain_build_log(engine *e, const char *log, strbuf *b)
     }
 }
 
+/* The files the kit provides in labs/<lab>/ (its header), as the kit
+ * recorded them (mk/provided, the script make runs before it compiles the
+ * lab's kit code): the harness was compiled against them and every build
+ * copies them.  0, or -1 with one line per changed file (which, how to get
+ * it back) in why. */
+static int provided_unchanged(const engine *e, strbuf *why)
+{
+    char script[4200];
+    fmt_into(script, sizeof script, "%s/mk/provided", e->conf.kit_root);
+    const char *argv[] = {"/bin/sh", script, "check", e->man.name, NULL};
+    proc_opts o = {0};
+    o.timeout_s = 60;
+    o.cwd = e->conf.kit_root;
+    proc_result r;
+    proc_run(argv, &o, &r);
+    int ok = proc_ok(&r);
+    size_t lab_len = strlen(e->man.name);
+    for (const char *l = sb_str(&r.err); !ok && *l;) { /* each line without its "lab03-dot: " */
+        size_t n = strcspn(l, "\n");
+        const char *text = !strncmp(l, e->man.name, lab_len) && !strncmp(l + lab_len, ": ", 2) ? l + lab_len + 2 : l;
+        sb_add_sanitized(why, text, n - (size_t)(text - l));
+        sb_add(why, "\n");
+        l += n + (l[n] == '\n');
+    }
+    if (!ok && !r.err.len) {
+        sb_add(why, "mk/provided check ");
+        proc_describe(&r, why);
+        sb_add(why, "\n");
+    }
+    proc_result_free(&r);
+    return ok ? 0 : -1;
+}
+
+/* A submission that failed to build and holds its own copy of a file the
+ * kit provides, changed: said, since its build used the kit's copy. */
+static void explain_provided_copies(const engine *e, const char *sub_dir, strbuf *b)
+{
+    char record[2200], real_sub[4096], real_kit[4096];
+    if (!realpath(sub_dir, real_sub) || !realpath(e->starter_dir, real_kit) || !strcmp(real_sub, real_kit))
+        return; /* the kit's own folder: its files are checked against the record (provided_unchanged) */
+    fmt_into(record, sizeof record, "%s/provided.sha256", e->lab_dir);
+    FILE *f = fopen(record, "r");
+    char line[512];
+    while (f && fgets(line, sizeof line, f)) {
+        char sum[80], name[NAME_LEN * 2];
+        if (line[0] == '#' || sscanf(line, "%79s %127s", sum, name) != 2)
+            continue;
+        char mine[4400], kits[4400];
+        size_t n1 = 0, n2 = 0;
+        fmt_into(mine, sizeof mine, "%s/%s", sub_dir, name);
+        fmt_into(kits, sizeof kits, "%s/%s", e->starter_dir, name);
+        char *a = kit_read_file(mine, SUBMISSION_MAX_BYTES, &n1), *k = kit_read_file(kits, SUBMISSION_MAX_BYTES, &n2);
+        if (a && k && (n1 != n2 || memcmp(a, k, n1)))
+            sb_printf(b, "your %s differs from the kit's, which the grader builds with (students must not change "
+                         "it): your code must build against the kit's %s\n", name, name);
+        free(a);
+        free(k);
+    }
+    if (f)
+        fclose(f);
+}
+
 /* nvcc FLAGS ARCH -I. EXTRA -o OUT STUDENT_FILES ../lib/(objects and libraries) LINK_FLAGS,
  * in the sandbox (the kit's files are in the work folder already): started
  * (nvcc_start) and then waited for (nvcc_finish), so that the synccheck
@@ -374,13 +437,16 @@ static void nvcc_finish(nvcc_job *j)
 }
 
 /* A build's messages, each once (nvcc repeats them per architecture), the
- * student's files named as the student knows them, appended to log. */
+ * student's files named as the student knows them - in their own folder for
+ * their own commands, by name alone in a grading (its feedback and
+ * results.json go to the student: "dot.cu(66)", not the instructor's
+ * /.../subs/alice/dot.cu(66)) - appended to log. */
 static void tidy_build_log(engine *e, const char *sub_dir, const workdirs *w, const char *raw, strbuf *log)
 {
     const char *files[MAX_LIST];
     for (int i = 0; i < e->man.n_student_files; i++)
         files[i] = e->man.student_files[i];
-    buildlog_tidy(raw, files, e->man.n_student_files, sub_dir, w->src, log);
+    buildlog_tidy(raw, files, e->man.n_student_files, e->student_mode ? sub_dir : "", w->src, log);
 }
 
 /* The compiler's messages as it printed them (sanitized). */
@@ -518,7 +584,17 @@ static int build_runner(grading *gr, const char *sub_dir, grade_result *g, int w
     strbuf problems;
     sb_init(&problems);
     int taken = submission_take(&e->man, sub_dir, w->src, &problems, g->source_hash);
-    if (taken < e->man.n_student_files) {
+    if (taken < e->man.n_student_files) { /* a hand-in problem: nothing is compiled */
+        g->handin_bad = 1;
+        sb_add(&g->build_log, sb_str(&problems));
+        sb_free(&problems);
+        g->build_seconds = kit_now() - t0;
+        return 0;
+    }
+    if (provided_unchanged(e, &problems) != 0) { /* a student's change of the kit's header: a hand-in problem */
+        g->handin_bad = e->student_mode;
+        if (!e->student_mode)
+            sb_add(&g->build_log, "internal error: the kit's own files changed: ");
         sb_add(&g->build_log, sb_str(&problems));
         sb_free(&problems);
         g->build_seconds = kit_now() - t0;
@@ -571,6 +647,7 @@ static int build_runner(grading *gr, const char *sub_dir, grade_result *g, int w
         if (log)
             explain_build_log(e, log, &g->build_log);
         free(log);
+        explain_provided_copies(e, sub_dir, &g->build_log);
     }
     proc_result_free(&r);
     g->build_seconds = kit_now() - t0;
@@ -870,12 +947,9 @@ static void start_result(engine *e, const char *student, grade_result *g)
     g->seed = e->seed;
     snprintf(g->grading_key, sizeof g->grading_key, "%s", e->grading_key);
     snprintf(g->conditions, sizeof g->conditions, "%s", e->conditions);
-    g->no_gpu_allowed = !e->gpu && e->allow_no_gpu;
+    g->no_gpu = !e->gpu;
     snprintf(g->gpu, sizeof g->gpu, "%s", e->gpu ? e->gpu_name : "");
     snprintf(g->kit_version, sizeof g->kit_version, "%s", e->conf.kit_version);
-    if (g->no_gpu_allowed)
-        sb_add(&g->notes, "graded WITHOUT a GPU (--allow-no-gpu): only the build was checked, no test ran; regrade "
-                          "on a GPU node\n");
     stamp_time(g);
     const char *warn = sandbox_warning(&e->sb);
     if (warn)
@@ -889,7 +963,7 @@ static void report_build_line(const grading *gr, const grade_result *g)
     test_result bt;
     memset(&bt, 0, sizeof bt);
     sb_init(&bt.output);
-    snprintf(bt.name, sizeof bt.name, "build");
+    snprintf(bt.name, sizeof bt.name, "%s", g->handin_bad ? "hand-in" : "build"); /* not a compile failure */
     bt.status = g->build_ok ? ST_PASS : ST_FAIL;
     bt.seconds = g->build_seconds;
     bt.max_score = -1; /* no points column */
@@ -912,7 +986,8 @@ static void grade_test(grading *gr, const rubric_test *t, grade_result *g)
     double ts = kit_now();
     if (!g->build_ok) {
         tr->status = ST_FAIL;
-        sb_add(&tr->output, "not run: the build failed\n");
+        sb_add(&tr->output, g->handin_bad ? "not run: nothing was compiled (a hand-in problem, above)\n"
+                                          : "not run: the build failed\n");
     } else if (!e->gpu) {
         tr->status = ST_SKIP;
         sb_add(&tr->output, "not run: needs a CUDA device\n");

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -30,6 +31,14 @@ int mkdirs(const char *path, int mode)
         return -1;
     errno = ENOTDIR;
     return S_ISDIR(st.st_mode) ? 0 : -1;
+}
+
+int mkdirs_said(const char *path, int mode, const char *who)
+{
+    if (mkdirs(path, mode) == 0)
+        return 0;
+    fprintf(stderr, "%s: cannot create the folder %s: %s\n", who, path, strerror(errno));
+    return -1;
 }
 
 int rm_rf(const char *path)
@@ -116,6 +125,40 @@ int copy_file(const char *from, const char *to, int mode)
     return rc;
 }
 
+/* "dot.cu" (this lab takes: dot.cu, answers.md) */
+static void list_taken(const manifest *m, strbuf *b)
+{
+    for (int i = 0; i < m->n_student_files; i++)
+        sb_printf(b, "%s%s", i ? ", " : "", m->student_files[i]);
+}
+
+/* A file the lab takes is not in src_dir: one line saying so and what is
+ * there instead - a name that differs only in case (Dot.cu for dot.cu), else
+ * the folder's source files - so that it reads as a hand-in problem, not as
+ * code that does not compile. */
+static void say_missing(const manifest *m, const char *src_dir, const char *name, strbuf *problems)
+{
+    size_t n = 0;
+    char **names = dir_names(src_dir, &n);
+    for (size_t i = 0; names && i < n; i++)
+        if (!strcasecmp(names[i], name)) {
+            sb_printf(problems, "missing required file %s: the folder has %s instead (file names are case-sensitive: "
+                                "rename it to %s)\n", name, names[i], name);
+            dir_names_free(names);
+            return;
+        }
+    sb_printf(problems, "missing required file %s (this lab takes: ", name);
+    list_taken(m, problems);
+    int shown = 0;
+    for (size_t i = 0; names && i < n && shown < 6; i++) {
+        const char *dot = strrchr(names[i], '.');
+        if (dot && (!strcmp(dot, ".cu") || !strcmp(dot, ".cuh") || !strcmp(dot, ".c") || !strcmp(dot, ".h")))
+            sb_printf(problems, "%s%s", shown++ ? ", " : "; the folder has: ", names[i]);
+    }
+    sb_add(problems, shown ? ")\n" : n ? "; the folder has no source file)\n" : "; the folder is empty)\n");
+    dir_names_free(names);
+}
+
 int submission_take(const manifest *m, const char *src_dir, const char *dst_dir, strbuf *problems, char hash[65])
 {
     uint64_t h[4] = {1469598103934665603ULL, 0x9E3779B97F4A7C15ULL, 0xC2B2AE3D27D4EB4FULL, 0x165667B19E3779F9ULL};
@@ -130,7 +173,7 @@ int submission_take(const manifest *m, const char *src_dir, const char *dst_dir,
         struct stat st;
         if (fd < 0) {
             if (errno == ENOENT)
-                sb_printf(problems, "missing required file %s (this lab takes: %s)\n", name, name);
+                say_missing(m, src_dir, name, problems);
             else if (errno == ELOOP)
                 sb_printf(problems, "%s is a symbolic link; submit the file itself\n", name);
             else

@@ -24,6 +24,10 @@ int submission_take(const manifest *m, const char *src_dir, const char *dst_dir,
 int rm_rf(const char *path);
 /* mkdir -p */
 int mkdirs(const char *path, int mode);
+/* mkdirs, and when it fails one line on stderr, "WHO: cannot create the
+ * folder PATH: reason" (a full disk or a read-only place said, not a later
+ * puzzle).  0, or -1. */
+int mkdirs_said(const char *path, int mode, const char *who);
 /* The names in a folder, "." files left out, sorted (strcmp): a NULL-ended
  * array for dir_names_free(), *n of them; NULL when unreadable. */
 char **dir_names(const char *dir, size_t *n);

@@ -1,6 +1,6 @@
 /* timings.h - where one test's seconds went: `make lab03 V=1` (kitgrade check
- * --timings) prints it under each test line, so a slow check can be read
- * (issue 26's breakdown): the runner's start (CUDA context and CUPTI), its
+ * --timings) prints it under each test line, so a slow check can be read:
+ * the runner's start (CUDA context and CUPTI), its
  * runs, the lab's checker, waits for the GPU lock, the timing loop with the
  * GPU alone, the builds.  Measured where they happen (serve.c, cases.c,
  * engine.c); nothing here changes what is run. */

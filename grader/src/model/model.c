@@ -104,3 +104,14 @@ void grade_result_total(grade_result *g)
     g->score = s;
     g->max_score = m;
 }
+
+const char *grade_result_status(const grade_result *g)
+{
+    if (strstr(sb_str(&g->notes), "not graded: "))
+        return "not graded";
+    if (!g->build_ok)
+        return g->handin_bad ? "hand-in problem" : "build failed";
+    return g->gpu_ran ? "ok" : "not graded (no GPU)";
+}
+
+int grade_result_graded(const grade_result *g) { return strncmp(grade_result_status(g), "not graded", 10) != 0; }

@@ -74,6 +74,7 @@ typedef struct {
 
 typedef struct {
     char lab[NAME_LEN];        /* must match the manifest's name */
+    int lab_line;              /* its line, for messages (0: not given) */
     double timeout_s;          /* default per-case limit (the backstop of a run; its student
                                   calls have their own, call_limit_s and hang.c) */
     double build_timeout_s;
@@ -136,6 +137,7 @@ typedef struct {
     char source_hash[65];  /* sha-like digest of the files taken, for resume checks */
     uint64_t seed;
     int build_ok;
+    int handin_bad;        /* a file the lab takes is missing or unusable: nothing was compiled */
     double build_seconds;
     strbuf build_log;      /* compiler messages (capped, sanitized) */
     strbuf notes;          /* warnings for the whole submission (no sandbox, ...) */
@@ -149,7 +151,7 @@ typedef struct {
     char kit_version[64];  /* build/kit.ini's kit_version (git describe at build time) */
     char grading_key[65];  /* rubric + kit code + conditions (gradekey.h): reuse needs the same key */
     char conditions[256];  /* the conditions in words (GPU, sanitizer, tests) */
-    int no_gpu_allowed;    /* graded without a GPU under --allow-no-gpu: build only */
+    int no_gpu;            /* built without a GPU: no test could run (results.json's graded_without_gpu) */
     /* Hand-ins from the course spool (spool.c): which version was graded,
      * when it was handed in, days started after the due date and the
      * penalty taken (percent; score holds the points after it). */
@@ -164,5 +166,14 @@ void grade_result_init(grade_result *g);
 void grade_result_free(grade_result *g);
 test_result *grade_result_add(grade_result *g);
 void grade_result_total(grade_result *g); /* recompute score / max_score */
+/* A result's status in the gradebook's words: "ok", "build failed",
+ * "hand-in problem" (a file the lab takes is missing or unusable), or a
+ * result whose points are no grade: "not graded (no GPU)" (built, but no
+ * test could run), "not graded" (a spool entry or a dead worker: its notes
+ * say why, in a line starting "not graded: "). */
+const char *grade_result_status(const grade_result *g);
+/* 1 when the result's score is a grade; 0 for the "not graded" ones, whose
+ * points reach no grade file (gradebook, final.csv, lms.csv) as a score. */
+int grade_result_graded(const grade_result *g);
 
 #endif

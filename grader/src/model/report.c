@@ -157,7 +157,7 @@ void report_terminal(FILE *f, const grade_result *g, const report_opts *o)
         }
         sb_free(&clean);
     }
-    put_status_line(f, "build", g->build_ok ? "OK" : "FAIL", g->build_ok ? ANSI_GREEN : ANSI_RED,
+    put_status_line(f, g->handin_bad ? "hand-in" : "build", g->build_ok ? "OK" : "FAIL", g->build_ok ? ANSI_GREEN : ANSI_RED,
                     g->build_seconds, NULL, NULL, o);
     if (!g->build_ok || buildlog_has_warning(sb_str(&g->build_log))) /* errors, or the warnings of an OK build */
         put_indented(f, g->build_log.s, g->build_log.len);
@@ -302,11 +302,15 @@ static void put_summary_output(strbuf *out, const grade_result *g)
         if (buildlog_has_warning(sb_str(&g->build_log)))
             sb_addn(out, sb_str(&g->build_log), g->build_log.len);
     } else {
-        sb_printf(out, "Build FAILED (%.1fs):\n", g->build_seconds);
+        if (g->handin_bad) /* a file the lab takes is missing or unusable: nothing was compiled */
+            sb_add(out, "Hand-in problem (nothing was compiled):\n");
+        else
+            sb_printf(out, "Build FAILED (%.1fs):\n", g->build_seconds);
         sb_addn(out, sb_str(&g->build_log), g->build_log.len);
     }
     if (g->build_ok && !g->gpu_ran)
-        sb_add(out, "No GPU was available: the tests were not run.\n");
+        sb_add(out, "NOT GRADED: no GPU was available, so no test ran (only the build was checked); the score is "
+                    "no grade.\n");
 }
 
 /* A test's "extra_data": what the kit reads back (report_read_json), a hidden test's details included. */
@@ -371,6 +375,7 @@ static cJSON *add_grade_extra(cJSON *root, const grade_result *g)
     cJSON_AddStringToObject(x, "seed", buf);
     add_cstr(x, "source_hash", g->source_hash);
     cJSON_AddBoolToObject(x, "build_ok", g->build_ok != 0);
+    cJSON_AddBoolToObject(x, "handin_problem", g->handin_bad != 0);
     cJSON_AddNumberToObject(x, "build_seconds", g->build_seconds);
     add_text(x, "build_log", sb_str(&g->build_log), g->build_log.len);
     add_text(x, "notes", sb_str(&g->notes), g->notes.len);
@@ -380,7 +385,8 @@ static cJSON *add_grade_extra(cJSON *root, const grade_result *g)
     add_cstr(x, "gpu", g->gpu);
     add_cstr(x, "kit_build", g->kit_version);
     add_cstr(x, "conditions", g->conditions);
-    cJSON_AddBoolToObject(x, "graded_without_gpu", g->no_gpu_allowed != 0);
+    cJSON_AddBoolToObject(x, "graded_without_gpu", g->no_gpu != 0);
+    cJSON_AddStringToObject(x, "status", grade_result_status(g));
     cJSON_AddNumberToObject(x, "max_score", g->max_score);
     if (g->version[0]) { /* a hand-in from the course spool */
         add_cstr(x, "version", g->version);
@@ -534,6 +540,7 @@ static void read_grade_extra(const cJSON *x, grade_result *g)
     g->seed = strtoull(seed, NULL, 16);
     get_str(x, "source_hash", g->source_hash, sizeof g->source_hash);
     g->build_ok = get_bool(x, "build_ok");
+    g->handin_bad = get_bool(x, "handin_problem");
     g->build_seconds = get_num(x, "build_seconds", 0);
     get_sb(x, "build_log", &g->build_log);
     get_sb(x, "notes", &g->notes);
@@ -543,7 +550,7 @@ static void read_grade_extra(const cJSON *x, grade_result *g)
     get_str(x, "gpu", g->gpu, sizeof g->gpu);
     get_str(x, "kit_build", g->kit_version, sizeof g->kit_version);
     get_str(x, "conditions", g->conditions, sizeof g->conditions);
-    g->no_gpu_allowed = get_bool(x, "graded_without_gpu");
+    g->no_gpu = get_bool(x, "graded_without_gpu");
     get_str(x, "version", g->version, sizeof g->version);
     get_str(x, "handed_in_at", g->handed_in_at, sizeof g->handed_in_at);
     g->late_days = (int)get_num(x, "late_days", 0);
@@ -763,15 +770,6 @@ static void put_csv_student(strbuf *b, const grade_result *g)
         report_csv_field(b, g->student);
 }
 
-static const char *csv_status(const grade_result *g)
-{
-    return strstr(sb_str(&g->notes), "not graded: ") ? "not graded" /* a spool entry (spool.h) */
-           : !g->build_ok                             ? "build failed"
-           : g->no_gpu_allowed                        ? "no GPU (--allow-no-gpu): build only"
-           : !g->gpu_ran                              ? "no GPU"
-                                                      : "ok";
-}
-
 /* One student's row: the points per group (a result's test without a group takes the rubric's), the
  * total, the maximum and the status.  sums has room for a number per group. */
 static void put_csv_row(strbuf *b, const grade_result *g, const group_list *l, double *sums, const rubric *r)
@@ -790,9 +788,15 @@ static void put_csv_row(strbuf *b, const grade_result *g, const group_list *l, d
                 sums[k] += t->score;
     }
     put_csv_student(b, g);
+    if (!grade_result_graded(g)) { /* its points are no grade: empty cells, the status says why */
+        for (int k = 0; k < l->n; k++)
+            sb_add(b, ",");
+        sb_printf(b, ",,%g,%s\n", g->max_score, grade_result_status(g));
+        return;
+    }
     for (int k = 0; k < l->n; k++)
         sb_printf(b, ",%g", sums[k]);
-    sb_printf(b, ",%g,%g,%s\n", g->score, g->max_score, csv_status(g));
+    sb_printf(b, ",%g,%g,%s\n", g->score, g->max_score, grade_result_status(g));
 }
 
 int report_write_csv(const char *path, grade_result *const *results, int n, const rubric *r, char *err,

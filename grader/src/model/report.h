@@ -40,8 +40,10 @@ int report_read_json(const char *path, grade_result *g, char *err, size_t errlen
  * only when its rubric says show_details = yes. */
 int report_write_feedback(const grade_result *g, const char *path, char *err, size_t errlen);
 /* Gradebook: header "student,<group1>,...,total,max,status"; groups in rubric
- * order; RFC 4180 quoting; a student name starting with = + - @ gets a
- * leading ' (no spreadsheet formulas from folder names); atomic write. */
+ * order; status is grade_result_status's, and a result that is not graded
+ * (no GPU, a spool entry not graded) has empty point cells, never zeros;
+ * RFC 4180 quoting; a student name starting with = + - @ gets a leading '
+ * (no spreadsheet formulas from folder names); atomic write. */
 int report_write_csv(const char *path, grade_result *const *results, int n, const rubric *r, char *err,
                      size_t errlen);
 /* Appends one CSV field (RFC 4180 quoting, sanitized). */

@@ -225,6 +225,7 @@ static void rubric_key(rctx *c, const char *name, const char *v)
             return;
         }
         copy_str(c, r->lab, sizeof r->lab, name, v);
+        r->lab_line = c->in.lineno;
         return;
     case R_DUE:
     case R_CUTOFF: {

@@ -1,4 +1,4 @@
-/* lab02 known-bad (issue 23): the reference kernel, launched on a stream of
+/* lab02 known-bad (a kernel left running on a non-blocking stream): the reference kernel, launched on a stream of
  * its own created with cudaStreamNonBlocking, and vector_add_device returns
  * without waiting for it.  The legacy default stream does not wait for such a
  * stream: a caller's cudaMemcpy right after the call would read c unfinished,

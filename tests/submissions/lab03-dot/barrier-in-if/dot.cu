@@ -1,8 +1,8 @@
 /* lab03 - known-bad test submission: a __syncthreads() inside a condition
- * not every thread of the block takes (issue 24).  The reference solution
+ * not every thread of the block takes (a divergent barrier).  The reference solution
  * with the reduction written
  *     for (stride ...) { if (threadIdx.x < stride) { s[t] += s[t + stride]; __syncthreads(); } }
- * as course document 000's reduction invites.  Undefined behaviour (CUDA C++
+ * as the classic 2010 reduction invites.  Undefined behaviour (CUDA C++
  * Programming Guide, __syncthreads()), but on compute capability 7.0 and
  * later a barrier completes once every thread that has not exited arrived:
  * the threads that skip the `if` run to the end and exit, the values come

@@ -1,4 +1,4 @@
-/* Known-bad (issue 13): a cache keyed by contents: the first 16 elements of
+/* Known-bad (evidence that the kernels did the work): a cache keyed by contents: the first 16 elements of
  * each input, read with cudaMemcpy (no kernel), plus n; a hit launches a token kernel and
  * returns the remembered result (every entry kept).  Against repeated
  * contents this scores hundreds of times the baseline; with fresh contents

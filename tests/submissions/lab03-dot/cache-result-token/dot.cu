@@ -1,4 +1,4 @@
-/* Known-bad (issue 13): like cache-result, but a cache hit also launches a
+/* Known-bad (evidence that the kernels did the work): like cache-result, but a cache hit also launches a
  * one-thread token kernel, so "a timed call that launched no kernel" does not
  * catch it.  The timed calls get fresh contents, and the checker recomputes
  * a sample of their results: the remembered one is wrong. */

@@ -1,4 +1,4 @@
-/* Known-bad (issue 13): the reference solution, but dot_shared remembers the
+/* Known-bad (evidence that the kernels did the work): the reference solution, but dot_shared remembers the
  * last (pointers, n) and its result and returns it on a repeated call without
  * launching anything.  Every graded correctness run calls it once, so it
  * passes them; in the performance test every timed call after the first was

@@ -1,6 +1,6 @@
 /* lab03 - known-good test submission: barriers that every thread of the block
  * reaches, in the shapes the kit's barrier check (kit/barrier_check.cuh, the
- * synccheck test) must never report (issue 24):
+ * synccheck test) must never report (barriers every thread of a block reaches):
  *  - whole blocks that return before any barrier: the grid is rounded up to
  *    a multiple of 4 blocks, and the blocks past the work return at once;
  *  - an `if` before a barrier: `if (t < stride) ...; __syncthreads();`;

@@ -1,4 +1,4 @@
-/* lab03 known-bad (issue 23), a call that returns a value: the reference
+/* lab03 known-bad (work left running on a non-blocking stream), a call that returns a value: the reference
  * solution's dot product, waited for and right, then a "clean-up" kernel that
  * zeroes a scratch buffer of 4n elements eight times over (sixteen times the dot
  * product's memory traffic) on a stream of its own created with

@@ -1,4 +1,4 @@
-/* lab03 - cheat (issue 13): the dot product is summed on the host, and a
+/* lab03 - cheat (evidence that the kernels did the work): the dot product is summed on the host, and a
  * one-thread kernel that reads a[0] runs beside it so that "a kernel of its
  * own" ran.  Scored 70/90 before the device-execution evidence; now the
  * device-to-host copies of both inputs inside the call fail every

@@ -1,5 +1,5 @@
 /* lab03 - known-bad test submission: the last warp unrolled the pre-Volta
- * way (course document 000's final reduction step): no barrier once 32
+ * way (the classic final reduction step): no barrier once 32
  * threads are left, no `volatile`, no __syncwarp().  The reference solution
  * with that reduction.
  *

@@ -1,4 +1,4 @@
-/* Known-bad lab06 submission: document 002's multi-block scan.  Blocks of
+/* Known-bad lab06 submission: a student report's multi-block scan.  Blocks of
  * 1024 elements are scanned correctly (two buffers) and their totals
  * collected; the totals are then scanned 512 at a time by one-block
  * launches, carrying the last total of a chunk into the first of the next -

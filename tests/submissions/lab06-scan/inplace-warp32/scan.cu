@@ -1,4 +1,4 @@
-/* Known-bad lab06 submission: document 002's in-place race, hidden in
+/* Known-bad lab06 submission: a student report's in-place race, hidden in
  * 32-thread blocks.  Part 1 is right (two buffers).  Part 2 scans blocks of
  * 32 elements with the in-place update temp[tid] += temp[tid - offset]:
  * every block is a single warp, whose threads load before any of them
@@ -29,7 +29,7 @@ template <typename T> __global__ void scan_one_block(const T *in, T *out, int n)
         out[tid] = buf[cur][tid];
 }
 
-/* Part 2's block scan, 32 threads, in place (document 002's scanKernel). */
+/* Part 2's block scan, 32 threads, in place (the report's scanKernel). */
 template <typename T> __global__ void scan32_in_place(const T *in, T *out, T *totals, int n)
 {
     __shared__ T temp[WARP_BLOCK];

@@ -1,4 +1,4 @@
-/* Known-bad (issue 13): the reference solution, but a repeated call with the
+/* Known-bad (evidence that the kernels did the work): the reference solution, but a repeated call with the
  * same (x, y) pointers and row count launches a one-thread token kernel and
  * leaves y as the previous call wrote it - right as long as x did not
  * change.  The timed calls get a fresh x and a poisoned y each time: wrong. */

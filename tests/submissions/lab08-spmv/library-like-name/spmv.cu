@@ -1,4 +1,4 @@
-/* lab08 - known-good (issue 11 5): the reference solution with its kernel
+/* lab08 - known-good (a library is told by where its kernel comes from): the reference solution with its kernel
  * named spmv_cusparse_like.  Library kernels are told by where they come
  * from (the shared object that launched them, or a library's namespace), not
  * by a substring of the name: full marks, sanitizer credit included.

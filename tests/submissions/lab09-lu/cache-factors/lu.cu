@@ -1,4 +1,4 @@
-/* Known-bad (issue 13): the reference solution, but lu_crout_blocked
+/* Known-bad (evidence that the kernels did the work): the reference solution, but lu_crout_blocked
  * remembers the matrix pointer, n and the factors it computed; a repeated
  * call with the same pointer and n copies the remembered factors into place
  * and launches a one-thread token kernel (so the call is not refused for

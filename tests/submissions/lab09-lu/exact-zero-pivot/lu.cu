@@ -1,5 +1,5 @@
 /* lab09 known-bad submission "exact-zero-pivot": the reference solution with
- * the pivot test of document 001's draft, "l_jj == 0", instead of the
+ * the pivot test of the LU project report's draft, "l_jj == 0", instead of the
  * relative threshold.  A singular leading minor leaves a pivot that is
  * rounding noise (about 1e-7 of its neighbours in float, not 0): it passes
  * the test, the status stays LU_OK and the next steps divide by the noise.

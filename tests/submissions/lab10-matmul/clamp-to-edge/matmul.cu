@@ -1,4 +1,4 @@
-/* lab10 known-bad: document 001's boundary condition - loads past the edge of
+/* lab10 known-bad: a student report's boundary condition - loads past the edge of
  * A or B load the edge element instead of 0.  In bounds, race-free, right for
  * k a multiple of the tile; otherwise every element of C gets spurious
  * products a[i][k-1] * b[k-1][j]. */
@@ -19,7 +19,7 @@ __global__ void matmul_kernel(const float *A, const float *B, float *C, int m, i
     float sum = 0.0f;
 
     for (int t = 0; t < k; t += TILE) {
-        /* document 001: past the edge, load the edge element */
+        /* the report: past the edge, load the edge element */
         int r = min(row, m - 1), cc = min(col, n - 1);
         int a_col = min(t + tx, k - 1), b_row = min(t + ty, k - 1);
         As[ty][tx] = A[(size_t)r * k + a_col];

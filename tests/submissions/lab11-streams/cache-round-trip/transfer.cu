@@ -1,4 +1,4 @@
-/* Known-bad (issue 13): the reference solution, but round_trip remembers
+/* Known-bad (evidence that the kernels did the work): the reference solution, but round_trip remembers
  * (h_src, h_dst, words) and returns at once on a repeated call: h_dst still
  * holds the words of the last round trip.  Part 1 is copies only, so a timed
  * call that launches no kernel is not refused; the timed calls used to reuse

@@ -1,4 +1,4 @@
-/* Known-bad (issue 13): the reference solution, but process_streams
+/* Known-bad (evidence that the kernels did the work): the reference solution, but process_streams
  * remembers (h_in, h_out, n, rounds) and on a repeated call only launches a
  * one-thread token kernel: h_out still holds the last call's results.  The
  * timed calls used to reuse unchanged buffers, so this was right and about

@@ -1,4 +1,4 @@
-/* lab11 known-good (issue 23): non-blocking streams kept between calls,
+/* lab11 known-good (work on non-blocking streams, waited for): non-blocking streams kept between calls,
  * events to wait with.  Part 1: cudaHostAlloc; the round trip is two
  * cudaMemcpyAsync on a cudaStreamNonBlocking stream and a
  * cudaStreamSynchronize.  Part 2: chunk c on stream c % streams (all
