@@ -265,17 +265,20 @@ test-quick: $(DEPS_OK) ## the unit tests but kitgrade's nvcc builds, the handout
 build-cu: all demos ## compile every .cu in the tree (starters, solutions, demos) for CUDA_ARCH
 	@$(KITGRADE) build-all --jobs $(or $(JOBS),$(shell nproc))
 
-# make test: everything the groups need built first, on every core; then the
-# groups side by side (tests/run-parallel: most of them wait on time limits,
-# Slurm or users much of the time), the ones that only compute niced; with a
-# GPU, test-gpu after them, alone (its timing runs want the machine).
+# make test: everything the groups need built first, on every core (two
+# groups building one file at once would spoil it); then the groups side by
+# side (tests/run-parallel: most of them wait on time limits, Slurm or users
+# much of the time).  The CPU goes first to the unit tests (some time what
+# they test) and the known-bad submissions (a run killed after N seconds),
+# then to the course and Slurm tests, last to the groups that only build.
+# With a GPU, test-gpu after them, alone (its timing runs want the machine).
 TEST_GROUPS += test-unit build-cu test-build test-new-lab test-slurm
-TEST_NICE := test-unit build-cu test-build test-new-lab
+TEST_NICE := --nice 5 test-course test-slurm --nice 10 build-cu test-build test-new-lab
 test: $(DEPS_OK) ## the kit's tests: unit tests, every .cu built, GPU tests when a device is present
-	@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(KIT_JOBS)) all $(UNIT_TESTS) $(GPU_TESTS) demos
+	@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(KIT_JOBS)) all $(UNIT_TESTS) $(GPU_TESTS) demos bench-build
 	@if $(KIT_DEVICES) --quiet; then gpu=test-gpu cpu=; \
 	 else gpu= cpu=test-cpu-submissions; echo "SKIP: GPU integration tests: no GPU ($$($(KIT_DEVICES) --why 2>&1))"; fi; \
-	 MAKE='$(MAKE)' tests/run-parallel --nice $(TEST_NICE) -- $(TEST_GROUPS) $$cpu && \
+	 MAKE='$(MAKE)' tests/run-parallel $(TEST_NICE) -- $(TEST_GROUPS) $$cpu && \
 	 { [ -z "$$gpu" ] || $(MAKE) --no-print-directory test-gpu; }
 
 test-build: all ## what the build and the documents tell users: unknown labs, no-GPU lines, packages, help, handouts, docs/
