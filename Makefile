@@ -265,21 +265,26 @@ test-quick: $(DEPS_OK) ## the unit tests but kitgrade's nvcc builds, the handout
 build-cu: all demos ## compile every .cu in the tree (starters, solutions, demos) for CUDA_ARCH
 	@$(KITGRADE) build-all --jobs $(or $(JOBS),$(shell nproc))
 
-# make test: everything the groups need built first, on every core (two
-# groups building one file at once would spoil it); then the groups side by
-# side (tests/run-parallel: most of them wait on time limits, Slurm or users
-# much of the time).  The CPU goes first to the unit tests (some time what
-# they test) and the known-bad submissions (a run killed after N seconds),
-# then to the course and Slurm tests, last to the groups that only build.
-# With a GPU, test-gpu after them, alone (its timing runs want the machine).
-TEST_GROUPS += test-unit build-cu test-build test-new-lab test-slurm
-TEST_NICE := --nice 5 test-course test-slurm --nice 10 build-cu test-build test-new-lab
+# make test: what the groups need built first, on every core (two groups
+# building one file at once would spoil it); then the groups side by side
+# (tests/run-parallel: most of them wait on time limits, Slurm or users much
+# of the time), the race demos and bench programs (over a minute of nvcc)
+# built beside them for the two groups that need them.  The CPU goes first
+# to the unit tests (some time what they test) and the known-bad submissions
+# (a run killed after N seconds), then to the course and Slurm tests, last
+# to the groups that only build.  With a GPU, test-gpu after them, alone
+# (its timing runs want the machine).
+TEST_GROUPS += test-unit test-new-lab test-slurm test-cu-prep --after test-cu-prep build-cu test-build
+TEST_NICE := --nice 5 test-course test-slurm --nice 10 test-cu-prep build-cu test-build test-new-lab
 test: $(DEPS_OK) ## the kit's tests: unit tests, every .cu built, GPU tests when a device is present
-	@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(KIT_JOBS)) all $(UNIT_TESTS) $(GPU_TESTS) demos bench-build
+	@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(KIT_JOBS)) all $(UNIT_TESTS) $(GPU_TESTS)
 	@if $(KIT_DEVICES) --quiet; then gpu=test-gpu cpu=; \
 	 else gpu= cpu=test-cpu-submissions; echo "SKIP: GPU integration tests: no GPU ($$($(KIT_DEVICES) --why 2>&1))"; fi; \
-	 MAKE='$(MAKE)' tests/run-parallel $(TEST_NICE) -- $(TEST_GROUPS) $$cpu && \
+	 MAKE='$(MAKE)' tests/run-parallel $(TEST_NICE) -- $$cpu $(TEST_GROUPS) && \
 	 { [ -z "$$gpu" ] || $(MAKE) --no-print-directory test-gpu; }
+# (make test's: what build-cu and test-build need beyond all)
+test-cu-prep:
+	@$(MAKE) --no-print-directory -j$(KIT_JOBS) demos bench-build
 
 test-build: all ## what the build and the documents tell users: unknown labs, no-GPU lines, packages, help, handouts, docs/
 	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-build; rc=$$?; \
