@@ -44,10 +44,10 @@ else
   say = printf '  %-5s %s\n' '$(1)' '$(2)';
 endif
 
-# A student's `make lab03` (or run-lab03) builds on every core unless make
+# A student's `make lab03` (or run-lab03, make handin) builds on every core unless make
 # was given -j: the first one on a fresh clone is the wait students feel most.
 KIT_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
-ifneq ($(filter $(LAB_IDS) $(addprefix run-,$(LAB_IDS)),$(MAKECMDGOALS)),)
+ifneq ($(filter $(LAB_IDS) $(addprefix run-,$(LAB_IDS)) handin,$(MAKECMDGOALS)),)
   ifeq ($(filter -j%,$(MAKEFLAGS)),)
     MAKEFLAGS += -j$(KIT_JOBS)
   endif
@@ -294,15 +294,37 @@ test-unit: $(UNIT_TESTS) $(GPU_TESTS) all ## unit tests of common/, grader/ and 
 	@$(MAKE) --no-print-directory test-demos-summary
 	@KIT_ROOT=$(KIT_ROOT) tests/check-handouts
 
+# Between commits: what takes seconds, on every core; make test before you push.
+test-quick: $(DEPS_OK) ## the unit tests but kitgrade's nvcc builds, the handouts and docs/ (about a minute; no GPU needed)
+	@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(KIT_JOBS)) all $(UNIT_TESTS)
+	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) CK_EXCLUDE_TAGS=nvcc tests/run-unit $(UNIT_TESTS); rc=$$?; \
+	 $(MAKE) --no-print-directory test-demos-summary || rc=1; \
+	 KIT_ROOT=$(KIT_ROOT) tests/check-handouts || rc=1; \
+	 KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/check-docs || rc=1; exit $$rc
+
 build-cu: all demos ## compile every .cu in the tree (starters, solutions, demos) for CUDA_ARCH
 	@$(KITGRADE) build-all --jobs $(or $(JOBS),$(shell nproc))
 
+# make test: what the groups need built first, on every core (two groups
+# building one file at once would spoil it); then the groups side by side
+# (tests/run-parallel: most of them wait on time limits, Slurm or users much
+# of the time), the race demos and bench programs (over a minute of nvcc)
+# built beside them for the two groups that need them.  The CPU goes first
+# to the unit tests (some time what they test) and the known-bad submissions
+# (a run killed after N seconds), then to the course and Slurm tests, last
+# to the groups that only build.  With a GPU, test-gpu after them, alone
+# (its timing runs want the machine).
+TEST_GROUPS += test-unit test-new-lab test-slurm test-cu-prep --after test-cu-prep build-cu test-build
+TEST_NICE := --nice 5 test-course test-slurm --nice 10 test-cu-prep build-cu test-build test-new-lab
 test: $(DEPS_OK) ## the kit's tests: unit tests, every .cu built, GPU tests when a device is present
-	@$(MAKE) --no-print-directory test-unit build-cu
-	@if $(KIT_DEVICES) --quiet; then $(MAKE) --no-print-directory test-gpu; \
-	 else echo "SKIP: GPU integration tests: no GPU ($$($(KIT_DEVICES) --why 2>&1))"; \
-	      $(MAKE) --no-print-directory test-cpu-submissions; fi
-	@$(MAKE) --no-print-directory test-build test-new-lab test-slurm
+	@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(KIT_JOBS)) all $(UNIT_TESTS) $(GPU_TESTS)
+	@if $(KIT_DEVICES) --quiet; then gpu=test-gpu cpu=; \
+	 else gpu= cpu=test-cpu-submissions; echo "SKIP: GPU integration tests: no GPU ($$($(KIT_DEVICES) --why 2>&1))"; fi; \
+	 MAKE='$(MAKE)' tests/run-parallel $(TEST_NICE) -- $$cpu $(TEST_GROUPS) && \
+	 { [ -z "$$gpu" ] || $(MAKE) --no-print-directory test-gpu; }
+# (make test's: what build-cu and test-build need beyond all)
+test-cu-prep:
+	@$(MAKE) --no-print-directory -j$(KIT_JOBS) demos bench-build
 
 test-build: all ## what the build and the documents tell users: unknown labs, no-GPU lines, packages, help, handouts, docs/
 	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-build; rc=$$?; \
@@ -367,7 +389,7 @@ help: ## list the targets
 	            END { for (i = 1; i <= NR; i++) printf("  %-" w "s  %s\n", n[i], d[i]) }'
 	@$(if $(wildcard docs/reference.md),echo "More: README.md (one screen per user); docs/reference.md (every target, variable and exit status)")
 
-.PHONY: all help clean new-lab test test-unit test-new-lab test-gpu test-gpu-report test-hostile test-build test-slurm test-fresh bench-grader build-cu grade deps handouts FORCE $(LAB_IDS) $(addprefix run-,$(LAB_IDS))
+.PHONY: all help clean new-lab test test-quick test-unit test-new-lab test-gpu test-gpu-report test-hostile test-build test-slurm test-fresh bench-grader build-cu grade deps handouts FORCE $(LAB_IDS) $(addprefix run-,$(LAB_IDS))
 FORCE:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

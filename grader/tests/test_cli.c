@@ -808,6 +808,10 @@ START_TEST(swallowed_failures_reported)
 }
 END_TEST
 
+/* Two cases: the answers kitgrade gives before it compiles anything (a
+ * few seconds), and the tests that build and grade lab03 with nvcc (about a
+ * minute): tagged "nvcc", which make test-quick leaves out
+ * (CK_EXCLUDE_TAGS=nvcc). */
 static Suite *cli_suite(void)
 {
     Suite *s = suite_create("cli");
@@ -817,28 +821,33 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, bad_seeds_refused);
     tcase_add_test(tc, bad_counts_refused);
     tcase_add_test(tc, check_exit_codes);
-    tcase_add_test(tc, batch_no_gpu_and_reuse);
     tcase_add_test(tc, case_parameters_by_the_labs_rules);
     tcase_add_test(tc, params_errors_at_their_line);
     tcase_add_test(tc, unknown_lab_one_answer);
-    tcase_add_test(tc, grade_results_outside_the_submission);
-    tcase_add_test(tc, not_graded_is_never_a_score);
     tcase_add_test(tc, wrong_file_name_is_a_hand_in_problem);
-    tcase_add_test(tc, changed_kit_header_in_a_submission_said);
     tcase_add_test(tc, batch_layouts_refused);
-    tcase_add_test(tc, batch_archives);
     tcase_add_test(tc, batch_keeps_hidden_gpus_hidden);
     tcase_add_test(tc, batch_report_survives_a_fifo);
     tcase_add_test(tc, slurm_unknown_lab_one_line);
     tcase_add_test(tc, slurm_failed_run_leaves_no_empty_gradebook);
     tcase_add_test(tc, bad_input_files_say_so_with_status_2);
     tcase_add_test(tc, folders_that_cannot_be_made_are_said);
+    tcase_add_test(tc, swallowed_failures_reported);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("kitgrade builds");
+    tcase_set_tags(tc, "nvcc");
+    tcase_set_timeout(tc, 600);
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, batch_no_gpu_and_reuse);
+    tcase_add_test(tc, grade_results_outside_the_submission);
+    tcase_add_test(tc, not_graded_is_never_a_score);
+    tcase_add_test(tc, changed_kit_header_in_a_submission_said);
+    tcase_add_test(tc, batch_archives);
     tcase_add_test(tc, printed_rerun_hints_work);
     tcase_add_test(tc, served_reports_like_single_runs);
     tcase_add_test(tc, compiler_messages_for_the_student);
     tcase_add_test(tc, feedback_for_the_student);
     tcase_add_test(tc, unchanged_build_reused);
-    tcase_add_test(tc, swallowed_failures_reported);
     suite_add_tcase(s, tc);
     return s;
 }
