@@ -44,8 +44,9 @@ else
   say = printf '  %-5s %s\n' '$(1)' '$(2)';
 endif
 
-# A student's `make lab03` (or run-lab03, make handin) builds on every core unless make
-# was given -j: the first one on a fresh clone is the wait students feel most.
+# A student's `make lab03` (or run-lab03, make handin) builds on every core
+# unless make was given -j: the first one on a fresh clone is the wait
+# students feel most.
 KIT_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 ifneq ($(filter $(LAB_IDS) $(addprefix run-,$(LAB_IDS)) handin,$(MAKECMDGOALS)),)
   ifeq ($(filter -j%,$(MAKEFLAGS)),)
@@ -323,6 +324,7 @@ test: $(DEPS_OK) ## the kit's tests: unit tests, every .cu built, GPU tests when
 	 MAKE='$(MAKE)' tests/run-parallel $(TEST_NICE) -- $$cpu $(TEST_GROUPS) && \
 	 { [ -z "$$gpu" ] || $(MAKE) --no-print-directory test-gpu; }
 # (make test's: what build-cu and test-build need beyond all)
+.PHONY: test-cu-prep
 test-cu-prep:
 	@$(MAKE) --no-print-directory -j$(KIT_JOBS) demos bench-build
 

@@ -33,6 +33,7 @@ merge: $(KITGRADE) ## final and LMS CSVs: make merge OUT=~/kit-grades/lab07-merg
 test-course: all $(GPU_TESTS) ## course tests: student kit, users, hand-in, spool grading, class report (root for the uid tests)
 	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) CUDA_ARCH="$(CUDA_ARCH)" tests/course/run
 
+# make test's groups: first in the list (the Makefile's ends with --after ones)
 TEST_GROUPS := test-course $(TEST_GROUPS)
 
 .PHONY: student-kit handin merge test-course
