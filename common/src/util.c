@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <fcntl.h>
 #include <time.h>
 #include <unistd.h>
@@ -39,6 +40,18 @@ double kit_median(double *v, size_t n)
     if (n % 2)
         return v[n / 2];
     return 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+int kit_list_has(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = list; n && *p;) {
+        size_t len = strcspn(p, ",");
+        if (len == n && !strncmp(p, name, n))
+            return 1;
+        p += len + (p[len] == ',');
+    }
+    return 0;
 }
 
 double kit_now(void)

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "kit/protocol.h"
+#include "kit/util.h"
 
 
 static struct {
@@ -138,16 +139,10 @@ void kit_calls_skip(const char *list) { snprintf(W.skip, sizeof W.skip, "%s", li
 
 int kit_call_skipped(const char *call)
 {
-    size_t n = strlen(call);
-    for (const char *p = W.skip; n && *p;) {
-        size_t len = strcspn(p, ",");
-        if (len == n && !strncmp(p, call, n)) {
-            snprintf(W.skipped, sizeof W.skipped, "%s", call);
-            return 1;
-        }
-        p += len + (p[len] == ',');
-    }
-    return 0;
+    if (!kit_list_has(W.skip, call))
+        return 0;
+    snprintf(W.skipped, sizeof W.skipped, "%s", call);
+    return 1;
 }
 
 const char *kit_call_skipped_last(void) { return W.skipped; }

@@ -119,10 +119,23 @@ START_TEST(read_file_cases)
 }
 END_TEST
 
+START_TEST(comma_lists)
+{
+    ck_assert_int_eq(kit_list_has("scan,scan_int,dot", "scan_int"), 1);
+    ck_assert_int_eq(kit_list_has("scan,scan_int,dot", "scan"), 1);
+    ck_assert_int_eq(kit_list_has("scan,scan_int,dot", "dot"), 1);
+    ck_assert_int_eq(kit_list_has("scan,scan_int,dot", "sca"), 0);
+    ck_assert_int_eq(kit_list_has("scan,scan_int,dot", "dot_shared"), 0);
+    ck_assert_int_eq(kit_list_has("scan,,dot", ""), 0);
+    ck_assert_int_eq(kit_list_has("", "scan"), 0);
+}
+END_TEST
+
 static Suite *util_suite(void)
 {
     Suite *s = suite_create("util");
     TCase *tc = tcase_create("core");
+    tcase_add_test(tc, comma_lists);
     tcase_add_test(tc, median_cases);
     tcase_add_test(tc, now_is_monotonic);
     tcase_add_test(tc, xmalloc_ok);

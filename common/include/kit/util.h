@@ -11,6 +11,8 @@ extern "C" {
 void kit_set_err(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Median of v[0..n) (v is reordered).  NaN when n == 0. */
 double kit_median(double *v, size_t n);
+/* 1 when name is one of the comma-separated names of list ("a,b,c"). */
+int kit_list_has(const char *list, const char *name);
 /* Wall clock in seconds (monotonic). */
 double kit_now(void);
 /* malloc that exits with a message naming `what` on failure (harness/checker use). */

@@ -656,22 +656,10 @@ static int build_runner(grading *gr, const char *sub_dir, grade_result *g, int w
 
 /* ------------------------------------------------------------------ tests */
 
-int name_in_list(const char *list, const char *name)
-{
-    size_t n = strlen(name);
-    for (const char *p = list; *p;) {
-        size_t len = strcspn(p, ",");
-        if (len == n && !strncmp(p, name, n))
-            return 1;
-        p += len + (p[len] == ',');
-    }
-    return 0;
-}
-
 static int wanted(const engine *e, const rubric_test *t)
 {
     if (e->only_test) /* "name" or "name,name,..." */
-        return name_in_list(e->only_test, t->name);
+        return kit_list_has(e->only_test, t->name);
     return !e->student_mode || t->vis == VIS_VISIBLE;
 }
 

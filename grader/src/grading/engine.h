@@ -94,8 +94,6 @@ int engine_build_only(engine *e, const char *sub_dir, const char *work_dir, grad
  * Returns an exit code (exit_codes.h): 0, FAILED (build or run), NO_GPU. */
 int engine_show(engine *e, const char *sub_dir, const char *work_dir, const char *params);
 
-/* 1 when `name` is one of the comma-separated names in `list`. */
-int name_in_list(const char *list, const char *name);
 
 /* The seed of one run of one case (documented: students reproduce with it). */
 uint64_t engine_case_seed(uint64_t seed, const char *test, int case_index, int rep);
