@@ -31,6 +31,11 @@ int kit_launch_observe(kit_launch_observer fn);
 int kit_api_enable(CUpti_CallbackDomain domain, CUpti_CallbackId cbid);
 #endif
 
+/* ---- the watchdog's held time (watchdog_hold.cu) ----
+ * Holds the watchdog's clock while a student call waits for the driver to
+ * tear a context down (cudaDeviceReset); call before the first CUDA call. */
+void kit_watchdog_follow_teardown(void);
+
 /* ---- work a student call left running (pending.cu) ---- */
 #include <cuda_runtime.h>
 /* Follows the streams the program creates (CUPTI resource callbacks); call

@@ -301,12 +301,14 @@ int main(int argc, char **argv)
      * running, pending.cu) - not under compute-sanitizer (--no-trace), which
      * leaves CUPTI to itself and times nothing. */
     kit_trace_init(trace && !show && !base);
-    if (trace && !base)
+    if (trace && !base) {
         kit_pending_init();
+        kit_watchdog_follow_teardown();
+    }
     if (!show) {
         char dir[1024];
         folder_of(out_path, dir, sizeof dir);
-        kit_watchdog_setup(dir, call_limit, call_grace);
+        kit_watchdog_setup(dir, call_limit, call_grace, KIT_CALL_HOLD_MAX_S);
         kit_watchdog_kernel_source(kit_trace_call_kernels);
     }
     if (served)

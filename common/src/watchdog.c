@@ -20,6 +20,8 @@ static struct {
     int started, armed;
     unsigned long gen;
     double t0, limit, grace;
+    double held, hold_t0, hold_max; /* the call's held seconds so far; since when it is held (0: not) */
+    int hold_depth;
     char call[64];
     char dir[1024];
     const char *(*kernels)(void);
@@ -53,6 +55,14 @@ static void fire(const char *call, double limit, double seconds)
     _exit(KIT_EXIT_HUNG);
 }
 
+/* The armed call's seconds that count at `now`: all but the held ones, of
+ * which at most hold_max are left out.  W.mu held. */
+static double counted(double now)
+{
+    double held = W.held + (W.hold_t0 > 0 ? now - W.hold_t0 : 0);
+    return now - W.t0 - (held < W.hold_max ? held : W.hold_max);
+}
+
 static void *watch(void *arg)
 {
     (void)arg;
@@ -61,16 +71,17 @@ static void *watch(void *arg)
         while (!W.armed)
             pthread_cond_wait(&W.cv, &W.mu);
         unsigned long gen = W.gen;
-        double deadline = W.t0 + W.limit * W.grace;
-        while (W.armed && W.gen == gen && mono() < deadline) {
-            double at = deadline;
+        double allowed = W.limit * W.grace, seconds;
+        /* Woken by the clock, or by a hold starting or ending (which moves the deadline). */
+        while (W.armed && W.gen == gen && (seconds = counted(mono())) < allowed) {
+            double at = mono() + (allowed - seconds);
             struct timespec ts = {(time_t)at, (long)((at - (time_t)at) * 1e9)};
             pthread_cond_timedwait(&W.cv, &W.mu, &ts);
         }
         if (W.armed && W.gen == gen) {
             char call[64];
             snprintf(call, sizeof call, "%s", W.call);
-            double limit = W.limit, seconds = mono() - W.t0;
+            double limit = W.limit;
             pthread_mutex_unlock(&W.mu);
             fire(call, limit, seconds); /* does not return */
         }
@@ -78,8 +89,9 @@ static void *watch(void *arg)
     return NULL;
 }
 
-void kit_watchdog_setup(const char *hang_dir, double limit_s, double grace)
+void kit_watchdog_setup(const char *hang_dir, double limit_s, double grace, double hold_max_s)
 {
+    W.hold_max = hold_max_s > 0 ? hold_max_s : 0;
     snprintf(W.dir, sizeof W.dir, "%s", hang_dir && *hang_dir ? hang_dir : ".");
     W.limit = limit_s;
     W.grace = grace >= 1 ? grace : 1;
@@ -117,16 +129,34 @@ void kit_watchdog_arm(const char *call)
     pthread_mutex_lock(&W.mu);
     snprintf(W.call, sizeof W.call, "%s", call ? call : "the call");
     W.t0 = mono();
+    W.held = W.hold_t0 = 0;
+    W.hold_depth = 0;
     W.gen++;
     W.armed = 1;
     pthread_cond_signal(&W.cv);
     pthread_mutex_unlock(&W.mu);
 }
 
+void kit_watchdog_hold(int on)
+{
+    pthread_mutex_lock(&W.mu);
+    if (W.armed) {
+        double now = mono();
+        if (on && W.hold_depth++ == 0)
+            W.hold_t0 = now;
+        else if (!on && W.hold_depth > 0 && --W.hold_depth == 0) {
+            W.held += now - W.hold_t0;
+            W.hold_t0 = 0;
+        }
+        pthread_cond_signal(&W.cv);
+    }
+    pthread_mutex_unlock(&W.mu);
+}
+
 double kit_watchdog_disarm(void)
 {
     pthread_mutex_lock(&W.mu);
-    double seconds = W.armed ? mono() - W.t0 : 0;
+    double seconds = W.armed ? counted(mono()) : 0;
     W.armed = 0;
     pthread_cond_signal(&W.cv);
     pthread_mutex_unlock(&W.mu);

@@ -1,6 +1,7 @@
 /* test_watchdog.c - a call that does not return ends the process with its
- * record; one that returns in time, or within its grace, does not; the skip
- * list; the record's line. */
+ * record; one that returns in time, or within its grace, does not; held
+ * time (a context's teardown) counts only past its most; the skip list; the
+ * record's line. */
 
 #include <errno.h>
 #include <stdio.h>
@@ -65,7 +66,7 @@ START_TEST(a_call_that_never_returns_ends_the_run)
     double t0 = now();
     pid_t pid = fork();
     if (pid == 0) {
-        kit_watchdog_setup(dir, 0.2, 1);
+        kit_watchdog_setup(dir, 0.2, 1, 0);
         kit_watchdog_kernel_source(kernel_name);
         kit_watchdog_arm("dot_shared");
         sleep_s(20); /* "the kernel": the watchdog must end this */
@@ -93,7 +94,7 @@ START_TEST(calls_in_time_leave_nothing)
     make_dir();
     pid_t pid = fork();
     if (pid == 0) {
-        kit_watchdog_setup(dir, 0.3, 1);
+        kit_watchdog_setup(dir, 0.3, 1, 0);
         for (int i = 0; i < 3; i++) { /* each arm starts its own clock */
             kit_watchdog_arm("scan");
             sleep_s(0.15);
@@ -120,7 +121,7 @@ START_TEST(within_the_grace_a_call_overruns)
     make_dir();
     pid_t pid = fork();
     if (pid == 0) {
-        kit_watchdog_setup(dir, 0.1, 5);
+        kit_watchdog_setup(dir, 0.1, 5, 0);
         kit_watchdog_arm("scan_int");
         sleep_s(0.25);
         double s = kit_watchdog_disarm();
@@ -133,9 +134,71 @@ START_TEST(within_the_grace_a_call_overruns)
 }
 END_TEST
 
+/* Time held (the driver tearing the context down) does not count: a call
+ * with 0.6 s of it and 0.1 s of its own returns under its 0.3 s limit, its
+ * counted seconds without the held ones; nested holds count once. */
+START_TEST(held_time_does_not_count)
+{
+    make_dir();
+    pid_t pid = fork();
+    if (pid == 0) {
+        kit_watchdog_setup(dir, 0.3, 1, 5);
+        kit_watchdog_arm("dot_shared");
+        sleep_s(0.05);
+        kit_watchdog_hold(1);
+        kit_watchdog_hold(1); /* the runtime's reset calls the driver's */
+        sleep_s(0.3);
+        kit_watchdog_hold(0);
+        sleep_s(0.3); /* still inside the outer one */
+        kit_watchdog_hold(0);
+        kit_watchdog_hold(0); /* one too many: ignored */
+        sleep_s(0.05);
+        double s = kit_watchdog_disarm();
+        if (s < 0.09 || s > 0.29)
+            _exit(10);
+        kit_watchdog_arm("dot_shared"); /* a new call: nothing held carries over */
+        sleep_s(0.1);
+        s = kit_watchdog_disarm();
+        _exit(s >= 0.09 && s < 0.29 ? 0 : 11);
+    }
+    int st;
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %d", st);
+    kit_hang_record h;
+    ck_assert_int_eq(read_record(&h), -1);
+    remove_dir();
+}
+END_TEST
+
+/* Held time beyond hold_max counts: a teardown that never ends is a hang,
+ * ended at limit + hold_max. */
+START_TEST(held_time_counts_past_its_most)
+{
+    make_dir();
+    double t0 = now();
+    pid_t pid = fork();
+    if (pid == 0) {
+        kit_watchdog_setup(dir, 0.2, 1, 0.4);
+        kit_watchdog_arm("dot_shared");
+        kit_watchdog_hold(1);
+        sleep_s(20);
+        _exit(0);
+    }
+    int st;
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    double took = now() - t0;
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == KIT_EXIT_HUNG, "status %d", st);
+    ck_assert_msg(took >= 0.6 && took < 5, "ended after %.2f s", took);
+    kit_hang_record h;
+    ck_assert_int_eq(read_record(&h), 0);
+    ck_assert(h.seconds >= 0.2 && h.seconds < 1);
+    remove_dir();
+}
+END_TEST
+
 START_TEST(no_limit_no_watchdog)
 {
-    kit_watchdog_setup("/nonexistent", 0, 1);
+    kit_watchdog_setup("/nonexistent", 0, 1, 0);
     kit_watchdog_arm("x");
     double s = kit_watchdog_disarm();
     ck_assert(s == 0);
@@ -184,6 +247,8 @@ static Suite *watchdog_suite(void)
     tcase_add_test(tc, a_call_that_never_returns_ends_the_run);
     tcase_add_test(tc, calls_in_time_leave_nothing);
     tcase_add_test(tc, within_the_grace_a_call_overruns);
+    tcase_add_test(tc, held_time_does_not_count);
+    tcase_add_test(tc, held_time_counts_past_its_most);
     tcase_add_test(tc, no_limit_no_watchdog);
     tcase_add_test(tc, skip_list);
     tcase_add_test(tc, record_lines);

@@ -18,6 +18,12 @@
  * runs.  (Code that ends the thread on purpose only hangs longer: the
  * grader's backstop limit still ends it.)
  *
+ * Time the call spends in the driver's teardown of its context
+ * (cudaDeviceReset, which some "clean up like the samples" code ends with)
+ * is held: it does not count toward the limit, up to hold_max seconds.
+ * Beside twenty other contexts on an H100, a correct call ending in a reset
+ * took over 8 s (watchdog_hold.cu follows the teardown calls).
+ *
  * The calls the grader names in --skip-calls hung earlier in the same
  * grading: the runner does not make them again (kit_call_skipped).
  */
@@ -27,16 +33,20 @@
 extern "C" {
 #endif
 
-/* The record's folder (where --out is) and the grace; limit <= 0: no watchdog. */
-void kit_watchdog_setup(const char *hang_dir, double limit_s, double grace);
+/* The record's folder (where --out is), the grace, and the most seconds of
+ * held time a call may leave out (KIT_CALL_HOLD_MAX_S); limit <= 0: no watchdog. */
+void kit_watchdog_setup(const char *hang_dir, double limit_s, double grace, double hold_max_s);
 /* The limit of the next calls (serve mode: per case). */
 void kit_watchdog_limit(double limit_s);
 /* The kernels the current call launched (trace.cu), read when it fires. */
 void kit_watchdog_kernel_source(const char *(*kernels)(void));
 /* Around one student call: arm before it, disarm after it (its results
- * waited for); disarm returns the call's seconds. */
+ * waited for); disarm returns the call's counted seconds (without the held ones). */
 void kit_watchdog_arm(const char *call);
 double kit_watchdog_disarm(void);
+/* Around the driver's teardown inside a call (nested pairs count once):
+ * the time between does not count toward the limit, up to hold_max_s. */
+void kit_watchdog_hold(int on);
 /* Did a call of `seconds` overrun its limit (only possible with a grace > 1)? */
 int kit_watchdog_overran(double seconds);
 
