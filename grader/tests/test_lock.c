@@ -91,6 +91,51 @@ START_TEST(cpu_slots_bound_the_holders)
 }
 END_TEST
 
+/* host = alone: every slot is waited for (a build or checker running ends
+ * first), and while they are held no build or checker starts. */
+START_TEST(all_slots_keep_the_kit_out)
+{
+    cpu_slot one;
+    cpu_slot_acquire(&one);
+    int fds[2];
+    ck_assert_int_eq(pipe(fds), 0);
+    pid_t pid = fork();
+    ck_assert(pid >= 0);
+    if (pid == 0) {
+        close(one.fd);
+        double t0 = now();
+        cpu_slot_all all;
+        cpu_slots_acquire_all(&all);
+        double waited = now() - t0;
+        ssize_t n = write(fds[1], &waited, sizeof waited);
+        cpu_slots_release_all(&all);
+        _exit(all.n == 0 && n == sizeof waited ? 0 : 1);
+    }
+    close(fds[1]);
+    usleep(300 * 1000);
+    cpu_slot_release(&one);
+    double waited = -1;
+    ck_assert_int_eq(read(fds[0], &waited, sizeof waited), (ssize_t)sizeof waited);
+    int st;
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    ck_assert_msg(waited >= 0.25, "every slot taken after %.3f s, while one was held", waited);
+    close(fds[0]);
+
+    cpu_slot_all all;
+    cpu_slots_acquire_all(&all);
+    ck_assert_int_eq(all.n, 2);
+    pid = slot_taker(fds, all.fd[0], all.fd[1]);
+    usleep(300 * 1000);
+    cpu_slots_release_all(&all);
+    ck_assert_int_eq(read(fds[0], &waited, sizeof waited), (ssize_t)sizeof waited);
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    ck_assert_msg(waited >= 0.25, "a checker's slot taken after %.3f s while every slot was held", waited);
+    close(fds[0]);
+}
+END_TEST
+
 START_TEST(gpu_wait_is_measured)
 {
     gpu_lock held;
@@ -289,6 +334,7 @@ static Suite *lock_suite(void)
     tcase_set_timeout(tc, 30);
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, cpu_slots_bound_the_holders);
+    tcase_add_test(tc, all_slots_keep_the_kit_out);
     tcase_add_test(tc, gpu_wait_is_measured);
     tcase_add_test(tc, gated_timing_run);
     tcase_add_test(tc, one_shared_hold_per_grading);

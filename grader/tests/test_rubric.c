@@ -76,7 +76,8 @@ static const char good_rubric[] =
     "case = n=2^26 type=float\n"                            /* 34 */
     "threshold = 2.0\n"                                     /* 35 */
     "visibility = after_due_date\n"                         /* 36 */
-    "show_details = yes\n";                                 /* 37 */
+    "show_details = yes\n"                                  /* 37 */
+    "host = alone\n";                                       /* 38 */
 
 START_TEST(good_rubric_loads)
 {
@@ -139,6 +140,8 @@ START_TEST(good_rubric_loads)
     ck_assert_int_eq(t->line, 31);
     ck_assert_int_eq(t->show_details, 1);
     ck_assert_int_eq(rubric_find(&r, "hidden.one")->show_details, 0); /* default: title and points only */
+    ck_assert_int_eq(t->host_alone, 1);
+    ck_assert_int_eq(rubric_find(&r, "hidden.one")->host_alone, 0); /* default: builds and checks go on */
 
     ck_assert_ptr_null(rubric_find(&r, "nope"));
     ck_assert(rubric_max_points(&r, 0) == 42.5);
@@ -178,6 +181,9 @@ static const struct {
     {HEAD "case = n=1\ngpu = exclusive\n", "rubric.ini:7: 'gpu' must be shared or alone: 'exclusive'"},
     {HEAD "case = n=1\nkind = sanitizer\ntool = racecheck\ngpu = alone\n",
      "rubric.ini:9: 'gpu' is only for correctness tests (test 't' is sanitizer)"},
+    {HEAD "case = n=1\nkind = performance\nthreshold = 2\nhost = quiet\n",
+     "rubric.ini:9: 'host' must be shared or alone: 'quiet'"},
+    {HEAD "case = n=1\nhost = alone\n", "rubric.ini:7: 'host' is only for performance tests (test 't' is correctness)"},
     {HEAD "case = n=1\nrepeat = 0\n", "rubric.ini:7: 'repeat' must be >= 1"},
     {HEAD "case = n=1\nrepeat = 1.5\n", "rubric.ini:7: 'repeat' is not a whole number: '1.5'"},
     {HEAD "case = n=1\ntimeout = -1\n", "rubric.ini:7: 'timeout' must be > 0"},

@@ -25,20 +25,27 @@ int gpu_take_alone(grading *g, gpu_lock *lock, double *waited_s)
 }
 
 /* One run of argv: sharing the GPU (the grading's one shared hold), or with
- * the GPU to itself (gpu_take_alone). */
-static void run_sharing_or_alone(grading *g, const char *const argv[], const proc_opts *o, int alone, proc_result *r,
-                                 double *waited_s)
+ * the GPU to itself (gpu_take_alone); host_alone: and the machine's CPU
+ * slots too, taken before the GPU (lock.h). */
+static void run_sharing_or_alone(grading *g, const char *const argv[], const proc_opts *o, int alone, int host_alone,
+                                 proc_result *r, double *waited_s)
 {
     if (!alone) {
         gpu_share(g);
         proc_run(argv, o, r);
         return;
     }
+    cpu_slot_all slots = {0};
+    if (host_alone && g->e->gpu) {
+        gpu_release_all(g); /* never wait for a CPU slot while holding a GPU lock */
+        cpu_slots_acquire_all(&slots);
+    }
     gpu_lock lock;
     int locked = gpu_take_alone(g, &lock, waited_s);
     proc_run(argv, o, r);
     if (locked)
         gpu_lock_release(&lock);
+    cpu_slots_release_all(&slots);
 }
 
 /* clean_run_dir failed (errno): the case is not run, and says why. */
@@ -102,10 +109,11 @@ void run_case(grading *g, const rubric_test *t, const char *params, uint64_t see
             argv[n++] = "--gate-fd", argv[n++] = KIT_CTL_FD_S, argv[n] = NULL;
         sandboxed sb;
         sandboxed_init(&sb, e, run_limit(t, limit, grace), w->run, w->run, w->run, w->bin, NULL);
+        int host_alone = bench && t->host_alone;
         if (!alone && gated)
-            run_gated(g, argv, &sb, sb.o.timeout_s, &r, &c->waited_s);
+            run_gated(g, argv, &sb, sb.o.timeout_s, host_alone, &r, &c->waited_s);
         else
-            run_sharing_or_alone(g, argv, &sb.o, alone, &r, &c->waited_s);
+            run_sharing_or_alone(g, argv, &sb.o, alone, host_alone, &r, &c->waited_s);
         /* Runs sharing the GPU share its memory: one that ran out of it
          * next to others is rerun once with the GPU to itself, so another
          * submission's memory hog cannot fail it (a hog of its own fails
@@ -182,7 +190,7 @@ void run_sanitizer_case(grading *g, const rubric_test *t, const char *params, ui
     kit_hang_record h;
     int hung = 0;
     for (int alone = 0;; alone = 1) {
-        run_sharing_or_alone(g, argv, &sb.o, alone, &r, &c->waited_s);
+        run_sharing_or_alone(g, argv, &sb.o, alone, 0, &r, &c->waited_s);
         hung = run_hung(&r, w->run, &h);
         /* compute-sanitizer slows every kernel many times over, more so
          * beside other gradings: a run that reached its backstop while it

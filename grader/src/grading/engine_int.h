@@ -248,10 +248,11 @@ int gpu_idle(grading *g);
  * then its shared hold: before a timing run, and at the end of a grading. */
 void gpu_release_all(grading *g);
 /* A timing run (argv: runner bench ... --gate-fd KIT_CTL_FD_S) that shares the GPU but
- * for its timing loop, which gets it alone; r as from proc_run, waited_s
- * grows by the time spent waiting for the lock (not part of the limit). */
-void run_gated(grading *g, const char *const argv[], const sandboxed *sb, double limit, proc_result *r,
-               double *waited_s);
+ * for its timing loop, which gets it alone (host_alone: the CPU slots too,
+ * rubric `host = alone`); r as from proc_run, waited_s grows by the time
+ * spent waiting for the locks (not part of the limit). */
+void run_gated(grading *g, const char *const argv[], const sandboxed *sb, double limit, int host_alone,
+               proc_result *r, double *waited_s);
 
 /* ---- cases.c: one run of one case on its own ---- */
 

@@ -514,11 +514,12 @@ void gpu_release_all(grading *g)
  * submissions build, generate inputs and check results meanwhile; the lock
  * (lock.h) still keeps every other GPU run out of the timed loop.  Waiting
  * for the lock is not part of the time limit. */
-void run_gated(grading *g, const char *const argv[], const sandboxed *sb, double limit, proc_result *r,
-               double *waited_s)
+void run_gated(grading *g, const char *const argv[], const sandboxed *sb, double limit, int host_alone,
+               proc_result *r, double *waited_s)
 {
     const engine *e = g->e;
     gpu_unshare(g); /* its own holds, one at a time */
+    cpu_slot_all slots = {0};
     gpu_lock lock;
     int locked = gpu_lock_acquire(&lock, e->gpu_uuid, 0, e->log) == 0;
     *waited_s += locked ? lock.waited_s : 0;
@@ -541,9 +542,15 @@ void run_gated(grading *g, const char *const argv[], const sandboxed *sb, double
         } else {
             if (locked)
                 gpu_lock_release(&lock);
+            double t_slots = kit_now();
+            if (alone && host_alone && e->gpu) /* the CPU slots first: none is waited for under a GPU lock */
+                cpu_slots_acquire_all(&slots);
+            *waited_s += kit_now() - t_slots;
             locked = gpu_lock_acquire(&lock, e->gpu_uuid, alone, e->log) == 0;
             *waited_s += locked ? lock.waited_s : 0;
         }
+        if (!alone)
+            cpu_slots_release_all(&slots);
         debug(alone ? "gate: alone" : "gate: shared", NULL);
         if (alone_since > 0)
             g->times.alone += kit_now() - alone_since;
@@ -556,4 +563,5 @@ void run_gated(grading *g, const char *const argv[], const sandboxed *sb, double
         g->times.alone += kit_now() - alone_since;
     if (locked)
         gpu_lock_release(&lock);
+    cpu_slots_release_all(&slots);
 }

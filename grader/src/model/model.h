@@ -69,6 +69,8 @@ typedef struct {
     int gpu_alone;         /* gpu = alone: each case runs with the GPU to this grading alone, not in
                               the case server beside other gradings (a check of the GPU's timeline:
                               another process's kernels and copies change it) */
+    int host_alone;        /* host = alone (performance): the timing waits until no build or checker
+                              of the kit runs and keeps them out (lock.h, cpu_slots_acquire_all) */
     int line;              /* line of the section header, for messages */
 } rubric_test;
 

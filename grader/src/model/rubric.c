@@ -23,11 +23,11 @@
 /* Where each key of a test was set (0: not set), for messages. */
 enum {
     K_TITLE, K_KIND, K_GROUP, K_POINTS, K_VIS, K_PARAMS, K_TIMEOUT, K_REPEAT, K_PARTIAL, K_TOOL,
-    K_THRESHOLD, K_MIN_SPEEDUP, K_WARMUP, K_REPS, K_SHOW_DETAILS, K_GPU, K_NKEYS
+    K_THRESHOLD, K_MIN_SPEEDUP, K_WARMUP, K_REPS, K_SHOW_DETAILS, K_GPU, K_HOST, K_NKEYS
 };
 static const char *const test_keys[K_NKEYS] = {
     "title", "kind", "group", "points", "visibility", "params", "timeout", "repeat", "partial", "tool",
-    "threshold", "min_speedup", "warmup", "reps", "show_details", "gpu",
+    "threshold", "min_speedup", "warmup", "reps", "show_details", "gpu", "host",
 };
 
 enum { R_LAB, R_TIMEOUT, R_BUILD_TIMEOUT, R_SAN_TIMEOUT, R_CALL_LIMIT, R_MEMORY, R_PROCS, R_OUTPUT, R_FILE, R_DUE,
@@ -414,6 +414,12 @@ static void set_test_key(rctx *c, rubric_test *t, int k, const char *name, const
         else
             fail(c, c->in.lineno, "'gpu' must be shared or alone: '%s'", v);
         return;
+    case K_HOST:
+        if (!strcmp(v, "alone") || !strcmp(v, "shared"))
+            t->host_alone = !strcmp(v, "alone");
+        else
+            fail(c, c->in.lineno, "'host' must be shared or alone: '%s'", v);
+        return;
     case K_TOOL:
         if (strcmp(v, "memcheck") && strcmp(v, "racecheck") && strcmp(v, "synccheck") && strcmp(v, "initcheck"))
             fail(c, c->in.lineno, "unknown tool '%s' (memcheck, racecheck, synccheck or initcheck)", v);
@@ -513,9 +519,9 @@ static void check_keys_of_kind(rctx *c, const rubric_test *t, const test_meta *m
         fail(c, m->key_line[K_TOOL], "'tool' is only for sanitizer tests (test '%s' is %s)", t->name, kn);
         return;
     }
-    static const int perf_keys[] = {K_THRESHOLD, K_MIN_SPEEDUP, K_WARMUP, K_REPS};
+    static const int perf_keys[] = {K_THRESHOLD, K_MIN_SPEEDUP, K_WARMUP, K_REPS, K_HOST};
     if (t->kind != KIND_PERFORMANCE)
-        for (int j = 0; j < 4; j++)
+        for (int j = 0; j < (int)(sizeof perf_keys / sizeof perf_keys[0]); j++)
             if (m->key_line[perf_keys[j]]) {
                 fail(c, m->key_line[perf_keys[j]], "'%s' is only for performance tests (test '%s' is %s)",
                      test_keys[perf_keys[j]], t->name, kn);

@@ -260,6 +260,29 @@ void cpu_slot_acquire(cpu_slot *s)
             close(fds[i]);
 }
 
+void cpu_slots_acquire_all(cpu_slot_all *s)
+{
+    int n = cpu_slots();
+    char name[64];
+    s->n = 0;
+    for (int i = 0; i < n; i++) {
+        snprintf(name, sizeof name, "cpu-slot.%d", i);
+        int fd = open_lock(NULL, name);
+        if (fd < 0) /* unusable lock folder: go ahead (the GPU lock warns about it) */
+            break;
+        while (flock(fd, LOCK_EX) != 0 && errno == EINTR) {
+        }
+        s->fd[s->n++] = fd;
+    }
+}
+
+void cpu_slots_release_all(cpu_slot_all *s)
+{
+    for (int i = 0; i < s->n; i++)
+        close(s->fd[i]);
+    s->n = 0;
+}
+
 void cpu_slot_release(cpu_slot *s)
 {
     if (s->fd >= 0)
