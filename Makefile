@@ -33,16 +33,34 @@ KIT_INI := $(BUILD)/kit.ini
 obj = $(patsubst %,$(BUILD)/%.o,$(basename $(1)))
 
 # ---- what make prints ----------------------------------------------------------
-# One short line per step ("  NVCC  common/src/runner_main.cu"); V=1 prints the
-# compiler's whole command line instead.  A failing step's compiler messages
-# are shown either way (only the command line is hidden).
+# One line per step of the build, said by the first of its files that is made:
+# "building the kit (72 files)...", "building the lab03-dot harness and checker
+# (5 files)..." (the count: its files not built yet; none when a goal names a
+# file).  On a terminal the file being made is shown in place under it and
+# erased when it is done (the first build takes half a minute on a slow
+# machine); in a pipe or a file only the step lines (mk/quiet).  The
+# compiler's messages, warnings and errors, are always shown whole; V=1 prints
+# every command line instead of the steps.
 ifeq ($(V),1)
   Q :=
   say =
 else
   Q := @
-  say = printf '  %-5s %s\n' '$(1)' '$(2)';
+  say = mk/quiet '$(step_head)' '[$(step_k)$(step_of)] $(1) $(2)' 
 endif
+# $(call step,KEY,WHAT,FILES): FILES are made in the step KEY ("building WHAT...").
+# The recipe's expansion (in make itself, one job at a time) records what was
+# said: no files, no races between parallel jobs.
+define step
+$(3): private STEP := $(1)
+STEP_WHAT_$(1) := $(2)
+STEP_FILES_$(1) += $(3)
+endef
+STEP_GOAL_FILES := $(filter $(BUILD)/% $(abspath $(BUILD))/%,$(MAKECMDGOALS))
+step_missing = $(if $(STEP_GOAL_FILES),,$(filter-out $(wildcard $(STEP_FILES_$(STEP))),$(sort $(STEP_FILES_$(STEP)))))
+step_head = $(if $(STEP),$(if $(filter $(STEP),$(STEPS_SAID)),,$(eval STEPS_SAID += $(STEP))$(eval STEPS_TODO += $(step_missing))building $(STEP_WHAT_$(STEP))$(if $(step_missing), ($(words $(step_missing)) file$(if $(word 2,$(step_missing)),s)))...))
+step_k = $(eval STEPS_MADE += x)$(words $(STEPS_MADE))
+step_of = $(if $(word $(words $(STEPS_MADE)),$(STEPS_TODO)),/$(words $(STEPS_TODO)))
 
 # A student's `make lab03` (or run-lab03, make handin) builds on every core
 # unless make was given -j: the first one on a fresh clone is the wait
@@ -184,6 +202,7 @@ $(BUILD)/grader/labs/$(1)/test_%: grader/labs/$(1)/test_%.c $$($(1)_CHECK_OBJ) $
 	@mkdir -p $$(@D)
 	$(Q)$$(call say,CC,$$@)$(CC) $(KIT_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Icommon/tests -Ilabs/$(1) -Igrader/labs/$(1) -o $$@ $$< $$($(1)_CHECK_OBJ) $(LIBKIT) $(CJSON_LIBS) $(CHECK_LIBS) $(CUDART_STATIC) -lm
 LAB_TARGETS += $(BUILD)/labs/$(1)/check $(BUILD)/labs/$(1)/objects
+$$(eval $$(call step,$(1),the $(1) harness and checker,$$($(1)_RUNNER_OBJ) $$($(1)_CHECK_OBJ) $(BUILD)/labs/$(1)/check))
 $(1)_NEEDS := $(BUILD)/labs/$(1)/check $(BUILD)/labs/$(1)/objects
 LAB_UNIT_TESTS += $$($(1)_TESTS)
 endef
@@ -198,6 +217,8 @@ $(KITGRADE): $(call obj,$(GRADER_C)) $(LIBKIT)
 $(KIT_DEVICES): tools/kit-devices.cu common/include/kit/no_gpu.cuh $(DEPS_OK)
 	@mkdir -p $(@D)
 	$(Q)$(call say,NVCC,$<)$(NVCC) $(KIT_NVCCFLAGS) -o $@ $<
+
+$(eval $(call step,kit,the kit,$(call obj,$(COMMON_C) $(COMMON_CU) $(GRADER_C)) $(LIBKIT) $(LIBKIT_RUNNER) $(KITGRADE) $(KIT_DEVICES)))
 
 # The kit's version for reports and feedback headers: git describe at build
 # time (a VERSION file in a tarball without .git); kit.ini is rewritten when it changes.
@@ -290,6 +311,8 @@ $(BUILD)/tests/gpu/test_%: tests/gpu/test_%.c $(call obj,$(GRADER_LIB_C)) $(EXPE
 	@mkdir -p $(@D)
 	$(Q)$(call say,CC,$@)$(CC) $(KIT_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Icommon/tests $(GRADER_INC) -Itests/lib -o $@ $< $(call obj,$(GRADER_LIB_C)) $(EXPECT_OBJ) $(LIBKIT) $(CJSON_LIBS) $(INIH_LIBS) $(CHECK_LIBS) -lm
 
+$(eval $(call step,tests,the kit tests,$(UNIT_TESTS) $(GPU_TESTS) $(EXPECT_OBJ)))
+
 test-unit: $(UNIT_TESTS) $(GPU_TESTS) all ## unit tests of common/, grader/ and the labs' checkers (no GPU needed)
 	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-unit $(UNIT_TESTS)
 	@$(MAKE) --no-print-directory test-demos-summary
@@ -367,10 +390,13 @@ deps: ## install missing distribution packages (as root)
 -include resources/demos/demos.mk
 -include mk/course.mk
 include mk/bench.mk
+$(eval $(call step,demos,the race demos,$(DEMO_BINS)))
+$(eval $(call step,bench,the bench programs,$(filter-out $(STEP_FILES_kit) $(foreach l,$(LAB_NAMES),$(STEP_FILES_$(l))),$(BENCH_BINS) $(BENCH_DRIVER_OBJ) $(call obj,$(addprefix $(BENCH_DIR)/,$(addsuffix .cu,$(BENCH_LIB_LABS)))))))
 
 # ---- handouts ------------------------------------------------------------------------
 HANDOUTS_MD := $(wildcard handouts/*.md)
 handouts: $(patsubst handouts/%.md,$(BUILD)/handouts/%.html,$(HANDOUTS_MD)) ## HTML handouts with pandoc
+$(eval $(call step,handouts,the handouts,$(patsubst handouts/%.md,$(BUILD)/handouts/%.html,$(HANDOUTS_MD))))
 # mk/handouts.lua marks the shell blocks ("How to run it") so comments render as comments.
 $(BUILD)/handouts/%.html: handouts/%.md mk/handouts.lua
 	@mkdir -p $(@D)
