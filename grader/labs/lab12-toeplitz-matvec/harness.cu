@@ -1,21 +1,23 @@
-/* harness.cu - lab12's declaration (kit/lab.cuh): the input on the GPU, one
- * call of toeplitz_matvec on a poisoned output, "out" recorded; bench mode times toeplitz_matvec
- * against the kit's baseline.  The driver (common/src/lab_driver.cu) does
- * the rest: allocation, poison, tracing, read-back, timing, records.
+/* harness.cu - lab12's declaration (kit/lab.cuh): B (padded rows) and p on
+ * the GPU, u poisoned with NaN, one call of toeplitz_matvec, "u" recorded
+ * (f32, nx*ny); bench mode (and show mode, for students) times it against
+ * the kit's global-memory kernel (the thesis's Algorithm 4.2).  The driver
+ * (common/src/lab_driver.cu) does the rest: allocation, poison, tracing,
+ * read-back, timing, records.
  */
 #include <stdio.h>
 
 #include "baseline.h"
 #include "dataset.h"
-#include "toeplitz_matvec.h"
 #include "kit/lab.cuh"
+#include "toeplitz_matvec.h"
 
 KIT_LAB_DESCRIPTORS_OMIT_FIELDS
 
 typedef struct {
     lab12_data d;
-    float *d_in, *d_out;
-    float *d_out_kit; /* the baseline's output, when timing */
+    float *d_b, *d_p, *d_u;
+    float *d_u_kit; /* the baseline's output, when timing */
 } inputs;
 
 KIT_LAB_DATASET(inputs, lab12) /* generate and release: dataset.c */
@@ -24,68 +26,100 @@ KIT_LAB_DATASET(inputs, lab12) /* generate and release: dataset.c */
 static int buffers(kit_run_ctx *, void *s, kit_lab_stage stage, kit_lab_buf *b)
 {
     inputs *in = (inputs *)s;
-    size_t bytes = (in->d.n ? (size_t)in->d.n : 1) * sizeof(float);
+    size_t u_bytes = in->d.n * sizeof(float), b_bytes = in->d.b_count * sizeof(float);
     if (stage == KIT_LAB_TIMING) {
-        b[0] = kit_lab_buf{(void **)&in->d_out_kit, bytes, NULL, 0, 0};
+        b[0] = kit_lab_buf{(void **)&in->d_u_kit, u_bytes, NULL, 0, 0};
         return 1;
     }
-    b[0] = kit_lab_buf{(void **)&in->d_in, bytes, in->d.in, (size_t)in->d.n * sizeof(float), 0};
-    b[1] = kit_lab_buf{(void **)&in->d_out, bytes, NULL, 0, 0};
-    return 2;
+    b[0] = kit_lab_buf{(void **)&in->d_b, b_bytes, in->d.b, b_bytes, 0};
+    b[1] = kit_lab_buf{(void **)&in->d_p, u_bytes, in->d.p, u_bytes, 0};
+    b[2] = kit_lab_buf{(void **)&in->d_u, u_bytes, NULL, 0, 0};
+    return 3;
 }
 
 static void student(void *s)
 {
     inputs *in = (inputs *)s;
-    toeplitz_matvec(in->d_in, in->d_out, in->d.n);
+    toeplitz_matvec(in->d_b, in->d_p, in->d_u, in->d.nx, in->d.ny);
 }
 
-/* One call; out is NaN (0xFF bytes) where the student writes nothing. */
+/* One call; u is NaN (0xFF bytes) where the student writes nothing. */
 static int call(kit_run_ctx *, void *s, int k, kit_lab_call *c)
 {
     inputs *in = (inputs *)s;
-    kit_lab_out out = {"out", KIT_T_F32, in->d_out, 0, (uint64_t)in->d.n, 0, 0, KIT_POISON(0xFF)};
-    return k > 0 ? 0 : kit_lab_one_call(c, "toeplitz_matvec", in->d.n == 0, student, out);
+    kit_lab_out out = {"u", KIT_T_F32, in->d_u, 0, (uint64_t)in->d.n, 0, 0, KIT_POISON(0xFF)};
+    return k > 0 ? 0 : kit_lab_one_call(c, "toeplitz_matvec", 0, student, out);
 }
 
-/* show mode (make run-lab12): the first and last elements. */
+/* show mode (make run-lab12): the first and last points of the first and
+ * last grid rows. */
 static int after(kit_run_ctx *ctx, void *s, int, void *const *host)
 {
     const inputs *in = (const inputs *)s;
-    for (int i = 0; ctx->show && i < in->d.n; i = i == 2 && in->d.n > 6 ? in->d.n - 3 : i + 1)
-        printf("  in[%d] = %.9g   out[%d] = %.9g\n", i, in->d.in[i], i, ((const float *)host[0])[i]);
+    const float *u = (const float *)host[0];
+    int nx = in->d.nx, ny = in->d.ny;
+    if (!ctx->show)
+        return 0;
+    printf("toeplitz_matvec(nx=%d, ny=%d) computed u (%zu points)\n", nx, ny, in->d.n);
+    for (int iy = 0; iy < ny; iy = iy == 0 && ny > 1 ? ny - 1 : ny) {
+        printf("  grid row %d:", iy);
+        for (int ix = 0; ix < nx; ix = ix == 2 && nx > 6 ? nx - 3 : ix + 1)
+            printf("%s u[%d] = %.7g", ix == nx - 3 && nx > 6 ? " ..." : "", iy * nx + ix, u[(size_t)iy * nx + ix]);
+        printf("\n");
+    }
+    size_t nan = 0;
+    for (size_t t = 0; t < in->d.n; t++)
+        nan += u[t] != u[t];
+    if (nan)
+        printf("%zu elements of u are NaN: never written (the harness fills u with NaN before the call)\n", nan);
     return 0;
 }
 
-static const char *refuse(kit_run_ctx *, const void *s, kit_lab_stage stage)
-{
-    return stage == KIT_LAB_BENCH_BEFORE && ((const inputs *)s)->d.n < 1 ? "the benchmark needs n >= 1" : NULL;
-}
-
-/* The timed calls (fresh.cuh): the same call, on an input replaced by
- * scale * (input rotated by shift) and a poisoned output, in buffers of their
- * own; LAB12_TIMED_SAMPLE output elements of a few calls are recorded. */
+/* The timed calls (fresh.cuh): before each, p is replaced by scale * (p
+ * rotated by shift) and u poisoned (NaN), in buffers of their own;
+ * LAB12_TIMED_SAMPLE elements of u of a few calls are recorded for the
+ * checker. */
 static int timed(kit_run_ctx *, void *s, kit_timed_calls *tc, kit_lab_swap *sw)
 {
     inputs *in = (inputs *)s;
-    kit_lab_timed_rotate(tc, sw, "toeplitz_matvec", student, (void **)&in->d_in, in->d.n, (void **)&in->d_out, in->d.n,
-                         LAB12_TIMED_SAMPLE);
-    tc->flops = 2.0 * in->d.n; /* a multiply and an add per element */
+    kit_lab_timed_rotate(tc, sw, "toeplitz_matvec", student, (void **)&in->d_p, (int64_t)in->d.n, (void **)&in->d_u,
+                         (int64_t)in->d.n, LAB12_TIMED_SAMPLE);
+    tc->extra_bytes = 4.0 * in->d.b_count;             /* B, read by every call too */
+    tc->flops = 2.0 * (double)in->d.n * (double)in->d.n; /* one multiply and one add per term */
     return 0;
 }
 
 static int baseline(void *s)
 {
     inputs *in = (inputs *)s;
-    kit_toeplitz_matvec_global(in->d_in, in->d_out_kit, in->d.n);
+    kit_toeplitz_matvec_global(in->d_b, in->d_p, in->d_u_kit, in->d.nx, in->d.ny);
     return 0;
 }
 
-/* in read, out written: 8 bytes per element */
-static double gbs(const void *s, double ms) { return 8.0 * ((const inputs *)s)->d.n / 1e9 / (ms / 1e3); }
+/* 2 (nx ny)^2 flops: the thesis's measure (a multiply and an add per entry of A) */
+static double gflops(const void *s, double ms)
+{
+    double n = (double)((const inputs *)s)->d.n;
+    return 2.0 * n * n / 1e9 / (ms / 1e3);
+}
+
+/* show mode: the time against the global-memory kernel */
+static int show_time(kit_run_ctx *ctx, void *s)
+{
+    inputs *in = (inputs *)s;
+    kit_timing ts, tb;
+    if (kit_lab_time(ctx, in, 2, 5, &ts, &tb) == 0)
+        printf("time: toeplitz_matvec %.3f ms (%.0f GFLOP/s), the kit's global-memory kernel %.3f ms (%.0f GFLOP/s), "
+               "medians of 5: speedup %.2fx\n",
+               ts.median_ms, gflops(in, ts.median_ms), tb.median_ms, gflops(in, tb.median_ms),
+               tb.median_ms / ts.median_ms);
+    return 0;
+}
 
 const kit_lab KIT_LAB = {
     .tag = "lab12", .state_size = sizeof(inputs), .generate = generate, .release = release, .buffers = buffers,
-    .call = call, .after = after, .refuse = refuse, .timed = timed, .baseline = baseline,
-    .metrics = {{"%s effective bandwidth (GB/s)", gbs}},
+    .call = call, .after = after, .timed = timed, .baseline = baseline,
+    .metrics = {{"toeplitz_matvec GFLOP/s (2 (nx ny)^2 flops)", gflops},
+                {"the global-memory kernel, GFLOP/s", gflops, 1}},
+    .show_time = show_time,
 };
