@@ -4,8 +4,9 @@
  * matvec_global is right: the thesis's Algorithm 4.2, every B and p from
  * global memory (the kit's baseline is the same kernel; the performance test
  * times you against it).  Your job is matvec_shared, Algorithm 4.3: the
- * kernel below has the loops and the shared arrays, and as it stands it adds
- * nothing to its sum (every u comes out 0).  The TODOs say what is missing.
+ * kernel below has the loops, the shared arrays, the first barrier and the
+ * products, but it loads zeros and reads the wrong place of the B tile
+ * (every u comes out 0).  The TODOs say what is missing.
  */
 #include <cuda_runtime.h>
 
@@ -46,6 +47,7 @@ __global__ void matvec_shared(const float *B, const float *p, float *u, int nx, 
             /* TODO 1: load the tile of p: ps[t] = p(jTx*TILE + t, jy).  The
              * last tile of a grid row may reach past nx: what must ps hold
              * there so that those products add nothing? */
+            ps[t] = 0.0f;
 
             /* TODO 2: load the values of B this tile needs.  Over the tile,
              * kx = jx - ix + nx - 1 takes 2*TILE - 1 values: which kx goes in
@@ -54,11 +56,21 @@ __global__ void matvec_shared(const float *B, const float *p, float *u, int nx, 
              * Bs[t + TILE]: B's rows are padded to 2nx floats, so that both
              * loads start on a tile boundary when nx is a multiple of TILE).
              * No load may leave B: kx outside 0 .. 2nx - 2 loads 0. */
+            Bs[t] = 0.0f;
+            Bs[t + TILE] = 0.0f;
 
-            __syncthreads(); /* TODO 3: what must be true here, and what at the end of this iteration? */
+            __syncthreads(); /* the tiles are loaded */
 
-            /* TODO 4: add the tile's products to sum: for j < TILE,
-             * B(jx - ix + nx - 1, jy - iy + ny - 1) * p(jx, jy), both from shared memory. */
+            /* TODO 3: the tile's products are B(jx - ix + nx - 1, ky) *
+             * p(jx, jy) for jx = jTx*TILE + j: where in Bs is that B value,
+             * for this thread t and this j? */
+            for (int j = 0; j < TILE; j++) {
+                int k = 0;
+                sum += Bs[k] * ps[j];
+            }
+
+            /* TODO 4: the next iteration overwrites Bs and ps.  What must be
+             * true before it does, and what makes it so? */
         }
     }
     if (ix < nx)
