@@ -103,17 +103,10 @@ static double gflops(const void *s, double ms)
     return 2.0 * n * n / 1e9 / (ms / 1e3);
 }
 
-/* show mode: the time against the global-memory kernel */
+/* show mode (make run-lab12): the time against the global-memory kernel */
 static int show_time(kit_run_ctx *ctx, void *s)
 {
-    inputs *in = (inputs *)s;
-    kit_timing ts, tb;
-    if (kit_lab_time(ctx, in, 2, 5, &ts, &tb) == 0)
-        printf("time: toeplitz_matvec %.3f ms (%.0f GFLOP/s), the kit's global-memory kernel %.3f ms (%.0f GFLOP/s), "
-               "medians of 5: speedup %.2fx\n",
-               ts.median_ms, gflops(in, ts.median_ms), tb.median_ms, gflops(in, tb.median_ms),
-               tb.median_ms / ts.median_ms);
-    return 0;
+    return kit_lab_show_speedup(ctx, s, 2, 5, "toeplitz_matvec", "the kit's global-memory kernel");
 }
 
 const kit_lab KIT_LAB = {
