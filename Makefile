@@ -256,7 +256,7 @@ all: $(KIT_CORE) $(LAB_TARGETS) ## build the grader, common library and every la
 # V=1 also says where each test's seconds went (kitgrade check --timings); PROFILE=1 adds, after
 # the performance test, Nsight Compute's view of your kernels (kitgrade check --profile).
 # Each builds only what its lab needs (the kit's core, that lab's objects and
-# checker): the first `make lab03` on a fresh clone compiles one lab, not eleven.
+# checker): the first `make lab03` on a fresh clone compiles one lab, not every lab.
 KITGRADE_OPTS = $(if $(TEST),--test $(TEST)) $(if $(SEED),--seed $(SEED)) $(if $(NO_COLOR),--no-color) \
                 $(if $(filter 1,$(V)),--timings) $(if $(filter 1,$(PROFILE)),--profile)
 define STUDENT_TARGET

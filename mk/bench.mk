@@ -19,6 +19,7 @@ BENCH_LIBS_lab03-dot := -lcublas
 BENCH_LIBS_lab08-spmv := -lcusparse
 BENCH_LIBS_lab09-lu := -lcusolver
 BENCH_LIBS_lab10-matmul := -lcublas
+BENCH_LIBS_lab12-toeplitz-matvec := -lcublas
 BENCH_SO_FLAGS = $(KIT_NVCCFLAGS) $(NVCCFLAGS) -Xcompiler -fPIC -shared -cudart shared -Xlinker -Bsymbolic
 BENCH_LINK = -cudart shared -ldl -Xlinker -rpath=$(CUDA_LIBDIR) -L$(CUDA_LIBDIR) $(OPENMP_LINK)
 BENCH_DRIVER_OBJ := $(call obj,$(BENCH_DIR)/bench.cu)
