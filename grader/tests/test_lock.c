@@ -198,7 +198,7 @@ START_TEST(gated_timing_run)
     usleep(100000);
     proc_result r;
     double waited = 0;
-    run_gated(&gr, argv, &sb, 5, &r, &waited);
+    run_gated(&gr, argv, &sb, 5, 0, &r, &waited);
     waitpid(holder, NULL, 0);
     ck_assert_msg(proc_ok(&r), "%s %s", sb_str(&r.out), sb_str(&r.err));
     ck_assert_str_eq(sb_str(&r.out), "shared-before-ok\nalone-ok\nshared-after-ok\n");
@@ -211,8 +211,25 @@ START_TEST(gated_timing_run)
              KIT_CTL_FD);
     const char *bad[] = {"/bin/bash", "-c", bad_script, NULL};
     waited = 0;
-    run_gated(&gr, bad, &sb, 5, &r, &waited);
+    run_gated(&gr, bad, &sb, 5, 0, &r, &waited);
     ck_assert_msg(!strstr(sb_str(&r.out), "obeyed"), "%s", sb_str(&r.out));
+    proc_result_free(&r);
+
+    /* host = alone: while the runner has "go", no CPU slot is free (no build
+     * or checker of the kit runs); after "ok" they are free again */
+    e.gpu = 1;
+    snprintf(script, sizeof script,
+             "S=%s/kit-cpu-slot; "
+             "flock -n $S.0 true && flock -n $S.1 true && echo slots-free-before; "
+             "echo exclusive >&%d; read -r a <&%d; [ \"$a\" = go ] || exit 9; "
+             "flock -n $S.0 true || flock -n $S.1 true || echo slots-held; "
+             "echo shared >&%d; read -r a <&%d; [ \"$a\" = ok ] || exit 8; "
+             "flock -n $S.0 true && flock -n $S.1 true && echo slots-free-after",
+             tmpdir, KIT_CTL_FD, KIT_CTL_FD, KIT_CTL_FD, KIT_CTL_FD);
+    waited = 0;
+    run_gated(&gr, argv, &sb, 5, 1, &r, &waited);
+    ck_assert_msg(proc_ok(&r), "%s %s", sb_str(&r.out), sb_str(&r.err));
+    ck_assert_str_eq(sb_str(&r.out), "slots-free-before\nslots-held\nslots-free-after\n");
     proc_result_free(&r);
 }
 END_TEST
@@ -320,7 +337,7 @@ START_TEST(back_to_sharing_without_a_wait)
     memset(&sb, 0, sizeof sb);
     proc_result r;
     double waited = 0;
-    run_gated(&gr, argv, &sb, 10, &r, &waited);
+    run_gated(&gr, argv, &sb, 10, 0, &r, &waited);
     ck_assert_msg(r.out.len > 0, "%s %s", sb_str(&r.out), sb_str(&r.err));
     ck_assert_msg(atoi(sb_str(&r.out)) < 500, "waited %s ms to share the GPU again", sb_str(&r.out));
     proc_result_free(&r);
