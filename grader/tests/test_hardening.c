@@ -14,14 +14,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "batch.h"
-#include "engine_int.h"
+#include "course/batch.h"
+#include "grading/engine_int.h"
 #include "kit/util.h"
 #include "check_main.h"
-#include "proc.h"
-#include "report.h"
-#include "sandbox.h"
-#include "submission.h"
+#include "process/proc.h"
+#include "output/report.h"
+#include "process/sandbox.h"
+#include "grading/submission.h"
 
 static char tmpdir[256];
 

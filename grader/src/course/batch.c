@@ -7,7 +7,7 @@
  * each result.  Results are files named after the student, so a rerun after
  * a crash or kill -9 skips what is finished and duplicates nothing.
  */
-#include "batch.h"
+#include "course/batch.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -23,16 +23,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "gradekey.h"
-#include "layout.h"
+#include "grading/gradekey.h"
+#include "course/layout.h"
 #include "kit/util.h"
-#include "exit_codes.h"
-#include "proc.h"
-#include "class_report.h"
-#include "deadline.h"
-#include "report.h"
-#include "spool.h"
-#include "submission.h"
+#include "util/exit_codes.h"
+#include "process/proc.h"
+#include "course/class_report.h"
+#include "model/deadline.h"
+#include "output/report.h"
+#include "course/spool.h"
+#include "grading/submission.h"
 
 extern char **environ;
 

@@ -11,7 +11,7 @@
 #define GRADER_BATCH_H
 #include <stddef.h>
 #include <stdio.h>
-#include "engine.h"
+#include "grading/engine.h"
 
 typedef struct {
     int jobs;              /* submissions in flight (builds run in parallel) */

@@ -1,5 +1,5 @@
 /* class_report.c - OUT/report.html (see class_report.h). */
-#include "class_report.h"
+#include "course/class_report.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -7,10 +7,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "batch.h"
-#include "deadline.h"
-#include "report.h"
-#include "similarity.h"
+#include "course/batch.h"
+#include "model/deadline.h"
+#include "output/report.h"
+#include "course/similarity.h"
 #include "kit/util.h"
 
 #define TOP_FAILURES 12

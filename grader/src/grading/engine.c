@@ -1,5 +1,5 @@
 /* engine.c - grading one submission (see engine.h). */
-#include "engine.h"
+#include "grading/engine.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -21,16 +21,16 @@ extern char **environ;
 #include "kit/protocol.h"
 #include "kit/rng.h"
 #include "kit/util.h"
-#include "buildcache.h"
-#include "buildlog.h"
-#include "exit_codes.h"
-#include "lock.h"
-#include "proc.h"
-#include "profile.h"
-#include "rerun.h"
-#include "sanitizer.h"
-#include "submission.h"
-#include "engine_int.h"
+#include "grading/buildcache.h"
+#include "output/buildlog.h"
+#include "util/exit_codes.h"
+#include "process/lock.h"
+#include "process/proc.h"
+#include "grading/profile.h"
+#include "grading/rerun.h"
+#include "grading/sanitizer.h"
+#include "grading/submission.h"
+#include "grading/engine_int.h"
 
 #define MAX_FAIL_DETAILS 4   /* failing cases described in full per test */
 

@@ -14,14 +14,14 @@
 #ifndef GRADER_ENGINE_INT_H
 #define GRADER_ENGINE_INT_H
 #include <stdint.h>
-#include "timings.h"
-#include "engine.h"
+#include "grading/timings.h"
+#include "grading/engine.h"
 #include "kit/protocol.h"
 #include "kit/watchdog.h"
-#include "lock.h"
-#include "proc.h"
-#include "sanitizer.h"
-#include "strbuf.h"
+#include "process/lock.h"
+#include "process/proc.h"
+#include "grading/sanitizer.h"
+#include "util/strbuf.h"
 
 /* The work folder of one grading: src (the student's files and the kit's
  * headers), lib (kit objects), bin (the runner), run (the runs' folder,

@@ -2,7 +2,7 @@
  * sandboxed process, the kit's checker and its verdict, the runner's result
  * files, the grading's one shared hold of the GPU, the cases' parameters
  * and seeds.  It calls nothing of serve.c, cases.c or engine.c. */
-#include "engine_int.h"
+#include "grading/engine_int.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -19,9 +19,9 @@ extern char **environ;
 #include "kit/protocol.h"
 #include "kit/rng.h"
 #include "kit/util.h"
-#include "lock.h"
-#include "sanitizer.h"
-#include "submission.h"
+#include "process/lock.h"
+#include "grading/sanitizer.h"
+#include "grading/submission.h"
 
 #define CHECKER_TIMEOUT 300 /* seconds; the checker is kit code on large inputs */
 #define TAIL_LINE_MAX 300   /* bytes of one stderr line shown under a failure */

@@ -1,5 +1,5 @@
 /* submission.c - copying a submission's named files safely (see submission.h). */
-#include "submission.h"
+#include "grading/submission.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -8,8 +8,8 @@
 #ifndef GRADER_SUBMISSION_H
 #define GRADER_SUBMISSION_H
 #include <stddef.h>
-#include "model.h"
-#include "strbuf.h"
+#include "model/model.h"
+#include "util/strbuf.h"
 
 #define SUBMISSION_MAX_BYTES (1u << 20)
 
