@@ -27,7 +27,7 @@
 #include "course/roster.h"
 #include "course/spool.h"
 #include "course/slurm.h"
-#include "grading/submission.h"
+#include "util/fsutil.h"
 
 static const char usage_text[] =
     "usage: kitgrade COMMAND [options]\n"

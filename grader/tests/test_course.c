@@ -16,7 +16,7 @@
 #include "model/model.h"
 #include "output/report.h"
 #include "course/spool.h"
-#include "grading/submission.h"
+#include "util/fsutil.h"
 
 static char tmp[256];
 

@@ -13,7 +13,7 @@
 #include "check_main.h"
 #include "grading/engine_int.h"
 #include "process/lock.h"
-#include "grading/submission.h"
+#include "util/fsutil.h"
 
 static char tmpdir[256];
 

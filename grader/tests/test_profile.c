@@ -18,7 +18,7 @@
 #include "grading/profile.h"
 #include "grading/profile_ini.h"
 #include "output/report.h"
-#include "grading/submission.h"
+#include "util/fsutil.h"
 
 /* The pages of one profile, parsed. */
 typedef struct {

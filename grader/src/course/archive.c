@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "process/proc.h"
-#include "grading/submission.h"
+#include "util/fsutil.h"
 
 #define UNPACK_TIMEOUT 120
 #define UNPACK_FILE_MB 16

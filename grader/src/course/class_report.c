@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "course/batch.h"
+#include "util/fsutil.h"
 #include "model/deadline.h"
 #include "output/report.h"
 #include "course/similarity.h"
@@ -626,7 +626,7 @@ static void section_students(strbuf *b, const class_data *d)
     for (int i = 0; i < n; i++) {
         const grade_result *g = &rows[i].g;
         char safe[800];
-        batch_safe_name(m[i].name, safe, sizeof safe);
+        safe_file_name(m[i].name, safe, sizeof safe);
         sb_add(b, "<tr class=\"student\"><td>");
         esc(b, m[i].name);
         if (!rows[i].ok)

@@ -10,7 +10,7 @@
 
 #include "course/archive.h"
 #include "course/spool.h"
-#include "grading/submission.h"
+#include "util/fsutil.h"
 
 int layout_scan_dir(const manifest *m, const char *subs_dir, layout_scan *s, char *err, size_t errlen)
 {

@@ -12,6 +12,7 @@
 #include "kit/util.h"
 #include "process/proc.h"
 #include "grading/submission.h"
+#include "util/fsutil.h"
 
 static int find_sim(char *out, size_t len)
 {

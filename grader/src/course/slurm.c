@@ -27,7 +27,7 @@
 #include "course/batch.h"
 #include "util/exit_codes.h"
 #include "kit/util.h"
-#include "grading/submission.h"
+#include "util/fsutil.h"
 
 /* ---- inside kitgrade batch: --shard FILE and --merge FILE ---- */
 

@@ -21,6 +21,7 @@
 #include "process/proc.h"
 #include "output/report.h"
 #include "grading/submission.h"
+#include "util/fsutil.h"
 
 /* ------------------------------------------------------------ reading */
 

@@ -14,7 +14,7 @@
 
 #include "grading/gradekey.h"
 #include "process/proc.h"
-#include "grading/submission.h"
+#include "util/fsutil.h"
 
 extern char **environ;
 

@@ -30,6 +30,7 @@ extern char **environ;
 #include "grading/rerun.h"
 #include "grading/sanitizer.h"
 #include "grading/submission.h"
+#include "util/fsutil.h"
 #include "grading/engine_int.h"
 
 #define MAX_FAIL_DETAILS 4   /* failing cases described in full per test */

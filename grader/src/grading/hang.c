@@ -35,7 +35,6 @@
 #include "kit/blob.h"
 #include "kit/protocol.h"
 #include "kit/util.h"
-#include "grading/submission.h"
 
 #define BARRIER_LINES 3    /* the barrier check's findings shown at most */
 

@@ -34,7 +34,7 @@
 #include "grading/profile_checks.h"
 #include "grading/profile_ini.h"
 #include "output/report.h"
-#include "grading/submission.h"
+#include "util/fsutil.h"
 
 #define IMPORT_TIMEOUT 120          /* seconds for one read of the report (CPU only) */
 #define IMPORT_CAP ((size_t)32 << 20) /* bytes of a page kept */

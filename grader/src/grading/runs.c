@@ -21,7 +21,7 @@ extern char **environ;
 #include "kit/util.h"
 #include "process/lock.h"
 #include "grading/sanitizer.h"
-#include "grading/submission.h"
+#include "util/fsutil.h"
 
 #define CHECKER_TIMEOUT 300 /* seconds; the checker is kit code on large inputs */
 #define TAIL_LINE_MAX 300   /* bytes of one stderr line shown under a failure */

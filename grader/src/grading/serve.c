@@ -34,7 +34,7 @@
 
 #include "kit/util.h"
 #include "process/lock.h"
-#include "grading/submission.h"
+#include "util/fsutil.h"
 
 #define MAX_DEATHS 3
 #define READY_TIMEOUT 60 /* seconds for the runner to start (a CUDA context, CUPTI) */
