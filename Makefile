@@ -295,7 +295,7 @@ test-unit: $(UNIT_TESTS) $(GPU_TESTS) all ## unit tests of common/, grader/ and 
 	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-unit $(UNIT_TESTS)
 	@$(MAKE) --no-print-directory test-demos-summary
 	@KIT_ROOT=$(KIT_ROOT) tests/check-handouts
-	@KIT_ROOT=$(KIT_ROOT) tests/check-walls --self-test && KIT_ROOT=$(KIT_ROOT) tests/check-walls
+	@KIT_ROOT=$(KIT_ROOT) tests/check-walls && KIT_ROOT=$(KIT_ROOT) tests/check-walls --self-test
 
 # Between commits: what takes seconds, on every core; make test before you push.
 test-quick: $(DEPS_OK) ## the unit tests but kitgrade's nvcc builds, the handouts and docs/ (about a minute; no GPU needed)
@@ -303,7 +303,7 @@ test-quick: $(DEPS_OK) ## the unit tests but kitgrade's nvcc builds, the handout
 	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) CK_EXCLUDE_TAGS=nvcc tests/run-unit $(UNIT_TESTS); rc=$$?; \
 	 $(MAKE) --no-print-directory test-demos-summary || rc=1; \
 	 KIT_ROOT=$(KIT_ROOT) tests/check-handouts || rc=1; \
-	 { KIT_ROOT=$(KIT_ROOT) tests/check-walls --self-test && KIT_ROOT=$(KIT_ROOT) tests/check-walls; } || rc=1; \
+	 { KIT_ROOT=$(KIT_ROOT) tests/check-walls && KIT_ROOT=$(KIT_ROOT) tests/check-walls --self-test; } || rc=1; \
 	 KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/check-docs || rc=1; exit $$rc
 
 build-cu: all demos ## compile every .cu in the tree (starters, solutions, demos) for CUDA_ARCH
