@@ -21,8 +21,9 @@ COMMON_LIB_C := $(filter-out $(COMMON_CHECKER_C),$(COMMON_C))
 COMMON_CU := $(wildcard common/src/*.cu)
 GRADER_C := $(wildcard grader/src/*.c grader/src/*/*.c)
 GRADER_LIB_C := $(filter-out grader/src/main.c,$(GRADER_C))
-# grader/src/ by what it does: grading/, process/, model/, course/ (their headers by name)
-GRADER_INC := -Igrader/src $(patsubst %/,-I%,$(wildcard grader/src/*/))
+# grader/src/ in layers (grader/src/README.md): every header named from
+# grader/src ("grading/engine.h"), tests/check-walls checks which may include which
+GRADER_INC := -Igrader/src
 
 LIBKIT := $(BUILD)/common/libkit.a
 LIBKIT_RUNNER := $(BUILD)/common/libkit-runner.a
@@ -313,10 +314,11 @@ $(BUILD)/tests/gpu/test_%: tests/gpu/test_%.c $(call obj,$(GRADER_LIB_C)) $(EXPE
 
 $(eval $(call step,tests,the kit tests,$(UNIT_TESTS) $(GPU_TESTS) $(EXPECT_OBJ)))
 
-test-unit: $(UNIT_TESTS) $(GPU_TESTS) all ## unit tests of common/, grader/ and the labs' checkers (no GPU needed)
+test-unit: $(UNIT_TESTS) $(GPU_TESTS) all ## unit tests of common/, grader/ and the labs' checkers, the grader's walls (no GPU needed)
 	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-unit $(UNIT_TESTS)
 	@$(MAKE) --no-print-directory test-demos-summary
 	@KIT_ROOT=$(KIT_ROOT) tests/check-handouts
+	@KIT_ROOT=$(KIT_ROOT) tests/check-walls && KIT_ROOT=$(KIT_ROOT) tests/check-walls --self-test
 
 # Between commits: what takes seconds, on every core; make test before you push.
 test-quick: $(DEPS_OK) ## the unit tests but kitgrade's nvcc builds, the handouts and docs/ (about a minute; no GPU needed)
@@ -324,6 +326,7 @@ test-quick: $(DEPS_OK) ## the unit tests but kitgrade's nvcc builds, the handout
 	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) CK_EXCLUDE_TAGS=nvcc tests/run-unit $(UNIT_TESTS); rc=$$?; \
 	 $(MAKE) --no-print-directory test-demos-summary || rc=1; \
 	 KIT_ROOT=$(KIT_ROOT) tests/check-handouts || rc=1; \
+	 { KIT_ROOT=$(KIT_ROOT) tests/check-walls && KIT_ROOT=$(KIT_ROOT) tests/check-walls --self-test; } || rc=1; \
 	 KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/check-docs || rc=1; exit $$rc
 
 build-cu: all demos ## compile every .cu in the tree (starters, solutions, demos) for CUDA_ARCH

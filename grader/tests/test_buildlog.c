@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buildlog.h"
+#include "output/buildlog.h"
 #include "check_main.h"
 #include "kit/util.h"
 

@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "check_main.h"
-#include "exit_codes.h"
-#include "strbuf.h"
+#include "util/exit_codes.h"
+#include "util/strbuf.h"
 
 static char tmpdir[256];
 

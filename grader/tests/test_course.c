@@ -12,11 +12,11 @@
 #include <unistd.h>
 
 #include "check_main.h"
-#include "deadline.h"
-#include "model.h"
-#include "report.h"
-#include "spool.h"
-#include "submission.h"
+#include "model/deadline.h"
+#include "model/model.h"
+#include "output/report.h"
+#include "course/spool.h"
+#include "util/fsutil.h"
 
 static char tmp[256];
 

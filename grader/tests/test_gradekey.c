@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "check_main.h"
-#include "gradekey.h"
+#include "grading/gradekey.h"
 
 #define SRC "1111111111111111111111111111111111111111111111111111111111111111"
 

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "check_main.h"
-#include "engine_int.h"
+#include "grading/engine_int.h"
 #include "kit/protocol.h"
 
 /* A grading of nothing: what hang.c reads of one. */

@@ -14,14 +14,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "batch.h"
-#include "engine_int.h"
+#include "course/batch.h"
+#include "grading/engine_int.h"
 #include "kit/util.h"
 #include "check_main.h"
-#include "proc.h"
-#include "report.h"
-#include "sandbox.h"
-#include "submission.h"
+#include "process/proc.h"
+#include "output/report.h"
+#include "process/sandbox.h"
+#include "util/fsutil.h"
 
 static char tmpdir[256];
 
@@ -203,19 +203,19 @@ END_TEST
 START_TEST(safe_names)
 {
     char a[800], b[800];
-    batch_safe_name("alice", a, sizeof a);
+    safe_file_name("alice", a, sizeof a);
     ck_assert_str_eq(a, "alice");
-    batch_safe_name(".hidden name,x", a, sizeof a);
+    safe_file_name(".hidden name,x", a, sizeof a);
     ck_assert_str_eq(a, "%2Ehidden%20name%2Cx");
     /* 120 two-byte characters: 720 bytes percent-encoded, more than a file
      * name may have; cut, with a digest that keeps different names apart. */
     char longname[256] = "";
     for (int i = 0; i < 120; i++)
         strcat(longname, "\xc3\xa9");
-    batch_safe_name(longname, a, sizeof a);
+    safe_file_name(longname, a, sizeof a);
     longname[strlen(longname) - 2] = 0;
     strcat(longname, "\xc3\xa8");
-    batch_safe_name(longname, b, sizeof b);
+    safe_file_name(longname, b, sizeof b);
     ck_assert_uint_le(strlen(a), 200);
     ck_assert_uint_le(strlen(b), 200);
     ck_assert_str_ne(a, b);

@@ -11,9 +11,9 @@
 #include <unistd.h>
 
 #include "check_main.h"
-#include "engine_int.h"
-#include "lock.h"
-#include "submission.h"
+#include "grading/engine_int.h"
+#include "process/lock.h"
+#include "util/fsutil.h"
 
 static char tmpdir[256];
 

@@ -8,7 +8,7 @@
 
 #include "check_main.h"
 #include "kit/util.h"
-#include "ncu_csv.h"
+#include "grading/ncu_csv.h"
 
 static char *fixture(const char *name, size_t *len)
 {

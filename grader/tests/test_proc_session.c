@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "check_main.h"
-#include "proc.h"
-#include "sandbox.h"
+#include "process/proc.h"
+#include "process/sandbox.h"
 
 /* Answers "done" to every line on descriptor 3, printing "case LINE" first. */
 static const char *echo_server = "echo ready >&3; while read -r l <&3; do echo \"case $l\"; echo \"note $l\" >&2; "

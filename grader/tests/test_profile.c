@@ -9,16 +9,16 @@
 #include <unistd.h>
 
 #include "check_main.h"
-#include "class_report.h"
-#include "engine_int.h"
-#include "gradekey.h"
+#include "course/class_report.h"
+#include "grading/engine_int.h"
+#include "grading/gradekey.h"
 #include "kit/util.h"
-#include "ncu_csv.h"
-#include "profile_checks.h"
-#include "profile.h"
-#include "profile_ini.h"
-#include "report.h"
-#include "submission.h"
+#include "grading/ncu_csv.h"
+#include "grading/profile_checks.h"
+#include "grading/profile.h"
+#include "grading/profile_ini.h"
+#include "output/report.h"
+#include "util/fsutil.h"
 
 /* The pages of one profile, parsed. */
 typedef struct {

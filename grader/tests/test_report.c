@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "check_main.h"
-#include "report.h"
+#include "output/report.h"
 
 static char tmpdir[256];
 

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "check_main.h"
-#include "model.h"
+#include "model/model.h"
 
 static char tmpdir[256];
 static char labdir[512];

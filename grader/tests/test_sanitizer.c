@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "check_main.h"
-#include "sanitizer.h"
+#include "grading/sanitizer.h"
 
 static char *read_fixture(const char *name, size_t *len)
 {

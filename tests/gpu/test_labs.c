@@ -21,8 +21,8 @@
 #include <string.h>
 
 #include "check_main.h"
-#include "model.h"
-#include "report.h"
+#include "model/model.h"
+#include "output/report.h"
 #include "expect.h"
 
 typedef struct {

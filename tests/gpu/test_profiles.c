@@ -21,8 +21,8 @@
 
 #include "check_main.h"
 #include "expect.h"
-#include "model.h"
-#include "report.h"
+#include "model/model.h"
+#include "output/report.h"
 
 #define HEAD "profile (Nsight Compute; never graded)"
 #define BUDGET_S 10.0

@@ -4,7 +4,7 @@
  * Every tool that needs a GPU and finds none says it in one line,
  *     "<who>: no GPU (<reason>): <what did not happen>"
  * and exits with status KIT_NO_GPU_EXIT (kitgrade's KITGRADE_EXIT_NO_GPU in
- * grader/src/exit_codes.h): kitgrade check/run/batch (the reason comes from
+ * grader/src/util/exit_codes.h): kitgrade check/run/batch (the reason comes from
  * kit-devices --why), make bench (the bench programs), make bench-grader.
  * On a machine without the NVIDIA driver the runtime says "CUDA driver version
  * is insufficient", which reads as "update your driver" to someone who has no

@@ -9,7 +9,7 @@
  * talks to a serving or timing runner in the KIT_SERVE_* and KIT_GATE_* words
  * on descriptor KIT_CTL_FD.  One header, so that a key, a word or a status
  * changed here changes for all three.  (kitgrade's own exit statuses, what
- * users and scripts read, are KITGRADE_EXIT_* in grader/src/exit_codes.h.)
+ * users and scripts read, are KITGRADE_EXIT_* in grader/src/util/exit_codes.h.)
  */
 #ifndef KIT_PROTOCOL_H
 #define KIT_PROTOCOL_H

@@ -1,5 +1,5 @@
 /* archive.c - unpacking a student's archive safely (see archive.h). */
-#include "archive.h"
+#include "course/archive.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -9,8 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "proc.h"
-#include "submission.h"
+#include "process/proc.h"
+#include "util/fsutil.h"
 
 #define UNPACK_TIMEOUT 120
 #define UNPACK_FILE_MB 16

@@ -15,7 +15,7 @@
 #ifndef GRADER_ARCHIVE_H
 #define GRADER_ARCHIVE_H
 #include <stddef.h>
-#include "sandbox.h"
+#include "process/sandbox.h"
 
 #define ARCHIVE_MAX_FILES 1000
 #define ARCHIVE_MAX_BYTES (64LL << 20)

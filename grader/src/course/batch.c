@@ -7,7 +7,7 @@
  * each result.  Results are files named after the student, so a rerun after
  * a crash or kill -9 skips what is finished and duplicates nothing.
  */
-#include "batch.h"
+#include "course/batch.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -23,16 +23,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "gradekey.h"
-#include "layout.h"
+#include "grading/gradekey.h"
+#include "course/layout.h"
 #include "kit/util.h"
-#include "exit_codes.h"
-#include "proc.h"
-#include "class_report.h"
-#include "deadline.h"
-#include "report.h"
-#include "spool.h"
-#include "submission.h"
+#include "util/exit_codes.h"
+#include "process/proc.h"
+#include "course/class_report.h"
+#include "model/deadline.h"
+#include "output/report.h"
+#include "course/spool.h"
+#include "grading/submission.h"
+#include "util/fsutil.h"
 
 extern char **environ;
 
@@ -54,33 +55,6 @@ typedef struct {
     char uuids[MAX_GPUS][96];
 } slots_ctx;
 
-/* Percent-encodes everything but [A-Za-z0-9._-] (and a leading dot).  A
- * file name has at most 255 bytes: an encoded name longer than
- * SAFE_NAME_MAX (a long name in a non-Latin script triples in size) is cut
- * and ends with "~" and a digest of the whole name, so it stays unique. */
-#define SAFE_NAME_MAX 200
-void batch_safe_name(const char *name, char *out, size_t len)
-{
-    size_t k = 0, cut = 0;
-    for (const unsigned char *p = (const unsigned char *)name; *p && k + 4 < len; p++) {
-        int plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_' ||
-                    *p == '-' || (*p == '.' && p != (const unsigned char *)name);
-        if (k <= SAFE_NAME_MAX - 17)
-            cut = k;
-        if (plain)
-            out[k++] = (char)*p;
-        else
-            k += (size_t)snprintf(out + k, len - k, "%%%02X", *p);
-    }
-    out[k] = 0;
-    if (k > SAFE_NAME_MAX && len > SAFE_NAME_MAX) {
-        uint64_t h = 1469598103934665603ULL;
-        for (const unsigned char *p = (const unsigned char *)name; *p; p++)
-            h = (h ^ *p) * 1099511628211ULL;
-        snprintf(out + cut, len - cut, "~%016llx", (unsigned long long)h);
-    }
-}
-
 static int cmp_entry(const void *a, const void *b) { return strcmp(((const entry *)a)->name, ((const entry *)b)->name); }
 
 /* A course spool's lab folder (spool.h): one entry per login, graded from the
@@ -94,7 +68,7 @@ static int list_spool(const char *dir, const rubric *r, entry **out, spool_pick 
     for (int i = 0; i < n; i++) {
         entry *e = &(*out)[i];
         snprintf(e->name, sizeof e->name, "%s", (*picks)[i].login);
-        batch_safe_name(e->name, e->safe, sizeof e->safe);
+        safe_file_name(e->name, e->safe, sizeof e->safe);
         snprintf(e->src, sizeof e->src, "%s", (*picks)[i].dir);
         e->spool = &(*picks)[i];
     }
@@ -140,7 +114,7 @@ static int list_submissions(const char *dir, entry **out, char *err, size_t errl
         entry *e = &(*out)[n++];
         memset(e, 0, sizeof *e);
         snprintf(e->name, sizeof e->name, "%s", de->d_name);
-        batch_safe_name(e->name, e->safe, sizeof e->safe);
+        safe_file_name(e->name, e->safe, sizeof e->safe);
         fmt_into(e->src, sizeof e->src, "%s/%s", dir, de->d_name);
     }
     closedir(d);

@@ -11,7 +11,7 @@
 #define GRADER_BATCH_H
 #include <stddef.h>
 #include <stdio.h>
-#include "engine.h"
+#include "grading/engine.h"
 
 typedef struct {
     int jobs;              /* submissions in flight (builds run in parallel) */
@@ -38,7 +38,5 @@ typedef struct {
  * refused, KITGRADE_EXIT_INTERNAL when the output folders or a result could
  * not be written (each said on stderr). */
 int batch_run(engine *e, const char *subs_dir, const char *out_dir, const batch_opts *o);
-/* File-name-safe form of a student folder name. */
-void batch_safe_name(const char *name, char *out, size_t len);
 
 #endif

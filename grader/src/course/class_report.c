@@ -1,5 +1,5 @@
 /* class_report.c - OUT/report.html (see class_report.h). */
-#include "class_report.h"
+#include "course/class_report.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -7,10 +7,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "batch.h"
-#include "deadline.h"
-#include "report.h"
-#include "similarity.h"
+#include "util/fsutil.h"
+#include "model/deadline.h"
+#include "output/report.h"
+#include "course/similarity.h"
 #include "kit/util.h"
 
 #define TOP_FAILURES 12
@@ -626,7 +626,7 @@ static void section_students(strbuf *b, const class_data *d)
     for (int i = 0; i < n; i++) {
         const grade_result *g = &rows[i].g;
         char safe[800];
-        batch_safe_name(m[i].name, safe, sizeof safe);
+        safe_file_name(m[i].name, safe, sizeof safe);
         sb_add(b, "<tr class=\"student\"><td>");
         esc(b, m[i].name);
         if (!rows[i].ok)

@@ -12,7 +12,7 @@
 #ifndef GRADER_CLASS_REPORT_H
 #define GRADER_CLASS_REPORT_H
 #include <stddef.h>
-#include "engine.h"
+#include "grading/engine.h"
 
 typedef struct {
     const char *name;   /* student (folder or login) */

@@ -1,5 +1,5 @@
 /* layout.c - the layouts a submissions folder may be in (see layout.h). */
-#include "layout.h"
+#include "course/layout.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -8,9 +8,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "archive.h"
-#include "spool.h"
-#include "submission.h"
+#include "course/archive.h"
+#include "course/spool.h"
+#include "util/fsutil.h"
 
 int layout_scan_dir(const manifest *m, const char *subs_dir, layout_scan *s, char *err, size_t errlen)
 {

@@ -17,7 +17,7 @@
 #ifndef GRADER_LAYOUT_H
 #define GRADER_LAYOUT_H
 #include <stddef.h>
-#include "engine.h"
+#include "grading/engine.h"
 
 /* What is directly inside a submissions folder (dot entries not counted). */
 typedef struct {

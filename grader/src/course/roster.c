@@ -1,5 +1,5 @@
 /* roster.c - roster, manual points and the LMS export (see roster.h). */
-#include "roster.h"
+#include "course/roster.h"
 
 #include <errno.h>
 #include <glob.h>
@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exit_codes.h"
-#include "report.h"
-#include "strbuf.h"
+#include "util/exit_codes.h"
+#include "output/report.h"
+#include "util/strbuf.h"
 
 #define MAX_FIELDS 16
 

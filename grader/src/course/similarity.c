@@ -1,5 +1,5 @@
 /* similarity.c - sim_c over a lab's hand-ins, starter discounted (see similarity.h). */
-#include "similarity.h"
+#include "course/similarity.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,8 +10,9 @@
 #include <unistd.h>
 
 #include "kit/util.h"
-#include "proc.h"
-#include "submission.h"
+#include "process/proc.h"
+#include "grading/submission.h"
+#include "util/fsutil.h"
 
 static int find_sim(char *out, size_t len)
 {

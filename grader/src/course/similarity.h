@@ -11,8 +11,8 @@
  */
 #ifndef GRADER_SIMILARITY_H
 #define GRADER_SIMILARITY_H
-#include "engine.h"
-#include "strbuf.h"
+#include "grading/engine.h"
+#include "util/strbuf.h"
 
 #define SIMILARITY_DEFAULT_THRESHOLD 50 /* percent of one hand-in's own tokens found in the other */
 #define SIMILARITY_MIN_RUN 20           /* tokens in the shortest run that counts */

@@ -24,10 +24,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "batch.h"
-#include "exit_codes.h"
+#include "course/batch.h"
+#include "util/exit_codes.h"
 #include "kit/util.h"
-#include "submission.h"
+#include "util/fsutil.h"
 
 /* ---- inside kitgrade batch: --shard FILE and --merge FILE ---- */
 

@@ -1,7 +1,7 @@
 /* slurm.h - a batch as one Slurm job array (see slurm.c). */
 #ifndef GRADER_SLURM_H
 #define GRADER_SLURM_H
-#include "batch.h"
+#include "course/batch.h"
 
 /* kitgrade slurm LAB SUBMISSIONS --out DIR ...: on the login node. */
 int slurm_main(int argc, char **argv);

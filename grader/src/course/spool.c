@@ -1,6 +1,6 @@
 /* spool.c - hand-in into the course spool, and picking what to grade from it
  * (see spool.h for the layout and the trust model). */
-#include "spool.h"
+#include "course/spool.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -17,10 +17,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "deadline.h"
-#include "proc.h"
-#include "report.h"
-#include "submission.h"
+#include "model/deadline.h"
+#include "process/proc.h"
+#include "output/report.h"
+#include "grading/submission.h"
+#include "util/fsutil.h"
 
 /* ------------------------------------------------------------ reading */
 

@@ -23,7 +23,7 @@
 #ifndef GRADER_SPOOL_H
 #define GRADER_SPOOL_H
 #include <stddef.h>
-#include "engine.h"
+#include "grading/engine.h"
 
 #define SPOOL_MARKER ".kit-spool"
 #define ANSWERS_FILE "answers.md"

@@ -1,5 +1,5 @@
 /* buildcache.c - a student's built runner, reused (see buildcache.h). */
-#include "buildcache.h"
+#include "grading/buildcache.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -12,9 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "gradekey.h"
-#include "proc.h"
-#include "submission.h"
+#include "grading/gradekey.h"
+#include "process/proc.h"
+#include "util/fsutil.h"
 
 extern char **environ;
 

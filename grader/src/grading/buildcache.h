@@ -25,8 +25,8 @@
  */
 #ifndef GRADER_BUILDCACHE_H
 #define GRADER_BUILDCACHE_H
-#include "engine_int.h"
-#include "strbuf.h"
+#include "grading/engine_int.h"
+#include "util/strbuf.h"
 
 #define BUILDCACHE_KEEP 6
 

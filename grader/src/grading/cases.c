@@ -2,7 +2,7 @@
  * compute-sanitizer around it) in the sandbox, then the kit's checker.
  * Uses runs.c and serve.c (the gate, the end of the grading's other GPU
  * processes before it takes the GPU alone); engine.c calls it. */
-#include "engine_int.h"
+#include "grading/engine_int.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "kit/util.h"
-#include "lock.h"
-#include "sanitizer.h"
+#include "process/lock.h"
+#include "grading/sanitizer.h"
 
 /* The GPU to this grading alone: its other GPU processes end first, and
  * its shared hold with them (a later run takes it again).  Waiting for the

@@ -13,11 +13,11 @@
 #define GRADER_ENGINE_H
 #include <stdint.h>
 #include <stdio.h>
-#include "kitconf.h"
-#include "lock.h"
-#include "model.h"
-#include "report.h"
-#include "sandbox.h"
+#include "model/kitconf.h"
+#include "process/lock.h"
+#include "model/model.h"
+#include "output/report.h"
+#include "process/sandbox.h"
 
 /* The GPU "name" of a grading run without a device (KIT_RUN_WITHOUT_GPU=1). */
 #define KIT_NO_GPU_UUID "no-gpu"

@@ -1,7 +1,7 @@
 /* engine_int.h - inside the engine: one grading's state, its work folders,
  * its sandboxed processes and its runs of cases.
  *
- * Five files, each calling only the ones listed before it (no loop):
+ * Six files, each calling only the ones listed before it (no loop):
  *   runs.c   what every run shares: the sandboxed process, the checker, the
  *            result files, the grading's shared GPU hold, case parameters;
  *   hang.c   a student call's time limit, and a call that did not return:
@@ -10,18 +10,19 @@
  *            sanitizer sessions), timing runs through the gate, and the end
  *            of every GPU process of a grading (gpu_release_all);
  *   cases.c  one run of one case on its own (runner or compute-sanitizer);
- *   engine.c the tests of a rubric, the build, the whole grading. */
+ *   build.c  the work folder and the runner's build (build.h);
+ *   engine.c the tests of a rubric, the whole grading. */
 #ifndef GRADER_ENGINE_INT_H
 #define GRADER_ENGINE_INT_H
 #include <stdint.h>
-#include "timings.h"
-#include "engine.h"
+#include "grading/timings.h"
+#include "grading/engine.h"
 #include "kit/protocol.h"
 #include "kit/watchdog.h"
-#include "lock.h"
-#include "proc.h"
-#include "sanitizer.h"
-#include "strbuf.h"
+#include "process/lock.h"
+#include "process/proc.h"
+#include "grading/sanitizer.h"
+#include "util/strbuf.h"
 
 /* The work folder of one grading: src (the student's files and the kit's
  * headers), lib (kit objects), bin (the runner), run (the runs' folder,
@@ -132,6 +133,8 @@ void gpu_unshare(grading *g);
  * hit its time limit, and there is a device whose load could be to blame.) */
 int rerun_alone_after(const engine *e, const proc_result *r);
 
+/* Does this grading run test t (--test; a student check: the visible tests)? */
+int test_wanted(const engine *e, const rubric_test *t);
 uint64_t random_nonce(void);
 /* The parameters of case i of test t: the test's common ones, then the case's. */
 void case_params(const rubric_test *t, int i, char *buf, size_t len);

@@ -1,6 +1,6 @@
 /* gradekey.c - the digest of everything that made a result (see gradekey.h). */
-#include "gradekey.h"
-#include "submission.h"
+#include "grading/gradekey.h"
+#include "util/fsutil.h"
 
 #include <fcntl.h>
 #include <stdio.h>

@@ -12,7 +12,7 @@
 #define GRADER_GRADEKEY_H
 #include <stddef.h>
 #include <stdint.h>
-#include "engine.h"
+#include "grading/engine.h"
 
 /* A 256-bit FNV-1a-based digest (an identity for resume checks, not security). */
 typedef struct {

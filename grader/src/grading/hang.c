@@ -22,7 +22,7 @@
  * (read with cuda-gdb) named it in a plain program on the H100, but the
  * driver made no dump pipe for a runner whose kernels CUPTI traces, with
  * the sandbox or without. */
-#include "engine_int.h"
+#include "grading/engine_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -35,7 +35,6 @@
 #include "kit/blob.h"
 #include "kit/protocol.h"
 #include "kit/util.h"
-#include "submission.h"
 
 #define BARRIER_LINES 3    /* the barrier check's findings shown at most */
 

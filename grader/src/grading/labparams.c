@@ -1,5 +1,5 @@
 /* labparams.c - case parameters checked by the lab's checker (see labparams.h). */
-#include "labparams.h"
+#include "grading/labparams.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "kit/params.h"
-#include "proc.h"
+#include "process/proc.h"
 
 extern char **environ;
 

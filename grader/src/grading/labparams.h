@@ -10,7 +10,7 @@
 #ifndef GRADER_LABPARAMS_H
 #define GRADER_LABPARAMS_H
 #include <stddef.h>
-#include "engine.h"
+#include "grading/engine.h"
 
 /* Checks one parameter line (e.g. "n=1000 type=int").  0 when valid; 1 with
  * one line naming the value and what is allowed in err; -1 when the lab's

@@ -1,5 +1,5 @@
 /* ncu_csv.c - Nsight Compute's CSV pages and messages (see ncu_csv.h). */
-#include "ncu_csv.h"
+#include "grading/ncu_csv.h"
 
 #include <ctype.h>
 #include <stdio.h>

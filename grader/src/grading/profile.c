@@ -18,7 +18,7 @@
  * the GPU to itself (its counters and replays see no one else's kernels);
  * the reads need no GPU and run after it is given back.
  */
-#include "profile.h"
+#include "grading/profile.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -29,12 +29,12 @@
 #include <unistd.h>
 
 #include "kit/util.h"
-#include "lock.h"
-#include "ncu_csv.h"
-#include "profile_checks.h"
-#include "profile_ini.h"
-#include "report.h"
-#include "submission.h"
+#include "process/lock.h"
+#include "grading/ncu_csv.h"
+#include "grading/profile_checks.h"
+#include "grading/profile_ini.h"
+#include "output/report.h"
+#include "util/fsutil.h"
 
 #define IMPORT_TIMEOUT 120          /* seconds for one read of the report (CPU only) */
 #define IMPORT_CAP ((size_t)32 << 20) /* bytes of a page kept */

@@ -19,7 +19,7 @@
  */
 #ifndef GRADER_PROFILE_H
 #define GRADER_PROFILE_H
-#include "engine_int.h"
+#include "grading/engine_int.h"
 
 /* After performance test t graded into tr: the profile's lines appended to
  * tr->output and its figures to tr->figures (nothing unless e->profile). */

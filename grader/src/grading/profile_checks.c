@@ -11,7 +11,7 @@
  * than 2 FMAs per shared load is little reuse.  Several kernels are summed
  * (counts) or averaged weighted by their time (percentages).
  */
-#include "profile_checks.h"
+#include "grading/profile_checks.h"
 
 #include <math.h>
 #include <stdio.h>

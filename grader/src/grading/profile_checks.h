@@ -26,9 +26,9 @@
  */
 #ifndef GRADER_PROFILE_CHECKS_H
 #define GRADER_PROFILE_CHECKS_H
-#include "model.h"
-#include "ncu_csv.h"
-#include "strbuf.h"
+#include "model/model.h"
+#include "grading/ncu_csv.h"
+#include "util/strbuf.h"
 
 #define PROFILE_MAX_METRICS 16
 /* Every profile asks for each launch's time: the weight of its figures. */

@@ -1,7 +1,7 @@
 /* profile_ini.c - reading and checking a lab's profile.ini (see profile_ini.h).
  * As rubric.c and manifest.c, through ini_lines.c, so that every message
  * names its line. */
-#include "profile_ini.h"
+#include "grading/profile_ini.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ini_lines.h"
-#include "labparams.h"
+#include "util/ini_lines.h"
+#include "grading/labparams.h"
 
 enum { P_LOOK, P_TEST, P_CASE, P_LAUNCHES, P_TIMEOUT, P_NKEYS };
 static const char *const pkeys[P_NKEYS] = {"look", "test", "case", "launches", "timeout"};

@@ -17,8 +17,8 @@
 #ifndef GRADER_PROFILE_INI_H
 #define GRADER_PROFILE_INI_H
 #include <stddef.h>
-#include "engine.h"
-#include "profile_checks.h"
+#include "grading/engine.h"
+#include "grading/profile_checks.h"
 
 #define PROFILE_MAX_LOOKS 6
 

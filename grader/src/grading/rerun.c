@@ -1,5 +1,5 @@
 /* rerun.c - rerun hints that work when pasted (see rerun.h). */
-#include "rerun.h"
+#include "grading/rerun.h"
 
 #include <limits.h>
 #include <stdio.h>

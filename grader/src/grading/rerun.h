@@ -9,7 +9,7 @@
  */
 #ifndef GRADER_RERUN_H
 #define GRADER_RERUN_H
-#include "engine.h"
+#include "grading/engine.h"
 
 /* Sets e->repro for grading `dir` (student: make syntax; else kitgrade). */
 void rerun_setup(engine *e, const char *dir, int student);

@@ -1,8 +1,8 @@
 /* runs.c - what every run of a grading shares (engine_int.h): the
  * sandboxed process, the kit's checker and its verdict, the runner's result
  * files, the grading's one shared hold of the GPU, the cases' parameters
- * and seeds.  It calls nothing of serve.c, cases.c or engine.c. */
-#include "engine_int.h"
+ * and seeds.  It calls nothing of serve.c, cases.c, build.c or engine.c. */
+#include "grading/engine_int.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -19,9 +19,9 @@ extern char **environ;
 #include "kit/protocol.h"
 #include "kit/rng.h"
 #include "kit/util.h"
-#include "lock.h"
-#include "sanitizer.h"
-#include "submission.h"
+#include "process/lock.h"
+#include "grading/sanitizer.h"
+#include "util/fsutil.h"
 
 #define CHECKER_TIMEOUT 300 /* seconds; the checker is kit code on large inputs */
 #define TAIL_LINE_MAX 300   /* bytes of one stderr line shown under a failure */
@@ -420,7 +420,7 @@ int sanitizer_argv(const grading *g, const rubric_test *t, const char *const run
     int program = n;
     for (int i = 0; runner_args[i] && n < max - 1; i++)
         argv[n++] = runner_args[i];
-    /* synccheck runs the barrier-checked build of the same files (engine.c) */
+    /* synccheck runs the barrier-checked build of the same files (build.c) */
     if (!strcmp(t->tool, "synccheck") && g->barriers > 0 && n > program)
         argv[program] = g->barrier_runner;
     argv[n] = NULL;
@@ -438,4 +438,11 @@ int sanitizer_errors(const rubric_test *t, const proc_result *r, san_report *rep
         for (int i = 0; i < rep->n; i++)
             errors += rep->items[i].warning;
     return errors;
+}
+
+int test_wanted(const engine *e, const rubric_test *t)
+{
+    if (e->only_test) /* "name" or "name,name,..." */
+        return kit_list_has(e->only_test, t->name);
+    return !e->student_mode || t->vis == VIS_VISIBLE;
 }

@@ -19,7 +19,7 @@
  *   =========     Read Thread (2,0,0) at f(int *)+0x170 in a.cu:10
  *   =========     Write Thread (1,0,0) at f(int *)+0x190 in a.cu:10
  */
-#include "sanitizer.h"
+#include "grading/sanitizer.h"
 
 #include "kit/protocol.h"
 

@@ -24,7 +24,7 @@
  * server off (one process per case, and timing runs hold the GPU alone from
  * start to end, as before).
  */
-#include "engine_int.h"
+#include "grading/engine_int.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -33,8 +33,8 @@
 #include <unistd.h>
 
 #include "kit/util.h"
-#include "lock.h"
-#include "submission.h"
+#include "process/lock.h"
+#include "util/fsutil.h"
 
 #define MAX_DEATHS 3
 #define READY_TIMEOUT 60 /* seconds for the runner to start (a CUDA context, CUPTI) */

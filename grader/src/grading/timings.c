@@ -1,9 +1,9 @@
 /* timings.c - a test's seconds in one line (see timings.h). */
-#include "timings.h"
+#include "grading/timings.h"
 
 #include <string.h>
 
-#include "strbuf.h"
+#include "util/strbuf.h"
 
 void times_reset(test_times *t) { memset(t, 0, sizeof *t); }
 

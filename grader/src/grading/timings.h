@@ -3,7 +3,7 @@
  * the runner's start (CUDA context and CUPTI), its
  * runs, the lab's checker, waits for the GPU lock, the timing loop with the
  * GPU alone, the builds.  Measured where they happen (serve.c, cases.c,
- * engine.c); nothing here changes what is run. */
+ * build.c, engine.c); nothing here changes what is run. */
 #ifndef GRADER_TIMINGS_H
 #define GRADER_TIMINGS_H
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* deadline.c - due dates and the late policy (see deadline.h). */
-#include "deadline.h"
+#include "model/deadline.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -10,7 +10,7 @@
 #ifndef GRADER_DEADLINE_H
 #define GRADER_DEADLINE_H
 #include <stddef.h>
-#include "model.h"
+#include "model/model.h"
 
 /* "YYYY-MM-DD[T ]HH:MM[:SS][ ](Z|UTC|+HH:MM|-HH:MM)" -> seconds since the
  * epoch.  Returns 0, or -1 with what is allowed in err. */

@@ -1,5 +1,5 @@
 /* kitconf.c - reads build/kit.ini (see kitconf.h). */
-#include "kitconf.h"
+#include "model/kitconf.h"
 
 #include <ini.h>
 #include <stdio.h>

@@ -19,9 +19,9 @@
  *  is "lab03-dot", id "lab03".  As in rubric.c, our own line reader (ini_lines.c) feeds
  * inih so that messages carry line numbers.
  */
-#include "ini_lines.h"
+#include "util/ini_lines.h"
 #include "kit/checker.h" /* kit_evidence_parse: the checker's own reading of `evidence` */
-#include "model.h"
+#include "model/model.h"
 
 #include <ctype.h>
 #include <dirent.h>

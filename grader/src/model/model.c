@@ -1,5 +1,5 @@
 /* model.c - small helpers of the grader's data model (see model.h). */
-#include "model.h"
+#include "model/model.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -8,7 +8,7 @@
 #define GRADER_MODEL_H
 #include <stddef.h>
 #include <stdint.h>
-#include "strbuf.h"
+#include "util/strbuf.h"
 
 #define NAME_LEN 64
 #define MAX_LIST 16

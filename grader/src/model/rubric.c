@@ -6,9 +6,9 @@
  * section header, so that every message can say "rubric.ini:LINE: ..." and
  * an empty [test x] section is still seen.
  */
-#include "deadline.h"
-#include "ini_lines.h"
-#include "model.h"
+#include "model/deadline.h"
+#include "util/ini_lines.h"
+#include "model/model.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* lock.c - per-GPU shared/exclusive locks, timing runs first (see lock.h). */
-#include "lock.h"
+#include "process/lock.h"
 
 #include <errno.h>
 #include <fcntl.h>

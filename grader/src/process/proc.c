@@ -1,5 +1,5 @@
 /* proc.c - run a program with limits, capture its output, kill it on time (see proc.h). */
-#include "proc.h"
+#include "process/proc.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sandbox.h"
+#include "process/sandbox.h"
 
 #define DEFAULT_CAP (64u << 10)
 #define MAX_ARGS 160

@@ -15,7 +15,7 @@
 #define GRADER_PROC_H
 #include <stddef.h>
 #include <sys/types.h>
-#include "strbuf.h"
+#include "util/strbuf.h"
 
 typedef struct sandbox sandbox; /* sandbox.h */
 

@@ -1,6 +1,6 @@
 /* sandbox.c - bubblewrap command lines and detection (see sandbox.h). */
-#include "sandbox.h"
-#include "strbuf.h"
+#include "process/sandbox.h"
+#include "util/strbuf.h"
 
 #include <dirent.h>
 #include <errno.h>

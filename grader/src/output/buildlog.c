@@ -1,5 +1,5 @@
 /* buildlog.c - compiler messages once each, with the student's file names (see buildlog.h). */
-#include "buildlog.h"
+#include "output/buildlog.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* strbuf.c - a growable string (see strbuf.h). */
-#include "strbuf.h"
+#include "util/strbuf.h"
 
 #include <stdint.h>
 #include <stdio.h>

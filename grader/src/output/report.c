@@ -1,7 +1,7 @@
 /* report.c - the terminal report, results.json, the gradebook CSV and the
  * feedback file (see report.h). */
-#include "report.h"
-#include "buildlog.h"
+#include "output/report.h"
+#include "output/buildlog.h"
 #include "kit/util.h"
 
 #include <cjson/cJSON.h>

@@ -1,5 +1,5 @@
 /* ini_lines.c - one physical line per read for inih (see ini_lines.h). */
-#include "ini_lines.h"
+#include "util/ini_lines.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -9,8 +9,8 @@
  */
 #ifndef GRADER_BUILDLOG_H
 #define GRADER_BUILDLOG_H
-#include "model.h"
-#include "strbuf.h"
+#include "model/model.h"
+#include "util/strbuf.h"
 
 /* Appends the tidy form of `raw` (already sanitized text) to out.
  * files: the names the compiler was given (the manifest's student files and

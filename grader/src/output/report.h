@@ -11,7 +11,7 @@
 #ifndef GRADER_REPORT_H
 #define GRADER_REPORT_H
 #include <stdio.h>
-#include "model.h"
+#include "model/model.h"
 
 typedef struct {
     int color;        /* ANSI colour (only when writing to a TTY) */
