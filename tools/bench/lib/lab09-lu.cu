@@ -10,6 +10,10 @@
 #include "kit/gen.h"
 
 typedef int (*lu_fn)(float *, int);
+/* The stretch solution's lu_stretch_phases: the same factorization on one
+ * stream, milliseconds per phase (tolerances, diagonal blocks, triangular
+ * solves, updates) summed over the panels; returns the status. */
+typedef int (*lu_phases_fn)(float *, int, float *);
 
 typedef struct {
     lu_fn fn;       /* NULL: the peer or the baseline */
@@ -84,6 +88,7 @@ int main(int argc, char **argv)
     lu_fn stu = (lu_fn)bench_fn(BENCH_STUDENT, "_Z16lu_crout_blockedPfi");
     lu_fn ref = (lu_fn)bench_fn(BENCH_REFERENCE, "_Z16lu_crout_blockedPfi");
     lu_fn str = (lu_fn)bench_fn(BENCH_STRETCH, "_Z16lu_crout_blockedPfi"); /* update as a register-blocked multiply (handout, stretch) */
+    lu_phases_fn str_phases = (lu_phases_fn)bench_fn(BENCH_STRETCH, "lu_stretch_phases");
     bench_gpu();
     cusolverDnHandle_t h;
     if (cusolverDnCreate(&h) != CUSOLVER_STATUS_SUCCESS) {
@@ -122,6 +127,18 @@ int main(int argc, char **argv)
         bench_case c = {"", 0, 2.0 * n * (double)n * n / 3.0};
         snprintf(c.title, sizeof c.title, "LU without pivoting, n = %d floats, diagonally dominant", n);
         bench_case_run(&c, rows, k);
+        if (str_phases) { /* where the stretch's time goes (its timed row overlaps panels and updates) */
+            float ms[4];
+            restore(&args[4]);
+            int st = str_phases(args[4].a, n, ms);
+            BENCH_CUDA(cudaDeviceSynchronize());
+            if (st == 0)
+                printf("   stretch phases, one stream, no overlap: tolerances %.3f ms, diagonal blocks %.3f, "
+                       "triangular solves %.3f, updates %.3f (sum %.3f ms)\n",
+                       ms[0], ms[1], ms[2], ms[3], ms[0] + ms[1] + ms[2] + ms[3]);
+            else
+                printf("   stretch phases: status %d, not timed\n", st);
+        }
         for (int i = 0; i < 5; i++)
             bench_free(args[i].a);
         bench_free(args[0].work);
