@@ -647,8 +647,9 @@ static gemm_job job_at(float *a, int n_all, int r0, int c0, int p0, int m, int n
 static int tiles_of(const gemm_job &g) { return g.m ? ((g.m + BM - 1) / BM) * ((g.n + BN - 1) / BN) : 0; }
 
 /* ---- host side: streams, phases ---- */
-/* The panel's stream (created with the device's highest priority, so that
- * its blocks are placed first wherever an update block finishes), the two
+/* The panel's stream (created with the device's highest priority: a hint
+ * to the block scheduler to place its waiting blocks first wherever an
+ * update block finishes; nothing running is preempted), the two
  * events that order it against the default stream, and the triangles'
  * workspace: created on the first call, kept. */
 static cudaStream_t g_side;
