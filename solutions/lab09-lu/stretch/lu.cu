@@ -332,6 +332,33 @@ __global__ void __launch_bounds__(DIAG_THREADS, 2)
         }
 }
 
+/* p[0 .. 3] into v, the first `valid` of them (0 past that): one 16-byte
+ * access when all 4 are valid and `vec` (p is 16-byte aligned). */
+__device__ __forceinline__ void load_4(const float *p, int valid, bool vec, float v[4])
+{
+    if (vec && valid >= 4) {
+        float4 x = *(const float4 *)p;
+        v[0] = x.x, v[1] = x.y, v[2] = x.z, v[3] = x.w;
+    } else {
+#pragma unroll
+        for (int j = 0; j < 4; j++)
+            v[j] = j < valid ? p[j] : 0.0f;
+    }
+}
+
+/* v into p[0 .. 3], the first `valid` of them only. */
+__device__ __forceinline__ void store_4(float *p, int valid, bool vec, const float v[4])
+{
+    if (vec && valid >= 4) {
+        *(float4 *)p = make_float4(v[0], v[1], v[2], v[3]);
+    } else {
+#pragma unroll
+        for (int j = 0; j < 4; j++)
+            if (j < valid)
+                p[j] = v[j];
+    }
+}
+
 /* 2. For the panel at J, E = J + b < n.  blockIdx.y == 0: rows of L21,
  *    l_i = a_i U11^-1, forward substitution along the row: lane q holds
  *    columns 4q .. 4q + 3 of the warp's 4 rows; at column c the lane that
@@ -365,18 +392,8 @@ __global__ void __launch_bounds__(TRSM_THREADS)
         /* v[i][j]: row first + i, column J + 4 lane + j */
         int c0 = 4 * lane;
 #pragma unroll
-        for (int i = 0; i < 4; i++) {
-            int row = first + i;
-            const float *p = a + (size_t)row * n + J + c0;
-            if (vec && row < n && c0 + 3 < b) {
-                float4 x = *(const float4 *)p;
-                v[i][0] = x.x, v[i][1] = x.y, v[i][2] = x.z, v[i][3] = x.w;
-            } else {
-#pragma unroll
-                for (int j = 0; j < 4; j++)
-                    v[i][j] = row < n && c0 + j < b ? p[j] : 0.0f;
-            }
-        }
+        for (int i = 0; i < 4; i++) /* rows past n, columns past b: 0 */
+            load_4(a + (size_t)(first + i) * n + J + c0, first + i < n ? b - c0 : 0, vec, v[i]);
         for (int g = 0; g < NB / 4; g++) {
 #pragma unroll
             for (int q = 0; q < 4; q++) {
@@ -398,34 +415,14 @@ __global__ void __launch_bounds__(TRSM_THREADS)
             }
         }
 #pragma unroll
-        for (int i = 0; i < 4; i++) {
-            int row = first + i;
-            float *p = a + (size_t)row * n + J + c0;
-            if (vec && row < n && c0 + 3 < b) {
-                *(float4 *)p = make_float4(v[i][0], v[i][1], v[i][2], v[i][3]);
-            } else {
-#pragma unroll
-                for (int j = 0; j < 4; j++)
-                    if (row < n && c0 + j < b)
-                        p[j] = v[i][j];
-            }
-        }
+        for (int i = 0; i < 4; i++)
+            store_4(a + (size_t)(first + i) * n + J + c0, first + i < n ? b - c0 : 0, vec, v[i]);
     } else {
         /* v[q][j]: row J + 4 lane + q, column first + j */
         int r0 = 4 * lane;
 #pragma unroll
-        for (int q = 0; q < 4; q++) {
-            int row = r0 + q;
-            const float *p = a + (size_t)(J + row) * n + first;
-            if (vec && row < b && first + 3 < n) {
-                float4 x = *(const float4 *)p;
-                v[q][0] = x.x, v[q][1] = x.y, v[q][2] = x.z, v[q][3] = x.w;
-            } else {
-#pragma unroll
-                for (int j = 0; j < 4; j++)
-                    v[q][j] = row < b && first + j < n ? p[j] : 0.0f;
-            }
-        }
+        for (int q = 0; q < 4; q++) /* rows past b, columns past n: 0 */
+            load_4(a + (size_t)(J + r0 + q) * n + first, r0 + q < b ? n - first : 0, vec, v[q]);
         for (int g = 0; g < NB / 4; g++) {
 #pragma unroll
             for (int q = 0; q < 4; q++) {
@@ -451,18 +448,8 @@ __global__ void __launch_bounds__(TRSM_THREADS)
             }
         }
 #pragma unroll
-        for (int q = 0; q < 4; q++) {
-            int row = r0 + q;
-            float *p = a + (size_t)(J + row) * n + first;
-            if (vec && row < b && first + 3 < n) {
-                *(float4 *)p = make_float4(v[q][0], v[q][1], v[q][2], v[q][3]);
-            } else {
-#pragma unroll
-                for (int j = 0; j < 4; j++)
-                    if (row < b && first + j < n)
-                        p[j] = v[q][j];
-            }
-        }
+        for (int q = 0; q < 4; q++)
+            store_4(a + (size_t)(J + r0 + q) * n + first, r0 + q < b ? n - first : 0, vec, v[q]);
     }
 }
 
