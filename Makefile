@@ -277,6 +277,13 @@ $(BUILD)/tests/solutions/test_lab08_stretch: tests/solutions/test_lab08_stretch.
 	$(Q)$(call say,NVCC,$@)$(NVCC) $(KIT_NVCCFLAGS) $(NVCCFLAGS) -Icommon/tests -Ilabs/lab08-spmv -o $@ $<
 endif
 
+ifneq ($(wildcard solutions/lab09-lu/stretch/lu.cu),)
+UNIT_TESTS += $(BUILD)/tests/solutions/test_lab09_stretch
+$(BUILD)/tests/solutions/test_lab09_stretch: tests/solutions/test_lab09_stretch.cu solutions/lab09-lu/stretch/lu.cu labs/lab09-lu/lu.h common/tests/plain_check.h $(DEPS_OK) $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(Q)$(call say,NVCC,$@)$(NVCC) $(KIT_NVCCFLAGS) $(NVCCFLAGS) -Icommon/tests -Ilabs/lab09-lu -o $@ $<
+endif
+
 # expect.ini (the known-bad submissions' verdicts) has one parser, tests/lib/expect.c:
 # test_labs links it, the test scripts ask build/tests/expect-get.
 EXPECT_OBJ := $(call obj,tests/lib/expect.c)

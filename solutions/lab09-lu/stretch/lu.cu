@@ -37,6 +37,7 @@
  */
 #include <cuda_runtime.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "kit/cuda_check.cuh"
@@ -527,17 +528,27 @@ __device__ __forceinline__ void store_tiles(float (*as)[AS_STRIDE], float (*bs)[
     }
 }
 
+/* Block `bid` of an update launch: the first product's tiles (tiles0 of
+ * them, its n0 columns in tiles of BN) row by row, then the second's (n1
+ * columns); row0, col0: the tile's corner inside its product. */
+__host__ __device__ inline void tile_of_block(int bid, int tiles0, int n0, int n1, bool *second, int *row0, int *col0)
+{
+    *second = bid >= tiles0;
+    int tile_no = *second ? bid - tiles0 : bid;
+    int col_tiles = ((*second ? n1 : n0) + BN - 1) / BN; /* >= 1: only non-empty products get blocks */
+    *row0 = tile_no / col_tiles * BM, *col0 = tile_no % col_tiles * BN;
+}
+
 __global__ void __launch_bounds__(THREADS, 2) update_kernel(gemm_job j0, gemm_job j1, int tiles0, int ld,
                                                             const int *status)
 {
     __shared__ __align__(16) float As[2][BK][AS_STRIDE];
     __shared__ __align__(16) float Bs[2][BK][BN];
-    bool second = (int)blockIdx.x >= tiles0;
+    bool second;
+    int row0, col0;
+    tile_of_block(blockIdx.x, tiles0, j0.n, j1.n, &second, &row0, &col0);
     const gemm_job g = second ? j1 : j0; /* not an array indexed at run time: that would live in local memory */
-    int tile_no = second ? (int)blockIdx.x - tiles0 : (int)blockIdx.x;
-    int col_tiles = (g.n + BN - 1) / BN; /* >= 1: the host launches only the tiles of non-empty products */
     int t = threadIdx.x, tx = t % 16, ty = t / 16;
-    int row0 = tile_no / col_tiles * BM, col0 = tile_no % col_tiles * BN;
     /* The whole block leaves or none of it: the status is the same in every thread. */
     if (*status != LU_OK || row0 >= g.m || col0 >= g.n)
         return;
@@ -613,17 +624,30 @@ __global__ void __launch_bounds__(THREADS, 2) update_kernel(gemm_job j0, gemm_jo
     }
 }
 
-/* The product of rows [r0, r0 + m) x columns [p0, p0 + k) and rows
+/* ---- host side: the plan, streams, phases ---- */
+/* A product's place: rows [r0, r0 + m) x columns [p0, p0 + k) times rows
  * [p0, p0 + k) x columns [c0, c0 + n), subtracted from rows [r0, r0 + m) x
- * columns [c0, c0 + n) of the n_all x n_all matrix a; empty when m or n <= 0. */
-static gemm_job job_at(float *a, int n_all, int r0, int c0, int p0, int m, int n, int k)
+ * columns [c0, c0 + n) of the matrix; m = n = 0: empty. */
+struct prod {
+    int r0, c0, p0, m, n, k;
+};
+
+static prod prod_at(int r0, int c0, int p0, int m, int n, int k)
+{
+    bool empty = m <= 0 || n <= 0;
+    prod p = {r0, c0, p0, empty ? 0 : m, empty ? 0 : n, k};
+    return p;
+}
+
+static int prod_tiles(const prod &p) { return p.m ? ((p.m + BM - 1) / BM) * ((p.n + BN - 1) / BN) : 0; }
+
+static gemm_job job_of(float *a, int n_all, const prod &p)
 {
     gemm_job g;
-    g.a = a + (size_t)r0 * n_all + p0;
-    g.b = a + (size_t)p0 * n_all + c0;
-    g.c = a + (size_t)r0 * n_all + c0;
-    bool empty = m <= 0 || n <= 0;
-    g.m = empty ? 0 : m, g.n = empty ? 0 : n, g.k = k;
+    g.a = a + (size_t)p.r0 * n_all + p.p0;
+    g.b = a + (size_t)p.p0 * n_all + p.c0;
+    g.c = a + (size_t)p.r0 * n_all + p.c0;
+    g.m = p.m, g.n = p.n, g.k = p.k;
     bool rows16 = n_all % 4 == 0;
     g.a_vec = rows16 && (uintptr_t)g.a % 16 == 0;
     g.b_vec = rows16 && (uintptr_t)g.b % 16 == 0;
@@ -631,16 +655,83 @@ static gemm_job job_at(float *a, int n_all, int r0, int c0, int p0, int m, int n
     return g;
 }
 
-static int tiles_of(const gemm_job &g) { return g.m ? ((g.m + BM - 1) / BM) * ((g.n + BN - 1) / BN) : 0; }
+/* The factorization as a list of steps on two streams: MAIN (the default
+ * stream) and SIDE (the panel's), ordered by two events. */
+enum { OP_RECORD, OP_WAIT, OP_DIAG, OP_TRSM, OP_UPDATE };
+enum { MAIN, SIDE };
+enum { EV_MAIN_DONE, EV_SIDE_DONE, EVENTS };
+struct lu_op {
+    int kind, stream;
+    int event;   /* OP_RECORD, OP_WAIT */
+    int J, b;    /* OP_DIAG, OP_TRSM: the panel's columns [J, J + b) */
+    prod p[2];   /* OP_UPDATE: one or two products in one launch */
+};
 
-/* ---- host side: streams, phases ---- */
+static void plan_add(lu_op *ops, int cap, int *count, int kind, int stream, int event, int J, int b, prod p0,
+                     prod p1)
+{
+    if (*count < cap) {
+        lu_op o = {kind, stream, event, J, b, {p0, p1}};
+        ops[*count] = o;
+    }
+    (*count)++;
+}
+
+/* The plan for an n x n matrix, panels J = 0, NB, 2 NB, ... (E = J + NB,
+ * E2 = the end of the next panel).  SIDE starts after everything MAIN has
+ * queued (the caller's A, the tolerances) and factors panel 0; then for
+ * each J with columns after it:
+ *   MAIN: wait for SIDE's factors of panel J; A[E2:, E2:] -= L21 U12 (the
+ *         rest of the trailing matrix); record main_done;
+ *   SIDE: wait for MAIN's rest of the previous panel (it wrote the entries
+ *         updated next); A[E:, E:E2] and A[E:E2, E2:] -= L21 U12 (the next
+ *         panel's columns and rows); factor panel E; record side_done.
+ * MAIN finally waits for SIDE.  So panel E is factored while the rest is
+ * updated: they write disjoint entries (panel E's columns and rows against
+ * the rows and columns from E2), and both only read panel J's L21 and U12
+ * (tests/solutions/test_lab09_stretch.cu checks this for many n).  Each
+ * wait is issued before its event is recorded again.  Writes the first cap
+ * steps to ops; returns how many there are. */
+static int lu_plan(int n, lu_op *ops, int cap)
+{
+    int count = 0;
+    prod none = prod_at(0, 0, 0, 0, 0, 0);
+    if (n <= 0)
+        return 0;
+    plan_add(ops, cap, &count, OP_RECORD, MAIN, EV_MAIN_DONE, 0, 0, none, none);
+    plan_add(ops, cap, &count, OP_WAIT, SIDE, EV_MAIN_DONE, 0, 0, none, none);
+    int b0 = n < NB ? n : NB;
+    plan_add(ops, cap, &count, OP_DIAG, SIDE, 0, 0, b0, none, none);
+    if (b0 < n)
+        plan_add(ops, cap, &count, OP_TRSM, SIDE, 0, 0, b0, none, none);
+    plan_add(ops, cap, &count, OP_RECORD, SIDE, EV_SIDE_DONE, 0, 0, none, none);
+    for (int J = 0; J + NB < n; J += NB) {
+        int E = J + NB, E2 = E + NB < n ? E + NB : n;
+        plan_add(ops, cap, &count, OP_WAIT, MAIN, EV_SIDE_DONE, 0, 0, none, none);
+        if (J > 0)
+            plan_add(ops, cap, &count, OP_WAIT, SIDE, EV_MAIN_DONE, 0, 0, none, none);
+        prod rest = prod_at(E2, E2, J, n - E2, n - E2, NB);
+        if (rest.m)
+            plan_add(ops, cap, &count, OP_UPDATE, MAIN, 0, 0, 0, rest, none);
+        plan_add(ops, cap, &count, OP_RECORD, MAIN, EV_MAIN_DONE, 0, 0, none, none);
+        plan_add(ops, cap, &count, OP_UPDATE, SIDE, 0, 0, 0, prod_at(E, E, J, n - E, E2 - E, NB),
+                 prod_at(E, E2, J, E2 - E, n - E2, NB));
+        plan_add(ops, cap, &count, OP_DIAG, SIDE, 0, E, E2 - E, none, none);
+        if (E2 < n)
+            plan_add(ops, cap, &count, OP_TRSM, SIDE, 0, E, E2 - E, none, none);
+        plan_add(ops, cap, &count, OP_RECORD, SIDE, EV_SIDE_DONE, 0, 0, none, none);
+    }
+    plan_add(ops, cap, &count, OP_WAIT, MAIN, EV_SIDE_DONE, 0, 0, none, none);
+    return count;
+}
+
 /* The panel's stream (created with the device's highest priority: a hint
  * to the block scheduler to place its waiting blocks first wherever an
  * update block finishes; nothing running is preempted), the two
  * events that order it against the default stream, and the triangles'
  * workspace: created on the first call, kept. */
 static cudaStream_t g_side;
-static cudaEvent_t g_side_done, g_main_done;
+static cudaEvent_t g_events[EVENTS];
 static float *g_tri;
 
 static void blocked_setup(void)
@@ -650,15 +741,15 @@ static void blocked_setup(void)
     int least, greatest;
     CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
     CUDA_CHECK(cudaStreamCreateWithPriority(&g_side, cudaStreamNonBlocking, greatest));
-    CUDA_CHECK(cudaEventCreateWithFlags(&g_side_done, cudaEventDisableTiming));
-    CUDA_CHECK(cudaEventCreateWithFlags(&g_main_done, cudaEventDisableTiming));
+    for (int e = 0; e < EVENTS; e++)
+        CUDA_CHECK(cudaEventCreateWithFlags(&g_events[e], cudaEventDisableTiming));
     CUDA_CHECK(cudaFuncSetAttribute(trsm_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     (int)(NB * NB * sizeof(float))));
     CUDA_CHECK(cudaMalloc(&g_tri, 2 * NB * NB * sizeof(float)));
 }
 
-/* lu_stretch_phases only: everything on the default stream, one after the
- * other, a pair of timing events around each phase. */
+/* lu_stretch_phases only: every step on the default stream, in the plan's
+ * order, a pair of timing events around each phase. */
 enum { PH_TOL, PH_DIAG, PH_TRSM, PH_UPDATE, PH_KINDS };
 typedef struct {
     cudaEvent_t *ev; /* 2 per phase */
@@ -680,82 +771,64 @@ static void phase_end(phase_log *log, int kind)
     }
 }
 
-static void update(gemm_job j0, gemm_job j1, int ld, const int *status, cudaStream_t s, phase_log *log)
+/* One step of the plan. */
+static void run_op(const lu_op &o, float *a, int n, const lu_work<float> &w, phase_log *log)
 {
-    int t0 = tiles_of(j0), t1 = tiles_of(j1);
-    if (t0 + t1 == 0)
-        return;
-    phase_begin(log);
-    update_kernel<<<t0 + t1, THREADS, 0, s>>>(j0, j1, t0, ld, status);
-    CUDA_CHECK_LAUNCH();
-    phase_end(log, PH_UPDATE);
-}
-
-/* Steps 1 and 2 for the panel of width b at J (step 2 only if columns follow). */
-static void factor_panel(float *a, int n, int J, int b, const lu_work<float> &w, cudaStream_t s, phase_log *log)
-{
-    phase_begin(log);
-    diag_kernel<<<1, DIAG_THREADS, 0, s>>>(a, n, J, b, w.tol, w.status, g_tri, g_tri + NB * NB);
-    CUDA_CHECK_LAUNCH();
-    phase_end(log, PH_DIAG);
-    int rest = n - (J + b);
-    if (rest <= 0)
-        return;
+    cudaStream_t s = log || o.stream == MAIN ? 0 : g_side;
     bool vec = n % 4 == 0 && (uintptr_t)a % 16 == 0;
-    phase_begin(log);
-    trsm_kernel<<<dim3((rest + TRSM_LINES - 1) / TRSM_LINES, 2), TRSM_THREADS, NB * NB * sizeof(float), s>>>(
-        a, n, J, b, g_tri, g_tri + NB * NB, w.status, vec);
-    CUDA_CHECK_LAUNCH();
-    phase_end(log, PH_TRSM);
+    switch (o.kind) {
+    case OP_RECORD:
+        if (!log)
+            CUDA_CHECK(cudaEventRecord(g_events[o.event], s));
+        break;
+    case OP_WAIT:
+        if (!log)
+            CUDA_CHECK(cudaStreamWaitEvent(s, g_events[o.event], 0));
+        break;
+    case OP_DIAG:
+        phase_begin(log);
+        diag_kernel<<<1, DIAG_THREADS, 0, s>>>(a, n, o.J, o.b, w.tol, w.status, g_tri, g_tri + NB * NB);
+        CUDA_CHECK_LAUNCH();
+        phase_end(log, PH_DIAG);
+        break;
+    case OP_TRSM:
+        phase_begin(log);
+        trsm_kernel<<<dim3((n - o.J - o.b + TRSM_LINES - 1) / TRSM_LINES, 2), TRSM_THREADS, NB * NB * sizeof(float),
+                      s>>>(a, n, o.J, o.b, g_tri, g_tri + NB * NB, w.status, vec);
+        CUDA_CHECK_LAUNCH();
+        phase_end(log, PH_TRSM);
+        break;
+    case OP_UPDATE: {
+        int t0 = prod_tiles(o.p[0]), t1 = prod_tiles(o.p[1]);
+        if (t0 + t1 == 0)
+            break;
+        phase_begin(log);
+        update_kernel<<<t0 + t1, THREADS, 0, s>>>(job_of(a, n, o.p[0]), job_of(a, n, o.p[1]), t0, n, w.status);
+        CUDA_CHECK_LAUNCH();
+        phase_end(log, PH_UPDATE);
+        break;
+    }
+    }
 }
 
-/* The schedule, for the panels J = 0, NB, 2 NB, ... (E = J + NB, E2 = the
- * end of the next panel).  side: factor panel 0; then for each J with
- * columns after it:
- *   main: wait for side's factors of panel J; A[E2:, E2:] -= L21 U12 (the
- *         rest of the trailing matrix); mark main_done;
- *   side: wait for main's rest of the previous panel (it wrote the entries
- *         updated next); A[E:, E:E2] and A[E:E2, E2:] -= L21 U12 (the next
- *         panel's columns and rows); factor panel E; mark side_done.
- * So panel E is factored while the rest is updated: they write disjoint
- * entries (panel E's columns and rows against the rows and columns from
- * E2), and both only read panel J's L21 and U12.  Each wait is issued before
- * the event it waits for is recorded again.  With log: one stream, the same
- * order. */
 static int blocked(float *a, int n, phase_log *log)
 {
     if (n <= 0)
         return LU_OK;
     blocked_setup();
+    int count = lu_plan(n, NULL, 0);
+    lu_op *ops = (lu_op *)malloc((size_t)count * sizeof *ops);
+    if (!ops) {
+        fprintf(stderr, "lu_crout_blocked: no memory for the plan of %d steps\n", count);
+        exit(1);
+    }
+    lu_plan(n, ops, count);
     phase_begin(log);
     lu_work<float> &w = work_begin(a, n, LU_U_FLOAT);
     phase_end(log, PH_TOL);
-    cudaStream_t side = log ? 0 : g_side;
-    if (!log) { /* side starts after everything on the default stream so far: the caller's A, the tolerances */
-        CUDA_CHECK(cudaEventRecord(g_main_done, 0));
-        CUDA_CHECK(cudaStreamWaitEvent(side, g_main_done, 0));
-    }
-    factor_panel(a, n, 0, n < NB ? n : NB, w, side, log);
-    if (!log)
-        CUDA_CHECK(cudaEventRecord(g_side_done, side));
-    for (int J = 0; J + NB < n; J += NB) {
-        int E = J + NB, E2 = E + NB < n ? E + NB : n;
-        if (!log) {
-            CUDA_CHECK(cudaStreamWaitEvent(0, g_side_done, 0)); /* panel J's L21 and U12 */
-            if (J > 0)
-                CUDA_CHECK(cudaStreamWaitEvent(side, g_main_done, 0)); /* the previous rest */
-        }
-        update(job_at(a, n, E2, E2, J, n - E2, n - E2, NB), gemm_job(), n, w.status, 0, log);
-        if (!log)
-            CUDA_CHECK(cudaEventRecord(g_main_done, 0));
-        update(job_at(a, n, E, E, J, n - E, E2 - E, NB), job_at(a, n, E, E2, J, E2 - E, n - E2, NB), n, w.status,
-               side, log);
-        factor_panel(a, n, E, E2 - E, w, side, log);
-        if (!log)
-            CUDA_CHECK(cudaEventRecord(g_side_done, side));
-    }
-    if (!log) /* everything after this call (the status read below) waits for side's last kernels */
-        CUDA_CHECK(cudaStreamWaitEvent(0, g_side_done, 0));
+    for (int i = 0; i < count; i++)
+        run_op(ops[i], a, n, w, log);
+    free(ops);
     return work_end(w);
 }
 
