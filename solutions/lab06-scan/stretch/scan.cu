@@ -56,7 +56,7 @@ template <typename T> __global__ void scan_block_kernel(const T *in, T *out, int
  * dispatch/tuning/tuning_scan.cuh: 128 threads, 24 items each).  Both can
  * be set from the command line to try others (make bench LAB=lab06
  * NVCCFLAGS="-O2 -DSCAN_THREADS=256 -DSCAN_CHUNKS=4" is the earlier
- * 256 x 16; -O2 is the kit's default NVCCFLAGS). */
+ * 256 x 16; -O2 is the kit's default NVCCFLAGS), as can the pauses below. */
 #ifndef SCAN_THREADS
 #define SCAN_THREADS 128
 #endif
@@ -72,7 +72,16 @@ template <typename T> __global__ void scan_block_kernel(const T *in, T *out, int
 static_assert(THREADS % 32 == 0 && WARPS >= 1 && WARPS <= 32, "whole warps, at most 32 (one lane per warp total)");
 #define FULL_MASK 0xffffffffu
 #define EPOCH_MAX 0x7fffffffu        /* the flag is epoch * 2 + (1 for P, 0 for A) */
-#define LOOK_BACK_PAUSE_NS 128       /* between two polls of a status not yet published */
+/* Pauses of the look-back, in ns (the command line may set them too): between
+ * two polls of a status not yet published, and before the first window (CUB
+ * waits about 1140 ns there on sm_90; 0 here: no wait before a window whose
+ * statuses are usually all published already). */
+#ifndef SCAN_PAUSE_NS
+#define SCAN_PAUSE_NS 128
+#endif
+#ifndef SCAN_FIRST_PAUSE_NS
+#define SCAN_FIRST_PAUSE_NS 0
+#endif
 
 template <typename T> struct vec4;
 template <> struct vec4<float> { typedef float4 type; };
@@ -154,6 +163,10 @@ template <typename T> __device__ T look_back(const unsigned long long *status, i
 {
     int lane = threadIdx.x % 32;
     T before = T(0);
+#if __CUDA_ARCH__ >= 700
+    if (SCAN_FIRST_PAUSE_NS > 0)
+        __nanosleep(SCAN_FIRST_PAUSE_NS);
+#endif
     for (int end = tile - 1;; end -= 32) {
         int j = end - lane;
         bool prefix = true; /* j < 0: past tile 0, which always publishes P, so never added */
@@ -167,7 +180,7 @@ template <typename T> __device__ T look_back(const unsigned long long *status, i
                  * publishing block needs too.  CUB's sm_90 tuning pauses
                  * too (its fixed_delay_constructor_t, 688 ns for floats). */
 #if __CUDA_ARCH__ >= 700
-                __nanosleep(LOOK_BACK_PAUSE_NS);
+                __nanosleep(SCAN_PAUSE_NS);
 #endif
                 word = *(const volatile unsigned long long *)&status[j];
             }
