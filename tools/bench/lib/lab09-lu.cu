@@ -121,7 +121,7 @@ int main(int argc, char **argv)
         bench_row rows[5] = {bench_make("cusolverDnSgetrf (no pivoting)", call_cusolver, &args[0], check, 1, restore)};
         int k = 1;
         k += bench_add_both(&rows[k], "blocked", (void *)stu, (void *)ref, call_fn, &args[1], &args[2], check, restore);
-        k += bench_add(&rows[k], BENCH_STRETCH, "(register-blocked update, look-ahead)", (void *)str, call_fn, &args[4], check, restore);
+        k += bench_add(&rows[k], BENCH_STRETCH, "(NB = 128, look-ahead)", (void *)str, call_fn, &args[4], check, restore);
         if (n <= 2048) /* ~1 s a call at 4096 */
             rows[k++] = bench_make("baseline (kit_lu_step)", call_fn, &args[3], check, 0, restore);
         bench_case c = {"", 0, 2.0 * n * (double)n * n / 3.0};
