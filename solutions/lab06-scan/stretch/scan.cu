@@ -9,7 +9,7 @@
  *      only the last tile, or unaligned arrays, check bounds) with warp
  *      shuffles, one barrier-separated round combines the 4 warps' totals.
  *      Small blocks of many elements each: the steps that wait (the ticket,
- *      the look-back) are per block, and the 8 or so blocks resident on an
+ *      the look-back) are per block, and the 10 or so blocks resident on an
  *      SM overlap each other's waits;
  *   2. warp 0 publishes the tile's total (status A, "aggregate") in global
  *      memory, then walks back over the statuses of the tiles before it, 32
