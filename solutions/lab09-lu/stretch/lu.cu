@@ -22,13 +22,13 @@
  * its rows - is done first, on a second, high-priority stream, which then
  * factors panel E (steps 1-2) while the default stream updates the rest of
  * the trailing matrix.  The two streams never write the same entries at the
- * same time; events order the rest (see lu_crout_blocked).
+ * same time; events order the rest (see lu_plan).
  *
  * Why NB = 128: it is the update tile's edge, so the update's inner
  * dimension is 8 steps of 16, and the updates' read-modify-write traffic,
  * about n^3 / (3 NB) entries of 8 bytes, is 1.4 GB at n = 4096: 0.4 ms at
- * an H100's 3.35 TB/s, under the 0.9 ms of arithmetic.  NB = 64 would
- * double it to rival the arithmetic.  A wider panel
+ * an H100's 3.35 TB/s, under the 0.9 ms of arithmetic (about 50 TFLOP/s of
+ * FP32).  NB = 64 would double it to rival the arithmetic.  A wider panel
  * (256) would halve the number of serial panel chains but double the length
  * of each (the diagonal block's 256 dependent columns) and leave the update
  * of the last quarter of the matrix too few tiles to fill 132 SMs.
