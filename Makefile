@@ -292,12 +292,17 @@ $(BUILD)/common/tests/test_lab_driver: common/tests/test_lab_driver.cu common/sr
 
 # Solutions' own index arithmetic on the CPU (nvcc: the test includes the
 # solution's .cu; no CUDA call is made).  Not in a student copy of the kit.
-ifneq ($(wildcard solutions/lab08-spmv/stretch/spmv.cu),)
-UNIT_TESTS += $(BUILD)/tests/solutions/test_lab08_stretch
-$(BUILD)/tests/solutions/test_lab08_stretch: tests/solutions/test_lab08_stretch.cu solutions/lab08-spmv/stretch/spmv.cu labs/lab08-spmv/spmv.h common/tests/plain_check.h $(DEPS_OK) $(FLAGS_STAMP)
-	@mkdir -p $(@D)
-	$(Q)$(call say,NVCC,$@)$(NVCC) $(KIT_NVCCFLAGS) $(NVCCFLAGS) -Icommon/tests -Ilabs/lab08-spmv -o $@ $<
+# $(1): the lab's folder, $(2): the stretch solution's file, $(3): the test.
+define STRETCH_TEST
+ifneq ($$(wildcard solutions/$(1)/stretch/$(2)),)
+UNIT_TESTS += $(BUILD)/tests/solutions/$(3)
+$(BUILD)/tests/solutions/$(3): tests/solutions/$(3).cu solutions/$(1)/stretch/$(2) $$(wildcard labs/$(1)/*.h) common/tests/plain_check.h $(DEPS_OK) $(FLAGS_STAMP)
+	@mkdir -p $$(@D)
+	$(Q)$$(call say,NVCC,$$@)$(NVCC) $$(KIT_NVCCFLAGS) $$(NVCCFLAGS) -Icommon/tests -Ilabs/$(1) -o $$@ $$<
 endif
+endef
+$(eval $(call STRETCH_TEST,lab08-spmv,spmv.cu,test_lab08_stretch))
+$(eval $(call STRETCH_TEST,lab09-lu,lu.cu,test_lab09_stretch))
 
 # expect.ini (the known-bad submissions' verdicts) has one parser, tests/lib/expect.c:
 # test_labs links it, the test scripts ask build/tests/expect-get.

@@ -2,11 +2,15 @@
  * (handout, "How far from the library?").  Same interface as the reference
  * solution (../scan.cu) and the same Part 1; Part 2 reads the array once and
  * writes it once, in ONE launch:
- *   1. each block takes the next tile of TILE = 4096 elements (a ticket from
+ *   1. each block takes the next tile of TILE = 3072 elements (a ticket from
  *      a global counter, so tiles are handed out in the order blocks start)
- *      and scans it in registers: every warp scans its 512 elements with
- *      coalesced 16-byte loads and warp shuffles, one barrier-separated
- *      round combines the 8 warps' totals;
+ *      and scans it in registers: every warp scans its 768 elements (24 a
+ *      thread, read with 6 coalesced 16-byte loads all in flight at once;
+ *      only the last tile, or unaligned arrays, check bounds) with warp
+ *      shuffles, one barrier-separated round combines the 4 warps' totals.
+ *      Small blocks of many elements each: the steps that wait (the ticket,
+ *      the look-back) are per block, and the 10 or so blocks resident on an
+ *      SM overlap each other's waits;
  *   2. warp 0 publishes the tile's total (status A, "aggregate") in global
  *      memory, then walks back over the statuses of the tiles before it, 32
  *      at a time, adding aggregates until it meets a tile that has published
@@ -48,14 +52,36 @@ template <typename T> __global__ void scan_block_kernel(const T *in, T *out, int
 }
 
 /* ---- Part 2 ---- */
-#define THREADS 256
+/* The tile's shape: CUB's own tuning for a float sum on sm_90 (cub/device/
+ * dispatch/tuning/tuning_scan.cuh: 128 threads, 24 items each).  Both can
+ * be set from the command line to try others (make bench LAB=lab06
+ * NVCCFLAGS="-O2 -DSCAN_THREADS=256 -DSCAN_CHUNKS=4" is the earlier
+ * 256 x 16; -O2 is the kit's default NVCCFLAGS), as can the pauses below. */
+#ifndef SCAN_THREADS
+#define SCAN_THREADS 128
+#endif
+#ifndef SCAN_CHUNKS
+#define SCAN_CHUNKS 6
+#endif
+#define THREADS SCAN_THREADS
 #define WARPS (THREADS / 32)
 #define VEC 4                        /* elements per 16-byte load */
-#define CHUNKS 4                     /* 16-byte loads per thread */
-#define WARP_ITEMS (32 * VEC * CHUNKS) /* 512 consecutive elements per warp */
-#define TILE (WARPS * WARP_ITEMS)    /* 4096 elements per block */
+#define CHUNKS SCAN_CHUNKS           /* 16-byte loads per thread */
+#define WARP_ITEMS (32 * VEC * CHUNKS) /* consecutive elements per warp: 768 */
+#define TILE (WARPS * WARP_ITEMS)    /* elements per block: 3072 */
+static_assert(THREADS % 32 == 0 && WARPS >= 1 && WARPS <= 32, "whole warps, at most 32 (one lane per warp total)");
 #define FULL_MASK 0xffffffffu
 #define EPOCH_MAX 0x7fffffffu        /* the flag is epoch * 2 + (1 for P, 0 for A) */
+/* Pauses of the look-back, in ns (the command line may set them too): between
+ * two polls of a status not yet published, and before the first window (CUB
+ * waits about 1140 ns there on sm_90; 0 here: no wait before a window whose
+ * statuses are usually all published already). */
+#ifndef SCAN_PAUSE_NS
+#define SCAN_PAUSE_NS 128
+#endif
+#ifndef SCAN_FIRST_PAUSE_NS
+#define SCAN_FIRST_PAUSE_NS 0
+#endif
 
 template <typename T> struct vec4;
 template <> struct vec4<float> { typedef float4 type; };
@@ -137,15 +163,27 @@ template <typename T> __device__ T look_back(const unsigned long long *status, i
 {
     int lane = threadIdx.x % 32;
     T before = T(0);
+#if __CUDA_ARCH__ >= 700
+    if (SCAN_FIRST_PAUSE_NS > 0)
+        __nanosleep(SCAN_FIRST_PAUSE_NS);
+#endif
     for (int end = tile - 1;; end -= 32) {
         int j = end - lane;
         bool prefix = true; /* j < 0: past tile 0, which always publishes P, so never added */
         T value = T(0);
         if (j >= 0) {
-            unsigned long long word;
-            do /* until tile j has published in this call */
+            unsigned long long word = *(const volatile unsigned long long *)&status[j];
+            while ((unsigned)(word >> 33) != epoch) { /* until tile j has published in this call */
+                /* A short pause between polls (the tile's block is at most
+                 * a load and a block scan away from publishing): fewer
+                 * requests to the L2 slice that holds the status, which the
+                 * publishing block needs too.  CUB's sm_90 tuning pauses
+                 * too (its fixed_delay_constructor_t, 688 ns for floats). */
+#if __CUDA_ARCH__ >= 700
+                __nanosleep(SCAN_PAUSE_NS);
+#endif
                 word = *(const volatile unsigned long long *)&status[j];
-            while ((unsigned)(word >> 33) != epoch);
+            }
             prefix = (word >> 32) & 1u;
             value = from_bits<T>((unsigned)word);
         }
@@ -170,15 +208,31 @@ __global__ void __launch_bounds__(THREADS) scan_single_pass(const T *in, T *out,
     __syncthreads();
     int tile = my_tile;
 
-    /* Chunk c of this warp: 32 lanes x 4 consecutive elements, 512 bytes. */
+    /* Chunk c of this warp: 32 lanes x 4 consecutive elements, 512 bytes.
+     * A whole tile (every tile but perhaps the last) is read with 16-byte
+     * loads and no bounds checks, all CHUNKS of them issued before the
+     * first is used; the same for every thread of the block (full is). */
     long first = (long)tile * TILE + (long)warp * WARP_ITEMS + lane * VEC;
+    bool full = vec && (long)(tile + 1) * TILE <= n;
     T v[CHUNKS][VEC];
-    for (int c = 0; c < CHUNKS; c++)
-        load4(in, first + c * 32 * VEC, n, vec, v[c]);
+    if (full) {
+        typedef typename vec4<T>::type V;
+        const V *src = (const V *)(in + first);
+#pragma unroll
+        for (int c = 0; c < CHUNKS; c++) {
+            V x = src[c * 32];
+            v[c][0] = x.x, v[c][1] = x.y, v[c][2] = x.z, v[c][3] = x.w;
+        }
+    } else {
+#pragma unroll
+        for (int c = 0; c < CHUNKS; c++)
+            load4(in, first + c * 32 * VEC, n, vec, v[c]);
+    }
 
-    /* The warp's 512 elements: each chunk scanned across the lanes, the
+    /* The warp's elements: each chunk scanned across the lanes, the
      * chunks one after the other (carry = the warp's elements before the chunk). */
     T carry = T(0);
+#pragma unroll
     for (int c = 0; c < CHUNKS; c++) {
         for (int k = 1; k < VEC; k++)
             v[c][k] += v[c][k - 1];
@@ -213,10 +267,23 @@ __global__ void __launch_bounds__(THREADS) scan_single_pass(const T *in, T *out,
     __syncthreads();
 
     T offset = warp_offset[warp];
-    for (int c = 0; c < CHUNKS; c++) {
+#pragma unroll
+    for (int c = 0; c < CHUNKS; c++)
         for (int k = 0; k < VEC; k++)
             v[c][k] += offset;
-        store4(out, first + c * 32 * VEC, n, vec, v[c]);
+    if (full) {
+        typedef typename vec4<T>::type V;
+        V *dst = (V *)(out + first);
+#pragma unroll
+        for (int c = 0; c < CHUNKS; c++) {
+            V x;
+            x.x = v[c][0], x.y = v[c][1], x.z = v[c][2], x.w = v[c][3];
+            dst[c * 32] = x;
+        }
+    } else {
+#pragma unroll
+        for (int c = 0; c < CHUNKS; c++)
+            store4(out, first + c * 32 * VEC, n, vec, v[c]);
     }
 }
 

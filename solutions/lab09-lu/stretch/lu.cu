@@ -1,43 +1,49 @@
 /* lab09 stretch exercise - blocked LU whose trailing update is a
- * register-blocked matrix multiply (handout, "How far from the library?").
- * Same interface, storage, pivot test and status word as the reference
- * solution (../lu.cu); Part 1 (lu_crout, lu_crout_double) and the blocked
- * version's diagonal-block and panel kernels are the reference's.  What
- * changes:
+ * register-blocked matrix multiply, the panel factored beside the update
+ * (handout, "How far from the library?").  Same interface, storage, pivot
+ * test and status word as the reference solution (../lu.cu); Part 1
+ * (lu_crout, lu_crout_double) is the reference's.  Part 2, right-looking
+ * with panels of NB = 128 columns; for the panel at column J (E = J + NB):
  *
- *   1. Two panel widths.  Panels of NB = 32 columns are factored as in the
- *      reference (diagonal block, then L21 and U12), but the trailing matrix
- *      beyond an outer panel of NB2 = 64 columns is updated once per outer
- *      panel, A22 -= L21 U12 with inner dimension 64 instead of twice with
- *      32: each entry of A22 is read and written half as often.  Inside an
- *      outer panel only the L-shaped part that its next inner panels read -
- *      the rows of the outer panel (all columns to the right) and the columns
- *      of the outer panel (all rows below) - is updated after each inner
- *      panel; the rest of the inner panel's update waits for the outer one.
- *      Each entry still gets every product l_ik u_kj, k < min(i, j), once.
- *   2. Every update, L-shaped or outer, is lab 10's stretch kernel with a
- *      minus sign: 128 x 128 tiles of A22 per block of 16 x 16 threads, an
- *      8 x 8 block in registers per thread, 16-byte loads where proven
- *      aligned, two shared buffers (one barrier per step of 16 along k).
- *   3. The pivot tolerances (largest |a| of each row and column) are found in
- *      one coalesced pass: a block per 32 x 32 tile takes the maxima of its
- *      rows and columns and merges them with atomicMax (non-negative floats
- *      order like their bit patterns as unsigned integers).  The reference's
- *      one thread per line reads a row with a stride of n - at n = 4096 that
- *      alone costs about as much as several panels.
- *   4. The device buffers (tolerances, status word) are kept between calls
- *      and grown when n grows, instead of cudaMalloc/cudaFree every call.
+ *   1. diag_kernel (one block) factors the NB x NB diagonal block A11 =
+ *      L11 U11 in registers, one barrier per column, and leaves U11 and L11
+ *      (transposed, reciprocals of the pivots on its diagonal) in a small
+ *      workspace for step 2;
+ *   2. trsm_kernel: L21 = A21 U11^-1 (a warp per 4 rows) and U12 = L11^-1 A12
+ *      (a warp per 4 columns), both by substitution along the 128 columns /
+ *      rows, the values passed between lanes by warp shuffles;
+ *   3. update_kernel: A22 -= L21 U12, inner dimension 128: lab 10's stretch
+ *      kernel (128 x 128 tiles of A22 per block of 16 x 16 threads, an 8 x 8
+ *      block in registers per thread, 16-byte loads where proven aligned, two
+ *      shared buffers) with a minus sign and in place.
+ * Step 3 carries all but O(n^2 NB) of the 2n^3/3 flops, but steps 1-2 are a
+ * chain of short, mostly serial kernels per panel.  So the update of panel
+ * J is split (look-ahead): the part that panel E needs - its columns and
+ * its rows - is done first, on a second, high-priority stream, which then
+ * factors panel E (steps 1-2) while the default stream updates the rest of
+ * the trailing matrix.  The two streams never write the same entries at the
+ * same time; events order the rest (see lu_plan).
+ *
+ * Why NB = 128: it is the update tile's edge, so the update's inner
+ * dimension is 8 steps of 16, and the updates' read-modify-write traffic,
+ * about n^3 / (3 NB) entries of 8 bytes, is 1.4 GB at n = 4096: 0.4 ms at
+ * an H100's 3.35 TB/s, under the 0.9 ms of arithmetic (about 50 TFLOP/s of
+ * FP32).  NB = 64 would double it to rival the arithmetic.  A wider panel
+ * (256) would halve the number of serial panel chains but double the length
+ * of each (the diagonal block's 256 dependent columns) and leave the update
+ * of the last quarter of the matrix too few tiles to fill 132 SMs.
+ * The pivot tolerances (largest |a| of each row and column) are found in one
+ * coalesced pass, and the device buffers are kept between calls.
  */
 #include <cuda_runtime.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "kit/cuda_check.cuh"
 #include "lu.h"
 
 #define THREADS 256
-#define NB 32          /* inner panel width = the diagonal block */
-#define NB2 64         /* outer panel width: the inner dimension of the big update */
-#define PANEL_THREADS 64
 #define LINE_TILE 32   /* the tolerance pass: 32 x 32 entries per block of 32 x 8 threads */
 #define LINE_ROWS 8
 
@@ -206,95 +212,258 @@ int lu_crout(float *d_a, int n) { return lu_crout_t(d_a, n, LU_U_FLOAT); }
 
 int lu_crout_double(double *d_a, int n) { return lu_crout_t(d_a, n, LU_U_DOUBLE); }
 
-/* ---- Part 2: blocked --------------------------------------------------------------- */
-/* 1. Right-looking Crout of the b x b diagonal block at (J, J), in shared
- *    memory: block of NB x NB threads, thread (x, y) owns entry (y, x). */
-__global__ void diag_block_kernel(float *a, int n, int J, int b, const float *tol, int *status)
+/* ---- Part 2: blocked, the panel factored beside the update ------------------------- */
+#define NB 128             /* panel width = the update's tile edge and inner dimension */
+#define DIAG_THREADS 256   /* 16 x 16: each thread an 8 x 8 block of the diagonal block */
+#define DIAG_TX 16
+#define DIAG_EACH 8
+#define TRSM_THREADS 256   /* 8 warps, each 4 rows of L21 or 4 columns of U12 */
+#define TRSM_LINES 32      /* rows (columns) per block */
+#define FULL_MASK 0xffffffffu
+
+/* 1. Right-looking Crout of the b x b diagonal block at (J, J), b <= NB, in
+ *    registers: thread (tx, ty) owns rows 8 ty .. + 7 and columns
+ *    8 tx .. + 7.  Before step jj, prow[jj & 1] holds row jj (not yet divided
+ *    by the pivot) and pcol[jj & 1] column jj, as the steps before left
+ *    them; step jj divides row jj by the pivot, updates the entries below and
+ *    right of it and publishes row and column jj + 1 into the other buffer:
+ *    one barrier per step.  Then, for trsm_kernel: tri_u = U11 strictly above
+ *    the diagonal, 0 elsewhere; tri_lt = L11 transposed strictly above it,
+ *    1 / l_jj on it, 0 below (NB x NB each, 0 outside b).  256 threads of at
+ *    most 128 registers (launch bounds): the block fits where one update
+ *    block has finished. */
+__global__ void __launch_bounds__(DIAG_THREADS, 2)
+    diag_kernel(float *a, int n, int J, int b, const float *tol, int *status, float *tri_u, float *tri_lt)
 {
-    __shared__ float s[NB][NB + 1];
-    if (*status != LU_OK)
+    __shared__ __align__(16) float prow[2][NB];
+    __shared__ __align__(16) float pcol[2][NB];
+    __shared__ float stol[NB];
+    if (*status != LU_OK) /* the same in every thread: the whole block leaves */
         return;
-    int r = threadIdx.y, c = threadIdx.x;
-    bool mine = r < b && c < b;
-    if (mine)
-        s[r][c] = a[(size_t)(J + r) * n + J + c];
-    __syncthreads();
+    int t = threadIdx.x, tx = t % DIAG_TX, ty = t / DIAG_TX;
+    int r0 = DIAG_EACH * ty, c0 = DIAG_EACH * tx;
+    for (int i = t; i < NB; i += DIAG_THREADS)
+        stol[i] = i < b ? tol[J + i] : 0.0f;
+    float v[DIAG_EACH][DIAG_EACH];
+#pragma unroll
+    for (int i = 0; i < DIAG_EACH; i++)
+#pragma unroll
+        for (int j = 0; j < DIAG_EACH; j++)
+            v[i][j] = r0 + i < b && c0 + j < b ? a[(size_t)(J + r0 + i) * n + J + c0 + j] : 0.0f;
+    if (r0 == 0)
+#pragma unroll
+        for (int j = 0; j < DIAG_EACH; j++)
+            prow[0][c0 + j] = v[0][j];
+    if (c0 == 0)
+#pragma unroll
+        for (int i = 0; i < DIAG_EACH; i++)
+            pcol[0][r0 + i] = v[i][0];
+    __syncthreads(); /* row and column 0 (and stol) published */
+
+    bool ok = true;
     for (int jj = 0; jj < b; jj++) {
-        float p = s[jj][jj]; /* the same value in every thread: the branch below is uniform */
-        if (!(fabsf(p) > tol[J + jj])) {
-            if (r == 0 && c == 0)
+        int cur = jj & 1, nxt = cur ^ 1;
+        float p = pcol[cur][jj]; /* the same value in every thread: the branch is uniform */
+        if (!(fabsf(p) > stol[jj])) {
+            if (t == 0)
                 *status = J + jj + 1;
+            ok = false;
             break;
         }
-        if (r == jj && c > jj && c < b)
-            s[jj][c] /= p; /* row jj of U */
-        __syncthreads();
-        if (r > jj && r < b && c > jj && c < b)
-            s[r][c] -= s[r][jj] * s[jj][c];
-        __syncthreads();
-    }
-    if (mine)
-        a[(size_t)(J + r) * n + J + c] = s[r][c];
-}
-
-/* 2. blockIdx.y == 0: rows i >= J + b of L21,  l_i = a_i U11^-1 (forward
- *    substitution along the row); blockIdx.y == 1: columns k >= J + b of U12,
- *    u_k = L11^-1 a_k.  The factored diagonal block is staged in shared memory. */
-__global__ void panel_kernel(float *a, int n, int J, int b, const int *status)
-{
-    __shared__ float s[NB][NB + 1];
-    if (*status != LU_OK)
-        return;
-    for (int t = threadIdx.x; t < b * b; t += blockDim.x)
-        s[t / b][t % b] = a[(size_t)(J + t / b) * n + J + t % b];
-    __syncthreads();
-    int idx = J + b + blockIdx.x * blockDim.x + threadIdx.x;
-    if (idx >= n)
-        return;
-    float v[NB]; /* constant bounds + guards: v stays in registers */
-    if (blockIdx.y == 0) {
-        float *row = a + (size_t)idx * n + J;
+        /* A thread whose rows or columns all lie at or before jj has nothing
+         * left to update or publish (no barrier or shuffle inside). */
+        if (r0 + DIAG_EACH - 1 >= jj && c0 + DIAG_EACH - 1 > jj) {
+            float inv = 1.0f / p;
+            float u[DIAG_EACH];
 #pragma unroll
-        for (int c = 0; c < NB; c++)
-            v[c] = c < b ? row[c] : 0.0f;
-#pragma unroll
-        for (int c = 1; c < NB; c++)
-            if (c < b)
-#pragma unroll
-                for (int q = 0; q < c; q++)
-                    v[c] -= v[q] * s[q][c];
-#pragma unroll
-        for (int c = 0; c < NB; c++)
-            if (c < b)
-                row[c] = v[c];
-    } else {
-        float *col = a + (size_t)J * n + idx;
-#pragma unroll
-        for (int r = 0; r < NB; r++)
-            v[r] = r < b ? col[(size_t)r * n] : 0.0f;
-#pragma unroll
-        for (int r = 0; r < NB; r++)
-            if (r < b) {
-#pragma unroll
-                for (int q = 0; q < r; q++)
-                    v[r] -= s[r][q] * v[q];
-                v[r] /= s[r][r]; /* accepted pivots only: the status word was checked */
+            for (int h = 0; h < DIAG_EACH / 4; h++) {
+                float4 pr = *(const float4 *)&prow[cur][c0 + 4 * h];
+                u[4 * h] = pr.x, u[4 * h + 1] = pr.y, u[4 * h + 2] = pr.z, u[4 * h + 3] = pr.w;
             }
 #pragma unroll
-        for (int r = 0; r < NB; r++)
-            if (r < b)
-                col[(size_t)r * n] = v[r];
+            for (int j = 0; j < DIAG_EACH; j++) /* u_jj,c for c > jj; 0 leaves the other columns alone */
+                u[j] = c0 + j > jj ? u[j] * inv : 0.0f;
+#pragma unroll
+            for (int h = 0; h < DIAG_EACH / 4; h++) {
+                float4 pc = *(const float4 *)&pcol[cur][r0 + 4 * h];
+                float l[4] = {pc.x, pc.y, pc.z, pc.w};
+#pragma unroll
+                for (int i = 0; i < 4; i++) { /* l_r,jj for r > jj (final); 0 leaves rows <= jj alone */
+                    float li = r0 + 4 * h + i > jj ? l[i] : 0.0f;
+#pragma unroll
+                    for (int j = 0; j < DIAG_EACH; j++)
+                        v[4 * h + i][j] = fmaf(-li, u[j], v[4 * h + i][j]);
+                }
+            }
+#pragma unroll
+            for (int i = 0; i < DIAG_EACH; i++) {
+                if (r0 + i == jj) /* row jj of U: prow held this thread's own values */
+#pragma unroll
+                    for (int j = 0; j < DIAG_EACH; j++)
+                        if (c0 + j > jj)
+                            v[i][j] = u[j];
+                if (r0 + i == jj + 1)
+#pragma unroll
+                    for (int j = 0; j < DIAG_EACH; j++)
+                        prow[nxt][c0 + j] = v[i][j];
+            }
+#pragma unroll
+            for (int j = 0; j < DIAG_EACH; j++)
+                if (c0 + j == jj + 1)
+#pragma unroll
+                    for (int i = 0; i < DIAG_EACH; i++)
+                        pcol[nxt][r0 + i] = v[i][j];
+        }
+        /* [nxt] written before step jj + 1 reads it; [cur], read in this
+         * step, is written again only in step jj + 1, after this barrier. */
+        __syncthreads();
+    }
+#pragma unroll
+    for (int i = 0; i < DIAG_EACH; i++)
+#pragma unroll
+        for (int j = 0; j < DIAG_EACH; j++) {
+            int r = r0 + i, c = c0 + j;
+            if (r < b && c < b)
+                a[(size_t)(J + r) * n + J + c] = v[i][j];
+            if (ok) { /* a rejected pivot: no solve follows, and 1 / 0 is never formed */
+                bool in = r < b && c < b;
+                tri_u[r * NB + c] = in && c > r ? v[i][j] : 0.0f;
+                tri_lt[c * NB + r] = in && r > c ? v[i][j] : in && r == c ? 1.0f / v[i][j] : 0.0f;
+            }
+        }
+}
+
+/* p[0 .. 3] into v, the first `valid` of them (0 past that): one 16-byte
+ * access when all 4 are valid and `vec` (p is 16-byte aligned). */
+__device__ __forceinline__ void load_4(const float *p, int valid, bool vec, float v[4])
+{
+    if (vec && valid >= 4) {
+        float4 x = *(const float4 *)p;
+        v[0] = x.x, v[1] = x.y, v[2] = x.z, v[3] = x.w;
+    } else {
+#pragma unroll
+        for (int j = 0; j < 4; j++)
+            v[j] = j < valid ? p[j] : 0.0f;
     }
 }
 
+/* v into p[0 .. 3], the first `valid` of them only. */
+__device__ __forceinline__ void store_4(float *p, int valid, bool vec, const float v[4])
+{
+    if (vec && valid >= 4) {
+        *(float4 *)p = make_float4(v[0], v[1], v[2], v[3]);
+    } else {
+#pragma unroll
+        for (int j = 0; j < 4; j++)
+            if (j < valid)
+                p[j] = v[j];
+    }
+}
 
-/* 3. C -= A B for up to two products at once (blockIdx.z picks one), all
- *    three in the matrix, rows ld apart: lab 10's stretch kernel with a
- *    minus sign.  A block computes a BM x BN tile of A B, each of its 16 x 16
- *    threads an 8 x 8 block of it (rows 4 ty .. + 3 and 64 more, columns
- *    4 tx .. + 3 and 64 more: each group one 16-byte shared read, no bank
- *    conflicts), A's tile stored transposed; loads of the next BK-step go to
- *    registers during the multiply, then to the other shared buffer. */
+/* 2. For the panel at J, E = J + b < n.  blockIdx.y == 0: rows of L21,
+ *    l_i = a_i U11^-1, forward substitution along the row: lane q holds
+ *    columns 4q .. 4q + 3 of the warp's 4 rows; at column c the lane that
+ *    holds it passes the (final) value round, and every lane takes its
+ *    multiple of row c of U11 (0 up to column c) off its columns.
+ *    blockIdx.y == 1: columns of U12, u_k = L11^-1 a_k, the same with rows:
+ *    lane q holds rows 4q .. 4q + 3 of the warp's 4 columns; at row r the
+ *    value is divided by l_rr and passed round, and every lane takes its
+ *    multiple of column r of L11 (row r of tri_lt, 0 up to row r) off its
+ *    rows; the lane holding row r keeps the quotient.  The triangle (tri_u
+ *    or tri_lt, NB x NB) is staged in dynamic shared memory (64 KB).
+ *    vec: 16-byte accesses of the matrix's rows are aligned (n % 4 == 0 and
+ *    the array aligned; J and E are multiples of 4). */
+__global__ void __launch_bounds__(TRSM_THREADS)
+    trsm_kernel(float *a, int n, int J, int b, const float *tri_u, const float *tri_lt, const int *status, bool vec)
+{
+    extern __shared__ __align__(16) float tri[]; /* NB x NB */
+    if (*status != LU_OK) /* uniform: the whole block leaves */
+        return;
+    int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const float4 *src = (const float4 *)(blockIdx.y == 0 ? tri_u : tri_lt);
+    for (int i = threadIdx.x; i < NB * NB / 4; i += TRSM_THREADS)
+        ((float4 *)tri)[i] = src[i];
+    __syncthreads(); /* the only barrier: every thread has reached it */
+    int E = J + b;
+    int first = E + blockIdx.x * TRSM_LINES + 4 * warp; /* the warp's first row (L21) or column (U12) */
+    if (first >= n) /* the same in the whole warp: the shuffles below see all 32 lanes */
+        return;
+    float v[4][4];
+    if (blockIdx.y == 0) {
+        /* v[i][j]: row first + i, column J + 4 lane + j */
+        int c0 = 4 * lane;
+#pragma unroll
+        for (int i = 0; i < 4; i++) /* rows past n, columns past b: 0 */
+            load_4(a + (size_t)(first + i) * n + J + c0, first + i < n ? b - c0 : 0, vec, v[i]);
+        for (int g = 0; g < NB / 4; g++) {
+#pragma unroll
+            for (int q = 0; q < 4; q++) {
+                int c = 4 * g + q;
+                if (c >= b) /* uniform */
+                    break;
+                float x[4];
+#pragma unroll
+                for (int i = 0; i < 4; i++)
+                    x[i] = __shfl_sync(FULL_MASK, v[i][q], g);
+                float4 u = *(const float4 *)&tri[c * NB + c0];
+#pragma unroll
+                for (int i = 0; i < 4; i++) {
+                    v[i][0] = fmaf(-x[i], u.x, v[i][0]);
+                    v[i][1] = fmaf(-x[i], u.y, v[i][1]);
+                    v[i][2] = fmaf(-x[i], u.z, v[i][2]);
+                    v[i][3] = fmaf(-x[i], u.w, v[i][3]);
+                }
+            }
+        }
+#pragma unroll
+        for (int i = 0; i < 4; i++)
+            store_4(a + (size_t)(first + i) * n + J + c0, first + i < n ? b - c0 : 0, vec, v[i]);
+    } else {
+        /* v[q][j]: row J + 4 lane + q, column first + j */
+        int r0 = 4 * lane;
+#pragma unroll
+        for (int q = 0; q < 4; q++) /* rows past b, columns past n: 0 */
+            load_4(a + (size_t)(J + r0 + q) * n + first, r0 + q < b ? n - first : 0, vec, v[q]);
+        for (int g = 0; g < NB / 4; g++) {
+#pragma unroll
+            for (int q = 0; q < 4; q++) {
+                int r = 4 * g + q;
+                if (r >= b) /* uniform */
+                    break;
+                float inv = tri[r * NB + r]; /* 1 / l_rr */
+                float x[4];
+#pragma unroll
+                for (int j = 0; j < 4; j++)
+                    x[j] = __shfl_sync(FULL_MASK, v[q][j], g) * inv;
+                float4 l = *(const float4 *)&tri[r * NB + r0]; /* l_(4 lane + qq),r below row r, else 0 (or 1 / l_rr) */
+                float lv[4] = {l.x, l.y, l.z, l.w};
+#pragma unroll
+                for (int qq = 0; qq < 4; qq++)
+#pragma unroll
+                    for (int j = 0; j < 4; j++)
+                        v[qq][j] = fmaf(-lv[qq], x[j], v[qq][j]);
+                if (lane == g) /* row r itself: the quotient (its update above is overwritten) */
+#pragma unroll
+                    for (int j = 0; j < 4; j++)
+                        v[q][j] = x[j];
+            }
+        }
+#pragma unroll
+        for (int q = 0; q < 4; q++)
+            store_4(a + (size_t)(J + r0 + q) * n + first, r0 + q < b ? n - first : 0, vec, v[q]);
+    }
+}
+
+/* 3. C -= A B for up to two products in one launch, all three in the
+ *    matrix, rows ld apart: lab 10's stretch kernel with a minus sign.  A
+ *    block computes a BM x BN tile of A B, each of its 16 x 16 threads an
+ *    8 x 8 block of it (rows 4 ty .. + 3 and 64 more, columns 4 tx .. + 3
+ *    and 64 more: each group one 16-byte shared read, no bank conflicts), A's
+ *    tile stored transposed; loads of the next BK-step go to registers
+ *    during the multiply, then to the other shared buffer.  Blocks 0 ..
+ *    tiles0 - 1 take the first product's tiles row by row, the rest the
+ *    second's.  In place is safe: a block reads A and B outside its own C
+ *    tile (the panel's L21 and U12), and no two blocks share a C tile. */
 #define BM 128
 #define BN 128
 #define BK 16
@@ -303,7 +472,7 @@ __global__ void panel_kernel(float *a, int n, int J, int b, const int *status)
 struct gemm_job {
     const float *a, *b;
     float *c;
-    int m, n, k;             /* C is m x n, the inner dimension k; m = 0: nothing */
+    int m, n, k;              /* C is m x n, the inner dimension k; m = 0: nothing */
     bool a_vec, b_vec, c_vec; /* 16-byte accesses of its rows are aligned */
 };
 
@@ -359,18 +528,31 @@ __device__ __forceinline__ void store_tiles(float (*as)[AS_STRIDE], float (*bs)[
     }
 }
 
-__global__ void __launch_bounds__(THREADS, 2) update_kernel(gemm_job j0, gemm_job j1, int ld, const int *status)
+/* Block `bid` of an update launch: the first product's tiles (tiles0 of
+ * them, its n0 columns in tiles of BN) row by row, then the second's (n1
+ * columns); row0, col0: the tile's corner inside its product. */
+__host__ __device__ inline void tile_of_block(int bid, int tiles0, int n0, int n1, bool *second, int *row0, int *col0)
+{
+    *second = bid >= tiles0;
+    int tile_no = *second ? bid - tiles0 : bid;
+    int col_tiles = ((*second ? n1 : n0) + BN - 1) / BN; /* >= 1: only non-empty products get blocks */
+    *row0 = tile_no / col_tiles * BM, *col0 = tile_no % col_tiles * BN;
+}
+
+__global__ void __launch_bounds__(THREADS, 2) update_kernel(gemm_job j0, gemm_job j1, int tiles0, int ld,
+                                                            const int *status)
 {
     __shared__ __align__(16) float As[2][BK][AS_STRIDE];
     __shared__ __align__(16) float Bs[2][BK][BN];
-    const gemm_job g = blockIdx.z ? j1 : j0; /* not an array indexed at run time: that would live in local memory */
+    bool second;
+    int row0, col0;
+    tile_of_block(blockIdx.x, tiles0, j0.n, j1.n, &second, &row0, &col0);
+    const gemm_job g = second ? j1 : j0; /* not an array indexed at run time: that would live in local memory */
     int t = threadIdx.x, tx = t % 16, ty = t / 16;
-    int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
-    /* The whole block leaves or none of it: the status and the tile's place
-     * are the same in every thread (the grid covers the larger product). */
+    /* The whole block leaves or none of it: the status is the same in every thread. */
     if (*status != LU_OK || row0 >= g.m || col0 >= g.n)
         return;
-    int tiles = (g.k + BK - 1) / BK; /* uniform: the branches on it are too */
+    int ktiles = (g.k + BK - 1) / BK; /* uniform: the branches on it are too */
 
     float acc[8][8];
 #pragma unroll
@@ -380,40 +562,40 @@ __global__ void __launch_bounds__(THREADS, 2) update_kernel(gemm_job j0, gemm_jo
             acc[i][j] = 0.0f;
 
     float ra[2][4], rb[2][4];
-    if (tiles > 0) {
+    if (ktiles > 0) {
         load_a(g, ld, row0, 0, t, ra);
         load_b(g, ld, 0, col0, t, rb);
         store_tiles(As[0], Bs[0], t, ra, rb);
     }
     __syncthreads(); /* step 0 stored before anyone reads it */
 
-    for (int tile = 0; tile < tiles; tile++) {
-        int cur = tile & 1;
-        if (tile + 1 < tiles) { /* the next step's loads are in flight during the multiply */
-            load_a(g, ld, row0, (tile + 1) * BK, t, ra);
-            load_b(g, ld, (tile + 1) * BK, col0, t, rb);
+    for (int kt = 0; kt < ktiles; kt++) {
+        int cur = kt & 1;
+        if (kt + 1 < ktiles) { /* the next step's loads are in flight during the multiply */
+            load_a(g, ld, row0, (kt + 1) * BK, t, ra);
+            load_b(g, ld, (kt + 1) * BK, col0, t, rb);
         }
 #pragma unroll
         for (int p = 0; p < BK; p++) {
-            float a[8], b[8];
+            float x[8], y[8];
             float4 v;
             v = *(const float4 *)&As[cur][p][ty * 4];
-            a[0] = v.x, a[1] = v.y, a[2] = v.z, a[3] = v.w;
+            x[0] = v.x, x[1] = v.y, x[2] = v.z, x[3] = v.w;
             v = *(const float4 *)&As[cur][p][64 + ty * 4];
-            a[4] = v.x, a[5] = v.y, a[6] = v.z, a[7] = v.w;
+            x[4] = v.x, x[5] = v.y, x[6] = v.z, x[7] = v.w;
             v = *(const float4 *)&Bs[cur][p][tx * 4];
-            b[0] = v.x, b[1] = v.y, b[2] = v.z, b[3] = v.w;
+            y[0] = v.x, y[1] = v.y, y[2] = v.z, y[3] = v.w;
             v = *(const float4 *)&Bs[cur][p][64 + tx * 4];
-            b[4] = v.x, b[5] = v.y, b[6] = v.z, b[7] = v.w;
+            y[4] = v.x, y[5] = v.y, y[6] = v.z, y[7] = v.w;
 #pragma unroll
             for (int i = 0; i < 8; i++)
 #pragma unroll
                 for (int j = 0; j < 8; j++)
-                    acc[i][j] += a[i] * b[j];
+                    acc[i][j] += x[i] * y[j];
         }
         /* The other buffer was last read in the previous iteration, before
          * the barrier that ended it. */
-        if (tile + 1 < tiles)
+        if (kt + 1 < ktiles)
             store_tiles(As[cur ^ 1], Bs[cur ^ 1], t, ra, rb);
         __syncthreads(); /* stored before the next iteration reads it; read before the one after overwrites this one */
     }
@@ -442,16 +624,30 @@ __global__ void __launch_bounds__(THREADS, 2) update_kernel(gemm_job j0, gemm_jo
     }
 }
 
-/* The product of rows [r0, r0 + m) x columns [p0, p0 + k) and rows
+/* ---- host side: the plan, streams, phases ---- */
+/* A product's place: rows [r0, r0 + m) x columns [p0, p0 + k) times rows
  * [p0, p0 + k) x columns [c0, c0 + n), subtracted from rows [r0, r0 + m) x
- * columns [c0, c0 + n) of the n_all x n_all matrix a; empty when m or n <= 0. */
-static gemm_job job_at(float *a, int n_all, int r0, int c0, int p0, int m, int n, int k)
+ * columns [c0, c0 + n) of the matrix; m = n = 0: empty. */
+struct prod {
+    int r0, c0, p0, m, n, k;
+};
+
+static prod prod_at(int r0, int c0, int p0, int m, int n, int k)
+{
+    bool empty = m <= 0 || n <= 0;
+    prod p = {r0, c0, p0, empty ? 0 : m, empty ? 0 : n, k};
+    return p;
+}
+
+static int prod_tiles(const prod &p) { return p.m ? ((p.m + BM - 1) / BM) * ((p.n + BN - 1) / BN) : 0; }
+
+static gemm_job job_of(float *a, int n_all, const prod &p)
 {
     gemm_job g;
-    g.a = a + (size_t)r0 * n_all + p0;
-    g.b = a + (size_t)p0 * n_all + c0;
-    g.c = a + (size_t)r0 * n_all + c0;
-    g.m = m > 0 && n > 0 ? m : 0, g.n = n > 0 ? n : 0, g.k = k;
+    g.a = a + (size_t)p.r0 * n_all + p.p0;
+    g.b = a + (size_t)p.p0 * n_all + p.c0;
+    g.c = a + (size_t)p.r0 * n_all + p.c0;
+    g.m = p.m, g.n = p.n, g.k = p.k;
     bool rows16 = n_all % 4 == 0;
     g.a_vec = rows16 && (uintptr_t)g.a % 16 == 0;
     g.b_vec = rows16 && (uintptr_t)g.b % 16 == 0;
@@ -459,46 +655,212 @@ static gemm_job job_at(float *a, int n_all, int r0, int c0, int p0, int m, int n
     return g;
 }
 
-/* One launch for one or two products (two: blockIdx.z picks; the grid covers
- * the larger one, the other's extra blocks leave at once). */
-static void update(gemm_job j0, gemm_job j1, int two, int ld, const int *status)
+/* The factorization as a list of steps on two streams: MAIN (the default
+ * stream) and SIDE (the panel's), ordered by two events. */
+enum { OP_RECORD, OP_WAIT, OP_DIAG, OP_TRSM, OP_UPDATE };
+enum { MAIN, SIDE };
+enum { EV_MAIN_DONE, EV_SIDE_DONE, EVENTS };
+struct lu_op {
+    int kind, stream;
+    int event;   /* OP_RECORD, OP_WAIT */
+    int J, b;    /* OP_DIAG, OP_TRSM: the panel's columns [J, J + b) */
+    prod p[2];   /* OP_UPDATE: one or two products in one launch */
+};
+
+static void plan_add(lu_op *ops, int cap, int *count, int kind, int stream, int event, int J, int b, prod p0,
+                     prod p1)
 {
-    int m = j0.m, n = j0.n;
-    if (two) {
-        m = j1.m > m ? j1.m : m;
-        n = j1.n > n ? j1.n : n;
+    if (*count < cap) {
+        lu_op o = {kind, stream, event, J, b, {p0, p1}};
+        ops[*count] = o;
     }
-    if (m == 0 || n == 0)
-        return;
-    dim3 grid((n + BN - 1) / BN, (m + BM - 1) / BM, two ? 2 : 1);
-    update_kernel<<<grid, THREADS>>>(j0, j1, ld, status);
-    CUDA_CHECK_LAUNCH();
+    (*count)++;
 }
 
-int lu_crout_blocked(float *d_a, int n)
+/* The plan for an n x n matrix, panels J = 0, NB, 2 NB, ... (E = J + NB,
+ * E2 = the end of the next panel).  SIDE starts after everything MAIN has
+ * queued (the caller's A, the tolerances) and factors panel 0; then for
+ * each J with columns after it:
+ *   MAIN: wait for SIDE's factors of panel J; A[E2:, E2:] -= L21 U12 (the
+ *         rest of the trailing matrix); record main_done;
+ *   SIDE: wait for MAIN's rest of the previous panel (it wrote the entries
+ *         updated next); A[E:, E:E2] and A[E:E2, E2:] -= L21 U12 (the next
+ *         panel's columns and rows); factor panel E; record side_done.
+ * MAIN finally waits for SIDE.  So panel E is factored while the rest is
+ * updated: they write disjoint entries (panel E's columns and rows against
+ * the rows and columns from E2), and both only read panel J's L21 and U12
+ * (tests/solutions/test_lab09_stretch.cu checks this for many n).  Each
+ * wait is issued before its event is recorded again.  Writes the first cap
+ * steps to ops; returns how many there are. */
+static int lu_plan(int n, lu_op *ops, int cap)
+{
+    int count = 0;
+    prod none = prod_at(0, 0, 0, 0, 0, 0);
+    if (n <= 0)
+        return 0;
+    plan_add(ops, cap, &count, OP_RECORD, MAIN, EV_MAIN_DONE, 0, 0, none, none);
+    plan_add(ops, cap, &count, OP_WAIT, SIDE, EV_MAIN_DONE, 0, 0, none, none);
+    int b0 = n < NB ? n : NB;
+    plan_add(ops, cap, &count, OP_DIAG, SIDE, 0, 0, b0, none, none);
+    if (b0 < n)
+        plan_add(ops, cap, &count, OP_TRSM, SIDE, 0, 0, b0, none, none);
+    plan_add(ops, cap, &count, OP_RECORD, SIDE, EV_SIDE_DONE, 0, 0, none, none);
+    for (int J = 0; J + NB < n; J += NB) {
+        int E = J + NB, E2 = E + NB < n ? E + NB : n;
+        plan_add(ops, cap, &count, OP_WAIT, MAIN, EV_SIDE_DONE, 0, 0, none, none);
+        if (J > 0)
+            plan_add(ops, cap, &count, OP_WAIT, SIDE, EV_MAIN_DONE, 0, 0, none, none);
+        prod rest = prod_at(E2, E2, J, n - E2, n - E2, NB);
+        if (rest.m)
+            plan_add(ops, cap, &count, OP_UPDATE, MAIN, 0, 0, 0, rest, none);
+        plan_add(ops, cap, &count, OP_RECORD, MAIN, EV_MAIN_DONE, 0, 0, none, none);
+        plan_add(ops, cap, &count, OP_UPDATE, SIDE, 0, 0, 0, prod_at(E, E, J, n - E, E2 - E, NB),
+                 prod_at(E, E2, J, E2 - E, n - E2, NB));
+        plan_add(ops, cap, &count, OP_DIAG, SIDE, 0, E, E2 - E, none, none);
+        if (E2 < n)
+            plan_add(ops, cap, &count, OP_TRSM, SIDE, 0, E, E2 - E, none, none);
+        plan_add(ops, cap, &count, OP_RECORD, SIDE, EV_SIDE_DONE, 0, 0, none, none);
+    }
+    plan_add(ops, cap, &count, OP_WAIT, MAIN, EV_SIDE_DONE, 0, 0, none, none);
+    return count;
+}
+
+/* The panel's stream (created with the device's highest priority: a hint
+ * to the block scheduler to place its waiting blocks first wherever an
+ * update block finishes; nothing running is preempted), the two
+ * events that order it against the default stream, and the triangles'
+ * workspace: created on the first call, kept. */
+static cudaStream_t g_side;
+static cudaEvent_t g_events[EVENTS];
+static float *g_tri;
+
+static void blocked_setup(void)
+{
+    if (g_tri)
+        return;
+    int least, greatest;
+    CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    CUDA_CHECK(cudaStreamCreateWithPriority(&g_side, cudaStreamNonBlocking, greatest));
+    for (int e = 0; e < EVENTS; e++)
+        CUDA_CHECK(cudaEventCreateWithFlags(&g_events[e], cudaEventDisableTiming));
+    CUDA_CHECK(cudaFuncSetAttribute(trsm_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    (int)(NB * NB * sizeof(float))));
+    CUDA_CHECK(cudaMalloc(&g_tri, 2 * NB * NB * sizeof(float)));
+}
+
+/* lu_stretch_phases only: every step on the default stream, in the plan's
+ * order, a pair of timing events around each phase. */
+enum { PH_TOL, PH_DIAG, PH_TRSM, PH_UPDATE, PH_KINDS };
+typedef struct {
+    cudaEvent_t *ev; /* 2 per phase */
+    int *kind;
+    int count, cap;
+} phase_log;
+
+static void phase_begin(phase_log *log)
+{
+    if (log && log->count < log->cap)
+        CUDA_CHECK(cudaEventRecord(log->ev[2 * log->count], 0));
+}
+
+static void phase_end(phase_log *log, int kind)
+{
+    if (log && log->count < log->cap) {
+        CUDA_CHECK(cudaEventRecord(log->ev[2 * log->count + 1], 0));
+        log->kind[log->count++] = kind;
+    }
+}
+
+/* One step of the plan. */
+static void run_op(const lu_op &o, float *a, int n, const lu_work<float> &w, phase_log *log)
+{
+    cudaStream_t s = log || o.stream == MAIN ? 0 : g_side;
+    bool vec = n % 4 == 0 && (uintptr_t)a % 16 == 0;
+    switch (o.kind) {
+    case OP_RECORD:
+        if (!log)
+            CUDA_CHECK(cudaEventRecord(g_events[o.event], s));
+        break;
+    case OP_WAIT:
+        if (!log)
+            CUDA_CHECK(cudaStreamWaitEvent(s, g_events[o.event], 0));
+        break;
+    case OP_DIAG:
+        phase_begin(log);
+        diag_kernel<<<1, DIAG_THREADS, 0, s>>>(a, n, o.J, o.b, w.tol, w.status, g_tri, g_tri + NB * NB);
+        CUDA_CHECK_LAUNCH();
+        phase_end(log, PH_DIAG);
+        break;
+    case OP_TRSM:
+        phase_begin(log);
+        trsm_kernel<<<dim3((n - o.J - o.b + TRSM_LINES - 1) / TRSM_LINES, 2), TRSM_THREADS, NB * NB * sizeof(float),
+                      s>>>(a, n, o.J, o.b, g_tri, g_tri + NB * NB, w.status, vec);
+        CUDA_CHECK_LAUNCH();
+        phase_end(log, PH_TRSM);
+        break;
+    case OP_UPDATE: {
+        int t0 = prod_tiles(o.p[0]), t1 = prod_tiles(o.p[1]);
+        if (t0 + t1 == 0)
+            break;
+        phase_begin(log);
+        update_kernel<<<t0 + t1, THREADS, 0, s>>>(job_of(a, n, o.p[0]), job_of(a, n, o.p[1]), t0, n, w.status);
+        CUDA_CHECK_LAUNCH();
+        phase_end(log, PH_UPDATE);
+        break;
+    }
+    }
+}
+
+static int blocked(float *a, int n, phase_log *log)
 {
     if (n <= 0)
         return LU_OK;
-    lu_work<float> &w = work_begin(d_a, n, LU_U_FLOAT);
-    for (int J = 0; J < n; J += NB2) {
-        int E = J + NB2 < n ? J + NB2 : n; /* the outer panel: columns [J, E) */
-        for (int jj = J; jj < E; jj += NB) {
-            int b = n - jj < NB ? n - jj : NB, s = jj + b, rest = n - s;
-            diag_block_kernel<<<1, dim3(NB, NB)>>>(d_a, n, jj, b, w.tol, w.status);
-            CUDA_CHECK_LAUNCH();
-            if (rest == 0)
-                break;
-            panel_kernel<<<dim3((rest + PANEL_THREADS - 1) / PANEL_THREADS, 2), PANEL_THREADS>>>(d_a, n, jj, b,
-                                                                                                 w.status);
-            CUDA_CHECK_LAUNCH();
-            /* What the outer panel's next inner panels read: its rows [s, E),
-             * every column from s on, and its columns [s, E), every row from E on. */
-            gemm_job rows = job_at(d_a, n, s, s, jj, E - s, n - s, b);
-            gemm_job cols = job_at(d_a, n, E, s, jj, n - E, E - s, b);
-            update(rows, cols, 1, n, w.status);
-        }
-        if (E < n) /* the rest of the trailing matrix, all NB2 columns of the outer panel at once */
-            update(job_at(d_a, n, E, E, J, n - E, n - E, E - J), gemm_job(), 0, n, w.status);
+    blocked_setup();
+    int count = lu_plan(n, NULL, 0);
+    lu_op *ops = (lu_op *)malloc((size_t)count * sizeof *ops);
+    if (!ops) {
+        fprintf(stderr, "lu_crout_blocked: no memory for the plan of %d steps\n", count);
+        exit(1);
     }
+    lu_plan(n, ops, count);
+    phase_begin(log);
+    lu_work<float> &w = work_begin(a, n, LU_U_FLOAT);
+    phase_end(log, PH_TOL);
+    for (int i = 0; i < count; i++)
+        run_op(ops[i], a, n, w, log);
+    free(ops);
     return work_end(w);
+}
+
+int lu_crout_blocked(float *d_a, int n) { return blocked(d_a, n, NULL); }
+
+/* For the bench only (make bench, lab09): the same factorization on one
+ * stream, no overlap, with the milliseconds of each phase summed over the
+ * panels: ms[0] the pivot tolerances, ms[1] the diagonal blocks, ms[2] the
+ * triangular solves, ms[3] the updates.  Returns the status. */
+extern "C" int lu_stretch_phases(float *d_a, int n, float ms[PH_KINDS])
+{
+    phase_log log;
+    log.cap = 4 * (n / NB + 2);
+    log.count = 0;
+    log.ev = (cudaEvent_t *)malloc(2 * log.cap * sizeof *log.ev);
+    log.kind = (int *)malloc(log.cap * sizeof *log.kind);
+    if (!log.ev || !log.kind) {
+        free(log.ev), free(log.kind);
+        return -1;
+    }
+    for (int i = 0; i < 2 * log.cap; i++)
+        CUDA_CHECK(cudaEventCreate(&log.ev[i]));
+    int status = blocked(d_a, n, &log);
+    for (int k = 0; k < PH_KINDS; k++)
+        ms[k] = 0.0f;
+    for (int i = 0; i < log.count; i++) {
+        float t;
+        CUDA_CHECK(cudaEventElapsedTime(&t, log.ev[2 * i], log.ev[2 * i + 1]));
+        ms[log.kind[i]] += t;
+    }
+    for (int i = 0; i < 2 * log.cap; i++)
+        CUDA_CHECK(cudaEventDestroy(log.ev[i]));
+    free(log.ev), free(log.kind);
+    return status;
 }
