@@ -409,16 +409,11 @@ static void set_test_key(rctx *c, rubric_test *t, int k, const char *name, const
             fail(c, c->in.lineno, "'%s' must be yes or no: '%s'", name, v);
         return;
     case K_GPU:
+    case K_HOST: /* who else may use the GPU (correctness) or the host's CPUs (performance) meanwhile */
         if (!strcmp(v, "alone") || !strcmp(v, "shared"))
-            t->gpu_alone = !strcmp(v, "alone");
+            *(k == K_GPU ? &t->gpu_alone : &t->host_alone) = !strcmp(v, "alone");
         else
-            fail(c, c->in.lineno, "'gpu' must be shared or alone: '%s'", v);
-        return;
-    case K_HOST:
-        if (!strcmp(v, "alone") || !strcmp(v, "shared"))
-            t->host_alone = !strcmp(v, "alone");
-        else
-            fail(c, c->in.lineno, "'host' must be shared or alone: '%s'", v);
+            fail(c, c->in.lineno, "'%s' must be shared or alone: '%s'", name, v);
         return;
     case K_TOOL:
         if (strcmp(v, "memcheck") && strcmp(v, "racecheck") && strcmp(v, "synccheck") && strcmp(v, "initcheck"))
