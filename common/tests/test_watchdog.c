@@ -59,21 +59,35 @@ static int read_record(kit_hang_record *h)
 
 static const char *kernel_name(void) { return "spin_kernel(float*)"; }
 
+/* Runs body in a child process (the watchdog ends the process it is in; the
+ * body _exits with its own verdict, 0 if it returns); the wait status. */
+static int child_status(void (*body)(void))
+{
+    pid_t pid = fork();
+    ck_assert(pid >= 0);
+    if (pid == 0) {
+        body();
+        _exit(0);
+    }
+    int st;
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    return st;
+}
+
+static void never_returns(void)
+{
+    kit_watchdog_setup(dir, 0.2, 1, 0);
+    kit_watchdog_kernel_source(kernel_name);
+    kit_watchdog_arm("dot_shared");
+    sleep_s(20); /* "the kernel": the watchdog must end this */
+}
+
 /* A call that never returns: the child ends with KIT_EXIT_HUNG at its limit. */
 START_TEST(a_call_that_never_returns_ends_the_run)
 {
     make_dir();
     double t0 = now();
-    pid_t pid = fork();
-    if (pid == 0) {
-        kit_watchdog_setup(dir, 0.2, 1, 0);
-        kit_watchdog_kernel_source(kernel_name);
-        kit_watchdog_arm("dot_shared");
-        sleep_s(20); /* "the kernel": the watchdog must end this */
-        _exit(0);
-    }
-    int st;
-    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    int st = child_status(never_returns);
     double took = now() - t0;
     ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == KIT_EXIT_HUNG, "status %d", st);
     ck_assert_msg(took >= 0.2 && took < 5, "ended after %.2f s", took);
@@ -87,26 +101,25 @@ START_TEST(a_call_that_never_returns_ends_the_run)
 }
 END_TEST
 
+static void three_calls_in_time(void)
+{
+    kit_watchdog_setup(dir, 0.3, 1, 0);
+    for (int i = 0; i < 3; i++) { /* each arm starts its own clock */
+        kit_watchdog_arm("scan");
+        sleep_s(0.15);
+        double s = kit_watchdog_disarm();
+        if (s < 0.14 || s > 0.29 || kit_watchdog_overran(s))
+            _exit(10 + i);
+    }
+    sleep_s(0.6); /* nothing armed */
+}
+
 /* Calls that return in time leave no record, and disarming stops the clock:
  * the process lives on past the limit of a call that returned. */
 START_TEST(calls_in_time_leave_nothing)
 {
     make_dir();
-    pid_t pid = fork();
-    if (pid == 0) {
-        kit_watchdog_setup(dir, 0.3, 1, 0);
-        for (int i = 0; i < 3; i++) { /* each arm starts its own clock */
-            kit_watchdog_arm("scan");
-            sleep_s(0.15);
-            double s = kit_watchdog_disarm();
-            if (s < 0.14 || s > 0.29 || kit_watchdog_overran(s))
-                _exit(10 + i);
-        }
-        sleep_s(0.6); /* nothing armed */
-        _exit(0);
-    }
-    int st;
-    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    int st = child_status(three_calls_in_time);
     ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %d", st);
     kit_hang_record h;
     ck_assert_int_eq(read_record(&h), -1);
@@ -114,25 +127,47 @@ START_TEST(calls_in_time_leave_nothing)
 }
 END_TEST
 
+static void overruns_within_the_grace(void)
+{
+    kit_watchdog_setup(dir, 0.1, 5, 0);
+    kit_watchdog_arm("scan_int");
+    sleep_s(0.25);
+    double s = kit_watchdog_disarm();
+    _exit(kit_watchdog_overran(s) ? 0 : 1);
+}
+
 /* With a grace (the GPU shared), a call past its limit but within the grace
  * returns and counts as overrun; alone (grace 1) it would have been ended. */
 START_TEST(within_the_grace_a_call_overruns)
 {
     make_dir();
-    pid_t pid = fork();
-    if (pid == 0) {
-        kit_watchdog_setup(dir, 0.1, 5, 0);
-        kit_watchdog_arm("scan_int");
-        sleep_s(0.25);
-        double s = kit_watchdog_disarm();
-        _exit(kit_watchdog_overran(s) ? 0 : 1);
-    }
-    int st;
-    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    int st = child_status(overruns_within_the_grace);
     ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %d", st);
     remove_dir();
 }
 END_TEST
+
+static void held_then_own_time(void)
+{
+    kit_watchdog_setup(dir, 0.3, 1, 5);
+    kit_watchdog_arm("dot_shared");
+    sleep_s(0.05);
+    kit_watchdog_hold(1);
+    kit_watchdog_hold(1); /* the runtime's reset calls the driver's */
+    sleep_s(0.3);
+    kit_watchdog_hold(0);
+    sleep_s(0.3); /* still inside the outer one */
+    kit_watchdog_hold(0);
+    kit_watchdog_hold(0); /* one too many: ignored */
+    sleep_s(0.05);
+    double s = kit_watchdog_disarm();
+    if (s < 0.09 || s > 0.29)
+        _exit(10);
+    kit_watchdog_arm("dot_shared"); /* a new call: nothing held carries over */
+    sleep_s(0.1);
+    s = kit_watchdog_disarm();
+    _exit(s >= 0.09 && s < 0.29 ? 0 : 11);
+}
 
 /* Time held (the driver tearing the context down) does not count: a call
  * with 0.6 s of it and 0.1 s of its own returns under its 0.3 s limit, its
@@ -140,29 +175,7 @@ END_TEST
 START_TEST(held_time_does_not_count)
 {
     make_dir();
-    pid_t pid = fork();
-    if (pid == 0) {
-        kit_watchdog_setup(dir, 0.3, 1, 5);
-        kit_watchdog_arm("dot_shared");
-        sleep_s(0.05);
-        kit_watchdog_hold(1);
-        kit_watchdog_hold(1); /* the runtime's reset calls the driver's */
-        sleep_s(0.3);
-        kit_watchdog_hold(0);
-        sleep_s(0.3); /* still inside the outer one */
-        kit_watchdog_hold(0);
-        kit_watchdog_hold(0); /* one too many: ignored */
-        sleep_s(0.05);
-        double s = kit_watchdog_disarm();
-        if (s < 0.09 || s > 0.29)
-            _exit(10);
-        kit_watchdog_arm("dot_shared"); /* a new call: nothing held carries over */
-        sleep_s(0.1);
-        s = kit_watchdog_disarm();
-        _exit(s >= 0.09 && s < 0.29 ? 0 : 11);
-    }
-    int st;
-    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    int st = child_status(held_then_own_time);
     ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %d", st);
     kit_hang_record h;
     ck_assert_int_eq(read_record(&h), -1);
@@ -170,22 +183,21 @@ START_TEST(held_time_does_not_count)
 }
 END_TEST
 
+static void held_forever(void)
+{
+    kit_watchdog_setup(dir, 0.2, 1, 0.4);
+    kit_watchdog_arm("dot_shared");
+    kit_watchdog_hold(1);
+    sleep_s(20);
+}
+
 /* Held time beyond hold_max counts: a teardown that never ends is a hang,
  * ended at limit + hold_max. */
 START_TEST(held_time_counts_past_its_most)
 {
     make_dir();
     double t0 = now();
-    pid_t pid = fork();
-    if (pid == 0) {
-        kit_watchdog_setup(dir, 0.2, 1, 0.4);
-        kit_watchdog_arm("dot_shared");
-        kit_watchdog_hold(1);
-        sleep_s(20);
-        _exit(0);
-    }
-    int st;
-    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    int st = child_status(held_forever);
     double took = now() - t0;
     ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == KIT_EXIT_HUNG, "status %d", st);
     ck_assert_msg(took >= 0.6 && took < 5, "ended after %.2f s", took);
