@@ -39,10 +39,11 @@ static double now(void)
     return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* A child that takes a slot and reports, through a pipe, how long it waited
- * (`inherited`: the parent's lock descriptors, closed in the child: a flock
- * belongs to the open file, which a forked copy would keep held). */
-static pid_t slot_taker(int fds[2], int inherited1, int inherited2)
+/* A child that takes a slot (every slot: `every`) and reports, through a
+ * pipe, how long it waited (`inherited`: the parent's lock descriptors,
+ * closed in the child: a flock belongs to the open file, which a forked
+ * copy would keep held). */
+static pid_t slot_taker(int fds[2], int inherited1, int inherited2, int every)
 {
     ck_assert_int_eq(pipe(fds), 0);
     pid_t pid = fork();
@@ -50,16 +51,33 @@ static pid_t slot_taker(int fds[2], int inherited1, int inherited2)
     if (pid == 0) {
         close(inherited1), close(inherited2);
         double t0 = now();
-        cpu_slot s;
-        cpu_slot_acquire(&s);
+        cpu_slot s = {-1};
+        cpu_slot_all all = {0};
+        if (every)
+            cpu_slots_acquire_all(&all);
+        else
+            cpu_slot_acquire(&s);
         double waited = now() - t0;
-        int held = s.fd >= 0;
+        int held = every ? all.n == 2 : s.fd >= 0;
         ssize_t n = write(fds[1], &waited, sizeof waited);
         cpu_slot_release(&s);
+        cpu_slots_release_all(&all);
         _exit(held && n == sizeof waited ? 0 : 1);
     }
     close(fds[1]);
     return pid;
+}
+
+/* The taker's wait, once it has ended holding what it asked for. */
+static double taker_waited(int fds[2], pid_t pid)
+{
+    double waited = -1;
+    ck_assert_int_eq(read(fds[0], &waited, sizeof waited), (ssize_t)sizeof waited);
+    int st;
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    close(fds[0]);
+    return waited;
 }
 
 START_TEST(cpu_slots_bound_the_holders)
@@ -70,24 +88,17 @@ START_TEST(cpu_slots_bound_the_holders)
     ck_assert(a.fd >= 0 && b.fd >= 0);
     /* Both slots held: a third holder waits until one is released. */
     int fds[2];
-    pid_t pid = slot_taker(fds, a.fd, b.fd);
+    pid_t pid = slot_taker(fds, a.fd, b.fd, 0);
     usleep(300 * 1000);
     cpu_slot_release(&a);
-    double waited = -1;
-    ck_assert_int_eq(read(fds[0], &waited, sizeof waited), (ssize_t)sizeof waited);
-    int st;
-    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
-    ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    double waited = taker_waited(fds, pid);
     ck_assert_msg(waited >= 0.25, "the third holder waited only %.3f s", waited);
     cpu_slot_release(&b);
-    close(fds[0]);
 
     /* A free slot is taken at once. */
-    pid = slot_taker(fds, -1, -1);
-    ck_assert_int_eq(read(fds[0], &waited, sizeof waited), (ssize_t)sizeof waited);
-    waitpid(pid, &st, 0);
+    pid = slot_taker(fds, -1, -1, 0);
+    waited = taker_waited(fds, pid);
     ck_assert_msg(waited < 1.0, "a free slot took %.3f s", waited); /* not waited for: polling is 10 ms */
-    close(fds[0]);
 }
 END_TEST
 
@@ -98,41 +109,20 @@ START_TEST(all_slots_keep_the_kit_out)
     cpu_slot one;
     cpu_slot_acquire(&one);
     int fds[2];
-    ck_assert_int_eq(pipe(fds), 0);
-    pid_t pid = fork();
-    ck_assert(pid >= 0);
-    if (pid == 0) {
-        close(one.fd);
-        double t0 = now();
-        cpu_slot_all all;
-        cpu_slots_acquire_all(&all);
-        double waited = now() - t0;
-        ssize_t n = write(fds[1], &waited, sizeof waited);
-        cpu_slots_release_all(&all);
-        _exit(all.n == 0 && n == sizeof waited ? 0 : 1);
-    }
-    close(fds[1]);
+    pid_t pid = slot_taker(fds, one.fd, -1, 1);
     usleep(300 * 1000);
     cpu_slot_release(&one);
-    double waited = -1;
-    ck_assert_int_eq(read(fds[0], &waited, sizeof waited), (ssize_t)sizeof waited);
-    int st;
-    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
-    ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    double waited = taker_waited(fds, pid);
     ck_assert_msg(waited >= 0.25, "every slot taken after %.3f s, while one was held", waited);
-    close(fds[0]);
 
     cpu_slot_all all;
     cpu_slots_acquire_all(&all);
     ck_assert_int_eq(all.n, 2);
-    pid = slot_taker(fds, all.fd[0], all.fd[1]);
+    pid = slot_taker(fds, all.fd[0], all.fd[1], 0);
     usleep(300 * 1000);
     cpu_slots_release_all(&all);
-    ck_assert_int_eq(read(fds[0], &waited, sizeof waited), (ssize_t)sizeof waited);
-    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
-    ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    waited = taker_waited(fds, pid);
     ck_assert_msg(waited >= 0.25, "a checker's slot taken after %.3f s while every slot was held", waited);
-    close(fds[0]);
 }
 END_TEST
 
