@@ -206,16 +206,19 @@ START_TEST(gated_timing_run)
     proc_result_free(&r);
 
     /* host = alone: while the runner has "go", no CPU slot is free (no build
-     * or checker of the kit runs); after "ok" they are free again */
+     * or checker of the kit runs); after "ok" they are free again.  A runner
+     * that asks for the GPU alone twice in a row (its code is the student's
+     * too) gets "go" again: the slots it holds are not waited for anew. */
     e.gpu = 1;
     snprintf(script, sizeof script,
              "S=%s/kit-cpu-slot; "
              "flock -n $S.0 true && flock -n $S.1 true && echo slots-free-before; "
              "echo exclusive >&%d; read -r a <&%d; [ \"$a\" = go ] || exit 9; "
+             "echo exclusive >&%d; read -r a <&%d; [ \"$a\" = go ] || exit 7; "
              "flock -n $S.0 true || flock -n $S.1 true || echo slots-held; "
              "echo shared >&%d; read -r a <&%d; [ \"$a\" = ok ] || exit 8; "
              "flock -n $S.0 true && flock -n $S.1 true && echo slots-free-after",
-             tmpdir, KIT_CTL_FD, KIT_CTL_FD, KIT_CTL_FD, KIT_CTL_FD);
+             tmpdir, KIT_CTL_FD, KIT_CTL_FD, KIT_CTL_FD, KIT_CTL_FD, KIT_CTL_FD, KIT_CTL_FD);
     waited = 0;
     run_gated(&gr, argv, &sb, 5, 1, &r, &waited);
     ck_assert_msg(proc_ok(&r), "%s %s", sb_str(&r.out), sb_str(&r.err));

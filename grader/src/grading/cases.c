@@ -38,7 +38,9 @@ static void run_sharing_or_alone(grading *g, const char *const argv[], const pro
     cpu_slot_all slots = {0};
     if (host_alone && g->e->gpu) {
         gpu_release_all(g); /* never wait for a CPU slot while holding a GPU lock */
+        double t0 = kit_now();
         cpu_slots_acquire_all(&slots);
+        *waited_s += kit_now() - t0; /* as the gated run counts it */
     }
     gpu_lock lock;
     int locked = gpu_take_alone(g, &lock, waited_s);

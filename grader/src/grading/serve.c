@@ -543,7 +543,9 @@ void run_gated(grading *g, const char *const argv[], const sandboxed *sb, double
             if (locked)
                 gpu_lock_release(&lock);
             double t_slots = kit_now();
-            if (alone && host_alone && e->gpu) /* the CPU slots first: none is waited for under a GPU lock */
+            /* the CPU slots first (none is waited for under a GPU lock), once:
+             * a runner asking twice already holds them */
+            if (alone && host_alone && e->gpu && slots.n == 0)
                 cpu_slots_acquire_all(&slots);
             *waited_s += kit_now() - t_slots;
             locked = gpu_lock_acquire(&lock, e->gpu_uuid, alone, e->log) == 0;
