@@ -231,15 +231,21 @@ static int cpu_slots(void)
     return n < 1 ? 1 : n > 256 ? 256 : (int)n;
 }
 
+/* Slot i's lock file (kit-cpu-slot.<i>), opened; -1 when unusable. */
+static int open_slot(int i)
+{
+    char name[64];
+    snprintf(name, sizeof name, "cpu-slot.%d", i);
+    return open_lock(NULL, name);
+}
+
 void cpu_slot_acquire(cpu_slot *s)
 {
     s->fd = -1;
     int n = cpu_slots();
-    char name[64];
     int fds[256];
     for (int i = 0; i < n; i++) {
-        snprintf(name, sizeof name, "cpu-slot.%d", i);
-        fds[i] = open_lock(NULL, name);
+        fds[i] = open_slot(i);
         if (fds[i] < 0) { /* unusable lock folder: go ahead (the GPU lock warns about it) */
             for (int k = 0; k < i; k++)
                 close(fds[k]);
@@ -263,11 +269,9 @@ void cpu_slot_acquire(cpu_slot *s)
 void cpu_slots_acquire_all(cpu_slot_all *s)
 {
     int n = cpu_slots();
-    char name[64];
     s->n = 0;
     for (int i = 0; i < n; i++) {
-        snprintf(name, sizeof name, "cpu-slot.%d", i);
-        int fd = open_lock(NULL, name);
+        int fd = open_slot(i);
         if (fd < 0) /* unusable lock folder: go ahead (the GPU lock warns about it) */
             break;
         while (flock(fd, LOCK_EX) != 0 && errno == EINTR) {
