@@ -34,7 +34,7 @@ START_TEST(limit_from_what_the_case_needs)
 {
     setup();
     /* nothing measured: the rubric's floor */
-    ck_assert(call_limit(&gr, &test, "type=float n=2^26") == 2);
+    ck_assert(call_limit(&gr, "type=float n=2^26") == 2);
     /* a case whose baseline needs 0.4 ms: still the floor */
     snprintf(gr.baselines[0].params, sizeof gr.baselines[0].params, "type=float n=2^26");
     gr.baselines[0].ms = 0.4;
@@ -45,13 +45,13 @@ START_TEST(limit_from_what_the_case_needs)
     snprintf(gr.baselines[2].params, sizeof gr.baselines[2].params, "n=5");
     gr.baselines[2].ms = -1;
     gr.n_baselines = 3;
-    ck_assert(call_limit(&gr, &test, "type=float n=2^26") == 2);
-    ck_assert(call_limit(&gr, &test, "impl=blocked n=2048") > CALL_MARGIN * 0.275 - 1e-9);
-    ck_assert(call_limit(&gr, &test, "impl=blocked n=2048") < CALL_MARGIN * 0.275 + 1e-9);
-    ck_assert(call_limit(&gr, &test, "n=5") == 2);
+    ck_assert(call_limit(&gr, "type=float n=2^26") == 2);
+    ck_assert(call_limit(&gr, "impl=blocked n=2048") > CALL_MARGIN * 0.275 - 1e-9);
+    ck_assert(call_limit(&gr, "impl=blocked n=2048") < CALL_MARGIN * 0.275 + 1e-9);
+    ck_assert(call_limit(&gr, "n=5") == 2);
     /* the next run's limit after one found too short */
     gr.next_limit = 7.5;
-    ck_assert(call_limit(&gr, &test, "type=float n=2^26") == 7.5);
+    ck_assert(call_limit(&gr, "type=float n=2^26") == 7.5);
     /* the backstop: the kit's share, grace x the call, and the held time the
      * watchdog may leave out (a cudaDeviceReset under load must not reach it) */
     ck_assert(run_limit(&test, 2, CALL_GRACE) == 20 + CALL_GRACE * 2 + KIT_CALL_HOLD_MAX_S);

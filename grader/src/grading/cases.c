@@ -92,7 +92,7 @@ void run_case(grading *g, const rubric_test *t, const char *params, uint64_t see
     int gated = bench && serve_enabled();
     int alone_first = bench ? !gated : g->next_alone || t->gpu_alone;
     g->next_alone = 0;
-    double limit = call_limit(g, t, params);
+    double limit = call_limit(g, params);
     g->next_limit = 0;
 
     proc_result r;
@@ -133,7 +133,7 @@ void run_case(grading *g, const rubric_test *t, const char *params, uint64_t see
                 proc_result_free(&r);
                 return;
             }
-            limit = call_limit(g, t, params); /* cut short: again, alone, with what the case needs */
+            limit = call_limit(g, params); /* cut short: again, alone, with what the case needs */
             g->next_limit = 0;
             retry = 1;
         } else {

@@ -178,10 +178,10 @@ int sanitizer_errors(const rubric_test *t, const proc_result *r, san_report *rep
                                work may be to blame: a context torn down beside 20 others took 5 s) */
 #define CALL_GRACE_OWN 1.5  /* the GPU shared with this grading's own sanitizer runs only */
 
-/* The time limit of one student call in a run of case `params` of test t:
+/* The time limit of one student call in a run of case `params`:
  * the rubric's call_limit, or CALL_MARGIN x what the kit's baseline needs
  * for the case when that is known and more (g->next_limit when set). */
-double call_limit(const grading *g, const rubric_test *t, const char *params);
+double call_limit(const grading *g, const char *params);
 /* The grace of a run's calls: 1 alone, else CALL_GRACE while other
  * processes hold the GPU's lock, CALL_GRACE_OWN when none does. */
 double call_grace(const grading *g, int alone);

@@ -48,9 +48,8 @@ static const case_baseline *baseline_of(const grading *g, const char *params)
     return NULL;
 }
 
-double call_limit(const grading *g, const rubric_test *t, const char *params)
+double call_limit(const grading *g, const char *params)
 {
-    (void)t;
     double floor = g->e->rub.call_limit_s;
     if (g->next_limit > floor)
         return g->next_limit;

@@ -200,7 +200,7 @@ int serve_case(grading *g, const rubric_test *t, const char *params, uint64_t se
     size_t off = proc_stdout_len(srv->s);
     size_t total_before = srv->r.out_total;
     char msg[2200], line[128];
-    double limit = call_limit(g, t, params);
+    double limit = call_limit(g, params);
     case_line(msg, sizeof msg, seed, nonce, limit, params);
     debug("send", params);
     double t0 = kit_now();
