@@ -13,8 +13,8 @@
  * A call judged hung is recorded (g->hung): every later run of the grading
  * passes it to the runner in --skip-calls, so the other cases and tests
  * that call it fail at once with one line pointing here instead of each
- * costing a limit.  The kit also says where it waited: the kernel that was
- * running (the runner's trace of the call's launches) and, the first time
+ * costing a limit.  The kit also says where it waited: the kernels the call
+ * launched (the runner's trace of the call's launches) and, the first time
  * and when the grading built the barrier-checked runner, what the kit's
  * barrier check says on the same case (a __syncthreads() that not every
  * thread reaches: kit/barrier_check.cuh).  The line a spinning kernel's

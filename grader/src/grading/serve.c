@@ -482,9 +482,12 @@ static void sanitizers_stop(grading *g)
 
 /* Nothing of the grading uses the GPU while its checker runs (the checker
  * is CPU work, seconds for large cases), unless a sanitizer session runs
- * beside: then the case server is stopped (its process can launch nothing
- * meanwhile) and the shared hold given back, so that timing runs queued
- * behind it go first; the next case takes both again. */
+ * beside: then the case server is sent SIGSTOP and the shared hold given
+ * back, so that timing runs queued behind it go first; the next case takes
+ * both again.  The signal goes to the server's process group: without the
+ * sandbox that is the runner; under bubblewrap (--new-session) only bwrap
+ * stops, and the runner, waiting for its next case line, launches nothing
+ * of the kit's meanwhile (what a student's call left running it cannot stop). */
 int gpu_idle(grading *g)
 {
     if (g->shared_held != 1)
