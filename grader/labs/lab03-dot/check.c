@@ -66,7 +66,8 @@ static void note(kit_check_ctx *ctx, const void *data, const kit_check_got *g)
 static int outputs(const void *data, kit_check_output *out)
 {
     if (((const lab03_data *)data)->is_int)
-        out[0] = (kit_check_output){LAB03_OUT_RESULT_INT, KIT_T_I32, 1, .what = "dot_shared_int", .reference = reference};
+        out[0] = (kit_check_output){LAB03_OUT_RESULT_INT, KIT_T_I32, 1, .what = "dot_shared_int",
+                                    .reference = reference};
     else
         out[0] = (kit_check_output){LAB03_OUT_RESULT, KIT_T_F32, 1, .what = "dot_shared", .reference = reference,
                                     .after = note};
