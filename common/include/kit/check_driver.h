@@ -50,7 +50,7 @@ typedef struct {
     const char *name; /* as the harness writes it (a macro of dataset.h) */
     kit_type type;    /* F32/F64: compared within a bound; I32/I64/U32: exactly */
     uint64_t len;     /* the elements it must have: the reference's length */
-    int len_in_cmp;   /* a wrong length is the comparison's to report (kit_cmp), not refused before */
+    int len_any;      /* any length is fetched: the comparison (kit_cmp) or judge() says a wrong one */
     /* The refusal of a wrong length, a format of (got, len) as unsigned long
      * long; NULL: "output 'NAME' has %llu elements, expected %llu". */
     const char *len_fmt;
