@@ -104,7 +104,8 @@ int kit_check_run(kit_check_ctx *ctx, const kit_check *lab)
         free(got[i].ref.f);
         free(got[i].ref.bound);
     }
-    lab->release(data);
+    if (lab->release)
+        lab->release(data);
     free(data);
     return ctx->failed;
 }

@@ -78,7 +78,7 @@ struct kit_check_got {
 typedef struct kit_check {
     size_t data_size; /* the lab's dataset struct */
     int (*generate)(const kit_params *p, uint64_t seed, void *data, char *err, size_t errlen);
-    void (*release)(void *data);
+    void (*release)(void *data); /* NULL: nothing to free (not called after a failed generate) */
     /* Evidence: the bytes of input every call's kernels must read, on the
      * device, or in host memory when input_on_host says so.  NULL: the lab
      * declares none. */
