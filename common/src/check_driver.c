@@ -97,7 +97,7 @@ int kit_check_run(kit_check_ctx *ctx, const kit_check *lab)
     for (int i = 0; i < n; i++)
         got[i].out = &outs[i];
     if (lab->judge)
-        lab->judge(ctx, data, got, n, ok);
+        lab->judge(ctx, data, got, ok);
     if (lab->timed && (!ctx->failed || lab->timed_always))
         lab->timed(ctx, data, got);
     for (int i = 0; i < n; i++) {

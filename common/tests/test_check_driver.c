@@ -79,9 +79,9 @@ static int sq_outputs(const void *data, kit_check_output *out)
     return d->two ? 2 : 1;
 }
 
-static void sq_judge(kit_check_ctx *ctx, const void *data, const kit_check_got *outs, int n, int ok)
+static void sq_judge(kit_check_ctx *ctx, const void *data, const kit_check_got *outs, int ok)
 {
-    (void)ctx, (void)data, (void)outs, (void)n;
+    (void)ctx, (void)data, (void)outs;
     saw("judge");
     judged_ok = ok;
 }

@@ -86,8 +86,9 @@ typedef struct kit_check {
     int (*input_on_host)(const void *data);
     /* The case's outputs into out[KIT_CHECK_MAX_OUT]; returns how many. */
     int (*outputs)(const void *data, kit_check_output *out);
-    /* The lab's own judgement after the outputs (outs[n]; ok: all passed). */
-    void (*judge)(kit_check_ctx *ctx, const void *data, const kit_check_got *outs, int n, int ok);
+    /* The lab's own judgement after the outputs (outs as outputs() declared
+     * them; ok: all passed). */
+    void (*judge)(kit_check_ctx *ctx, const void *data, const kit_check_got *outs, int ok);
     /* The timed calls of a benchmark run (kit/timed.h). */
     void (*timed)(kit_check_ctx *ctx, const void *data, const kit_check_got *outs);
     int timed_always; /* also after a failure (its own failures follow as details) */

@@ -108,12 +108,11 @@ static int call_threads(const kit_blobfile *out, const char *call, long long *th
 
 /* Exercise 2: each thread adds per_thread elements on average, at least
  * (judged whether the sums were right or not). */
-static void check_threads_per_element(kit_check_ctx *ctx, const void *data, const kit_check_got *outs, int n_outs,
-                                      int ok)
+static void check_threads_per_element(kit_check_ctx *ctx, const void *data, const kit_check_got *outs, int ok)
 {
     const lab02_data *d = data;
     const char *call = call_name(d);
-    (void)outs, (void)n_outs, (void)ok;
+    (void)outs, (void)ok;
     if (d->per_thread <= 1 || d->n == 0)
         return;
     long long threads, allowed = d->n / d->per_thread;

@@ -128,7 +128,8 @@ static void check_timed(kit_check_ctx *ctx, const void *data, const kit_check_go
     const reference *ref = data;
     kit_timed_view v;
     (void)outs;
-    if (ref->d.op != LAB07_MERGE || ref->d.is_rec || kit_timed_load(ctx, LAB07_TIMED_SAMPLE, 0, (int64_t)ref->total, &v) != 1)
+    if (ref->d.op != LAB07_MERGE || ref->d.is_rec ||
+        kit_timed_load(ctx, LAB07_TIMED_SAMPLE, 0, (int64_t)ref->total, &v) != 1)
         return;
     for (int k = 0; k < v.n && !ctx->failed; k++) {
         for (int j = 0; j < LAB07_TIMED_SAMPLE; j++) {
@@ -197,14 +198,14 @@ static int outputs(const void *data, kit_check_output *out)
 }
 
 /* Co-ranks and tags, once they are there (and the keys right). */
-static void judge(kit_check_ctx *ctx, const void *data, const kit_check_got *outs, int n_outs, int ok)
+static void judge(kit_check_ctx *ctx, const void *data, const kit_check_got *outs, int ok)
 {
     const reference *ref = data;
     if (!ok)
         return;
     if (ref->d.op == LAB07_CORANK)
         check_corank(ctx, ref, outs[0].got);
-    else if (n_outs == 2)
+    else if (ref->d.is_rec)
         check_tags(ctx, ref, outs[1].got);
 }
 

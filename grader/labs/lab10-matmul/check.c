@@ -264,12 +264,11 @@ static void check_timed(kit_check_ctx *ctx, const void *data, const kit_check_go
 
 /* Every element of C, or the sample and the probes (the header's comment),
  * once C is there and of its length. */
-static void check_c(kit_check_ctx *ctx, const void *data, const kit_check_got *outs, int n_outs, int ok)
+static void check_c(kit_check_ctx *ctx, const void *data, const kit_check_got *outs, int ok)
 {
     const lab10_data *d = data;
     const float *got = outs[0].got;
     size_t mn = (size_t)d->m * d->n;
-    (void)n_outs;
     if (!ok)
         return;
     mm_check c = {d, got, kit_sum_bound((double)d->k + 1, 1.0, KIT_U_F32), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, {0}};
@@ -282,7 +281,8 @@ static void check_c(kit_check_ctx *ctx, const void *data, const kit_check_got *o
     } else {
         kit_rng r;
         kit_rng_seed(&r, ctx->seed, 10); /* a failure reproduces with the case's seed */
-        unsigned char *rows = kit_xmalloc((size_t)d->m, "the checker"), *cols = kit_xmalloc((size_t)d->n, "the checker");
+        unsigned char *rows = kit_xmalloc((size_t)d->m, "the checker");
+        unsigned char *cols = kit_xmalloc((size_t)d->n, "the checker");
         sample(&r, d->m, rows);
         sample(&r, d->n, cols);
         for (int i = 0; i < d->m; i++)
