@@ -131,29 +131,21 @@ static void check_threads_per_element(kit_check_ctx *ctx, const void *data, cons
  * at random as they happened, and the last) with the (shift, scale) of their
  * fresh a and b (timed.h): every sampled element is recomputed, so a c left
  * from an earlier call (or the baseline's copy) fails. */
-static void check_timed(kit_check_ctx *ctx, const void *data, const kit_check_got *outs)
+static double timed_element(const void *data, int64_t i, int64_t shift, double scale, double *bound)
 {
     const lab02_data *d = data;
-    kit_timed_view v;
+    int64_t q = (i + shift) % d->n;
+    double exact = (double)(float)(scale * d->a[q]) + (double)(float)(scale * d->b[q]);
+    *bound = KIT_U_F32 * fabs(exact);
+    return exact;
+}
+
+static void check_timed(kit_check_ctx *ctx, const void *data, const kit_check_got *outs)
+{
+    int64_t n = ((const lab02_data *)data)->n;
     (void)outs;
-    int64_t n = d->n;
-    if (kit_timed_load(ctx, LAB02_TIMED_SAMPLE, 0, n, &v) != 1)
-        return;
-    for (int k = 0; k < v.n && !ctx->failed; k++) {
-        if (!kit_timed_inputs_ok(ctx, &v, k, n, "vector_add_device"))
-            break;
-        for (int j = 0; j < LAB02_TIMED_SAMPLE; j++) {
-            size_t at = (size_t)k * LAB02_TIMED_SAMPLE + (size_t)j;
-            int64_t i = v.index[at], q = (i + v.shift[k]) % n;
-            double exact = (double)(float)(v.scale[k] * d->a[q]) + (double)(float)(v.scale[k] * d->b[q]);
-            double got = kit_timed_f32(&v, at);
-            if (!(fabs(got - exact) <= KIT_U_F32 * fabs(exact))) {
-                kit_timed_fail(ctx, &v, k, "vector_add_device", "a and b", "c[%lld] = %.9g, expected %.9g",
-                               (long long)i, got, exact);
-                break;
-            }
-        }
-    }
+    kit_timed_check_samples(ctx, data, &(kit_timed_samples){"vector_add_device", "a and b", LAB02_OUT_C,
+                                                            LAB02_TIMED_SAMPLE, n, n, timed_element});
 }
 
 /* evidence (manifest): the kernels read a and b; vector_add gets them on the host */

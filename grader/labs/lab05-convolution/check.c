@@ -92,39 +92,32 @@ static int outputs(const void *data, kit_check_output *out)
 /* A benchmark run sampled the output of a few timed calls (chosen at random
  * as they happened, and the last) with the (shift, scale) of their fresh
  * input (timed.h): every sampled element is recomputed, so an output left
- * from an earlier call fails. */
+ * from an earlier call fails: out[i] = sum_m mask[m] * x'[i + m - r],
+ * x'[q] = scale * in[(q + shift) % n]. */
+static double timed_element(const void *data, int64_t i, int64_t shift, double scale, double *bound)
+{
+    const lab05_data *d = data;
+    int64_t n = d->n, r = d->mask_size / 2;
+    double want = 0, mag = 0;
+    for (int m = 0; m < d->mask_size; m++) {
+        int64_t q = i + m - r;
+        if (q < 0 || q >= n)
+            continue;
+        double term = (double)d->fmask[m] * (double)(float)(scale * d->fin[(q + shift) % n]);
+        want += term;
+        mag += fabs(term);
+    }
+    *bound = kit_sum_bound((double)d->mask_size + 1, mag, KIT_U_F32);
+    return want;
+}
+
 static void check_timed(kit_check_ctx *ctx, const void *data, const kit_check_got *outs)
 {
     const lab05_data *d = data;
-    kit_timed_view v;
-    int64_t n = d->n, r = d->mask_size / 2;
     (void)outs;
-    if (d->is_int || kit_timed_load(ctx, LAB05_TIMED_SAMPLE, 0, n, &v) != 1)
-        return;
-    for (int k = 0; k < v.n && !ctx->failed; k++) {
-        if (!kit_timed_inputs_ok(ctx, &v, k, n, function_name(d)))
-            break;
-        for (int j = 0; j < LAB05_TIMED_SAMPLE; j++) {
-            size_t at = (size_t)k * LAB05_TIMED_SAMPLE + (size_t)j;
-            int64_t i = v.index[at];
-            /* out[i] = sum_m mask[m] * x'[i + m - r], x'[q] = scale * in[(q + shift) % n] */
-            double want = 0, mag = 0;
-            for (int m = 0; m < d->mask_size; m++) {
-                int64_t q = i + m - r;
-                if (q < 0 || q >= n)
-                    continue;
-                double term = (double)d->fmask[m] * (double)(float)(v.scale[k] * d->fin[(q + v.shift[k]) % n]);
-                want += term;
-                mag += fabs(term);
-            }
-            double got = kit_timed_f32(&v, at);
-            if (!(fabs(got - want) <= kit_sum_bound((double)d->mask_size + 1, mag, KIT_U_F32))) {
-                kit_timed_fail(ctx, &v, k, function_name(d), "input", "out[%lld] = %.9g, expected %.9g", (long long)i,
-                               got, want);
-                break;
-            }
-        }
-    }
+    if (!d->is_int)
+        kit_timed_check_samples(ctx, data, &(kit_timed_samples){function_name(d), "input", LAB05_OUT,
+                                                                LAB05_TIMED_SAMPLE, d->n, d->n, timed_element});
 }
 
 /* evidence (manifest): the kernels read the whole array, handed over on the device */

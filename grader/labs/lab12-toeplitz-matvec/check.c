@@ -102,29 +102,20 @@ static void report(kit_check_ctx *ctx, const judge_t *j, int sampled)
 /* A benchmark run sampled u of a few timed calls with the (shift, scale) of
  * their fresh p (timed.h): every sampled element is recomputed, so an output
  * left from an earlier call fails. */
-static void check_timed(kit_check_ctx *ctx, const void *data, const kit_check_got *outs)
+static double timed_element(const void *data, int64_t i, int64_t shift, double scale, double *bound)
 {
     const lab12_data *d = data;
-    kit_timed_view v;
+    double sa, exp = reference(d, (int)(i % d->nx), (int)(i / d->nx), shift, scale, &sa);
+    *bound = kit_sum_bound((double)d->n + 1, 1.0, KIT_U_F32) * sa;
+    return exp;
+}
+
+static void check_timed(kit_check_ctx *ctx, const void *data, const kit_check_got *outs)
+{
+    int64_t n = (int64_t)((const lab12_data *)data)->n;
     (void)outs;
-    if (kit_timed_load(ctx, LAB12_TIMED_SAMPLE, 0, (int64_t)d->n, &v) != 1)
-        return;
-    double beta = kit_sum_bound((double)d->n + 1, 1.0, KIT_U_F32);
-    for (int k = 0; k < v.n && !ctx->failed; k++) {
-        if (!kit_timed_inputs_ok(ctx, &v, k, (int64_t)d->n, "toeplitz_matvec"))
-            break;
-        for (int s = 0; s < LAB12_TIMED_SAMPLE; s++) {
-            size_t at = (size_t)k * LAB12_TIMED_SAMPLE + (size_t)s;
-            int64_t i = v.index[at];
-            double sa, exp = reference(d, (int)(i % d->nx), (int)(i / d->nx), v.shift[k], v.scale[k], &sa);
-            double got = kit_timed_f32(&v, at);
-            if (!(fabs(got - exp) <= beta * sa)) {
-                kit_timed_fail(ctx, &v, k, "toeplitz_matvec", "p", "u[%lld] = %.9g, expected %.9g", (long long)i, got,
-                               exp);
-                break;
-            }
-        }
-    }
+    kit_timed_check_samples(ctx, data, &(kit_timed_samples){"toeplitz_matvec", "p", LAB12_OUT_U, LAB12_TIMED_SAMPLE,
+                                                            n, n, timed_element});
 }
 
 /* Every element of u, or the sample of rows and points and every element
