@@ -55,3 +55,25 @@ void kit_timed_fail(kit_check_ctx *ctx, const kit_timed_view *v, int k, const ch
     kit_fail(ctx, "timed call %d of %s (fresh %s each call): %s: every timed call must compute its result (a "
              "remembered one is not timed)", v->call[k], call, fresh, what);
 }
+
+void kit_timed_check_samples(kit_check_ctx *ctx, const void *data, const kit_timed_samples *s)
+{
+    kit_timed_view v;
+    if (kit_timed_load(ctx, s->per, 0, s->out_count, &v) != 1)
+        return;
+    for (int k = 0; k < v.n && !ctx->failed; k++) {
+        if (!kit_timed_inputs_ok(ctx, &v, k, s->shift_limit, s->call))
+            break;
+        for (int j = 0; j < s->per; j++) {
+            size_t at = (size_t)k * (size_t)s->per + (size_t)j;
+            int64_t i = v.index[at];
+            double bound, exp = s->element(data, i, v.shift[k], v.scale[k], &bound);
+            double got = kit_timed_f32(&v, at);
+            if (!(fabs(got - exp) <= bound)) {
+                kit_timed_fail(ctx, &v, k, s->call, s->fresh, "%s[%lld] = %.9g, expected %.9g", s->out, (long long)i,
+                               got, exp);
+                break;
+            }
+        }
+    }
+}

@@ -42,6 +42,22 @@ static inline void lct_trace(kit_writer *w, const char *calls, const char *kerne
     kit_writer_put_text(w, "trace.kernels", kernels);
 }
 
+/* KIT_LCT_LOG=FILE appends every verdict the tests produce (parameters,
+ * seed, pass, device_ok, result_ok, summary, details) to FILE: the logs of
+ * two versions of a checker, diffed, show whether a change of its code
+ * changed any verdict or message the tests reach (the assertions only look
+ * for words). */
+static inline void lct_log(const char *params, uint64_t seed, const kit_check_ctx *ctx, int device_ok, int result_ok)
+{
+    const char *path = getenv("KIT_LCT_LOG");
+    FILE *f = path && *path ? fopen(path, "a") : NULL;
+    if (!f)
+        return;
+    fprintf(f, "== %s seed=%#llx failed=%d device_ok=%d result_ok=%d\nsummary: %s\n%s", params,
+            (unsigned long long)seed, ctx->failed, device_ok, result_ok, ctx->summary, ctx->details ? ctx->details : "");
+    fclose(f);
+}
+
 /* Closes the file and runs the checker's path on it (kit_judge: the device
  * policy p, lab_check, the evidence rules), with `out_text` as the runner's
  * stdout.  Returns 1 when the check failed, 0 when it passed, -1 on a broken
@@ -69,6 +85,7 @@ static inline int lct_run_policy(kit_writer *w, const char *params, uint64_t see
     ctx.stdout_len = out_len;
     int device_ok, result_ok;
     kit_judge(&ctx, p, NULL, &device_ok, &result_ok);
+    lct_log(params, seed, &ctx, device_ok, result_ok);
     if (details)
         snprintf(text, len, "%s\n%s", ctx.summary, ctx.details ? ctx.details : "");
     else

@@ -47,7 +47,8 @@ typedef struct kit_check_ctx {
     int n_inputs;
 } kit_check_ctx;
 
-/* ---- provided by each lab's check.c ---- */
+/* ---- the lab's check: common/src/check_driver.c from the lab's KIT_CHECK
+ * (kit/check_driver.h), or a check.c's own ---- */
 /* Returns 0 when the outputs are right; on a failure calls kit_fail (and
  * optionally kit_detail) and returns 1. */
 int lab_check(kit_check_ctx *ctx);

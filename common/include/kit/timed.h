@@ -37,6 +37,21 @@ int kit_timed_inputs_ok(kit_check_ctx *ctx, const kit_timed_view *v, int k, int6
 void kit_timed_fail(kit_check_ctx *ctx, const kit_timed_view *v, int k, const char *call, const char *fresh,
                     const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
+/* The common check of sampled float outputs: `per` elements of each timed
+ * call, each recomputed by element() from the index and the call's (shift,
+ * scale) - its fresh input - and held to the bound element() gives.  A call
+ * whose inputs were not recorded (a shift outside [0, shift_limit)) fails
+ * and ends the check; so does the first wrong element:
+ * "timed call K of CALL (fresh FRESH each call): OUT[i] = got, expected exp: ...". */
+typedef struct {
+    const char *call, *fresh, *out; /* the function timed, its fresh input, the output in messages */
+    int per;                        /* elements sampled per call */
+    int64_t out_count;              /* the output's length */
+    int64_t shift_limit;
+    double (*element)(const void *data, int64_t i, int64_t shift, double scale, double *bound);
+} kit_timed_samples;
+void kit_timed_check_samples(kit_check_ctx *ctx, const void *data, const kit_timed_samples *s);
+
 static inline float kit_timed_f32(const kit_timed_view *v, size_t i)
 {
     float f;

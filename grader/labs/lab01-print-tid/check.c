@@ -21,7 +21,7 @@
 
 #include "check_hooks.h"
 #include "dataset.h"
-#include "kit/checker.h"
+#include "kit/check_driver.h"
 #include "kit/runner.h" /* KIT_STDOUT_MARK only */
 
 #define EXAMPLES 4  /* examples quoted per kind of mistake */
@@ -228,11 +228,8 @@ static int launched_threads(const kit_blobfile *out, const char *call, long long
     return found;
 }
 
-static void check_tids(kit_check_ctx *ctx, const lab01_case *c)
+static void check_tids(kit_check_ctx *ctx, const lab01_case *c, const int32_t *launch)
 {
-    const int32_t *launch = kit_expect_array(ctx, "launch", KIT_T_I32, 2, NULL);
-    if (!launch)
-        return;
     if (launch[0] != c->blocks || launch[1] != c->threads) {
         kit_fail(ctx, "the run used blocks=%d threads=%d, the case asks for %d x %d", launch[0], launch[1], c->blocks,
                  c->threads);
@@ -323,13 +320,13 @@ static void compare_field(kit_check_ctx *ctx, const char *what, long long got, l
 
 static void check_query(kit_check_ctx *ctx)
 {
-    char *name = kit_blob_text(ctx->out, "device.name");
-    const int32_t *major = int_field(ctx, "device.major"), *minor = int_field(ctx, "device.minor");
-    const int32_t *sms = int_field(ctx, "device.multiprocessors");
-    const int32_t *max_threads = int_field(ctx, "device.max_threads_per_block");
-    const int64_t *shared = kit_expect_array(ctx, "device.shared_mem_per_block", KIT_T_I64, 1, NULL);
+    char *name = kit_blob_text(ctx->out, LAB01_OUT_NAME);
+    const int32_t *major = int_field(ctx, LAB01_OUT_MAJOR), *minor = int_field(ctx, LAB01_OUT_MINOR);
+    const int32_t *sms = int_field(ctx, LAB01_OUT_MULTIPROCESSORS);
+    const int32_t *max_threads = int_field(ctx, LAB01_OUT_MAX_THREADS_PER_BLOCK);
+    const int64_t *shared = kit_expect_array(ctx, LAB01_OUT_SHARED_MEM_PER_BLOCK, KIT_T_I64, 1, NULL);
     if (!name)
-        kit_fail(ctx, "output 'device.name' missing");
+        kit_fail(ctx, "output '" LAB01_OUT_NAME "' missing");
     if (!name || !major || !minor || !sms || !max_threads || !shared) {
         free(name);
         return;
@@ -360,17 +357,32 @@ static void check_query(kit_check_ctx *ctx)
     free(name);
 }
 
-int lab_check(kit_check_ctx *ctx)
+/* ---------------------------------------------------------- the declaration */
+
+static int parse(const kit_params *p, uint64_t seed, void *c, char *err, size_t errlen)
 {
-    lab01_case c;
-    char err[256];
-    if (lab01_parse(ctx->params, &c, err, sizeof err) != 0) {
-        kit_fail(ctx, "bad test parameters: %s", err);
-        return 1;
-    }
-    if (c.do_tids)
-        check_tids(ctx, &c);
-    if (c.do_query)
-        check_query(ctx);
-    return ctx->failed;
+    (void)seed; /* no input data */
+    return lab01_parse(p, c, err, errlen);
 }
+
+/* print_tids' launch; query_device's fields are fetched by check_query,
+ * every missing one named. */
+static int outputs(const void *c, kit_check_output *out)
+{
+    if (!((const lab01_case *)c)->do_tids)
+        return 0;
+    out[0] = (kit_check_output){.name = LAB01_OUT_LAUNCH, .type = KIT_T_I32, .len = 2};
+    return 1;
+}
+
+/* The lines once the launch is there; the query whatever the lines were. */
+static void judge(kit_check_ctx *ctx, const void *data, const kit_check_got *outs, int ok)
+{
+    const lab01_case *c = data;
+    if (c->do_tids && ok)
+        check_tids(ctx, c, outs[0].got);
+    if (c->do_query)
+        check_query(ctx);
+}
+
+const kit_check KIT_CHECK = {sizeof(lab01_case), parse, .outputs = outputs, .judge = judge};

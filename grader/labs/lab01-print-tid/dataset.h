@@ -21,6 +21,16 @@ extern "C" {
 #define LAB01_MAX_THREADS_PER_BLOCK 1024
 #define LAB01_MAX_THREADS 4096
 
+/* The outputs, as harness.cu writes them and check.c reads them: the launch
+ * print_tids made (i32 blocks, threads), and query_device's answer. */
+#define LAB01_OUT_LAUNCH "launch"
+#define LAB01_OUT_NAME "device.name" /* text */
+#define LAB01_OUT_MAJOR "device.major"
+#define LAB01_OUT_MINOR "device.minor"
+#define LAB01_OUT_MULTIPROCESSORS "device.multiprocessors"
+#define LAB01_OUT_MAX_THREADS_PER_BLOCK "device.max_threads_per_block"
+#define LAB01_OUT_SHARED_MEM_PER_BLOCK "device.shared_mem_per_block" /* i64 */
+
 typedef struct {
     int blocks, threads;
     int do_tids, do_query;

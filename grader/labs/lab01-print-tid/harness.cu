@@ -57,7 +57,7 @@ static int call(kit_run_ctx *, void *s, int k, kit_lab_call *c)
 static int after_tids(kit_run_ctx *ctx, const lab01_case *c)
 {
     int32_t launch[2] = {c->blocks, c->threads};
-    kit_out(ctx, "launch", KIT_T_I32, launch, 2);
+    kit_out(ctx, LAB01_OUT_LAUNCH, KIT_T_I32, launch, 2);
     if (ctx->show)
         printf("print_tids(%d, %d) returned.  Its %d lines must be above the @@kit line: lines below it\n"
                "were printed only after print_tids() had returned (nobody waited for the kernel).\n\n",
@@ -73,12 +73,12 @@ static int after(kit_run_ctx *ctx, void *s, int k, void *const *)
     device_info *info = &in->info;
     info->name[sizeof info->name - 1] = '\0';
     int64_t shared = (int64_t)info->shared_mem_per_block; /* SIZE_MAX (unset) reads -1 */
-    kit_out_text(ctx, "device.name", info->name);
-    kit_out(ctx, "device.major", KIT_T_I32, &info->major, 1);
-    kit_out(ctx, "device.minor", KIT_T_I32, &info->minor, 1);
-    kit_out(ctx, "device.multiprocessors", KIT_T_I32, &info->multiprocessors, 1);
-    kit_out(ctx, "device.max_threads_per_block", KIT_T_I32, &info->max_threads_per_block, 1);
-    kit_out(ctx, "device.shared_mem_per_block", KIT_T_I64, &shared, 1);
+    kit_out_text(ctx, LAB01_OUT_NAME, info->name);
+    kit_out(ctx, LAB01_OUT_MAJOR, KIT_T_I32, &info->major, 1);
+    kit_out(ctx, LAB01_OUT_MINOR, KIT_T_I32, &info->minor, 1);
+    kit_out(ctx, LAB01_OUT_MULTIPROCESSORS, KIT_T_I32, &info->multiprocessors, 1);
+    kit_out(ctx, LAB01_OUT_MAX_THREADS_PER_BLOCK, KIT_T_I32, &info->max_threads_per_block, 1);
+    kit_out(ctx, LAB01_OUT_SHARED_MEM_PER_BLOCK, KIT_T_I64, &shared, 1);
     if (ctx->show)
         printf("query_device():\n  name                   %s\n  compute capability     %d.%d\n"
                "  multiprocessors        %d\n  max threads per block  %d\n"

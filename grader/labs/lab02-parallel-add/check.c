@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "dataset.h"
-#include "kit/checker.h"
+#include "kit/check_driver.h"
 #include "kit/timed.h"
 #include "kit/ref.h"
 
@@ -26,11 +26,16 @@ static int is_fill(float x)
     return bits == 0xFFFFFFFFu;
 }
 
-/* Says which elements were never written, in the terms of the mistake that
- * usually causes it.  Returns 1 when it reported a failure. */
-static int explain_unwritten(kit_check_ctx *ctx, const char *call, int on_device, const float *c, int n)
+static const char *call_name(const lab02_data *d) { return d->on_device ? "vector_add_device" : "vector_add"; }
+
+/* After a wrong c: which elements were never written, in the terms of the
+ * mistake that usually causes it (the summary, before the comparison's). */
+static void explain_unwritten(kit_check_ctx *ctx, const void *data, const kit_check_got *g)
 {
-    int unwritten = 0, first = -1, last = -1;
+    const lab02_data *d = data;
+    const float *c = g->got;
+    int n = d->n, unwritten = 0, first = -1, last = -1;
+    const char *call = call_name(d);
     for (int i = 0; i < n; i++)
         if (is_fill(c[i])) {
             unwritten++;
@@ -39,9 +44,9 @@ static int explain_unwritten(kit_check_ctx *ctx, const char *call, int on_device
                 first = i;
         }
     if (unwritten == 0)
-        return 0;
+        return;
     if (unwritten == n) {
-        if (on_device)
+        if (d->on_device)
             kit_fail(ctx, "%s: no element of c was written (all %d still hold the NaN the kit filled c with)", call, n);
         else
             kit_fail(ctx,
@@ -62,38 +67,23 @@ static int explain_unwritten(kit_check_ctx *ctx, const char *call, int on_device
         kit_fail(ctx, "%s: %d of %d elements of c were never written (still the kit's NaN fill), the first at index %d",
                  call, unwritten, n, first);
     }
-    return 1;
 }
 
-static void check_sums(kit_check_ctx *ctx, const lab02_data *d, const char *call)
+/* c_i = a_i + b_i, one rounding of the exact sum */
+static void reference(const void *data, const kit_check_ref *r)
 {
-    uint64_t count = 0;
-    const float *c = kit_expect_array(ctx, "c", KIT_T_F32, 0, &count);
-    if (!c)
-        return;
-    if (count != (uint64_t)d->n) {
-        kit_fail(ctx, "output 'c' has %llu elements, expected %d", (unsigned long long)count, d->n);
-        return;
-    }
-    if (d->n == 0)
-        return;
-    size_t n = (size_t)d->n;
-    double *exact = malloc(n * sizeof *exact), *bound = malloc(n * sizeof *bound);
-    if (!exact || !bound) {
-        kit_fail(ctx, "checker: out of memory for n=%d", d->n);
-    } else {
-        kit_ref_vadd_f32(d->a, d->b, exact, n);
-        for (size_t i = 0; i < n; i++)
-            bound[i] = KIT_U_F32 * fabs(exact[i]); /* one rounding of the exact sum */
-        kit_cmp r;
-        kit_cmp_f32(&r, c, count, exact, bound, n);
-        if (!kit_cmp_ok(&r)) {
-            explain_unwritten(ctx, call, d->on_device, c, d->n);
-            kit_check_cmp(ctx, call, &r);
-        }
-    }
-    free(exact);
-    free(bound);
+    const lab02_data *d = data;
+    kit_ref_vadd_f32(d->a, d->b, r->f, (size_t)d->n);
+    for (int i = 0; i < d->n; i++)
+        r->bound[i] = KIT_U_F32 * fabs(r->f[i]);
+}
+
+static int outputs(const void *data, kit_check_output *out)
+{
+    const lab02_data *d = data;
+    out[0] = (kit_check_output){LAB02_OUT_C, KIT_T_F32, (uint64_t)d->n, .what = call_name(d), .reference = reference,
+                                .after = explain_unwritten, .explain_first = 1};
+    return 1;
 }
 
 /* Threads launched in all by the kernels of the call named `call`.  Returns
@@ -116,9 +106,13 @@ static int call_threads(const kit_blobfile *out, const char *call, long long *th
     return n;
 }
 
-/* Exercise 2: each thread adds per_thread elements on average, at least. */
-static void check_threads_per_element(kit_check_ctx *ctx, const lab02_data *d, const char *call)
+/* Exercise 2: each thread adds per_thread elements on average, at least
+ * (judged whether the sums were right or not). */
+static void check_threads_per_element(kit_check_ctx *ctx, const void *data, const kit_check_got *outs, int ok)
 {
+    const lab02_data *d = data;
+    const char *call = call_name(d);
+    (void)outs, (void)ok;
     if (d->per_thread <= 1 || d->n == 0)
         return;
     long long threads, allowed = d->n / d->per_thread;
@@ -137,44 +131,29 @@ static void check_threads_per_element(kit_check_ctx *ctx, const lab02_data *d, c
  * at random as they happened, and the last) with the (shift, scale) of their
  * fresh a and b (timed.h): every sampled element is recomputed, so a c left
  * from an earlier call (or the baseline's copy) fails. */
-static void check_timed(kit_check_ctx *ctx, const lab02_data *d)
+static double timed_element(const void *data, int64_t i, int64_t shift, double scale, double *bound)
 {
-    kit_timed_view v;
-    int64_t n = d->n;
-    if (kit_timed_load(ctx, LAB02_TIMED_SAMPLE, 0, n, &v) != 1)
-        return;
-    for (int k = 0; k < v.n && !ctx->failed; k++) {
-        if (!kit_timed_inputs_ok(ctx, &v, k, n, "vector_add_device"))
-            break;
-        for (int j = 0; j < LAB02_TIMED_SAMPLE; j++) {
-            size_t at = (size_t)k * LAB02_TIMED_SAMPLE + (size_t)j;
-            int64_t i = v.index[at], q = (i + v.shift[k]) % n;
-            double exact = (double)(float)(v.scale[k] * d->a[q]) + (double)(float)(v.scale[k] * d->b[q]);
-            double got = kit_timed_f32(&v, at);
-            if (!(fabs(got - exact) <= KIT_U_F32 * fabs(exact))) {
-                kit_timed_fail(ctx, &v, k, "vector_add_device", "a and b", "c[%lld] = %.9g, expected %.9g",
-                               (long long)i, got, exact);
-                break;
-            }
-        }
-    }
+    const lab02_data *d = data;
+    int64_t q = (i + shift) % d->n;
+    double exact = (double)(float)(scale * d->a[q]) + (double)(float)(scale * d->b[q]);
+    *bound = KIT_U_F32 * fabs(exact);
+    return exact;
 }
 
-int lab_check(kit_check_ctx *ctx)
+static void check_timed(kit_check_ctx *ctx, const void *data, const kit_check_got *outs)
 {
-    lab02_data d;
-    char err[256];
-    if (lab02_generate(ctx->params, ctx->seed, &d, err, sizeof err) != 0) {
-        kit_fail(ctx, "bad test parameters: %s", err);
-        return 1;
-    }
-    /* evidence (manifest): the kernels read a and b; vector_add gets them on the host */
-    kit_call_input(ctx, "*", 2.0 * d.n * sizeof(float), d.on_device);
-    const char *call = d.on_device ? "vector_add_device" : "vector_add";
-    check_sums(ctx, &d, call);
-    check_threads_per_element(ctx, &d, call);
-    if (!ctx->failed)
-        check_timed(ctx, &d);
-    lab02_free(&d);
-    return ctx->failed;
+    int64_t n = ((const lab02_data *)data)->n;
+    (void)outs;
+    kit_timed_check_samples(ctx, data, &(kit_timed_samples){"vector_add_device", "a and b", LAB02_OUT_C,
+                                                            LAB02_TIMED_SAMPLE, n, n, timed_element});
 }
+
+/* evidence (manifest): the kernels read a and b; vector_add gets them on the host */
+static double input(const void *data) { return 2.0 * ((const lab02_data *)data)->n * sizeof(float); }
+static int input_on_host(const void *data) { return !((const lab02_data *)data)->on_device; }
+
+KIT_CHECK_DATASET(lab02)
+
+const kit_check KIT_CHECK = {sizeof(lab02_data), check_generate, check_release, .input = input,
+                             .input_on_host = input_on_host, .outputs = outputs, .judge = check_threads_per_element,
+                             .timed = check_timed};

@@ -21,7 +21,10 @@
 extern "C" {
 #endif
 
-/* Outputs of a benchmark run besides "c": for a few timed calls of
+/* The output, as harness.cu writes it and check.c reads it: the sums. */
+#define LAB02_OUT_C "c"
+
+/* Outputs of a benchmark run besides c: for a few timed calls of
  * vector_add_device, the (shift, scale) of their fresh a and b and
  * LAB02_TIMED_SAMPLE sampled elements of c (index, value) each, under the KIT_KEY_TIMED_* names
  * (kit/protocol.h, kit/timed.h; see harness.cu). */

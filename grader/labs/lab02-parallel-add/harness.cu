@@ -80,7 +80,7 @@ static int call(kit_run_ctx *, void *s, int k, kit_lab_call *c)
         return 0;
     int dev = in->d.on_device;
     *c = kit_lab_call{dev ? "vector_add_device" : "vector_add", in->d.n == 0, dev ? add_device : add_host, {}, 1};
-    c->out[0] = kit_lab_out{"c", KIT_T_F32, dev ? (void *)in->dc : (void *)in->h_c, !dev, (uint64_t)in->d.n, 0, 0,
+    c->out[0] = kit_lab_out{LAB02_OUT_C, KIT_T_F32, dev ? (void *)in->dc : (void *)in->h_c, !dev, (uint64_t)in->d.n, 0, 0,
                             KIT_POISON(0xFF)};
     return 1;
 }

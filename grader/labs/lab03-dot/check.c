@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "dataset.h"
-#include "kit/checker.h"
+#include "kit/check_driver.h"
 #include "kit/ref.h"
 #include "kit/timed.h"
 #include "kit/util.h"
@@ -18,10 +18,12 @@
  * random as they happened, and the last) with the (shift, scale) of their
  * fresh b (timed.h): each is recomputed, so a result remembered from an
  * earlier call fails. */
-static void check_timed(kit_check_ctx *ctx, const lab03_data *d)
+static void check_timed(kit_check_ctx *ctx, const void *data, const kit_check_got *outs)
 {
+    const lab03_data *d = data;
     kit_timed_view v;
-    if (d->n < 1 || kit_timed_load(ctx, 1, 1, 1, &v) != 1)
+    (void)outs;
+    if (d->is_int || d->n < 1 || kit_timed_load(ctx, 1, 1, 1, &v) != 1)
         return;
     float *rb = kit_xmalloc((size_t)d->n * sizeof *rb, "rotated b");
     for (int k = 0; k < v.n && !ctx->failed; k++) {
@@ -38,36 +40,42 @@ static void check_timed(kit_check_ctx *ctx, const lab03_data *d)
     free(rb);
 }
 
-int lab_check(kit_check_ctx *ctx)
+/* evidence (manifest): the kernels read both vectors, handed over on the device */
+static double input(const void *data) { return 2.0 * ((const lab03_data *)data)->n * 4; }
+
+static void reference(const void *data, const kit_check_ref *r)
 {
-    lab03_data d;
-    char err[256];
-    if (lab03_generate(ctx->params, ctx->seed, &d, err, sizeof err) != 0) {
-        kit_fail(ctx, "bad test parameters: %s", err);
-        return 1;
-    }
-    /* evidence (manifest): the kernels read both vectors, handed over on the device */
-    kit_call_input(ctx, "*", 2.0 * d.n * 4, 1);
-    kit_cmp r;
-    if (d.is_int) {
-        const int32_t *got = kit_expect_array(ctx, "result_int", KIT_T_I32, 1, NULL);
-        if (got) {
-            int64_t exact = kit_ref_dot_i32(d.ia, d.ib, (size_t)d.n);
-            kit_cmp_i32(&r, got, 1, &exact, 1);
-            kit_check_cmp(ctx, "dot_shared_int", &r);
-        }
-    } else {
-        const float *got = kit_expect_array(ctx, "result", KIT_T_F32, 1, NULL);
-        if (got) {
-            double sum_abs = 0;
-            double exact = kit_ref_dot_f32(d.fa, d.fb, (size_t)d.n, &sum_abs);
-            double bound = kit_sum_bound((double)d.n + 1, sum_abs, KIT_U_F32);
-            kit_cmp_scalar(&r, *got, exact, bound);
-            if (kit_check_cmp(ctx, "dot_shared", &r))
-                kit_detail(ctx, "dot_shared: %.9g (exact %.9g, allowed error %.2g)", *got, exact, bound);
-        }
-        check_timed(ctx, &d);
-    }
-    lab03_free(&d);
-    return ctx->failed;
+    const lab03_data *d = data;
+    double sum_abs = 0;
+    if (d->is_int)
+        r->i[0] = kit_ref_dot_i32(d->ia, d->ib, (size_t)d->n);
+    else
+        r->f[0] = kit_ref_dot_f32(d->fa, d->fb, (size_t)d->n, &sum_abs);
+    if (!d->is_int)
+        r->bound[0] = kit_sum_bound((double)d->n + 1, sum_abs, KIT_U_F32);
 }
+
+static void note(kit_check_ctx *ctx, const void *data, const kit_check_got *g)
+{
+    (void)data;
+    if (g->ok)
+        kit_detail(ctx, "dot_shared: %.9g (exact %.9g, allowed error %.2g)", *(const float *)g->got, g->ref.f[0],
+                   g->ref.bound[0]);
+}
+
+static int outputs(const void *data, kit_check_output *out)
+{
+    if (((const lab03_data *)data)->is_int)
+        out[0] = (kit_check_output){LAB03_OUT_RESULT_INT, KIT_T_I32, 1, .what = "dot_shared_int",
+                                    .reference = reference};
+    else
+        out[0] = (kit_check_output){LAB03_OUT_RESULT, KIT_T_F32, 1, .what = "dot_shared", .reference = reference,
+                                    .after = note};
+    return 1;
+}
+
+KIT_CHECK_DATASET(lab03)
+
+/* The timed calls are checked after a wrong result too. */
+const kit_check KIT_CHECK = {sizeof(lab03_data), check_generate, check_release, .input = input, .outputs = outputs,
+                             .timed = check_timed, .timed_always = 1};

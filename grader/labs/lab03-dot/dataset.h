@@ -20,9 +20,12 @@
 extern "C" {
 #endif
 
-/* Outputs of a benchmark run besides "result": the result of a few timed
- * calls of dot_shared with the (shift, scale) of their b, under the
- * KIT_KEY_TIMED_* names (kit/protocol.h, kit/timed.h; see harness.cu). */
+/* The outputs, as harness.cu writes them and check.c reads them: the one
+ * result of dot_shared (float) or of dot_shared_int.  A benchmark run adds
+ * the result of a few timed calls of dot_shared with the (shift, scale) of
+ * their b, under the KIT_KEY_TIMED_* names (kit/protocol.h, kit/timed.h). */
+#define LAB03_OUT_RESULT "result"
+#define LAB03_OUT_RESULT_INT "result_int"
 
 typedef struct {
     int is_int;

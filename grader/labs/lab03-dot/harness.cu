@@ -59,8 +59,8 @@ static int call(kit_run_ctx *, void *s, int k, kit_lab_call *c)
     c->kernel_optional = in->d.n == 0;
     c->name = in->d.is_int ? "dot_shared_int" : "dot_shared";
     c->invoke = in->d.is_int ? call_int : call_float;
-    c->out[0] = in->d.is_int ? kit_lab_out{"result_int", KIT_T_I32, &in->ri, 1, 1, 0, 0, KIT_POISON(0xFF)}
-                             : kit_lab_out{"result", KIT_T_F32, &in->r, 1, 1, 0, 0, KIT_POISON(0xFF)};
+    c->out[0] = in->d.is_int ? kit_lab_out{LAB03_OUT_RESULT_INT, KIT_T_I32, &in->ri, 1, 1, 0, 0, KIT_POISON(0xFF)}
+                             : kit_lab_out{LAB03_OUT_RESULT, KIT_T_F32, &in->r, 1, 1, 0, 0, KIT_POISON(0xFF)};
     c->n_out = 1;
     return 1;
 }

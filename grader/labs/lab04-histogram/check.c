@@ -10,13 +10,18 @@
 #include <stdlib.h>
 
 #include "dataset.h"
-#include "kit/checker.h"
+#include "kit/check_driver.h"
 #include "kit/timed.h"
 #include "kit/ref.h"
 
 /* Explains what kind of wrong the histogram is. */
-static void diagnose(kit_check_ctx *ctx, const lab04_data *d, const uint32_t *got, const uint64_t *want)
+static void diagnose(kit_check_ctx *ctx, const void *data, const kit_check_got *g)
 {
+    const lab04_data *d = data;
+    const uint32_t *got = g->got;
+    const uint64_t *want = g->ref.u;
+    if (g->ok || g->cmp.length_mismatch)
+        return;
     unsigned long long total = 0;
     int all_equal = 1, garbage_bin = -1;
     for (int b = 0; b < d->bins; b++) {
@@ -51,8 +56,10 @@ static void diagnose(kit_check_ctx *ctx, const lab04_data *d, const uint32_t *go
  * random as they happened, and the last) with the offset their input values
  * were shifted by (timed.h, shift = the offset): each must be the reference
  * rotated by it, so a histogram left from an earlier call fails. */
-static void check_timed(kit_check_ctx *ctx, const lab04_data *d, const uint64_t *want)
+static void check_timed(kit_check_ctx *ctx, const void *data, const kit_check_got *outs)
 {
+    const lab04_data *d = data;
+    const uint64_t *want = outs[0].ref.u;
     kit_timed_view v;
     if (kit_timed_load(ctx, d->bins, 1, d->bins, &v) != 1)
         return;
@@ -71,31 +78,24 @@ static void check_timed(kit_check_ctx *ctx, const lab04_data *d, const uint64_t 
     }
 }
 
-int lab_check(kit_check_ctx *ctx)
+/* evidence (manifest): the kernels read every value, handed over on the device */
+static double input(const void *data) { return (double)((const lab04_data *)data)->n * sizeof(int32_t); }
+
+static void reference(const void *data, const kit_check_ref *r)
 {
-    lab04_data d;
-    char err[256];
-    if (lab04_generate(ctx->params, ctx->seed, &d, err, sizeof err) != 0) {
-        kit_fail(ctx, "bad test parameters: %s", err);
-        return 1;
-    }
-    /* evidence (manifest): the kernels read every value, handed over on the device */
-    kit_call_input(ctx, "*", (double)d.n * sizeof(int32_t), 1);
-    uint64_t got_count = 0;
-    const uint32_t *got = kit_expect_array(ctx, "bins", KIT_T_U32, 0, &got_count);
-    uint64_t *want = malloc((size_t)d.bins * sizeof *want);
-    if (!want) {
-        kit_fail(ctx, "checker: out of memory");
-    } else if (got) {
-        kit_ref_histogram(d.in, (size_t)d.n, d.bins, want);
-        kit_cmp r;
-        kit_cmp_u32(&r, got, (size_t)got_count, want, (size_t)d.bins);
-        if (!kit_check_cmp(ctx, "histogram", &r) && !r.length_mismatch)
-            diagnose(ctx, &d, got, want);
-        if (!ctx->failed)
-            check_timed(ctx, &d, want);
-    }
-    free(want);
-    lab04_free(&d);
-    return ctx->failed;
+    const lab04_data *d = data;
+    kit_ref_histogram(d->in, (size_t)d->n, d->bins, r->u);
 }
+
+/* A wrong number of bins is the comparison's to say. */
+static int outputs(const void *data, kit_check_output *out)
+{
+    out[0] = (kit_check_output){LAB04_OUT_BINS, KIT_T_U32, (uint64_t)((const lab04_data *)data)->bins, 1,
+                                .what = "histogram", .reference = reference, .after = diagnose};
+    return 1;
+}
+
+KIT_CHECK_DATASET(lab04)
+
+const kit_check KIT_CHECK = {sizeof(lab04_data), check_generate, check_release, .input = input, .outputs = outputs,
+                             .timed = check_timed};

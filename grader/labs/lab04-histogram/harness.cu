@@ -56,7 +56,7 @@ static void histogram(void *s)
 static int call(kit_run_ctx *, void *s, int k, kit_lab_call *c)
 {
     inputs *in = (inputs *)s;
-    kit_lab_out bins = {"bins", KIT_T_U32, in->d_bins, 0, (uint64_t)in->d.bins, 0, 0, KIT_POISON(0xFF)};
+    kit_lab_out bins = {LAB04_OUT_BINS, KIT_T_U32, in->d_bins, 0, (uint64_t)in->d.bins, 0, 0, KIT_POISON(0xFF)};
     return k > 0 ? 0 : kit_lab_one_call(c, "histogram_shared", in->d.n == 0, histogram, bins);
 }
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 
 #include "dataset.h"
-#include "kit/checker.h"
+#include "kit/check_driver.h"
 #include "kit/timed.h"
 #include "kit/ref.h"
 
@@ -30,14 +30,34 @@ static const char *function_name(const lab05_data *d)
     return d->halo ? "conv1d_halo_global" : d->is_int ? "conv1d_tiled_int" : "conv1d_tiled";
 }
 
-static void explain(kit_check_ctx *ctx, const lab05_data *d, const where_bad *w)
+/* After a wrong output: where the wrong elements are. */
+static void explain(kit_check_ctx *ctx, const void *data, const kit_check_got *g)
 {
+    const lab05_data *d = data;
     int radius = d->mask_size / 2;
-    if (d->n > 0 && w->unwritten == (size_t)d->n)
+    size_t n = (size_t)d->n;
+    if (g->ok || g->cmp.length_mismatch)
+        return;
+    where_bad w = {0, 0, 0};
+    for (size_t i = 0; i < n; i++) {
+        int wrong;
+        if (d->is_int) {
+            int32_t got = ((const int32_t *)g->got)[i];
+            w.unwritten += got == -1;
+            wrong = got != g->ref.i[i];
+        } else {
+            float got = ((const float *)g->got)[i];
+            w.unwritten += isnan(got);
+            wrong = !(fabs((double)got - g->ref.f[i]) <= g->ref.bound[i]);
+        }
+        w.bad += wrong;
+        w.bad_near_ends += wrong && near_end(i, n, radius);
+    }
+    if (d->n > 0 && w.unwritten == n)
         kit_detail(ctx, "no output element was written: they all still hold the value the harness filled d_out "
                         "with (%s)",
                    d->is_int ? "-1" : "NaN");
-    else if (w->bad == w->bad_near_ends && d->n > 2 * radius + 2)
+    else if (w.bad == w.bad_near_ends && d->n > 2 * radius + 2)
         kit_detail(ctx, "only outputs near the ends of the array are wrong (those whose mask covers the first or "
                         "the last element, mask_size/2 = %d): terms outside [0, n) are left out (count them as "
                         "0), and elements 0 and n-1 are inside",
@@ -46,120 +66,64 @@ static void explain(kit_check_ctx *ctx, const lab05_data *d, const where_bad *w)
         kit_detail(ctx, "the worked example of the handout: out = {11, 11, 15, 22, 32, 32, 26, 14}");
 }
 
-static void check_int(kit_check_ctx *ctx, const lab05_data *d)
+/* Ints exactly; floats within kit_sum_bound of the sums of magnitudes. */
+static void reference(const void *data, const kit_check_ref *r)
 {
-    uint64_t count = 0;
-    const int32_t *got = kit_expect_array(ctx, "out", KIT_T_I32, 0, &count);
-    if (!got)
-        return;
+    const lab05_data *d = data;
     size_t n = (size_t)d->n;
-    int64_t *want = malloc((n ? n : 1) * sizeof *want);
-    if (!want) {
-        kit_fail(ctx, "checker: out of memory");
+    if (d->is_int) {
+        kit_ref_conv1d_i32(d->iin, n, d->imask, d->mask_size, r->i);
         return;
     }
-    kit_ref_conv1d_i32(d->iin, n, d->imask, d->mask_size, want);
-    kit_cmp r;
-    kit_cmp_i32(&r, got, (size_t)count, want, n);
-    if (!kit_check_cmp(ctx, function_name(d), &r) && !r.length_mismatch) {
-        where_bad w = {0, 0, 0};
-        for (size_t i = 0; i < n; i++) {
-            w.unwritten += got[i] == -1;
-            if (got[i] != want[i]) {
-                w.bad++;
-                w.bad_near_ends += near_end(i, n, d->mask_size / 2);
-            }
-        }
-        explain(ctx, d, &w);
-    }
-    free(want);
+    kit_ref_conv1d_f32(d->fin, n, d->fmask, d->mask_size, r->f, r->bound); /* bound: the magnitudes first */
+    for (size_t i = 0; i < n; i++)
+        r->bound[i] = kit_sum_bound((double)d->mask_size + 1, r->bound[i], KIT_U_F32);
 }
 
-static void check_float(kit_check_ctx *ctx, const lab05_data *d)
+/* A wrong length is the comparison's to say. */
+static int outputs(const void *data, kit_check_output *out)
 {
-    uint64_t count = 0;
-    const float *got = kit_expect_array(ctx, "out", KIT_T_F32, 0, &count);
-    if (!got)
-        return;
-    size_t n = (size_t)d->n, cnt = n ? n : 1;
-    double *want = malloc(cnt * sizeof *want), *mag = malloc(cnt * sizeof *mag), *bound = malloc(cnt * sizeof *bound);
-    if (!want || !mag || !bound) {
-        kit_fail(ctx, "checker: out of memory");
-    } else {
-        kit_ref_conv1d_f32(d->fin, n, d->fmask, d->mask_size, want, mag);
-        for (size_t i = 0; i < n; i++)
-            bound[i] = kit_sum_bound((double)d->mask_size + 1, mag[i], KIT_U_F32);
-        kit_cmp r;
-        kit_cmp_f32(&r, got, (size_t)count, want, bound, n);
-        if (!kit_check_cmp(ctx, function_name(d), &r) && !r.length_mismatch) {
-            where_bad w = {0, 0, 0};
-            for (size_t i = 0; i < n; i++) {
-                w.unwritten += isnan(got[i]);
-                if (!(fabs((double)got[i] - want[i]) <= bound[i])) {
-                    w.bad++;
-                    w.bad_near_ends += near_end(i, n, d->mask_size / 2);
-                }
-            }
-            explain(ctx, d, &w);
-        }
-    }
-    free(want);
-    free(mag);
-    free(bound);
+    const lab05_data *d = data;
+    out[0] = (kit_check_output){LAB05_OUT, d->is_int ? KIT_T_I32 : KIT_T_F32, (uint64_t)d->n, 1,
+                                .what = function_name(d), .reference = reference, .after = explain};
+    return 1;
 }
 
 /* A benchmark run sampled the output of a few timed calls (chosen at random
  * as they happened, and the last) with the (shift, scale) of their fresh
  * input (timed.h): every sampled element is recomputed, so an output left
- * from an earlier call fails. */
-static void check_timed(kit_check_ctx *ctx, const lab05_data *d)
+ * from an earlier call fails: out[i] = sum_m mask[m] * x'[i + m - r],
+ * x'[q] = scale * in[(q + shift) % n]. */
+static double timed_element(const void *data, int64_t i, int64_t shift, double scale, double *bound)
 {
-    kit_timed_view v;
+    const lab05_data *d = data;
     int64_t n = d->n, r = d->mask_size / 2;
-    if (kit_timed_load(ctx, LAB05_TIMED_SAMPLE, 0, n, &v) != 1)
-        return;
-    for (int k = 0; k < v.n && !ctx->failed; k++) {
-        if (!kit_timed_inputs_ok(ctx, &v, k, n, function_name(d)))
-            break;
-        for (int j = 0; j < LAB05_TIMED_SAMPLE; j++) {
-            size_t at = (size_t)k * LAB05_TIMED_SAMPLE + (size_t)j;
-            int64_t i = v.index[at];
-            /* out[i] = sum_m mask[m] * x'[i + m - r], x'[q] = scale * in[(q + shift) % n] */
-            double want = 0, mag = 0;
-            for (int m = 0; m < d->mask_size; m++) {
-                int64_t q = i + m - r;
-                if (q < 0 || q >= n)
-                    continue;
-                double term = (double)d->fmask[m] * (double)(float)(v.scale[k] * d->fin[(q + v.shift[k]) % n]);
-                want += term;
-                mag += fabs(term);
-            }
-            double got = kit_timed_f32(&v, at);
-            if (!(fabs(got - want) <= kit_sum_bound((double)d->mask_size + 1, mag, KIT_U_F32))) {
-                kit_timed_fail(ctx, &v, k, function_name(d), "input", "out[%lld] = %.9g, expected %.9g", (long long)i,
-                               got, want);
-                break;
-            }
-        }
+    double want = 0, mag = 0;
+    for (int m = 0; m < d->mask_size; m++) {
+        int64_t q = i + m - r;
+        if (q < 0 || q >= n)
+            continue;
+        double term = (double)d->fmask[m] * (double)(float)(scale * d->fin[(q + shift) % n]);
+        want += term;
+        mag += fabs(term);
     }
+    *bound = kit_sum_bound((double)d->mask_size + 1, mag, KIT_U_F32);
+    return want;
 }
 
-int lab_check(kit_check_ctx *ctx)
+static void check_timed(kit_check_ctx *ctx, const void *data, const kit_check_got *outs)
 {
-    lab05_data d;
-    char err[256];
-    if (lab05_generate(ctx->params, ctx->seed, &d, err, sizeof err) != 0) {
-        kit_fail(ctx, "bad test parameters: %s", err);
-        return 1;
-    }
-    /* evidence (manifest): the kernels read the whole array, handed over on the device */
-    kit_call_input(ctx, "*", (double)d.n * 4, 1);
-    if (d.is_int)
-        check_int(ctx, &d);
-    else
-        check_float(ctx, &d);
-    if (!d.is_int && !ctx->failed)
-        check_timed(ctx, &d);
-    lab05_free(&d);
-    return ctx->failed;
+    const lab05_data *d = data;
+    (void)outs;
+    if (!d->is_int)
+        kit_timed_check_samples(ctx, data, &(kit_timed_samples){function_name(d), "input", LAB05_OUT,
+                                                                LAB05_TIMED_SAMPLE, d->n, d->n, timed_element});
 }
+
+/* evidence (manifest): the kernels read the whole array, handed over on the device */
+static double input(const void *data) { return (double)((const lab05_data *)data)->n * 4; }
+
+KIT_CHECK_DATASET(lab05)
+
+const kit_check KIT_CHECK = {sizeof(lab05_data), check_generate, check_release, .input = input, .outputs = outputs,
+                             .timed = check_timed};

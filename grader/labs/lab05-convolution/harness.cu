@@ -62,7 +62,7 @@ static int call(kit_run_ctx *, void *s, int k, kit_lab_call *c)
     kit_type t = in->d.is_int ? KIT_T_I32 : KIT_T_F32;
     return k > 0 ? 0
                  : kit_lab_one_call(c, function_name(&in->d), in->d.n == 0, conv,
-                                    kit_lab_out{"out", t, in->d_out, 0, (uint64_t)in->d.n, 0, 0, KIT_POISON(0xFF)});
+                                    kit_lab_out{LAB05_OUT, t, in->d_out, 0, (uint64_t)in->d.n, 0, 0, KIT_POISON(0xFF)});
 }
 
 /* show mode: element i for a human, the whole array when it is short, else the ends. */

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 
 #include "dataset.h"
-#include "kit/checker.h"
+#include "kit/check_driver.h"
 #include "kit/timed.h"
 #include "kit/ref.h"
 #include "kit/util.h"
@@ -41,9 +41,14 @@ static int is_blockwise_scan(const lab06_data *d, const void *got, size_t lim, s
     return 1;
 }
 
-static void explain(kit_check_ctx *ctx, const lab06_data *d, const void *got)
+/* After a wrong output: nothing written, blocks never joined, or a race. */
+static void explain(kit_check_ctx *ctx, const void *data, const kit_check_got *g)
 {
+    const lab06_data *d = data;
+    const void *got = g->got;
     size_t n = (size_t)d->n, poisoned = 0;
+    if (g->ok || g->cmp.length_mismatch)
+        return;
     for (size_t i = 0; i < n; i++)
         poisoned += d->is_int ? ((const int32_t *)got)[i] == -1 : isnan(((const float *)got)[i]);
     if (n > 0 && poisoned == n) {
@@ -68,48 +73,28 @@ static void explain(kit_check_ctx *ctx, const lab06_data *d, const void *got)
                         "compute-sanitizer --tool racecheck (make lab06 TEST=racecheck)");
 }
 
-static void check_int(kit_check_ctx *ctx, const lab06_data *d)
+/* Ints exactly; floats within kit_sum_bound of the sums of magnitudes
+ * (element i sums i + 1 inputs). */
+static void reference(const void *data, const kit_check_ref *r)
 {
-    uint64_t count = 0;
-    const int32_t *got = kit_expect_array(ctx, "out", KIT_T_I32, 0, &count);
-    if (!got)
-        return;
+    const lab06_data *d = data;
     size_t n = (size_t)d->n;
-    int64_t *want = malloc((n ? n : 1) * sizeof *want);
-    if (!want) {
-        kit_fail(ctx, "checker: out of memory");
+    if (d->is_int) {
+        kit_ref_scan_i32(d->iin, n, r->i);
         return;
     }
-    kit_ref_scan_i32(d->iin, n, want);
-    kit_cmp r;
-    kit_cmp_i32(&r, got, (size_t)count, want, n);
-    if (!kit_check_cmp(ctx, lab06_function(d), &r) && !r.length_mismatch)
-        explain(ctx, d, got);
-    free(want);
+    kit_ref_scan_f32(d->fin, n, r->f, r->bound); /* bound: the magnitudes first */
+    for (size_t i = 0; i < n; i++)
+        r->bound[i] = kit_sum_bound((double)i + 1, r->bound[i], KIT_U_F32);
 }
 
-static void check_float(kit_check_ctx *ctx, const lab06_data *d)
+/* A wrong length is the comparison's to say. */
+static int outputs(const void *data, kit_check_output *out)
 {
-    uint64_t count = 0;
-    const float *got = kit_expect_array(ctx, "out", KIT_T_F32, 0, &count);
-    if (!got)
-        return;
-    size_t n = (size_t)d->n, cnt = n ? n : 1;
-    double *want = malloc(cnt * sizeof *want), *mag = malloc(cnt * sizeof *mag);
-    if (!want || !mag) {
-        kit_fail(ctx, "checker: out of memory");
-    } else {
-        kit_ref_scan_f32(d->fin, n, want, mag);
-        /* mag becomes the bound in place: element i sums i + 1 inputs */
-        for (size_t i = 0; i < n; i++)
-            mag[i] = kit_sum_bound((double)i + 1, mag[i], KIT_U_F32);
-        kit_cmp r;
-        kit_cmp_f32(&r, got, (size_t)count, want, mag, n);
-        if (!kit_check_cmp(ctx, lab06_function(d), &r) && !r.length_mismatch)
-            explain(ctx, d, got);
-    }
-    free(want);
-    free(mag);
+    const lab06_data *d = data;
+    out[0] = (kit_check_output){LAB06_OUT, d->is_int ? KIT_T_I32 : KIT_T_F32, (uint64_t)d->n, 1,
+                                .what = lab06_function(d), .reference = reference, .after = explain};
+    return 1;
 }
 
 typedef struct {
@@ -127,11 +112,13 @@ static int by_index(const void *a, const void *b)
  * as they happened, and the last) with the (shift, scale) of their fresh
  * input (timed.h): every sampled prefix is recomputed, so an output left from
  * an earlier call fails. */
-static void check_timed(kit_check_ctx *ctx, const lab06_data *d)
+static void check_timed(kit_check_ctx *ctx, const void *data, const kit_check_got *outs)
 {
+    const lab06_data *d = data;
     kit_timed_view v;
     int64_t n = d->n;
-    if (kit_timed_load(ctx, LAB06_TIMED_SAMPLE, 0, n, &v) != 1)
+    (void)outs;
+    if (d->is_int || kit_timed_load(ctx, LAB06_TIMED_SAMPLE, 0, n, &v) != 1)
         return;
     float *x = kit_xmalloc((size_t)n * sizeof *x, "a timed call's input");
     sampled *order = kit_xmalloc(LAB06_TIMED_SAMPLE * sizeof *order, "the samples");
@@ -160,22 +147,10 @@ static void check_timed(kit_check_ctx *ctx, const lab06_data *d)
     free(order);
 }
 
-int lab_check(kit_check_ctx *ctx)
-{
-    lab06_data d;
-    char err[256];
-    if (lab06_generate(ctx->params, ctx->seed, &d, err, sizeof err) != 0) {
-        kit_fail(ctx, "bad test parameters: %s", err);
-        return 1;
-    }
-    /* evidence (manifest): the kernels read the whole array, handed over on the device */
-    kit_call_input(ctx, "*", (double)d.n * 4, 1);
-    if (d.is_int)
-        check_int(ctx, &d);
-    else
-        check_float(ctx, &d);
-    if (!d.is_int && !ctx->failed)
-        check_timed(ctx, &d);
-    lab06_free(&d);
-    return ctx->failed;
-}
+/* evidence (manifest): the kernels read the whole array, handed over on the device */
+static double input(const void *data) { return (double)((const lab06_data *)data)->n * 4; }
+
+KIT_CHECK_DATASET(lab06)
+
+const kit_check KIT_CHECK = {sizeof(lab06_data), check_generate, check_release, .input = input, .outputs = outputs,
+                             .timed = check_timed};

@@ -19,7 +19,10 @@
 extern "C" {
 #endif
 
-/* Outputs of a benchmark run besides "out": for a few timed calls of scan,
+/* The output, as harness.cu writes it and check.c reads it: the n prefixes. */
+#define LAB06_OUT "out"
+
+/* Outputs of a benchmark run besides out: for a few timed calls of scan,
  * the (shift, scale) of their fresh input and LAB06_TIMED_SAMPLE sampled
  * output elements (index, value) each, under the KIT_KEY_TIMED_* names
  * (kit/protocol.h, kit/timed.h; see harness.cu). */

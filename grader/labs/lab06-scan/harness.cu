@@ -60,7 +60,7 @@ static int call(kit_run_ctx *, void *s, int k, kit_lab_call *c)
     kit_type t = in->d.is_int ? KIT_T_I32 : KIT_T_F32;
     return k > 0 ? 0
                  : kit_lab_one_call(c, lab06_function(&in->d), in->d.n == 0, scan_case,
-                                    kit_lab_out{"out", t, in->d_out, 0, (uint64_t)in->d.n, 0, 0, KIT_POISON(0xFF)});
+                                    kit_lab_out{LAB06_OUT, t, in->d_out, 0, (uint64_t)in->d.n, 0, 0, KIT_POISON(0xFF)});
 }
 
 /* The first i where out[i] != out[i-1] + in[i] (floats: beyond a loose

@@ -14,16 +14,20 @@
 #include <stdlib.h>
 
 #include "dataset.h"
-#include "kit/checker.h"
+#include "kit/check_driver.h"
 #include "kit/timed.h"
 #include "kit/ref.h"
 #include "kit/util.h"
 
+/* The case's inputs and the stable merge of A and B, made once for every
+ * output and the timed calls. */
 typedef struct {
-    const lab07_data *d;
+    lab07_data d;
     size_t total;
     int32_t *c;    /* the stable merge */
     uint32_t *src; /* where c[k] came from */
+    const char *what;  /* the merge's name in messages */
+    char c_len_fmt[96];
 } reference;
 
 static void describe_origin(const lab07_data *d, uint32_t tag, char *buf, size_t len)
@@ -36,10 +40,14 @@ static void describe_origin(const lab07_data *d, uint32_t tag, char *buf, size_t
         snprintf(buf, len, "nowhere (tag %d)", (int32_t)tag);
 }
 
-/* A hint when the end of C still holds the harness's poison (-1). */
-static void tail_hint(kit_check_ctx *ctx, const reference *ref, const int32_t *got)
+/* After wrong keys: a hint when the end of C still holds the harness's poison (-1). */
+static void tail_hint(kit_check_ctx *ctx, const void *data, const kit_check_got *g)
 {
+    const reference *ref = data;
+    const int32_t *got = g->got;
     size_t t = ref->total;
+    if (g->ok)
+        return;
     while (t > 0 && got[t - 1] == -1 && ref->c[t - 1] != -1)
         t--;
     if (t < ref->total)
@@ -48,18 +56,11 @@ static void tail_hint(kit_check_ctx *ctx, const reference *ref, const int32_t *g
                    ref->total - t, t, ref->total - 1);
 }
 
-static int check_keys(kit_check_ctx *ctx, const reference *ref, const int32_t *got, const char *what)
+static void merged_keys(const void *data, const kit_check_ref *r)
 {
-    int64_t *exp = kit_xmalloc((ref->total ? ref->total : 1) * sizeof *exp, "the expected merge");
+    const reference *ref = data;
     for (size_t k = 0; k < ref->total; k++)
-        exp[k] = ref->c[k];
-    kit_cmp r;
-    kit_cmp_i32(&r, got, ref->total, exp, ref->total);
-    free(exp);
-    if (kit_check_cmp(ctx, what, &r))
-        return 1;
-    tail_hint(ctx, ref, got);
-    return 0;
+        r->i[k] = ref->c[k];
 }
 
 /* Keys are right; every tag must say the element came from where the
@@ -73,36 +74,11 @@ static void check_tags(kit_check_ctx *ctx, const reference *ref, const int32_t *
     if (!bad)
         return;
     char got_s[48], exp_s[48];
-    describe_origin(ref->d, (uint32_t)tag[first], got_s, sizeof got_s);
-    describe_origin(ref->d, ref->src[first], exp_s, sizeof exp_s);
+    describe_origin(&ref->d, (uint32_t)tag[first], got_s, sizeof got_s);
+    describe_origin(&ref->d, ref->src[first], exp_s, sizeof exp_s);
     kit_fail(ctx, "the merge is not stable: %zu of %zu outputs hold the right key from the wrong element; first "
                   "C[%zu] (key %d) came from %s, the stable merge takes %s there (on a tie A's element comes first)",
              bad, ref->total, first, ref->c[first], got_s, exp_s);
-}
-
-static void check_merge(kit_check_ctx *ctx, const reference *ref)
-{
-    const lab07_data *d = ref->d;
-    const char *what = d->is_rec ? (d->tiled ? "merge_tiled_rec keys" : "merge_basic_rec keys")
-                                 : (d->tiled ? "merge_tiled" : "merge_basic");
-    uint64_t count = 0;
-    const int32_t *c = kit_expect_array(ctx, "c", KIT_T_I32, 0, &count);
-    if (!c)
-        return;
-    if (count != ref->total) {
-        kit_fail(ctx, "%s: C has %llu elements, expected m + n = %zu", what, (unsigned long long)count, ref->total);
-        return;
-    }
-    if (!check_keys(ctx, ref, c, what) || !d->is_rec)
-        return;
-    const int32_t *tag = kit_expect_array(ctx, "tag", KIT_T_I32, 0, &count);
-    if (!tag)
-        return;
-    if (count != ref->total) {
-        kit_fail(ctx, "tags: %llu elements, expected m + n = %zu", (unsigned long long)count, ref->total);
-        return;
-    }
-    check_tags(ctx, ref, tag);
 }
 
 /* Is i a split of k that is valid but unstable (it cuts a run of equal keys
@@ -118,17 +94,9 @@ static int unstable_split(const lab07_data *d, int k, int i)
     return a_ok && b_ok;
 }
 
-static void check_corank(kit_check_ctx *ctx, const reference *ref)
+static void check_corank(kit_check_ctx *ctx, const reference *ref, const int32_t *got)
 {
-    const lab07_data *d = ref->d;
-    uint64_t count = 0;
-    const int32_t *got = kit_expect_array(ctx, "corank", KIT_T_I32, 0, &count);
-    if (!got)
-        return;
-    if (count != (uint64_t)d->nk) {
-        kit_fail(ctx, "corank: %llu results, expected %d", (unsigned long long)count, d->nk);
-        return;
-    }
+    const lab07_data *d = &ref->d;
     /* from_a[k] = how many of the first k outputs come from A */
     int32_t *from_a = kit_xmalloc((ref->total + 1) * sizeof *from_a, "co-ranks");
     from_a[0] = 0;
@@ -155,50 +123,91 @@ static void check_corank(kit_check_ctx *ctx, const reference *ref)
  * random as they happened, and the last) whose keys all had an offset added
  * (timed.h, shift = the offset): each sampled key must be the reference's
  * plus that offset, so an output left from an earlier call fails. */
-static void check_timed(kit_check_ctx *ctx, const reference *ref)
+static void check_timed(kit_check_ctx *ctx, const void *data, const kit_check_got *outs)
 {
+    const reference *ref = data;
     kit_timed_view v;
-    if (kit_timed_load(ctx, LAB07_TIMED_SAMPLE, 0, (int64_t)ref->total, &v) != 1)
+    (void)outs;
+    if (ref->d.op != LAB07_MERGE || ref->d.is_rec ||
+        kit_timed_load(ctx, LAB07_TIMED_SAMPLE, 0, (int64_t)ref->total, &v) != 1)
         return;
     for (int k = 0; k < v.n && !ctx->failed; k++) {
         for (int j = 0; j < LAB07_TIMED_SAMPLE; j++) {
             size_t at = (size_t)k * LAB07_TIMED_SAMPLE + (size_t)j;
             int64_t i = v.index[at], want = (int64_t)ref->c[i] + v.shift[k], got = kit_timed_i32(&v, at);
             if (got != want) {
-                kit_timed_fail(ctx, &v, k, ref->d->tiled ? "merge_tiled" : "merge_basic", "keys", "keys shifted by %lld: C[%lld] = %lld, expected %lld",
-                               (long long)v.shift[k], (long long)i, (long long)got, (long long)want);
+                kit_timed_fail(ctx, &v, k, ref->d.tiled ? "merge_tiled" : "merge_basic", "keys",
+                               "keys shifted by %lld: C[%lld] = %lld, expected %lld", (long long)v.shift[k],
+                               (long long)i, (long long)got, (long long)want);
                 break;
             }
         }
     }
 }
 
-int lab_check(kit_check_ctx *ctx)
+/* The inputs, then the stable merge every check compares with. */
+static int generate(const kit_params *p, uint64_t seed, void *data, char *err, size_t errlen)
 {
-    lab07_data d;
-    char err[256];
-    if (lab07_generate(ctx->params, ctx->seed, &d, err, sizeof err) != 0) {
-        kit_fail(ctx, "bad test parameters: %s", err);
+    reference *ref = data;
+    const lab07_data *d = &ref->d;
+    if (lab07_generate(p, seed, &ref->d, err, errlen) != 0)
+        return -1;
+    ref->total = (size_t)d->m + (size_t)d->n;
+    ref->c = kit_xmalloc((ref->total ? ref->total : 1) * sizeof *ref->c, "the reference merge");
+    ref->src = kit_xmalloc((ref->total ? ref->total : 1) * sizeof *ref->src, "the reference merge");
+    kit_ref_merge_i32(d->a, (size_t)d->m, d->b, (size_t)d->n, ref->c, ref->src);
+    ref->what = d->is_rec ? (d->tiled ? "merge_tiled_rec keys" : "merge_basic_rec keys")
+                          : (d->tiled ? "merge_tiled" : "merge_basic");
+    snprintf(ref->c_len_fmt, sizeof ref->c_len_fmt, "%s: C has %%llu elements, expected m + n = %%llu", ref->what);
+    return 0;
+}
+
+static void release(void *data)
+{
+    reference *ref = data;
+    free(ref->c);
+    free(ref->src);
+    lab07_free(&ref->d);
+}
+
+/* evidence (manifest): a merge reads A and B (keys, and tags for records); co_rank
+ * reads only O(log) elements per k, so there the ks are the input */
+static double input(const void *data)
+{
+    const lab07_data *d = &((const reference *)data)->d;
+    if (d->op == LAB07_CORANK)
+        return (double)d->nk * sizeof(int32_t);
+    return ((double)d->m + d->n) * sizeof(int32_t) * (d->is_rec ? 2 : 1);
+}
+
+/* The keys, then a record merge's tags, or the co-ranks. */
+static int outputs(const void *data, kit_check_output *out)
+{
+    const reference *ref = data;
+    const lab07_data *d = &ref->d;
+    if (d->op == LAB07_CORANK) {
+        out[0] = (kit_check_output){.name = LAB07_OUT_CORANK, .type = KIT_T_I32, .len = (uint64_t)d->nk,
+                                    .len_fmt = "corank: %llu results, expected %llu"};
         return 1;
     }
-    /* evidence (manifest): a merge reads A and B (keys, and tags for records); co_rank
-     * reads only O(log) elements per k, so there the ks are the input */
-    if (d.op == LAB07_CORANK)
-        kit_call_input(ctx, "*", (double)d.nk * sizeof(int32_t), 1);
-    else
-        kit_call_input(ctx, "*", ((double)d.m + d.n) * sizeof(int32_t) * (d.is_rec ? 2 : 1), 1);
-    reference ref = {&d, (size_t)d.m + (size_t)d.n, NULL, NULL};
-    ref.c = kit_xmalloc((ref.total ? ref.total : 1) * sizeof *ref.c, "the reference merge");
-    ref.src = kit_xmalloc((ref.total ? ref.total : 1) * sizeof *ref.src, "the reference merge");
-    kit_ref_merge_i32(d.a, (size_t)d.m, d.b, (size_t)d.n, ref.c, ref.src);
-    if (d.op == LAB07_CORANK)
-        check_corank(ctx, &ref);
-    else
-        check_merge(ctx, &ref);
-    if (d.op == LAB07_MERGE && !d.is_rec && !ctx->failed)
-        check_timed(ctx, &ref);
-    free(ref.c);
-    free(ref.src);
-    lab07_free(&d);
-    return ctx->failed;
+    out[0] = (kit_check_output){.name = LAB07_OUT_C, .type = KIT_T_I32, .len = ref->total, .len_fmt = ref->c_len_fmt,
+                                .what = ref->what, .reference = merged_keys, .after = tail_hint};
+    out[1] = (kit_check_output){.name = LAB07_OUT_TAG, .type = KIT_T_I32, .len = ref->total,
+                                .len_fmt = "tags: %llu elements, expected m + n = %llu"};
+    return d->is_rec ? 2 : 1;
 }
+
+/* Co-ranks and tags, once they are there (and the keys right). */
+static void judge(kit_check_ctx *ctx, const void *data, const kit_check_got *outs, int ok)
+{
+    const reference *ref = data;
+    if (!ok)
+        return;
+    if (ref->d.op == LAB07_CORANK)
+        check_corank(ctx, ref, outs[0].got);
+    else if (ref->d.is_rec)
+        check_tags(ctx, ref, outs[1].got);
+}
+
+const kit_check KIT_CHECK = {sizeof(reference), generate, release, .input = input, .outputs = outputs,
+                             .judge = judge, .timed = check_timed};

@@ -30,7 +30,13 @@ extern "C" {
 
 typedef enum { LAB07_MERGE, LAB07_CORANK } lab07_op;
 
-/* Outputs of a benchmark run besides "c": for a few timed int merges, the
+/* The outputs, as harness.cu writes them and check.c reads them (i32, m + n
+ * each, or one per k): the merge's keys, a record merge's tags, the co-ranks. */
+#define LAB07_OUT_C "c"
+#define LAB07_OUT_TAG "tag"
+#define LAB07_OUT_CORANK "corank"
+
+/* Outputs of a benchmark run besides c: for a few timed int merges, the
  * offset added to every key of A and B (keys stay within [-2*10^9, 2*10^9])
  * and LAB07_TIMED_SAMPLE sampled output keys (index, value) each, under the KIT_KEY_TIMED_* names
  * (kit/protocol.h, kit/timed.h; see harness.cu). */

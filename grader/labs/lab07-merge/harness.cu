@@ -110,8 +110,8 @@ static int call(kit_run_ctx *, void *s, int k, kit_lab_call *c)
     if (k > 0 || in->d.op == LAB07_CORANK)
         return 0;
     *c = kit_lab_call{call_name(in), in->total == 0, student_merge, {}, in->d.is_rec ? 2 : 1};
-    c->out[0] = kit_lab_out{"c", KIT_T_I32, in->dc, 0, (uint64_t)in->total, in->elem, 0, KIT_POISON(0xFF)};
-    c->out[1] = kit_lab_out{"tag", KIT_T_I32, in->dc, 0, (uint64_t)in->total, in->elem, 4, KIT_POISON(0xFF)};
+    c->out[0] = kit_lab_out{LAB07_OUT_C, KIT_T_I32, in->dc, 0, (uint64_t)in->total, in->elem, 0, KIT_POISON(0xFF)};
+    c->out[1] = kit_lab_out{LAB07_OUT_TAG, KIT_T_I32, in->dc, 0, (uint64_t)in->total, in->elem, 4, KIT_POISON(0xFF)};
     return 1;
 }
 
@@ -168,7 +168,7 @@ static int corank(kit_run_ctx *ctx, void *s)
     }
     for (int t = 0; t < in->d.nk; t++)
         got[t] = co_rank_host(in->d.ks[t], in->d.a, in->d.m, in->d.b, in->d.n);
-    kit_out(ctx, "corank", KIT_T_I32, got, (uint64_t)in->d.nk);
+    kit_out(ctx, LAB07_OUT_CORANK, KIT_T_I32, got, (uint64_t)in->d.nk);
     if (ctx->show) {
         printf("co_rank_host(k, m=%d, n=%d) for %d values of k:\n", in->d.m, in->d.n, in->d.nk);
         for (int t = 0; t < in->d.nk && t < 8; t++)

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 
 #include "dataset.h"
-#include "kit/checker.h"
+#include "kit/check_driver.h"
 #include "kit/timed.h"
 #include "kit/ref.h"
 #include "kit/util.h"
@@ -27,8 +27,17 @@ static int length_class(int len)
     return len == 0 ? LEN_EMPTY : len == 1 ? LEN_ONE : len <= 32 ? LEN_WARP : LEN_LONG;
 }
 
-static void explain(kit_check_ctx *ctx, const kit_csr *A, const float *y, const double *exp, const double *bound)
+/* After a wrong y: the first wrong row's length, and which lengths of rows are wrong. */
+static void explain(kit_check_ctx *ctx, const void *data, const kit_check_got *g)
 {
+    const kit_csr *A = &((const lab08_data *)data)->A;
+    const float *y = g->got;
+    const double *exp = g->ref.f, *bound = g->ref.bound;
+    if (g->ok)
+        return;
+    if (g->cmp.first_bad < (size_t)A->rows)
+        kit_detail(ctx, "row %zu has %d nonzeros", g->cmp.first_bad, A->row_ptr[g->cmp.first_bad + 1] -
+                   A->row_ptr[g->cmp.first_bad]);
     size_t rows_of[LEN_CLASSES] = {0}, bad_of[LEN_CLASSES] = {0};
     for (int i = 0; i < A->rows; i++) {
         int c = length_class(A->row_ptr[i + 1] - A->row_ptr[i]);
@@ -56,11 +65,14 @@ static void explain(kit_check_ctx *ctx, const kit_csr *A, const float *y, const 
  * they happened, and the last) with the (shift, scale) of their fresh x
  * (timed.h): each is recomputed, so y left from an earlier call (or the
  * baseline's) fails. */
-static void check_timed(kit_check_ctx *ctx, const lab08_data *d)
+static void check_timed(kit_check_ctx *ctx, const void *data, const kit_check_got *outs)
 {
+    const lab08_data *d = data;
     kit_timed_view v;
     const kit_csr *A = &d->A;
     size_t rows = (size_t)A->rows;
+    if (!outs[0].got || outs[0].count != rows) /* after a wrong y too, not after a missing one */
+        return;
     if (A->cols < 1 || kit_timed_load(ctx, A->rows, 1, A->rows, &v) != 1)
         return;
     float *x = kit_xmalloc((size_t)A->cols * sizeof *x, "a timed call's x");
@@ -90,40 +102,30 @@ static void check_timed(kit_check_ctx *ctx, const lab08_data *d)
     free(bound);
 }
 
-int lab_check(kit_check_ctx *ctx)
+/* evidence (manifest): the kernel reads every nonzero's value and column, handed over on the device */
+static double input(const void *data)
 {
-    lab08_data d;
-    char err[256];
-    if (lab08_generate(ctx->params, ctx->seed, &d, err, sizeof err) != 0) {
-        kit_fail(ctx, "bad test parameters: %s", err);
-        return 1;
-    }
-    /* evidence (manifest): the kernel reads every nonzero's value and column, handed over on the device */
-    kit_call_input(ctx, "*", (double)d.A.nnz * (sizeof(float) + sizeof(int)), 1);
-    const kit_csr *A = &d.A;
-    size_t rows = (size_t)A->rows;
-    uint64_t count = 0;
-    const float *y = kit_expect_array(ctx, "y", KIT_T_F32, 0, &count);
-    if (y && count != rows)
-        kit_fail(ctx, "output 'y' has %llu elements, expected one per row (%zu)", (unsigned long long)count, rows);
-    else if (y) {
-        double *exp = kit_xmalloc((rows ? rows : 1) * sizeof *exp, "the reference");
-        double *bound = kit_xmalloc((rows ? rows : 1) * sizeof *bound, "the reference");
-        kit_ref_spmv_csr(A, d.x, exp, bound); /* bound holds sum |a_ik x_k| first */
-        for (size_t i = 0; i < rows; i++)
-            bound[i] = kit_sum_bound((double)(A->row_ptr[i + 1] - A->row_ptr[i]) + 1, bound[i], KIT_U_F32);
-        kit_cmp r;
-        kit_cmp_f32(&r, y, rows, exp, bound, rows);
-        if (!kit_check_cmp(ctx, "spmv_vector y", &r)) {
-            size_t i = r.first_bad;
-            if (i < rows)
-                kit_detail(ctx, "row %zu has %d nonzeros", i, A->row_ptr[i + 1] - A->row_ptr[i]);
-            explain(ctx, A, y, exp, bound);
-        }
-        free(exp);
-        free(bound);
-        check_timed(ctx, &d);
-    }
-    lab08_free(&d);
-    return ctx->failed;
+    return (double)((const lab08_data *)data)->A.nnz * (sizeof(float) + sizeof(int));
 }
+
+/* Row i: bound from the sum of the magnitudes of its nnz_i products. */
+static void reference(const void *data, const kit_check_ref *r)
+{
+    const kit_csr *A = &((const lab08_data *)data)->A;
+    kit_ref_spmv_csr(A, ((const lab08_data *)data)->x, r->f, r->bound); /* bound holds sum |a_ik x_k| first */
+    for (int i = 0; i < A->rows; i++)
+        r->bound[i] = kit_sum_bound((double)(A->row_ptr[i + 1] - A->row_ptr[i]) + 1, r->bound[i], KIT_U_F32);
+}
+
+static int outputs(const void *data, kit_check_output *out)
+{
+    out[0] = (kit_check_output){LAB08_OUT_Y, KIT_T_F32, (uint64_t)((const lab08_data *)data)->A.rows,
+                                .len_fmt = "output 'y' has %llu elements, expected one per row (%llu)",
+                                .what = "spmv_vector y", .reference = reference, .after = explain};
+    return 1;
+}
+
+KIT_CHECK_DATASET(lab08)
+
+const kit_check KIT_CHECK = {sizeof(lab08_data), check_generate, check_release, .input = input, .outputs = outputs,
+                             .timed = check_timed, .timed_always = 1};

@@ -25,6 +25,9 @@ extern "C" {
 #define LAB08_MAX_DIM (1 << 24)
 #define LAB08_MAX_NNZ (1LL << 27)
 
+/* The output, as harness.cu writes it and check.c reads it: one y per row. */
+#define LAB08_OUT_Y "y"
+
 /* A benchmark run also records the whole y of a few timed calls of
  * spmv_vector with the (shift, scale) of their fresh x, under the
  * KIT_KEY_TIMED_* names (kit/protocol.h, kit/timed.h; see harness.cu). */

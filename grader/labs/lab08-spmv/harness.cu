@@ -50,7 +50,7 @@ static int call(kit_run_ctx *, void *s, int k, kit_lab_call *c)
     uint64_t rows = (uint64_t)in->d.A.rows;
     return k > 0 ? 0
                  : kit_lab_one_call(c, "spmv_vector", rows == 0, spmv,
-                                    kit_lab_out{"y", KIT_T_F32, in->d_y, 0, rows, 0, 0, KIT_POISON(0xFF)});
+                                    kit_lab_out{LAB08_OUT_Y, KIT_T_F32, in->d_y, 0, rows, 0, 0, KIT_POISON(0xFF)});
 }
 
 static int after(kit_run_ctx *ctx, void *s, int, void *const *host)

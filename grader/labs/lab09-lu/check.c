@@ -48,7 +48,7 @@
 #include <string.h>
 
 #include "dataset.h"
-#include "kit/checker.h"
+#include "kit/check_driver.h"
 #include "kit/ref.h"
 #include "kit/rng.h"
 #include "kit/timed.h"
@@ -343,12 +343,14 @@ static void check_first_column(kit_check_ctx *ctx, const lu_check *c)
  * a fresh A (dataset.h, timed.h).  At every crossing (i, j) of a recorded row
  * and column the entry of A - LU is formed and held to the bound of 3, so a
  * factorization remembered from an earlier call (or A left unfactored) fails. */
-static void check_timed(kit_check_ctx *ctx, const lab09_data *d)
+static void check_timed(kit_check_ctx *ctx, const void *data, const kit_check_got *outs)
 {
+    const lab09_data *d = data;
     kit_timed_view v;
     int n = d->n, lines = LAB09_TIMED_LINES, per = 2 * LAB09_TIMED_LINES * n;
     const char *call = d->blocked ? "lu_crout_blocked" : "lu_crout";
-    if (n < 1 || kit_timed_load(ctx, per, 0, (int64_t)n * n, &v) != 1)
+    (void)outs;
+    if (d->is_double || n < 1 || kit_timed_load(ctx, per, 0, (int64_t)n * n, &v) != 1)
         return;
     double gu = gam((double)n, d->u), gd = gam((double)n + 1, KIT_U_F64);
     for (int k = 0; k < v.n && !ctx->failed; k++) {
@@ -385,28 +387,7 @@ static void check_timed(kit_check_ctx *ctx, const lab09_data *d)
     }
 }
 
-/* ---- driver ------------------------------------------------------------------------ */
-static int load_output(kit_check_ctx *ctx, lu_check *c, int *status)
-{
-    uint64_t count = 0;
-    const int32_t *st = kit_expect_array(ctx, "status", KIT_T_I32, 1, NULL);
-    if (!st)
-        return 0;
-    *status = *st;
-    size_t nn = c->N * c->N;
-    const void *a = kit_expect_array(ctx, "a", c->d->is_double ? KIT_T_F64 : KIT_T_F32, 0, &count);
-    if (!a)
-        return 0;
-    if (count != nn) {
-        kit_fail(ctx, "output 'a' has %llu elements, expected n*n = %zu", (unsigned long long)count, nn);
-        return 0;
-    }
-    c->F = kit_xmalloc((nn ? nn : 1) * sizeof *c->F, "the checker");
-    for (size_t t = 0; t < nn; t++)
-        c->F[t] = c->d->is_double ? ((const double *)a)[t] : (double)((const float *)a)[t];
-    return 1;
-}
-
+/* ---- the declaration --------------------------------------------------------------- */
 static void expected_status(lu_check *c)
 {
     if (c->n <= LAB09_REF_MAX) {
@@ -421,41 +402,57 @@ static void expected_status(lu_check *c)
     }
 }
 
-int lab_check(kit_check_ctx *ctx)
+/* Status, finiteness, then the factors and the backward error (the
+ * header's comment), once both outputs are there and of their lengths. */
+static void judge(kit_check_ctx *ctx, const void *data, const kit_check_got *outs, int ok)
 {
-    lab09_data d;
-    char err[256];
-    if (lab09_generate(ctx->params, ctx->seed, &d, err, sizeof err) != 0) {
-        kit_fail(ctx, "bad test parameters: %s", err);
-        return 1;
+    const lab09_data *d = data;
+    if (!ok)
+        return;
+    lu_check c = {d, d->n, (size_t)d->n, d->a, NULL, NULL, NULL, 0};
+    size_t nn = c.N * c.N;
+    c.F = kit_xmalloc((nn ? nn : 1) * sizeof *c.F, "the checker");
+    for (size_t t = 0; t < nn; t++)
+        c.F[t] = d->is_double ? ((const double *)outs[1].got)[t] : (double)((const float *)outs[1].got)[t];
+    expected_status(&c);
+    int status_ok = check_status(ctx, &c, *(const int32_t *)outs[0].got);
+    int finite = check_finite(ctx, &c);
+    if (c.ref_status != LU_OK) {
+        if (finite)
+            check_first_column(ctx, &c);
+        if (finite && !d->blocked && c.L)
+            check_factors(ctx, &c, c.ref_status - 1);
+    } else if (status_ok && finite) {
+        if (c.L && !check_factors(ctx, &c, c.n))
+            doolittle_hint(ctx, &c);
+        if (c.L)
+            backward_exact(ctx, &c);
+        else
+            backward_probe(ctx, &c);
     }
-    /* evidence (manifest): the factorization reads the whole matrix, handed over on the device */
-    kit_call_input(ctx, "*", (double)d.n * d.n * (d.is_double ? 8 : 4), 1);
-    lu_check c = {&d, d.n, (size_t)d.n, d.a, NULL, NULL, NULL, 0};
-    int status = 0;
-    if (load_output(ctx, &c, &status)) {
-        expected_status(&c);
-        int status_ok = check_status(ctx, &c, status);
-        int finite = check_finite(ctx, &c);
-        if (c.ref_status != LU_OK) {
-            if (finite)
-                check_first_column(ctx, &c);
-            if (finite && !d.blocked && c.L)
-                check_factors(ctx, &c, c.ref_status - 1);
-        } else if (status_ok && finite) {
-            if (c.L && !check_factors(ctx, &c, c.n))
-                doolittle_hint(ctx, &c);
-            if (c.L)
-                backward_exact(ctx, &c);
-            else
-                backward_probe(ctx, &c);
-        }
-    }
-    if (!ctx->failed && !d.is_double)
-        check_timed(ctx, &d);
     free(c.F);
     free(c.L);
     free(c.U);
-    lab09_free(&d);
-    return ctx->failed;
 }
+
+/* evidence (manifest): the factorization reads the whole matrix, handed over on the device */
+static double input(const void *data)
+{
+    const lab09_data *d = data;
+    return (double)d->n * d->n * (d->is_double ? 8 : 4);
+}
+
+static int outputs(const void *data, kit_check_output *out)
+{
+    const lab09_data *d = data;
+    out[0] = (kit_check_output){.name = LAB09_OUT_STATUS, .type = KIT_T_I32, .len = 1};
+    out[1] = (kit_check_output){.name = LAB09_OUT_A, .type = d->is_double ? KIT_T_F64 : KIT_T_F32,
+                                .len = (uint64_t)d->n * (uint64_t)d->n,
+                                .len_fmt = "output 'a' has %llu elements, expected n*n = %llu"};
+    return 2;
+}
+
+KIT_CHECK_DATASET(lab09)
+
+const kit_check KIT_CHECK = {sizeof(lab09_data), check_generate, check_release, .input = input, .outputs = outputs,
+                             .judge = judge, .timed = check_timed};

@@ -29,7 +29,12 @@ extern "C" {
 
 #define LAB09_MAX_N 4096
 
-/* Outputs of a benchmark run besides "status" and "a": for a few timed calls
+/* The outputs, as harness.cu writes them and check.c reads them: the status
+ * (i32) and the factored matrix (f32 or f64, n*n). */
+#define LAB09_OUT_STATUS "status"
+#define LAB09_OUT_A "a"
+
+/* Outputs of a benchmark run besides status and a: for a few timed calls
  * of the benchmarked function, the (shift, scale) of their fresh A (scale *
  * A with rows and columns rotated by shift: a symmetric permutation, so
  * diagonal dominance and definiteness survive; shift 0 for the other

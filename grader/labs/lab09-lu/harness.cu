@@ -86,8 +86,8 @@ static int call(kit_run_ctx *, void *s, int k, kit_lab_call *c)
     if (k > 0)
         return 0;
     *c = kit_lab_call{call_name(in), in->d.n == 0, student_lu, {}, 2};
-    c->out[0] = kit_lab_out{"status", KIT_T_I32, &in->status, 1, 1, 0, 0, KIT_POISON(0xFF)};
-    c->out[1] = kit_lab_out{"a", in->d.is_double ? KIT_T_F64 : KIT_T_F32, in->d_a, 0, (uint64_t)in->d.n * in->d.n, 0,
+    c->out[0] = kit_lab_out{LAB09_OUT_STATUS, KIT_T_I32, &in->status, 1, 1, 0, 0, KIT_POISON(0xFF)};
+    c->out[1] = kit_lab_out{LAB09_OUT_A, in->d.is_double ? KIT_T_F64 : KIT_T_F32, in->d_a, 0, (uint64_t)in->d.n * in->d.n, 0,
                             0, KIT_POISON_NONE};
     return 1;
 }

@@ -26,7 +26,7 @@
 #include <string.h>
 
 #include "dataset.h"
-#include "kit/checker.h"
+#include "kit/check_driver.h"
 #include "kit/timed.h"
 #include "kit/rng.h"
 #include "kit/util.h"
@@ -230,9 +230,11 @@ static void report(kit_check_ctx *ctx, const mm_check *c, int sampled)
  * happened, and the last) with the (shift, scale) of their fresh A, rows
  * rotated by shift / k (timed.h): every sampled element is recomputed, so a
  * C left from an earlier call fails. */
-static void check_timed(kit_check_ctx *ctx, const lab10_data *d)
+static void check_timed(kit_check_ctx *ctx, const void *data, const kit_check_got *outs)
 {
+    const lab10_data *d = data;
     kit_timed_view v;
+    (void)outs;
     int64_t mk = (int64_t)d->m * d->k, mn = (int64_t)d->m * d->n;
     if (mk < 1 || kit_timed_load(ctx, LAB10_TIMED_SAMPLE, 0, mn, &v) != 1)
         return;
@@ -260,39 +262,30 @@ static void check_timed(kit_check_ctx *ctx, const lab10_data *d)
     }
 }
 
-int lab_check(kit_check_ctx *ctx)
+/* Every element of C, or the sample and the probes (the header's comment),
+ * once C is there and of its length. */
+static void check_c(kit_check_ctx *ctx, const void *data, const kit_check_got *outs, int ok)
 {
-    lab10_data d;
-    char err[256];
-    if (lab10_generate(ctx->params, ctx->seed, &d, err, sizeof err) != 0) {
-        kit_fail(ctx, "bad test parameters: %s", err);
-        return 1;
-    }
-    /* evidence (manifest): the kernels read A and B, handed over on the device */
-    kit_call_input(ctx, "*", ((double)d.m * d.k + (double)d.k * d.n) * sizeof(float), 1);
-    size_t mn = (size_t)d.m * d.n;
-    uint64_t count = 0;
-    const float *got = kit_expect_array(ctx, "c", KIT_T_F32, 0, &count);
-    if (got && count != mn)
-        kit_fail(ctx, "output 'c' has %llu elements, expected m*n = %zu", (unsigned long long)count, mn);
-    if (!got || ctx->failed) {
-        lab10_free(&d);
-        return 1;
-    }
-    mm_check c = {&d, got, kit_sum_bound((double)d.k + 1, 1.0, KIT_U_F32), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, {0}};
-    double *exp = kit_xmalloc((d.n ? d.n : 1) * sizeof *exp, "the checker");
-    double *abs_sum = kit_xmalloc((d.n ? d.n : 1) * sizeof *abs_sum, "the checker");
-    int sampled = (long long)mn * d.k > LAB10_FULL_MAX;
+    const lab10_data *d = data;
+    const float *got = outs[0].got;
+    size_t mn = (size_t)d->m * d->n;
+    if (!ok)
+        return;
+    mm_check c = {d, got, kit_sum_bound((double)d->k + 1, 1.0, KIT_U_F32), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, {0}};
+    double *exp = kit_xmalloc((d->n ? d->n : 1) * sizeof *exp, "the checker");
+    double *abs_sum = kit_xmalloc((d->n ? d->n : 1) * sizeof *abs_sum, "the checker");
+    int sampled = (long long)mn * d->k > LAB10_FULL_MAX;
     if (!sampled) {
-        for (int i = 0; i < d.m; i++)
+        for (int i = 0; i < d->m; i++)
             check_row(&c, i, exp, abs_sum);
     } else {
         kit_rng r;
         kit_rng_seed(&r, ctx->seed, 10); /* a failure reproduces with the case's seed */
-        unsigned char *rows = kit_xmalloc((size_t)d.m, "the checker"), *cols = kit_xmalloc((size_t)d.n, "the checker");
-        sample(&r, d.m, rows);
-        sample(&r, d.n, cols);
-        for (int i = 0; i < d.m; i++)
+        unsigned char *rows = kit_xmalloc((size_t)d->m, "the checker");
+        unsigned char *cols = kit_xmalloc((size_t)d->n, "the checker");
+        sample(&r, d->m, rows);
+        sample(&r, d->n, cols);
+        for (int i = 0; i < d->m; i++)
             if (rows[i])
                 check_row(&c, i, exp, abs_sum);
         check_columns(&c, cols);
@@ -301,7 +294,7 @@ int lab_check(kit_check_ctx *ctx)
         report(ctx, &c, 1);
         for (size_t t = 0; !ctx->failed && t < mn; t++)
             if (!isfinite(got[t])) {
-                kit_fail(ctx, "C[%zu][%zu] is %s: %s", t / d.n, t % d.n, isnan(got[t]) ? "NaN" : "infinite",
+                kit_fail(ctx, "C[%zu][%zu] is %s: %s", t / d->n, t % d->n, isnan(got[t]) ? "NaN" : "infinite",
                          isnan(got[t]) ? "no thread wrote it (the harness fills C with NaN before your call)"
                                        : "no product of these inputs overflows");
             }
@@ -313,10 +306,26 @@ int lab_check(kit_check_ctx *ctx)
     if (!ctx->failed)
         kit_detail(ctx, "note: %zu elements of C compared%s; largest error %.2gx its bound", c.checked,
                    sampled ? " one by one, all of C probed with random vectors" : "", c.worst);
-    if (!ctx->failed)
-        check_timed(ctx, &d);
     free(exp);
     free(abs_sum);
-    lab10_free(&d);
-    return ctx->failed;
 }
+
+/* evidence (manifest): the kernels read A and B, handed over on the device */
+static double input(const void *data)
+{
+    const lab10_data *d = data;
+    return ((double)d->m * d->k + (double)d->k * d->n) * sizeof(float);
+}
+
+static int outputs(const void *data, kit_check_output *out)
+{
+    const lab10_data *d = data;
+    out[0] = (kit_check_output){.name = LAB10_OUT_C, .type = KIT_T_F32, .len = (uint64_t)d->m * (uint64_t)d->n,
+                                .len_fmt = "output 'c' has %llu elements, expected m*n = %llu"};
+    return 1;
+}
+
+KIT_CHECK_DATASET(lab10)
+
+const kit_check KIT_CHECK = {sizeof(lab10_data), check_generate, check_release, .input = input, .outputs = outputs,
+                             .judge = check_c, .timed = check_timed};

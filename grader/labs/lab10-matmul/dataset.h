@@ -21,7 +21,10 @@ extern "C" {
 #define LAB10_MAX_DIM (1 << 16)
 #define LAB10_MAX_ELEMS (1LL << 26)
 
-/* Outputs of a benchmark run besides "c": for a few timed calls, the
+/* The output, as harness.cu writes it and check.c reads it: C, m*n floats. */
+#define LAB10_OUT_C "c"
+
+/* Outputs of a benchmark run besides c: for a few timed calls, the
  * (shift, scale) of their fresh A (rows rotated by shift / k, scaled) and
  * LAB10_TIMED_SAMPLE sampled elements of C (index, value) each, under the KIT_KEY_TIMED_* names
  * (kit/protocol.h, kit/timed.h; see harness.cu). */

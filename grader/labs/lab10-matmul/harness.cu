@@ -55,7 +55,7 @@ static int call(kit_run_ctx *, void *s, int k, kit_lab_call *c)
     inputs *in = (inputs *)s;
     return k > 0 ? 0
                  : kit_lab_one_call(c, "matmul_tiled", in->c_count == 0 || in->d.k == 0, matmul,
-                                    kit_lab_out{"c", KIT_T_F32, in->dc, 0, in->c_count, 0, 0, KIT_POISON(0xFF)});
+                                    kit_lab_out{LAB10_OUT_C, KIT_T_F32, in->dc, 0, in->c_count, 0, 0, KIT_POISON(0xFF)});
 }
 
 static int after(kit_run_ctx *ctx, void *s, int, void *const *host)

@@ -19,6 +19,14 @@
 extern "C" {
 #endif
 
+/* The outputs, as harness.cu writes them and check.c reads them: Part 1's
+ * round trips (u32, n each) and what kind of memory pinned_alloc returned
+ * (text); Part 2's results (u32, n). */
+#define LAB11_OUT_BACK_PAGEABLE "back_pageable"
+#define LAB11_OUT_BACK_PINNED "back_pinned"
+#define LAB11_OUT_PINNED_KIND "pinned_kind"
+#define LAB11_OUT "out"
+
 /* Outputs of a benchmark run besides the checked call's: for a few timed
  * calls (Part 1: round_trip between pinned_alloc's buffers; Part 2:
  * process_streams), the rotation (shift) and 32-bit XOR mask (scale) of

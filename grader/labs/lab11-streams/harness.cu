@@ -145,7 +145,7 @@ static int call(kit_run_ctx *, void *s, int k, kit_lab_call *c)
             return 0;
         poison(in->h_out, in->d.in, in->d.n);
         *c = kit_lab_call{"process_streams", n == 0 || in->d.rounds == 0, streams, {}, 1};
-        c->out[0] = kit_lab_out{"out", KIT_T_U32, in->h_out, 1, n, 0, 0, KIT_POISON_NONE};
+        c->out[0] = kit_lab_out{LAB11_OUT, KIT_T_U32, in->h_out, 1, n, 0, 0, KIT_POISON_NONE};
         return 1;
     }
     static const char *const names[] = {"pinned_alloc", "round_trip_pageable", "round_trip_pinned"};
@@ -153,8 +153,8 @@ static int call(kit_run_ctx *, void *s, int k, kit_lab_call *c)
     if (k > 2)
         return 0;
     *c = kit_lab_call{names[k], 1, fns[k], {}, k == 2 ? 2 : 0};
-    c->out[0] = kit_lab_out{"back_pageable", KIT_T_U32, in->pg_back, 1, n, 0, 0, KIT_POISON_NONE};
-    c->out[1] = kit_lab_out{"back_pinned", KIT_T_U32, in->pn_back, 1, n, 0, 0, KIT_POISON_NONE};
+    c->out[0] = kit_lab_out{LAB11_OUT_BACK_PAGEABLE, KIT_T_U32, in->pg_back, 1, n, 0, 0, KIT_POISON_NONE};
+    c->out[1] = kit_lab_out{LAB11_OUT_BACK_PINNED, KIT_T_U32, in->pn_back, 1, n, 0, 0, KIT_POISON_NONE};
     return 1;
 }
 
@@ -163,11 +163,11 @@ static int after_alloc(kit_run_ctx *ctx, inputs *in)
 {
     if (!in->pn_src || !in->pn_back) {
         fprintf(stderr, "lab11: pinned_alloc(%lld) returned NULL\n", in->d.n);
-        kit_out_text(ctx, "pinned_kind", "NULL");
+        kit_out_text(ctx, LAB11_OUT_PINNED_KIND, "NULL");
         return KIT_LAB_STOP;
     }
     const char *kind = in->kind = memory_kind(in->pn_src);
-    kit_out_text(ctx, "pinned_kind", kind);
+    kit_out_text(ctx, LAB11_OUT_PINNED_KIND, kind);
     if (!strcmp(kind, "device")) { /* the host must not touch it */
         fprintf(stderr, "lab11: pinned_alloc returned device memory\n");
         return KIT_LAB_STOP;

@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "dataset.h"
-#include "kit/checker.h"
+#include "kit/check_driver.h"
 #include "kit/compare.h"
 #include "kit/rng.h"
 #include "kit/timed.h"
@@ -102,66 +102,52 @@ static void report(kit_check_ctx *ctx, const judge_t *j, int sampled)
 /* A benchmark run sampled u of a few timed calls with the (shift, scale) of
  * their fresh p (timed.h): every sampled element is recomputed, so an output
  * left from an earlier call fails. */
-static void check_timed(kit_check_ctx *ctx, const lab12_data *d)
+static double timed_element(const void *data, int64_t i, int64_t shift, double scale, double *bound)
 {
-    kit_timed_view v;
-    if (kit_timed_load(ctx, LAB12_TIMED_SAMPLE, 0, (int64_t)d->n, &v) != 1)
-        return;
-    double beta = kit_sum_bound((double)d->n + 1, 1.0, KIT_U_F32);
-    for (int k = 0; k < v.n && !ctx->failed; k++) {
-        if (!kit_timed_inputs_ok(ctx, &v, k, (int64_t)d->n, "toeplitz_matvec"))
-            break;
-        for (int s = 0; s < LAB12_TIMED_SAMPLE; s++) {
-            size_t at = (size_t)k * LAB12_TIMED_SAMPLE + (size_t)s;
-            int64_t i = v.index[at];
-            double sa, exp = reference(d, (int)(i % d->nx), (int)(i / d->nx), v.shift[k], v.scale[k], &sa);
-            double got = kit_timed_f32(&v, at);
-            if (!(fabs(got - exp) <= beta * sa)) {
-                kit_timed_fail(ctx, &v, k, "toeplitz_matvec", "p", "u[%lld] = %.9g, expected %.9g", (long long)i, got,
-                               exp);
-                break;
-            }
-        }
-    }
+    const lab12_data *d = data;
+    double sa, exp = reference(d, (int)(i % d->nx), (int)(i / d->nx), shift, scale, &sa);
+    *bound = kit_sum_bound((double)d->n + 1, 1.0, KIT_U_F32) * sa;
+    return exp;
 }
 
-int lab_check(kit_check_ctx *ctx)
+static void check_timed(kit_check_ctx *ctx, const void *data, const kit_check_got *outs)
 {
-    lab12_data d;
-    char err[256];
-    if (lab12_generate(ctx->params, ctx->seed, &d, err, sizeof err) != 0) {
-        kit_fail(ctx, "bad test parameters: %s", err);
-        return 1;
-    }
-    /* evidence (manifest): the kernels read B and p, handed over on the device */
-    kit_call_input(ctx, "*", (double)(d.b_count + d.n) * sizeof(float), 1);
-    const float *got = kit_expect_array(ctx, "u", KIT_T_F32, (uint64_t)d.n, NULL);
-    if (!got || ctx->failed) {
-        lab12_free(&d);
-        return 1;
-    }
-    judge_t j = {&d, got, kit_sum_bound((double)d.n + 1, 1.0, KIT_U_F32), 0, 0, 0, 0, 0, 0, 0, 0, 0};
-    int sampled = (long long)d.n * (long long)d.n > LAB12_FULL_MAX;
+    int64_t n = (int64_t)((const lab12_data *)data)->n;
+    (void)outs;
+    kit_timed_check_samples(ctx, data, &(kit_timed_samples){"toeplitz_matvec", "p", LAB12_OUT_U, LAB12_TIMED_SAMPLE,
+                                                            n, n, timed_element});
+}
+
+/* Every element of u, or the sample of rows and points and every element
+ * for NaN or infinity (the header's comment), once u is there and of its length. */
+static void check_u(kit_check_ctx *ctx, const void *data, const kit_check_got *outs, int ok)
+{
+    const lab12_data *d = data;
+    const float *got = outs[0].got;
+    if (!ok)
+        return;
+    judge_t j = {d, got, kit_sum_bound((double)d->n + 1, 1.0, KIT_U_F32), 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    int sampled = (long long)d->n * (long long)d->n > LAB12_FULL_MAX;
     if (!sampled) {
-        for (size_t i = 0; i < d.n; i++)
+        for (size_t i = 0; i < d->n; i++)
             judge(&j, i);
     } else {
         kit_rng r;
         kit_rng_seed(&r, ctx->seed, 12); /* a failure reproduces with the case's seed */
-        unsigned char *row = kit_xmalloc((size_t)d.ny, "the checker");
-        memset(row, 0, (size_t)d.ny);
-        row[0] = row[d.ny > 1] = row[d.ny - 1] = row[d.ny > 1 ? d.ny - 2 : 0] = 1;
+        unsigned char *row = kit_xmalloc((size_t)d->ny, "the checker");
+        memset(row, 0, (size_t)d->ny);
+        row[0] = row[d->ny > 1] = row[d->ny - 1] = row[d->ny > 1 ? d->ny - 2 : 0] = 1;
         for (int t = 0; t < SAMPLE_ROWS; t++)
-            row[kit_rng_u64(&r) % (uint64_t)d.ny] = 1;
-        for (int iy = 0; iy < d.ny; iy++)
-            for (int ix = 0; row[iy] && ix < d.nx; ix++)
-                judge(&j, (size_t)iy * d.nx + ix);
+            row[kit_rng_u64(&r) % (uint64_t)d->ny] = 1;
+        for (int iy = 0; iy < d->ny; iy++)
+            for (int ix = 0; row[iy] && ix < d->nx; ix++)
+                judge(&j, (size_t)iy * d->nx + ix);
         for (int t = 0; t < SAMPLE_POINTS; t++)
-            judge(&j, (size_t)(kit_rng_u64(&r) % d.n));
+            judge(&j, (size_t)(kit_rng_u64(&r) % d->n));
         free(row);
-        for (size_t i = 0; !j.bad && !ctx->failed && i < d.n; i++)
+        for (size_t i = 0; !j.bad && !ctx->failed && i < d->n; i++)
             if (!isfinite(got[i]))
-                kit_fail(ctx, "u[%zu] (grid point ix=%d, iy=%d) is %s: %s", i, (int)(i % d.nx), (int)(i / d.nx),
+                kit_fail(ctx, "u[%zu] (grid point ix=%d, iy=%d) is %s: %s", i, (int)(i % d->nx), (int)(i / d->nx),
                          isnan(got[i]) ? "NaN" : "infinite",
                          isnan(got[i]) ? "no thread wrote it (the harness fills u with NaN before your call)"
                                        : "no sum of these inputs overflows");
@@ -170,8 +156,22 @@ int lab_check(kit_check_ctx *ctx)
     if (!ctx->failed)
         kit_detail(ctx, "note: %zu elements of u compared%s; largest error %.2gx its bound", j.checked,
                    sampled ? " (sampled rows and points), every element checked for NaN" : "", j.worst);
-    if (!ctx->failed)
-        check_timed(ctx, &d);
-    lab12_free(&d);
-    return ctx->failed;
 }
+
+/* evidence (manifest): the kernels read B and p, handed over on the device */
+static double input(const void *data)
+{
+    const lab12_data *d = data;
+    return (double)(d->b_count + d->n) * sizeof(float);
+}
+
+static int outputs(const void *data, kit_check_output *out)
+{
+    out[0] = (kit_check_output){.name = LAB12_OUT_U, .type = KIT_T_F32, .len = ((const lab12_data *)data)->n};
+    return 1;
+}
+
+KIT_CHECK_DATASET(lab12)
+
+const kit_check KIT_CHECK = {sizeof(lab12_data), check_generate, check_release, .input = input, .outputs = outputs,
+                             .judge = check_u, .timed = check_timed};

@@ -31,6 +31,9 @@ extern "C" {
 #define LAB12_MAX_POINTS (1 << 17)
 #define LAB12_LDB(nx) (2 * (size_t)(nx)) /* B's row stride: 2nx - 1 values and the dummy */
 
+/* The output, as harness.cu writes it and check.c reads it: u, nx*ny floats. */
+#define LAB12_OUT_U "u"
+
 /* Output elements of a few timed calls a benchmark run records for the
  * checker (KIT_KEY_TIMED_*, kit/protocol.h; see harness.cu).  Each costs the
  * checker nx*ny products. */

@@ -47,7 +47,7 @@ static void student(void *s)
 static int call(kit_run_ctx *, void *s, int k, kit_lab_call *c)
 {
     inputs *in = (inputs *)s;
-    kit_lab_out out = {"u", KIT_T_F32, in->d_u, 0, (uint64_t)in->d.n, 0, 0, KIT_POISON(0xFF)};
+    kit_lab_out out = {LAB12_OUT_U, KIT_T_F32, in->d_u, 0, (uint64_t)in->d.n, 0, 0, KIT_POISON(0xFF)};
     return k > 0 ? 0 : kit_lab_one_call(c, "toeplitz_matvec", 0, student, out);
 }
 

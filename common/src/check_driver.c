@@ -1,0 +1,113 @@
+/* check_driver.c - the one check loop (kit/check_driver.h): lab_check() of
+ * every lab whose check.c declares a KIT_CHECK.  A file of its own, in
+ * libkit.a: a checker whose check.c defines lab_check() itself never pulls
+ * it in. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kit/check_driver.h"
+#include "kit/util.h"
+
+/* A KIT_CHECK the driver cannot follow: the kit's own mistake, exit 2 (an
+ * internal error of the checker), never a verdict. */
+static void bad_declaration(const char *what, const char *name, int value)
+{
+    fprintf(stderr, "check driver: %s (%s %d)\n", what, name ? name : "", value);
+    exit(2);
+}
+
+/* Fetches o into g: present, of its type, of its length (unless the
+ * comparison reports that).  Returns g->got != NULL after a length check. */
+static int fetch(kit_check_ctx *ctx, const kit_check_output *o, kit_check_got *g)
+{
+    g->got = kit_expect_array(ctx, o->name, o->type, 0, &g->count);
+    if (!g->got || o->len_any || g->count == o->len)
+        return g->got != NULL;
+    if (o->len_fmt)
+        kit_fail(ctx, o->len_fmt, (unsigned long long)g->count, (unsigned long long)o->len);
+    else
+        kit_fail(ctx, "output '%s' has %llu elements, expected %llu", o->name, (unsigned long long)g->count,
+                 (unsigned long long)o->len);
+    return 0;
+}
+
+/* got against exp (and bound), by the output's type. */
+static void compare(const kit_check_output *o, kit_check_got *g)
+{
+    size_t n = (size_t)g->count, len = (size_t)o->len;
+    switch (o->type) {
+    case KIT_T_F32: kit_cmp_f32(&g->cmp, g->got, n, g->ref.f, g->ref.bound, len); break;
+    case KIT_T_F64: kit_cmp_f64(&g->cmp, g->got, n, g->ref.f, g->ref.bound, len); break;
+    case KIT_T_I32: kit_cmp_i32(&g->cmp, g->got, n, g->ref.i, len); break;
+    case KIT_T_I64: kit_cmp_i64(&g->cmp, g->got, n, g->ref.i, len); break;
+    case KIT_T_U32: kit_cmp_u32(&g->cmp, g->got, n, g->ref.u, len); break;
+    default: /* a lab's declaration the kit cannot compare: its judge() must */
+        bad_declaration("an output with a reference but a type without a comparison", o->name, (int)o->type);
+    }
+}
+
+/* One output: fetched, compared with its reference, explained.  1 when right. */
+static int check_output(kit_check_ctx *ctx, const void *data, const kit_check_output *o, kit_check_got *g)
+{
+    g->out = o;
+    if (!fetch(ctx, o, g))
+        return 0;
+    if (o->reference) {
+        size_t cells = o->len ? (size_t)o->len : 1;
+        void *exp = kit_xmalloc(cells * 8, "the reference"); /* doubles, int64_t or uint64_t */
+        g->ref = (kit_check_ref){exp, exp, exp, NULL};
+        if (o->type == KIT_T_F32 || o->type == KIT_T_F64)
+            g->ref.bound = kit_xmalloc(cells * sizeof *g->ref.bound, "the reference");
+        o->reference(data, &g->ref);
+        compare(o, g);
+        g->ok = kit_cmp_ok(&g->cmp);
+        if (!g->ok && o->explain_first && o->after)
+            o->after(ctx, data, g);
+        kit_check_cmp(ctx, o->what, &g->cmp);
+        if ((g->ok || !o->explain_first) && o->after)
+            o->after(ctx, data, g);
+    } else {
+        g->ok = 1;
+        if (o->after)
+            o->after(ctx, data, g);
+    }
+    return g->ok;
+}
+
+int kit_check_run(kit_check_ctx *ctx, const kit_check *lab)
+{
+    void *data = kit_xmalloc(lab->data_size ? lab->data_size : 1, "the checker's inputs");
+    memset(data, 0, lab->data_size);
+    char err[256];
+    if (lab->generate(ctx->params, ctx->seed, data, err, sizeof err) != 0) {
+        kit_fail(ctx, "bad test parameters: %s", err);
+        free(data);
+        return 1;
+    }
+    if (lab->input) /* evidence (manifest): what the kernels must read */
+        kit_call_input(ctx, "*", lab->input(data), !(lab->input_on_host && lab->input_on_host(data)));
+    kit_check_output outs[KIT_CHECK_MAX_OUT];
+    kit_check_got got[KIT_CHECK_MAX_OUT];
+    memset(outs, 0, sizeof outs);
+    memset(got, 0, sizeof got);
+    int n = lab->outputs ? lab->outputs(data, outs) : 0, ok = 1;
+    for (int i = 0; i < n && ok; i++)
+        ok = check_output(ctx, data, &outs[i], &got[i]);
+    for (int i = 0; i < n; i++)
+        got[i].out = &outs[i];
+    if (lab->judge)
+        lab->judge(ctx, data, got, ok);
+    if (lab->timed && (!ctx->failed || lab->timed_always))
+        lab->timed(ctx, data, got);
+    for (int i = 0; i < n; i++) {
+        free(got[i].ref.f);
+        free(got[i].ref.bound);
+    }
+    if (lab->release)
+        lab->release(data);
+    free(data);
+    return ctx->failed;
+}
+
+int lab_check(kit_check_ctx *ctx) { return kit_check_run(ctx, &KIT_CHECK); }
