@@ -123,17 +123,18 @@ void run_case(grading *g, const rubric_test *t, const char *params, uint64_t see
          * grace (rerun_alone_after).  A timing run that failed while it
          * shared the GPU runs again with the GPU to itself from start to
          * end, whatever the failure: so the gate can cost no verdict.  A
-         * call that did not return is judged, never run again (hang.c). */
+         * call that did not return while the GPU was shared runs again
+         * alone; alone, it is judged, never run again (hang.c). */
         kit_hang_record h;
         int retry;
         if (run_hung(&r, w->run, &h)) {
-            if (hang_judge(g, t, params, seed, &h, 0, c)) {
+            if (hang_judge(g, t, params, seed, &h, !alone, 0, c)) {
                 serve_sanitizers_restart(g);
                 times_run(&g->times, r.seconds, params);
                 proc_result_free(&r);
                 return;
             }
-            limit = call_limit(g, params); /* cut short: again, alone, with what the case needs */
+            limit = call_limit(g, params); /* cut short, or shared: again, alone, with what the case needs */
             g->next_limit = 0;
             retry = 1;
         } else {
@@ -208,7 +209,7 @@ void run_sanitizer_case(grading *g, const rubric_test *t, const char *params, ui
     char skipped[64];
     if (hung || skipped_call_of(&r, skipped, sizeof skipped)) {
         if (hung)
-            hang_judge(g, t, params, seed, &h, 1, c);
+            hang_judge(g, t, params, seed, &h, 0, 1, c);
         else
             hang_skipped(g, skipped, c);
         proc_result_free(&r);
