@@ -303,6 +303,7 @@ endif
 endef
 $(eval $(call STRETCH_TEST,lab08-spmv,spmv.cu,test_lab08_stretch))
 $(eval $(call STRETCH_TEST,lab09-lu,lu.cu,test_lab09_stretch))
+$(eval $(call STRETCH_TEST,lab10-matmul,matmul.cu,test_lab10_stretch))
 
 # expect.ini (the known-bad submissions' verdicts) has one parser, tests/lib/expect.c:
 # test_labs links it, the test scripts ask build/tests/expect-get.
