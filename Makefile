@@ -11,7 +11,10 @@ include mk/config.mk
 .SUFFIXES:
 
 # ---- what exists ----------------------------------------------------------------
-LAB_DIRS := $(sort $(patsubst %/manifest.ini,%,$(wildcard grader/labs/*/manifest.ini)))
+# A lab is one folder, labs/<lab>/ (docs/anatomy.md): student/ (what a student
+# edits and hands in), solution/, kit/ (the grader's files), tests/ (known-bad
+# submissions), handout.md, bench.cu.  It exists when its kit/manifest.ini does.
+LAB_DIRS := $(sort $(patsubst %/kit/manifest.ini,%,$(wildcard labs/*/kit/manifest.ini)))
 LAB_NAMES := $(notdir $(LAB_DIRS))                       # lab03-dot ...
 LAB_IDS := $(foreach l,$(LAB_NAMES),$(firstword $(subst -, ,$(l))))  # lab03 ...
 
@@ -81,7 +84,7 @@ BAD_LAB_GOALS := $(filter-out $(LAB_IDS) $(addprefix run-,$(LAB_IDS)),$(filter l
 ifneq ($(BAD_LAB_GOALS),)
   $(error make $(firstword $(BAD_LAB_GOALS)): no such lab; $(KIT_LABS_LINE))
 endif
-# make lab03 / run-lab03 / handin with a changed kit file in labs/lab03-dot/ (its
+# make lab03 / run-lab03 / handin with a changed kit file in labs/lab03-dot/student/ (its
 # header): one line naming it and how to get it back, before anything is
 # built (mk/provided; the provided.ok rule below checks it for every build).
 PROVIDED_GOAL_LABS := $(foreach g,$(filter $(LAB_IDS) $(addprefix run-,$(LAB_IDS)),$(MAKECMDGOALS)),$(filter $(patsubst run-%,%,$(g))-%,$(LAB_NAMES))) \
@@ -92,11 +95,11 @@ ifneq ($(strip $(PROVIDED_GOAL_LABS)),)
     $(error $(PROVIDED_BAD))
   endif
 endif
-# A student's copy of the kit (make student-kit: no solutions/, no tests/)
-# has the student's targets only: `make help` lists those, and the kit's
+# A student's copy of the kit (make student-kit: no labs/*/solution/, no
+# labs/*/tests/, no tests/) has the student's targets only: `make help` lists those, and the kit's
 # tests and the instructor's tools that need what it lacks stop in one line
 # before anything is built.
-STUDENT_COPY := $(if $(wildcard solutions/.),,yes)
+STUDENT_COPY := $(if $(wildcard labs/*/solution),,yes)
 NOT_IN_STUDENT_COPY := test test-% student-kit new-lab build-cu bench-grader
 HIDDEN_IN_STUDENT_COPY := $(NOT_IN_STUDENT_COPY) grade merge bench-build demos
 ifneq ($(and $(STUDENT_COPY),$(filter $(NOT_IN_STUDENT_COPY),$(MAKECMDGOALS))),)
@@ -176,21 +179,23 @@ $(LIBKIT_RUNNER): $(call obj,$(COMMON_CU))
 	$(Q)$(call say,AR,$@)ar rcs $@ $^
 
 # ---- per-lab kit objects and checkers (generic: a lab is a folder) ---------------------
-# grader/labs/<lab>/check.c + dataset.c -> the checker; test_*.c -> Check unit tests of the
-# checker (CPU only); every other .c/.cu -> runner objects.
+# labs/<lab>/kit/check.c + dataset.c -> the checker; test_*.c -> Check unit tests of the
+# checker (CPU only); every other .c/.cu -> runner objects.  The kit's code
+# includes the interface header of labs/<lab>/student/.
 define LAB_RULES
-$(1)_SRC := $$(filter-out grader/labs/$(1)/test_%,$$(wildcard grader/labs/$(1)/*.c grader/labs/$(1)/*.cu))
-$(1)_TESTS := $$(patsubst %.c,$(BUILD)/%,$$(wildcard grader/labs/$(1)/test_*.c))
-$(1)_RUNNER_OBJ := $$(call obj,$$(filter-out grader/labs/$(1)/check.c,$$($(1)_SRC)))
-$(1)_CHECK_OBJ := $$(call obj,$$(filter grader/labs/$(1)/check.c grader/labs/$(1)/dataset.c,$$($(1)_SRC)))
-$$($(1)_RUNNER_OBJ): KIT_CFLAGS += -Ilabs/$(1)
-$$($(1)_RUNNER_OBJ) $$($(1)_CHECK_OBJ): KIT_NVCCFLAGS += -Ilabs/$(1)
-$$($(1)_CHECK_OBJ): KIT_CFLAGS += -Ilabs/$(1)
-# The files the kit provides in labs/$(1)/ (its header) are checked against
+$(1)_KIT := labs/$(1)/kit
+$(1)_SRC := $$(filter-out $$($(1)_KIT)/test_%,$$(wildcard $$($(1)_KIT)/*.c $$($(1)_KIT)/*.cu))
+$(1)_TESTS := $$(patsubst %.c,$(BUILD)/%,$$(wildcard $$($(1)_KIT)/test_*.c))
+$(1)_RUNNER_OBJ := $$(call obj,$$(filter-out $$($(1)_KIT)/check.c,$$($(1)_SRC)))
+$(1)_CHECK_OBJ := $$(call obj,$$(filter $$($(1)_KIT)/check.c $$($(1)_KIT)/dataset.c,$$($(1)_SRC)))
+$$($(1)_RUNNER_OBJ): KIT_CFLAGS += -Ilabs/$(1)/student
+$$($(1)_RUNNER_OBJ) $$($(1)_CHECK_OBJ): KIT_NVCCFLAGS += -Ilabs/$(1)/student
+$$($(1)_CHECK_OBJ): KIT_CFLAGS += -Ilabs/$(1)/student
+# The files the kit provides in labs/$(1)/student/ (its header) are checked against
 # the kit's record before any of its kit code is compiled against them: a
 # student's change is one line naming the file and how to get it back
 # (mk/provided), not a compile error inside the harness.
-$(BUILD)/labs/$(1)/provided.ok: grader/labs/$(1)/provided.sha256 $$(wildcard labs/$(1)/*) mk/provided
+$(BUILD)/labs/$(1)/provided.ok: labs/$(1)/kit/provided.sha256 $$(wildcard labs/$(1)/student/*) mk/provided
 	@mk/provided check $(1)
 	@mkdir -p $$(@D) && touch $$@
 $$($(1)_RUNNER_OBJ) $$($(1)_CHECK_OBJ): | $(BUILD)/labs/$(1)/provided.ok
@@ -199,9 +204,9 @@ $(BUILD)/labs/$(1)/check: $$($(1)_CHECK_OBJ) $(call obj,$(COMMON_CHECKER_C)) $(L
 	$(Q)$$(call say,LD,$$@)$(CC) $(OPENMP) -o $$@ $$^ $(CJSON_LIBS) $(CUDART_STATIC) -lm
 $(BUILD)/labs/$(1)/objects: $$($(1)_RUNNER_OBJ)
 	@mkdir -p $$(@D); printf '%s\n' $$(abspath $$^) > $$@
-$(BUILD)/grader/labs/$(1)/test_%: grader/labs/$(1)/test_%.c $$($(1)_CHECK_OBJ) $(LIBKIT) $(DEPS_OK)
+$(BUILD)/labs/$(1)/kit/test_%: labs/$(1)/kit/test_%.c $$($(1)_CHECK_OBJ) $(LIBKIT) $(DEPS_OK)
 	@mkdir -p $$(@D)
-	$(Q)$$(call say,CC,$$@)$(CC) $(KIT_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Icommon/tests -Ilabs/$(1) -Igrader/labs/$(1) -o $$@ $$< $$($(1)_CHECK_OBJ) $(LIBKIT) $(CJSON_LIBS) $(CHECK_LIBS) $(CUDART_STATIC) -lm
+	$(Q)$$(call say,CC,$$@)$(CC) $(KIT_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -Icommon/tests -Ilabs/$(1)/student -Ilabs/$(1)/kit -o $$@ $$< $$($(1)_CHECK_OBJ) $(LIBKIT) $(CJSON_LIBS) $(CHECK_LIBS) $(CUDART_STATIC) -lm
 LAB_TARGETS += $(BUILD)/labs/$(1)/check $(BUILD)/labs/$(1)/objects
 $$(eval $$(call step,$(1),the $(1) harness and checker,$$($(1)_RUNNER_OBJ) $$($(1)_CHECK_OBJ) $(BUILD)/labs/$(1)/check))
 $(1)_NEEDS := $(BUILD)/labs/$(1)/check $(BUILD)/labs/$(1)/objects
@@ -262,9 +267,9 @@ KITGRADE_OPTS = $(if $(TEST),--test $(TEST)) $(if $(SEED),--seed $(SEED)) $(if $
                 $(if $(filter 1,$(V)),--timings) $(if $(filter 1,$(PROFILE)),--profile)
 define STUDENT_TARGET
 $(1): $(KIT_CORE) $$($(2)_NEEDS)
-	@$(KITGRADE) check $(1) $$(or $$(DIR),labs/$(2)) $$(KITGRADE_OPTS)
+	@$(KITGRADE) check $(1) $$(or $$(DIR),labs/$(2)/student) $$(KITGRADE_OPTS)
 run-$(1): $(KIT_CORE) $$($(2)_NEEDS)
-	@$(KITGRADE) run $(1) $$(or $$(DIR),labs/$(2)) $$(P)
+	@$(KITGRADE) run $(1) $$(or $$(DIR),labs/$(2)/student) $$(P)
 endef
 $(foreach l,$(LAB_NAMES),$(eval $(call STUDENT_TARGET,$(firstword $(subst -, ,$(l))),$(l))))
 
@@ -294,11 +299,11 @@ $(BUILD)/common/tests/test_lab_driver: common/tests/test_lab_driver.cu common/sr
 # solution's .cu; no CUDA call is made).  Not in a student copy of the kit.
 # $(1): the lab's folder, $(2): the stretch solution's file, $(3): the test.
 define STRETCH_TEST
-ifneq ($$(wildcard solutions/$(1)/stretch/$(2)),)
+ifneq ($$(wildcard labs/$(1)/solution/stretch/$(2)),)
 UNIT_TESTS += $(BUILD)/tests/solutions/$(3)
-$(BUILD)/tests/solutions/$(3): tests/solutions/$(3).cu solutions/$(1)/stretch/$(2) $$(wildcard labs/$(1)/*.h) common/tests/plain_check.h $(DEPS_OK) $(FLAGS_STAMP)
+$(BUILD)/tests/solutions/$(3): tests/solutions/$(3).cu labs/$(1)/solution/stretch/$(2) $$(wildcard labs/$(1)/student/*.h) common/tests/plain_check.h $(DEPS_OK) $(FLAGS_STAMP)
 	@mkdir -p $$(@D)
-	$(Q)$$(call say,NVCC,$$@)$(NVCC) $$(KIT_NVCCFLAGS) $$(NVCCFLAGS) -Icommon/tests -Ilabs/$(1) -o $$@ $$<
+	$(Q)$$(call say,NVCC,$$@)$(NVCC) $$(KIT_NVCCFLAGS) $$(NVCCFLAGS) -Icommon/tests -Ilabs/$(1)/student -o $$@ $$<
 endif
 endef
 $(eval $(call STRETCH_TEST,lab08-spmv,spmv.cu,test_lab08_stretch))
@@ -402,14 +407,16 @@ deps: ## install missing distribution packages (as root)
 -include mk/course.mk
 include mk/bench.mk
 $(eval $(call step,demos,the race demos,$(DEMO_BINS)))
-$(eval $(call step,bench,the bench programs,$(filter-out $(STEP_FILES_kit) $(foreach l,$(LAB_NAMES),$(STEP_FILES_$(l))),$(BENCH_BINS) $(BENCH_DRIVER_OBJ) $(call obj,$(addprefix $(BENCH_DIR)/,$(addsuffix .cu,$(BENCH_LIB_LABS)))))))
+$(eval $(call step,bench,the bench programs,$(filter-out $(STEP_FILES_kit) $(foreach l,$(LAB_NAMES),$(STEP_FILES_$(l))),$(BENCH_BINS) $(BENCH_DRIVER_OBJ) $(call obj,$(BENCH_LAB_SRC)))))
 
 # ---- handouts ------------------------------------------------------------------------
-HANDOUTS_MD := $(wildcard handouts/*.md)
-handouts: $(patsubst handouts/%.md,$(BUILD)/handouts/%.html,$(HANDOUTS_MD)) ## HTML handouts with pandoc
-$(eval $(call step,handouts,the handouts,$(patsubst handouts/%.md,$(BUILD)/handouts/%.html,$(HANDOUTS_MD))))
+# labs/<lab>/handout.md -> $(BUILD)/handouts/<lab>.html
+HANDOUTS_MD := $(wildcard labs/*/handout.md)
+HANDOUTS_HTML := $(patsubst labs/%/handout.md,$(BUILD)/handouts/%.html,$(HANDOUTS_MD))
+handouts: $(HANDOUTS_HTML) ## HTML handouts with pandoc
+$(eval $(call step,handouts,the handouts,$(HANDOUTS_HTML)))
 # mk/handouts.lua marks the shell blocks ("How to run it") so comments render as comments.
-$(BUILD)/handouts/%.html: handouts/%.md mk/handouts.lua
+$(BUILD)/handouts/%.html: labs/%/handout.md mk/handouts.lua
 	@mkdir -p $(@D)
 	@command -v pandoc >/dev/null || { echo "handouts: pandoc is not installed (apt-get install pandoc)"; exit 1; }
 	$(Q)$(call say,HTML,$@)pandoc --standalone --toc --lua-filter mk/handouts.lua --metadata title="$*" -o $@ $<

@@ -6,15 +6,16 @@
 #   make bench LAB=lab06     one lab
 #   make bench-build         build them all (part of make build-cu, so CI compiles them)
 #
-# A lab has a bench when tools/bench/lib/<lab>.cu exists.  The student's file
-# (labs/<lab>/), the reference (solutions/<lab>/, absent from a student copy
-# of the kit) and a stretch exercise's solution (solutions/<lab>/stretch/) are
-# each built as a shared object with the kit's flags and loaded
-# by the bench program, as both define the same function names.  The libraries
-# are linked here only: never into graded code.
+# A lab has a bench when labs/<lab>/bench.cu exists.  The student's file
+# (labs/<lab>/student/), the reference (labs/<lab>/solution/, absent from a
+# student copy of the kit) and a stretch exercise's solution
+# (labs/<lab>/solution/stretch/) are each built as a shared object with the
+# kit's flags and loaded by the bench program, as both define the same
+# function names.  The libraries are linked here only: never into graded code.
 
 BENCH_DIR := tools/bench/lib
-BENCH_LIB_LABS := $(sort $(basename $(notdir $(wildcard $(BENCH_DIR)/lab*.cu))))
+BENCH_LAB_SRC := $(sort $(wildcard labs/*/bench.cu))
+BENCH_LIB_LABS := $(patsubst labs/%/bench.cu,%,$(BENCH_LAB_SRC))
 BENCH_LIBS_lab03-dot := -lcublas
 BENCH_LIBS_lab08-spmv := -lcusparse
 BENCH_LIBS_lab09-lu := -lcusolver
@@ -26,25 +27,25 @@ BENCH_DRIVER_OBJ := $(call obj,$(BENCH_DIR)/bench.cu)
 $(BENCH_DRIVER_OBJ): $(BENCH_DIR)/bench.cuh
 
 define BENCH_RULES
-$(BUILD)/bench/$(1)/student.so: $$(wildcard labs/$(1)/*.cu labs/$(1)/*.h) $(DEPS_OK) $(FLAGS_STAMP)
+$(BUILD)/bench/$(1)/student.so: $$(wildcard labs/$(1)/student/*.cu labs/$(1)/student/*.h) $(DEPS_OK) $(FLAGS_STAMP)
 	@mkdir -p $$(@D)
-	$(Q)$$(call say,NVCC,$$@)$(NVCC) $$(BENCH_SO_FLAGS) -Ilabs/$(1) -o $$@ $$(wildcard labs/$(1)/*.cu)
+	$(Q)$$(call say,NVCC,$$@)$(NVCC) $$(BENCH_SO_FLAGS) -Ilabs/$(1)/student -o $$@ $$(wildcard labs/$(1)/student/*.cu)
 BENCH_SO_$(1) := $(BUILD)/bench/$(1)/student.so
-ifneq ($$(wildcard solutions/$(1)/*.cu),)
-$(BUILD)/bench/$(1)/reference.so: $$(wildcard solutions/$(1)/*.cu labs/$(1)/*.h) $(DEPS_OK) $(FLAGS_STAMP)
+ifneq ($$(wildcard labs/$(1)/solution/*.cu),)
+$(BUILD)/bench/$(1)/reference.so: $$(wildcard labs/$(1)/solution/*.cu labs/$(1)/student/*.h) $(DEPS_OK) $(FLAGS_STAMP)
 	@mkdir -p $$(@D)
-	$(Q)$$(call say,NVCC,$$@)$(NVCC) $$(BENCH_SO_FLAGS) -Ilabs/$(1) -o $$@ $$(wildcard solutions/$(1)/*.cu)
+	$(Q)$$(call say,NVCC,$$@)$(NVCC) $$(BENCH_SO_FLAGS) -Ilabs/$(1)/student -o $$@ $$(wildcard labs/$(1)/solution/*.cu)
 BENCH_SO_$(1) += $(BUILD)/bench/$(1)/reference.so
 endif
-ifneq ($$(wildcard solutions/$(1)/stretch/*.cu),)
-$(BUILD)/bench/$(1)/stretch.so: $$(wildcard solutions/$(1)/stretch/*.cu labs/$(1)/*.h) $(DEPS_OK) $(FLAGS_STAMP)
+ifneq ($$(wildcard labs/$(1)/solution/stretch/*.cu),)
+$(BUILD)/bench/$(1)/stretch.so: $$(wildcard labs/$(1)/solution/stretch/*.cu labs/$(1)/student/*.h) $(DEPS_OK) $(FLAGS_STAMP)
 	@mkdir -p $$(@D)
-	$(Q)$$(call say,NVCC,$$@)$(NVCC) $$(BENCH_SO_FLAGS) -Ilabs/$(1) -o $$@ $$(wildcard solutions/$(1)/stretch/*.cu)
+	$(Q)$$(call say,NVCC,$$@)$(NVCC) $$(BENCH_SO_FLAGS) -Ilabs/$(1)/student -o $$@ $$(wildcard labs/$(1)/solution/stretch/*.cu)
 BENCH_SO_$(1) += $(BUILD)/bench/$(1)/stretch.so
 endif
-$(call obj,$(BENCH_DIR)/$(1).cu): KIT_NVCCFLAGS += -Ilabs/$(1) -Igrader/labs/$(1) -I$(BENCH_DIR)
-$(call obj,$(BENCH_DIR)/$(1).cu): $(BENCH_DIR)/bench.cuh
-$(BUILD)/bench/$(1)/bench: $(call obj,$(BENCH_DIR)/$(1).cu) $(BENCH_DRIVER_OBJ) $(call obj,grader/labs/$(1)/baseline.cu) $(LIBKIT)
+$(call obj,labs/$(1)/bench.cu): KIT_NVCCFLAGS += -Ilabs/$(1)/student -Ilabs/$(1)/kit -I$(BENCH_DIR)
+$(call obj,labs/$(1)/bench.cu): $(BENCH_DIR)/bench.cuh
+$(BUILD)/bench/$(1)/bench: $(call obj,labs/$(1)/bench.cu) $(BENCH_DRIVER_OBJ) $(call obj,labs/$(1)/kit/baseline.cu) $(LIBKIT)
 	@mkdir -p $$(@D)
 	$(Q)$$(call say,LD,$$@)$(NVCC) $(ARCH_FLAGS) -o $$@ $$^ $(BENCH_LINK) $$(BENCH_LIBS_$(1))
 BENCH_BINS += $(BUILD)/bench/$(1)/bench $$(BENCH_SO_$(1))
@@ -64,8 +65,8 @@ bench: $(KIT_DEVICES) $(foreach l,$(BENCH_PICK),$(BUILD)/bench/$(l)/bench $(BENC
 	@$(KIT_DEVICES) --quiet || { echo "make bench: no GPU ($$($(KIT_DEVICES) --why)): nothing measured"; exit 3; }
 	@rc=0; for l in $(BENCH_PICK); do \
 	  $(BUILD)/bench/$$l/bench --student $(BUILD)/bench/$$l/student.so \
-	    $$([ -d solutions/$$l ] && echo --reference $(BUILD)/bench/$$l/reference.so) \
-	    $$([ -d solutions/$$l/stretch ] && echo --stretch $(BUILD)/bench/$$l/stretch.so); r=$$?; \
+	    $$([ -d labs/$$l/solution ] && echo --reference $(BUILD)/bench/$$l/reference.so) \
+	    $$([ -d labs/$$l/solution/stretch ] && echo --stretch $(BUILD)/bench/$$l/stretch.so); r=$$?; \
 	  [ $$r = 3 ] && exit 3; [ $$r = 0 ] || rc=1; done; exit $$rc
 
 build-cu: bench-build
