@@ -28,13 +28,14 @@
 #include "course/spool.h"
 #include "course/slurm.h"
 #include "util/fsutil.h"
+#include "model/labdir.h"
 
 static const char usage_text[] =
     "usage: kitgrade COMMAND [options]\n"
     "\n"
     "students:\n"
     "  check LAB [DIR]          build and check your lab with the visible tests (what `make labNN` runs);\n"
-    "                           DIR defaults to labs/<lab>\n"
+    "                           DIR defaults to labs/<lab>/student\n"
     "  run LAB [DIR] [k=v ...]  build your lab and run it once with these parameters (e.g. blocks=4 threads=3)\n"
     "instructors:\n"
     "  grade LAB DIR [--out FILE]        grade one submission with all tests; writes Gradescope JSON to FILE\n"
@@ -50,7 +51,7 @@ static const char usage_text[] =
     "  build LAB DIR                     compile only\n"
     "  build-all [--jobs N]              compile every lab's starter and solution (CI)\n"
     "course (docs/course.md):\n"
-    "  handin LAB [DIR] [--anyway]       hand DIR (default labs/<lab>) in to the course spool, print a receipt\n"
+    "  handin LAB [DIR] [--anyway]       hand DIR (default labs/<lab>/student) in to the course spool, print a receipt\n"
     "  spool-init SPOOL [--group G]      make the course spool's folders (instructor; G: the staff's group)\n"
     "  merge OUT [--roster R] [--manual M] [--manual-max P]   final.csv and lms.csv from a batch's results\n"
     "  with-gpu-lock DEVICE [--shared] -- CMD...   run CMD holding the GPU lock graders and students share\n"
@@ -322,7 +323,7 @@ static int cmd_check(const cli *c, const char *argv0, int instructor)
     if (c->dir)
         snprintf(dir, sizeof dir, "%s", c->dir);
     else
-        snprintf(dir, sizeof dir, "%s/labs/%s", e.conf.kit_root, e.man.name);
+        labdir_path(dir, sizeof dir, e.conf.kit_root, e.man.name, "student");
     struct stat st;
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
         fprintf(stderr, "kitgrade: %s is not a folder\n", dir);
@@ -470,7 +471,7 @@ static int cmd_run(const cli *c, const char *argv0)
     if (c->dir)
         snprintf(dir, sizeof dir, "%s", c->dir);
     else
-        snprintf(dir, sizeof dir, "%s/labs/%s", e.conf.kit_root, e.man.name);
+        labdir_path(dir, sizeof dir, e.conf.kit_root, e.man.name, "student");
     for (int i = 0; i < c->n_params; i++)
         snprintf(params + strlen(params), sizeof params - strlen(params), "%s%s", i ? " " : "", c->params[i]);
     char err[1024];
@@ -523,7 +524,7 @@ static int cmd_handin(const cli *c, const char *argv0)
     if (c->dir)
         snprintf(dir, sizeof dir, "%s", c->dir);
     else
-        snprintf(dir, sizeof dir, "%s/labs/%s", e.conf.kit_root, e.man.name);
+        labdir_path(dir, sizeof dir, e.conf.kit_root, e.man.name, "student");
     snprintf(base, sizeof base, "%s/work", e.conf.build_dir);
     if (scratch_dir(&e, base, "handin", 1, work, sizeof work) < 0 || mkdirs_said(work, 0755, "handin") != 0)
         return KITGRADE_EXIT_INTERNAL;
@@ -564,15 +565,6 @@ static int cmd_with_gpu_lock(int argc, char **argv)
     return pid < 0 ? 1 : WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-/* ".../grader/labs/lab03-dot/manifest.ini" -> "lab03-dot" */
-static void lab_of_manifest(const char *path, char *out, size_t len)
-{
-    const char *end = strrchr(path, '/'), *start = end;
-    while (start > path && start[-1] != '/')
-        start--;
-    snprintf(out, len, "%.*s", (int)(end - start), start);
-}
-
 /* Every lab's starter and solution, in parallel processes (CI's compile check). */
 static int cmd_build_all(const cli *c, const char *argv0)
 {
@@ -582,20 +574,19 @@ static int cmd_build_all(const cli *c, const char *argv0)
         fprintf(stderr, "kitgrade: %s\n", err);
         return KITGRADE_EXIT_USAGE;
     }
-    snprintf(pattern, sizeof pattern, "%s/grader/labs/*/manifest.ini", conf.kit_root);
+    snprintf(pattern, sizeof pattern, "%s/" LABDIR_MANIFESTS, conf.kit_root);
     glob_t g;
     if (glob(pattern, 0, NULL, &g) != 0) {
-        fprintf(stderr, "kitgrade: no labs under %s/grader/labs\n", conf.kit_root);
+        fprintf(stderr, "kitgrade: no labs under %s/labs (no %s)\n", conf.kit_root, LABDIR_MANIFESTS);
         return KITGRADE_EXIT_USAGE;
     }
     int jobs = c->jobs > 0 ? c->jobs : 2, running = 0, failed = 0, total = 0;
     for (size_t i = 0; i <= g.gl_pathc * 2; i++) {
         if (i < g.gl_pathc * 2) {
             char lab[256];
-            lab_of_manifest(g.gl_pathv[i / 2], lab, sizeof lab);
-            const char *which = i % 2 ? "solutions" : "labs";
+            labdir_name_of_manifest(g.gl_pathv[i / 2], lab, sizeof lab);
             char dir[4096];
-            snprintf(dir, sizeof dir, "%s/%s/%s", conf.kit_root, which, lab);
+            labdir_path(dir, sizeof dir, conf.kit_root, lab, i % 2 ? "solution" : "student");
             total++;
             fflush(NULL);
             pid_t pid = fork();
@@ -654,14 +645,14 @@ static int cmd_validate(int argc, char **argv, const char *argv0)
             return KITGRADE_EXIT_USAGE;
         }
         char pattern[4200];
-        snprintf(pattern, sizeof pattern, "%s/grader/labs/*/manifest.ini", conf.kit_root);
+        snprintf(pattern, sizeof pattern, "%s/" LABDIR_MANIFESTS, conf.kit_root);
         glob(pattern, 0, NULL, &g);
         nlabs = (int)g.gl_pathc;
     }
     for (int i = 0; i < nlabs; i++) {
         char lab[256];
         if (g.gl_pathc)
-            lab_of_manifest(g.gl_pathv[i], lab, sizeof lab);
+            labdir_name_of_manifest(g.gl_pathv[i], lab, sizeof lab);
         else
             snprintf(lab, sizeof lab, "%s", labs[i]);
         engine e;

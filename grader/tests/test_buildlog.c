@@ -1,6 +1,6 @@
 /* test_buildlog.c - compiler messages as the student reads them: each once
  * (nvcc repeats front-end warnings per architecture: recorded fixtures),
- * naming labs/lab03-dot/dot.cu, not the sandbox's copy. */
+ * naming labs/lab03-dot/student/dot.cu, not the sandbox's copy. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +22,7 @@ static char *tidy_fixture(const char *name)
     ck_assert_msg(raw != NULL, "cannot read %s", path);
     strbuf out;
     sb_init(&out);
-    buildlog_tidy(raw, files, 1, "labs/lab03-dot", SANDBOX, &out);
+    buildlog_tidy(raw, files, 1, "labs/lab03-dot/student", SANDBOX, &out);
     free(raw);
     return out.s ? out.s : strdup("");
 }
@@ -33,8 +33,8 @@ START_TEST(warnings_once_with_the_students_path)
     ck_assert_msg(kit_test_count(out, "warning #177-D: variable \"unused\"") == 1, "%s", out);
     ck_assert_msg(kit_test_count(out, "warning #177-D: variable \"x\"") == 1, "%s", out);
     ck_assert_msg(kit_test_count(out, "Remark: The warnings can be suppressed") == 1, "%s", out);
-    ck_assert_msg(strstr(out, "labs/lab03-dot/dot.cu(3): warning #177-D") == out, "%s", out);
-    ck_assert_msg(strstr(out, "\nlabs/lab03-dot/dot.cu(6): warning"), "%s", out);
+    ck_assert_msg(strstr(out, "labs/lab03-dot/student/dot.cu(3): warning #177-D") == out, "%s", out);
+    ck_assert_msg(strstr(out, "\nlabs/lab03-dot/student/dot.cu(6): warning"), "%s", out);
     ck_assert_msg(!strstr(out, "\ndot.cu("), "%s", out);
     ck_assert_msg(strstr(out, "      int unused;\n          ^\n"), "the source excerpt stays: %s", out);
     ck_assert(buildlog_has_warning(out));
@@ -45,7 +45,7 @@ END_TEST
 START_TEST(errors_with_the_students_path)
 {
     char *out = tidy_fixture("nvcc-error-two-archs.txt");
-    ck_assert_msg(strstr(out, "labs/lab03-dot/dot.cu(4): error: identifier \"y\" is undefined\n") == out, "%s", out);
+    ck_assert_msg(strstr(out, "labs/lab03-dot/student/dot.cu(4): error: identifier \"y\" is undefined\n") == out, "%s", out);
     ck_assert_msg(strstr(out, "1 error detected in the compilation of \"dot.cu\"."), "%s", out);
     ck_assert(!buildlog_has_warning(out));
     free(out);

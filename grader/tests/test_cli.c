@@ -87,12 +87,12 @@ START_TEST(bad_seeds_refused)
     strbuf out;
     sb_init(&out);
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-        int rc = run(&out, "\"$KG\" check lab03 solutions/lab03-dot --seed '%s'", bad[i]);
+        int rc = run(&out, "\"$KG\" check lab03 labs/lab03-dot/solution --seed '%s'", bad[i]);
         ck_assert_msg(rc == KITGRADE_EXIT_USAGE, "--seed %s: rc %d: %s", bad[i], rc, sb_str(&out));
         ck_assert_msg(lines(&out) == 1 && strstr(sb_str(&out), bad[i]) && strstr(sb_str(&out), "0x"),
                       "--seed %s: %s", bad[i], sb_str(&out));
         ck_assert_msg(!strstr(sb_str(&out), "build"), "--seed %s built: %s", bad[i], sb_str(&out));
-        rc = run(&out, "SEED='%s' \"$KG\" check lab03 solutions/lab03-dot", bad[i]);
+        rc = run(&out, "SEED='%s' \"$KG\" check lab03 labs/lab03-dot/solution", bad[i]);
         ck_assert_msg(rc == KITGRADE_EXIT_USAGE && lines(&out) == 1, "SEED=%s: rc %d: %s", bad[i], rc, sb_str(&out));
     }
     sb_free(&out);
@@ -123,9 +123,9 @@ START_TEST(check_exit_codes)
 {
     strbuf out;
     sb_init(&out);
-    int rc = run(&out, "\"$KG\" check lab03 tests/submissions/lab03-dot/build-error");
+    int rc = run(&out, "\"$KG\" check lab03 labs/lab03-dot/tests/build-error");
     ck_assert_msg(rc == KITGRADE_EXIT_FAILED, "build error: rc %d: %s", rc, sb_str(&out));
-    rc = run(&out, "\"$KG\" check lab03 solutions/lab03-dot --seed 0x1");
+    rc = run(&out, "\"$KG\" check lab03 labs/lab03-dot/solution --seed 0x1");
     ck_assert_msg(rc == KITGRADE_EXIT_NO_GPU, "no GPU: rc %d: %s", rc, sb_str(&out));
     ck_assert_msg(!strstr(sb_str(&out), "Score:") && strstr(sb_str(&out), "No score"), "%s", sb_str(&out));
     ck_assert_msg(strstr(sb_str(&out), "seed 0x1,"), "%s", sb_str(&out));
@@ -134,7 +134,7 @@ START_TEST(check_exit_codes)
         rc = run(&out, "\"$(dirname \"$KG\")/kit-devices\" --why");
         ck_assert_msg(rc == 1 && strstr(sb_str(&out), "no NVIDIA driver/GPU found") && !strstr(sb_str(&out), "insufficient"),
                       "rc %d: %s", rc, sb_str(&out));
-        rc = run(&out, "env -u KIT_NO_GPU \"$KG\" check lab03 solutions/lab03-dot");
+        rc = run(&out, "env -u KIT_NO_GPU \"$KG\" check lab03 labs/lab03-dot/solution");
         ck_assert_msg(rc == KITGRADE_EXIT_NO_GPU &&
                           strstr(sb_str(&out), "lab03-dot: no GPU (no NVIDIA driver/GPU found on this machine") &&
                           strstr(sb_str(&out), "): tests not run; your code compiled"),
@@ -150,8 +150,8 @@ START_TEST(batch_no_gpu_and_reuse)
 {
     strbuf out;
     sb_init(&out);
-    const char *prep = "mkdir -p \"$T/subs/alice\" && cp solutions/lab03-dot/dot.cu \"$T/subs/alice/\" && "
-                       "cp grader/labs/lab03-dot/rubric.ini \"$T/r.ini\" && chmod -R a+rX \"$T\"";
+    const char *prep = "mkdir -p \"$T/subs/alice\" && cp labs/lab03-dot/solution/dot.cu \"$T/subs/alice/\" && "
+                       "cp labs/lab03-dot/kit/rubric.ini \"$T/r.ini\" && chmod -R a+rX \"$T\"";
     ck_assert_int_eq(run(&out, "%s", prep), 0);
     const char *batch = "\"$KG\" batch lab03 \"$T/subs\" --out \"$T/out\" --rubric \"$T/r.ini\" --jobs 1";
     int rc = run(&out, "%s", batch);
@@ -208,7 +208,7 @@ START_TEST(case_parameters_by_the_labs_rules)
                  {"n=5 type=double", "type must be one of: float int (got 'double')"}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         /* the lab's rubric with one more case in float-small (line 8: [test float-small]) */
-        rc = run(&out, "sed 's/^case = n=0$/case = n=0\\ncase = %s/' grader/labs/lab03-dot/rubric.ini > \"$T/r.ini\" "
+        rc = run(&out, "sed 's/^case = n=0$/case = n=0\\ncase = %s/' labs/lab03-dot/kit/rubric.ini > \"$T/r.ini\" "
                        "&& grep -c 'case = %s' \"$T/r.ini\"", cases[i].bad_case, cases[i].bad_case);
         ck_assert_msg(rc == 0, "%s", sb_str(&out));
         /* reported at the bad case's own line (it was the section header's, line 8) */
@@ -224,25 +224,25 @@ START_TEST(case_parameters_by_the_labs_rules)
         rc = run(&out, "\"$KG\" validate lab03 --rubric \"$T/r.ini\"");
         ck_assert_msg(rc == KITGRADE_EXIT_FAILED, "validate, case %s: rc %d: %s", cases[i].bad_case, rc, sb_str(&out));
         /* checked at grading start too: one line, nothing built */
-        rc = run(&out, "\"$KG\" check lab03 solutions/lab03-dot --rubric \"$T/r.ini\"");
+        rc = run(&out, "\"$KG\" check lab03 labs/lab03-dot/solution --rubric \"$T/r.ini\"");
         ck_assert_msg(rc == KITGRADE_EXIT_USAGE && lines(&out) == 1 && strstr(sb_str(&out), cases[i].says),
                       "check, case %s: rc %d: %s", cases[i].bad_case, rc, sb_str(&out));
     }
     /* every `make run-labNN P="..."` the handouts and READMEs print is valid
      * (a placeholder like per_row=K aside) */
-    rc = run(&out, "grep -rhoE 'run-lab[0-9]+ P=\"[^\"]*\"' handouts README.md resources 2>/dev/null | sort -u | "
+    rc = run(&out, "grep -rhoE 'run-lab[0-9]+ P=\"[^\"]*\"' labs/*/handout.md README.md resources 2>/dev/null | sort -u | "
                    "grep -vE '=[A-Z]+( |\")' | while read t p; do lab=${t#run-}; p=${p#P=\\\"}; p=${p%%\\\"}; "
                    "d=$(ls -d \"$(dirname \"$(dirname \"$KG\")\")\"/labs/${lab}-* | head -n 1); echo \"$lab $p\"; "
                    "\"$d/check\" --validate --params \"$p\" || echo BAD; done");
     ck_assert_msg(rc == 0 && !strstr(sb_str(&out), "BAD") && strstr(sb_str(&out), "lab03 n=1000"), "%s", sb_str(&out));
     /* run P="...": refused before building */
-    rc = run(&out, "\"$KG\" run lab03 solutions/lab03-dot n=abc");
+    rc = run(&out, "\"$KG\" run lab03 labs/lab03-dot/solution n=abc");
     ck_assert_msg(rc == KITGRADE_EXIT_USAGE && lines(&out) == 1 && strstr(sb_str(&out), "(got 'abc')"), "rc %d: %s", rc,
                   sb_str(&out));
-    rc = run(&out, "\"$KG\" run lab01 solutions/lab01-print-tid blocks=4 threads=3 n=3");
+    rc = run(&out, "\"$KG\" run lab01 labs/lab01-print-tid/solution blocks=4 threads=3 n=3");
     ck_assert_msg(rc == KITGRADE_EXIT_USAGE && strstr(sb_str(&out), "unknown parameter 'n'"), "rc %d: %s", rc,
                   sb_str(&out));
-    rc = run(&out, "\"$KG\" run lab03 solutions/lab03-dot n=1000 type=int");
+    rc = run(&out, "\"$KG\" run lab03 labs/lab03-dot/solution n=1000 type=int");
     ck_assert_msg(rc == KITGRADE_EXIT_NO_GPU && strstr(sb_str(&out), "lab03-dot: no GPU (KIT_NO_GPU is set): built, not run"),
                   "rc %d: %s", rc, sb_str(&out));
     sb_free(&out);
@@ -256,7 +256,7 @@ START_TEST(grade_results_outside_the_submission)
 {
     strbuf out;
     sb_init(&out);
-    int rc = run(&out, "mkdir -p \"$T/alice\" \"$T/home\" && cp solutions/lab03-dot/dot.cu \"$T/alice/\" && chmod -R a+rX \"$T\" && "
+    int rc = run(&out, "mkdir -p \"$T/alice\" \"$T/home\" && cp labs/lab03-dot/solution/dot.cu \"$T/alice/\" && chmod -R a+rX \"$T\" && "
                        "\"$KG\" grade lab03 \"$T/alice\" --test float-small --allow-no-gpu > \"$T/log\"; echo rc=$?; ls -A \"$T/alice\"; "
                        "grep '^results: ' \"$T/log\"; test -s \"$T/kit-grades/lab03-dot/alice/results.json\" && echo written");
     const char *o = sb_str(&out);
@@ -282,7 +282,7 @@ START_TEST(not_graded_is_never_a_score)
 {
     strbuf out;
     sb_init(&out);
-    int rc = run(&out, "mkdir -p \"$T/subs/alice\" && cp solutions/lab03-dot/dot.cu \"$T/subs/alice/\" && chmod -R a+rX \"$T\" && "
+    int rc = run(&out, "mkdir -p \"$T/subs/alice\" && cp labs/lab03-dot/solution/dot.cu \"$T/subs/alice/\" && chmod -R a+rX \"$T\" && "
                        "\"$KG\" grade lab03 \"$T/subs/alice\" --test float-small --out \"$T/a.json\"; echo rc=$?; ls \"$T\"");
     ck_assert_msg(rc == 0 && strstr(sb_str(&out), "rc=3\n") && !strstr(sb_str(&out), "a.json") &&
                       strstr(sb_str(&out), "tests not run; the code compiled; no result written (--allow-no-gpu"),
@@ -323,8 +323,8 @@ START_TEST(wrong_file_name_is_a_hand_in_problem)
 {
     strbuf out;
     sb_init(&out);
-    int rc = run(&out, "mkdir -p \"$T/s/alice\" \"$T/s/bob\" && cp solutions/lab03-dot/dot.cu \"$T/s/alice/Dot.cu\" && "
-                       "cp solutions/lab03-dot/dot.cu \"$T/s/bob/dot_product.cu\" && chmod -R a+rX \"$T\" && "
+    int rc = run(&out, "mkdir -p \"$T/s/alice\" \"$T/s/bob\" && cp labs/lab03-dot/solution/dot.cu \"$T/s/alice/Dot.cu\" && "
+                       "cp labs/lab03-dot/solution/dot.cu \"$T/s/bob/dot_product.cu\" && chmod -R a+rX \"$T\" && "
                        "\"$KG\" check lab03 \"$T/s/alice\" --test float-small");
     const char *o = sb_str(&out);
     ck_assert_msg(rc == KITGRADE_EXIT_FAILED && strstr(o, "\nhand-in ...") &&
@@ -359,9 +359,9 @@ START_TEST(changed_kit_header_in_a_submission_said)
 {
     strbuf out;
     sb_init(&out);
-    int rc = run(&out, "mkdir -p \"$T/eve\" && sed 's/int n);/int n, int m);/' labs/lab03-dot/dot.h > \"$T/eve/dot.h\" && "
+    int rc = run(&out, "mkdir -p \"$T/eve\" && sed 's/int n);/int n, int m);/' labs/lab03-dot/student/dot.h > \"$T/eve/dot.h\" && "
                        "sed 's/^float dot_shared(const float \\*d_a, const float \\*d_b, int n)/&, int m/; s/int n), int m/int n, int m)/' "
-                       "solutions/lab03-dot/dot.cu > \"$T/eve/dot.cu\" && grep -c 'int n, int m)' \"$T/eve/dot.cu\" && chmod -R a+rX \"$T\" && "
+                       "labs/lab03-dot/solution/dot.cu > \"$T/eve/dot.cu\" && grep -c 'int n, int m)' \"$T/eve/dot.cu\" && chmod -R a+rX \"$T\" && "
                        "\"$KG\" grade lab03 \"$T/eve\" --test float-small --out \"$T/eve.json\"");
     ck_assert_msg(rc == KITGRADE_EXIT_FAILED &&
                       strstr(sb_str(&out), "your dot.h differs from the kit's, which the grader builds with (students "
@@ -378,8 +378,8 @@ START_TEST(params_errors_at_their_line)
     strbuf out;
     sb_init(&out);
     /* the first `params = type=float` of lab03's rubric (float-small's) becomes type=double */
-    int rc = run(&out, "n=$(grep -n -m1 '^params = type=float$' grader/labs/lab03-dot/rubric.ini | cut -d: -f1) && "
-                       "sed \"${n}s/type=float/type=double/\" grader/labs/lab03-dot/rubric.ini > \"$T/p.ini\" && "
+    int rc = run(&out, "n=$(grep -n -m1 '^params = type=float$' labs/lab03-dot/kit/rubric.ini | cut -d: -f1) && "
+                       "sed \"${n}s/type=float/type=double/\" labs/lab03-dot/kit/rubric.ini > \"$T/p.ini\" && "
                        "echo \"line $n\" && \"$KG\" validate lab03 --rubric \"$T/p.ini\"");
     char at[64];
     ck_assert_msg(!strncmp(sb_str(&out), "line ", 5), "%s", sb_str(&out));
@@ -388,7 +388,7 @@ START_TEST(params_errors_at_their_line)
                       strstr(sb_str(&out), "type must be one of: float int (got 'double')"),
                   "expected '%s': rc %d: %s", at, rc, sb_str(&out));
     /* a case overriding a good params value with a bad one: the case's line */
-    rc = run(&out, "sed 's/^case = n=0$/case = n=0 type=double/' grader/labs/lab03-dot/rubric.ini > \"$T/c.ini\" && "
+    rc = run(&out, "sed 's/^case = n=0$/case = n=0 type=double/' labs/lab03-dot/kit/rubric.ini > \"$T/c.ini\" && "
                    "echo \"line $(grep -n 'type=double' \"$T/c.ini\" | cut -d: -f1)\" && \"$KG\" validate lab03 --rubric \"$T/c.ini\"");
     snprintf(at, sizeof at, "c.ini:%d: [test float-small] case 'type=float n=0 type=double'", atoi(sb_str(&out) + 5));
     ck_assert_msg(rc == KITGRADE_EXIT_FAILED && strstr(sb_str(&out), at), "expected '%s': rc %d: %s", at, rc, sb_str(&out));
@@ -403,7 +403,7 @@ START_TEST(unknown_lab_one_answer)
 {
     strbuf out;
     sb_init(&out);
-    static const char *cmds[] = {"validate bogus", "check lab99", "validate lab03 lab99", "grade lab3 solutions/lab03-dot",
+    static const char *cmds[] = {"validate bogus", "check lab99", "validate lab03 lab99", "grade lab3 labs/lab03-dot/solution",
                                  "run lab99 n=1", "batch bogus \"$T\" --out \"$T/out\"", "handin lab99"};
     for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
         int rc = run(&out, "\"$KG\" %s > \"$T/o\" 2>&1; rc=$?; grep -v '^ok ' \"$T/o\"; exit $rc", cmds[i]);
@@ -424,7 +424,7 @@ START_TEST(batch_layouts_refused)
     static const struct {
         const char *prep, *says;
     } cases[] = {{"mkdir -p \"$T/s\"", "is empty; expected a lab folder of the course spool"},
-                 {"mkdir -p \"$T/s\" && cp solutions/lab03-dot/dot.cu \"$T/s/\"",
+                 {"mkdir -p \"$T/s\" && cp labs/lab03-dot/solution/dot.cu \"$T/s/\"",
                   "holds dot.cu itself: it looks like one student's own folder (grade it alone with: "},
                  {"mkdir -p \"$T/s\" && echo x > \"$T/s/notes.txt\"", "found 1 file (e.g. notes.txt); expected"},
                  {"mkdir -p \"$T/s/bob\" && echo x > \"$T/s/alice.zip\"", "mixes 1 folder and 1 archive"}};
@@ -443,7 +443,7 @@ START_TEST(batch_layouts_refused)
                       "case %zu without a GPU: rc %d: %s", i, rc, sb_str(&out));
     }
     /* the grade command it prints for one student's folder works when pasted */
-    int rc = run(&out, "rm -rf \"$T/s\" && mkdir -p \"$T/s\" && cp tests/submissions/lab03-dot/build-error/dot.cu "
+    int rc = run(&out, "rm -rf \"$T/s\" && mkdir -p \"$T/s\" && cp labs/lab03-dot/tests/build-error/dot.cu "
                        "\"$T/s/\" && KIT_RUN_WITHOUT_GPU=1 \"$KG\" batch lab03 \"$T/s\" --out \"$T/out\" 2>&1 | "
                        "sed -n 's/.*grade it alone with: \\(.*\\)); expected.*/\\1/p' > \"$T/cmd\" && cat \"$T/cmd\" && "
                        "sh \"$T/cmd\"");
@@ -473,8 +473,8 @@ START_TEST(bad_input_files_say_so_with_status_2)
     strbuf out;
     sb_init(&out);
     ONE_LINE(&out, KITGRADE_EXIT_USAGE, "nope.ini: cannot read it", "\"$KG\" validate lab03 --rubric \"$T/nope.ini\"");
-    int rc = run(&out, "sed 's/^lab = lab03-dot$/lab = lab05-convolution/' grader/labs/lab03-dot/rubric.ini > \"$T/r.ini\" && "
-                   "\"$KG\" check lab03 solutions/lab03-dot --rubric \"$T/r.ini\"; echo rc=$?; "
+    int rc = run(&out, "sed 's/^lab = lab03-dot$/lab = lab05-convolution/' labs/lab03-dot/kit/rubric.ini > \"$T/r.ini\" && "
+                   "\"$KG\" check lab03 labs/lab03-dot/solution --rubric \"$T/r.ini\"; echo rc=$?; "
                    "echo \"at r.ini:$(grep -n '^lab = ' \"$T/r.ini\" | cut -d: -f1): lab = lab05-convolution\"");
     const char *at = strstr(sb_str(&out), "\nat ");
     ck_assert_msg(at && strstr(sb_str(&out), "rc=2\n"), "%s", sb_str(&out));
@@ -482,7 +482,7 @@ START_TEST(bad_input_files_say_so_with_status_2)
     snprintf(want, sizeof want, "%.*s", (int)strcspn(at + 4, "\n"), at + 4);
     ck_assert_msg(strstr(sb_str(&out), want) && strstr(sb_str(&out), "but this is lab03-dot's rubric"), "want '%s': %s",
                   want, sb_str(&out));
-    rc = run(&out, "mkdir -p \"$T/alice\" \"$T/out/results\" && cp solutions/lab03-dot/dot.cu \"$T/alice/\" && chmod -R a+rX \"$T\" && "
+    rc = run(&out, "mkdir -p \"$T/alice\" \"$T/out/results\" && cp labs/lab03-dot/solution/dot.cu \"$T/alice/\" && chmod -R a+rX \"$T\" && "
                    "\"$KG\" grade lab03 \"$T/alice\" --test float-small --allow-no-gpu --out \"$T/out/results/alice.json\" >/dev/null; "
                    "\"$KG\" merge \"$T/out\" --roster \"$T/nope.csv\"");
     ck_assert_msg(rc == KITGRADE_EXIT_USAGE && strstr(sb_str(&out), "nope.csv: cannot open"), "rc %d: %s", rc, sb_str(&out));
@@ -498,7 +498,7 @@ START_TEST(folders_that_cannot_be_made_are_said)
 {
     strbuf out;
     sb_init(&out);
-    ck_assert_int_eq(run(&out, "mkdir -p \"$T/s/alice\" && cp solutions/lab03-dot/dot.cu \"$T/s/alice/\" && "
+    ck_assert_int_eq(run(&out, "mkdir -p \"$T/s/alice\" && cp labs/lab03-dot/solution/dot.cu \"$T/s/alice/\" && "
                                "chmod -R a+rX \"$T\" && touch \"$T/file\""), 0);
     ONE_LINE(&out, KITGRADE_EXIT_INTERNAL, "cannot create the folder ", "KIT_SCRATCH=\"$T/file/scratch\" \"$KG\" check lab03 \"$T/s/alice\"");
     ONE_LINE(&out, KITGRADE_EXIT_INTERNAL, "/file/out: Not a directory", "\"$KG\" batch lab03 \"$T/s\" --out \"$T/file/out\" --allow-no-gpu");
@@ -513,7 +513,7 @@ START_TEST(slurm_failed_run_leaves_no_empty_gradebook)
 {
     strbuf out;
     sb_init(&out);
-    int rc = run(&out, "mkdir -p \"$T/s/alice\" \"$T/bin\" && cp solutions/lab03-dot/dot.cu \"$T/s/alice/\" && "
+    int rc = run(&out, "mkdir -p \"$T/s/alice\" \"$T/bin\" && cp labs/lab03-dot/solution/dot.cu \"$T/s/alice/\" && "
                        "chmod -R a+rX \"$T\" && printf '#!/bin/sh\\necho sbatch: error: no partition >&2\\nexit 1\\n' > \"$T/bin/sbatch\" && "
                        "printf '#!/bin/sh\\nexit 1\\n' > \"$T/bin/squeue\" && chmod +x \"$T/bin/\"* && "
                        "PATH=\"$T/bin:$PATH\" \"$KG\" slurm lab03 \"$T/s\" --out \"$T/out\" --allow-no-gpu; echo rc=$?; ls \"$T/out\"");
@@ -532,7 +532,7 @@ START_TEST(batch_keeps_hidden_gpus_hidden)
 {
     strbuf out;
     sb_init(&out);
-    int rc = run(&out, "mkdir -p \"$T/b\" \"$T/s/x\" && cp tests/submissions/lab03-dot/build-error/dot.cu \"$T/s/x/\" && "
+    int rc = run(&out, "mkdir -p \"$T/b\" \"$T/s/x\" && cp labs/lab03-dot/tests/build-error/dot.cu \"$T/s/x/\" && "
                        "printf '#!/bin/sh\\necho \"${CUDA_VISIBLE_DEVICES-unset}\" >> \"%%s/seen\"\\n"
                        "[ \"${CUDA_VISIBLE_DEVICES-x}\" = \"\" ] && exit 1\\n"
                        "printf \"0\\\\tGPU-00000000-1111-2222-3333-444444444444\\\\tFake\\\\t9.0\\\\n\"\\n' \"$T\" "
@@ -555,7 +555,7 @@ START_TEST(batch_report_survives_a_fifo)
     strbuf out;
     sb_init(&out);
     int rc = run(&out, "mkdir -p \"$T/s/a\" \"$T/s/b\" && mkfifo \"$T/s/a/dot.cu\" && "
-                       "cp tests/submissions/lab03-dot/build-error/dot.cu \"$T/s/b/\" && "
+                       "cp labs/lab03-dot/tests/build-error/dot.cu \"$T/s/b/\" && "
                        "KIT_RUN_WITHOUT_GPU=1 timeout 120 \"$KG\" batch lab03 \"$T/s\" --out \"$T/out\" --test float-small; "
                        "echo \"status $?\"");
     ck_assert_msg(rc == 0 && !strstr(sb_str(&out), "status 124") && strstr(sb_str(&out), "done: 2 graded"), "%s",
@@ -578,12 +578,12 @@ START_TEST(batch_archives)
         return;
     }
     int rc = run(&out, "mkdir -p \"$T/src/alice/lab03-dot\" \"$T/src/bob\" \"$T/s\" && "
-                       "cp solutions/lab03-dot/dot.cu \"$T/src/alice/lab03-dot/\" && cp labs/lab03-dot/dot.cu \"$T/src/bob/\" && "
+                       "cp labs/lab03-dot/solution/dot.cu \"$T/src/alice/lab03-dot/\" && cp labs/lab03-dot/student/dot.cu \"$T/src/bob/\" && "
                        "mkdir -p \"$T/src/alice/__MACOSX/lab03-dot\" && echo junk > \"$T/src/alice/__MACOSX/lab03-dot/._dot.cu\" && "
                        "(cd \"$T/src/alice\" && bsdtar -a -cf \"$T/s/alice.zip\" lab03-dot __MACOSX) && "
                        "(cd \"$T/src/bob\" && bsdtar -czf \"$T/s/bob.tar.gz\" dot.cu) && chmod -R a+rX \"$T\" && "
                        "KIT_RUN_WITHOUT_GPU=1 \"$KG\" batch lab03 \"$T/s\" --out \"$T/out\" --test float-small && "
-                       "cmp \"$T/out/unpacked/alice/dot.cu\" solutions/lab03-dot/dot.cu && ls \"$T/out/results\"");
+                       "cmp \"$T/out/unpacked/alice/dot.cu\" labs/lab03-dot/solution/dot.cu && ls \"$T/out/results\"");
     ck_assert_msg(rc == 0 && strstr(sb_str(&out), "2 graded now") && strstr(sb_str(&out), "alice.json") &&
                       strstr(sb_str(&out), "bob.json") && strstr(sb_str(&out), "(archives, unpacked"),
                   "rc %d: %s", rc, sb_str(&out));
@@ -595,7 +595,7 @@ START_TEST(batch_archives)
                {"echo not-an-archive > \"$T/s/eve.zip\"", "eve.zip: not a readable archive"}};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         rc = run(&out, "rm -rf \"$T/e\" \"$T/s\"/eve.* && mkdir -p \"$T/e\" && cd \"$T/e\" && "
-                       "cp \"$ROOT/solutions/lab03-dot/dot.cu\" . && %s", bad[i].make);
+                       "cp \"$ROOT/labs/lab03-dot/solution/dot.cu\" . && %s", bad[i].make);
         ck_assert_msg(rc == 0, "%s", sb_str(&out));
         rc = run(&out, "KIT_RUN_WITHOUT_GPU=1 \"$KG\" batch lab03 \"$T/s\" --out \"$T/out\" --test float-small");
         ck_assert_msg(rc == KITGRADE_EXIT_USAGE && lines(&out) == 1 && strstr(sb_str(&out), bad[i].says) &&
@@ -621,7 +621,7 @@ START_TEST(served_reports_like_single_runs)
 {
     strbuf out;
     sb_init(&out);
-    const char *cmd = "KIT_LOCK_DIR=\"$T\" KIT_RUN_WITHOUT_GPU=1 KIT_SERVE=%s \"$KG\" grade lab03 tests/submissions/lab03-dot/cache-result "
+    const char *cmd = "KIT_LOCK_DIR=\"$T\" KIT_RUN_WITHOUT_GPU=1 KIT_SERVE=%s \"$KG\" grade lab03 labs/lab03-dot/tests/cache-result "
                       "--seed 0x5eed --no-color --out \"$T/r%s.json\" 2>&1 | sed -e 's/([ 0-9.]*s)//' "
                       "-e '/^lab03-dot: grading/d' -e '/^results: /d' > \"$T/served%s.txt\"";
     run(&out, cmd, "1", "1", "1");
@@ -642,8 +642,8 @@ START_TEST(printed_rerun_hints_work)
     strbuf out;
     sb_init(&out);
     /* instructor: an odd folder name, relative, and a private rubric */
-    int rc = run(&out, "mkdir -p \"$T/o'brien x\" && cp solutions/lab03-dot/dot.cu \"$T/o'brien x/\" && "
-                       "cp tests/submissions/lab03-dot/rubric.ini \"$T/private.ini\" && chmod -R a+rX \"$T\" && cd \"$T\" && "
+    int rc = run(&out, "mkdir -p \"$T/o'brien x\" && cp labs/lab03-dot/solution/dot.cu \"$T/o'brien x/\" && "
+                       "cp labs/lab03-dot/tests/rubric.ini \"$T/private.ini\" && chmod -R a+rX \"$T\" && cd \"$T\" && "
                        "KIT_RUN_WITHOUT_GPU=1 \"$KG\" grade lab03 \"o'brien x\" --rubric private.ini --seed 0xabc123 "
                        "--out r1.json > log1; grep -m1 'rerun just this test: ' log1 | sed 's/.*rerun just this test: //' "
                        "> cmd && cat cmd && cd / && KIT_RUN_WITHOUT_GPU=1 sh \"$T/cmd\"");
@@ -663,7 +663,7 @@ START_TEST(printed_rerun_hints_work)
                       strstr(o, "float-small ....") && !strstr(o, "float-large ...."),
                   "rc %d: %s", rc, o);
     /* student: `make lab03 DIR=... TEST=... SEED=...` as make expands it */
-    rc = run(&out, "mkdir -p \"$T/plain\" && cp solutions/lab03-dot/dot.cu \"$T/plain/\" && chmod -R a+rX \"$T\" && "
+    rc = run(&out, "mkdir -p \"$T/plain\" && cp labs/lab03-dot/solution/dot.cu \"$T/plain/\" && chmod -R a+rX \"$T\" && "
                    "KIT_RUN_WITHOUT_GPU=1 \"$KG\" check lab03 \"$T/plain\" --seed 0x5eed > \"$T/log3\"; "
                    "grep -m1 'rerun just this test: ' \"$T/log3\" | sed 's/.*rerun just this test: //'");
     ck_assert_msg(strstr(sb_str(&out), "make lab03 DIR=/") && strstr(sb_str(&out), "TEST=float-small SEED=0x5eed"),
@@ -685,7 +685,7 @@ START_TEST(compiler_messages_for_the_student)
 {
     strbuf out;
     sb_init(&out);
-    int rc = run(&out, "mkdir -p \"$T/w/alice\" && { cat solutions/lab03-dot/dot.cu; "
+    int rc = run(&out, "mkdir -p \"$T/w/alice\" && { cat labs/lab03-dot/solution/dot.cu; "
                        "printf 'int kit_test_unused(void) { int never_used; return 0; }\\n'; } > \"$T/w/alice/dot.cu\" && "
                        "chmod -R a+rX \"$T\" && \"$KG\" check lab03 \"$T/w/alice\"");
     const char *o = sb_str(&out);
@@ -699,8 +699,8 @@ START_TEST(compiler_messages_for_the_student)
     ck_assert_msg(strstr(sb_str(&out), "\n    dot.cu(") && strstr(sb_str(&out), "\"build_log\":\t\"dot.cu(") &&
                       !strstr(sb_str(&out), "/w/alice"),
                   "%s", sb_str(&out));
-    rc = run(&out, "\"$KG\" check lab03 tests/submissions/lab03-dot/build-error");
-    ck_assert_msg(rc == KITGRADE_EXIT_FAILED && strstr(sb_str(&out), "    tests/submissions/lab03-dot/build-error/dot.cu(46): error"),
+    rc = run(&out, "\"$KG\" check lab03 labs/lab03-dot/tests/build-error");
+    ck_assert_msg(rc == KITGRADE_EXIT_FAILED && strstr(sb_str(&out), "    labs/lab03-dot/tests/build-error/dot.cu(46): error"),
                   "rc %d: %s", rc, sb_str(&out));
     sb_free(&out);
 }
@@ -712,7 +712,7 @@ START_TEST(feedback_for_the_student)
 {
     strbuf out;
     sb_init(&out);
-    int rc = run(&out, "mkdir -p \"$T/s/alice\" && cp solutions/lab03-dot/dot.cu \"$T/s/alice/\" && chmod -R a+rX \"$T\" && "
+    int rc = run(&out, "mkdir -p \"$T/s/alice\" && cp labs/lab03-dot/solution/dot.cu \"$T/s/alice/\" && chmod -R a+rX \"$T\" && "
                        "KIT_RUN_WITHOUT_GPU=1 \"$KG\" batch lab03 \"$T/s\" --out \"$T/out\" --seed 0x77 "
                        "--test float-small,float-hidden >/dev/null 2>&1; cat \"$T/out/feedback/alice.txt\"");
     const char *o = sb_str(&out);
@@ -735,7 +735,7 @@ START_TEST(unchanged_build_reused)
     sb_init(&out);
     const char *check = "export KIT_BUILD_CACHE=\"$T/cache\"; \"$KG\" check lab03 \"$T/s\"";
     const char *reused = "  reused: dot.cu unchanged\n";
-    int rc = run(&out, "mkdir -p \"$T/s\" && cp solutions/lab03-dot/dot.cu \"$T/s/\" && chmod -R a+rX \"$T\" && %s", check);
+    int rc = run(&out, "mkdir -p \"$T/s\" && cp labs/lab03-dot/solution/dot.cu \"$T/s/\" && chmod -R a+rX \"$T\" && %s", check);
     ck_assert_msg(rc == KITGRADE_EXIT_NO_GPU && strstr(sb_str(&out), "build ...") && !strstr(sb_str(&out), "reused"),
                   "first check: rc %d: %s", rc, sb_str(&out));
     rc = run(&out, "%s", check);
@@ -793,15 +793,15 @@ START_TEST(swallowed_failures_reported)
     rc = run(&out, "'%s' --params 'type=float n=5' --seed 0x1 --nonce 1 --out \"$T/x\" --stdout \"$T/none.txt\"", check);
     ck_assert_msg(rc == 2 && strstr(sb_str(&out), "none.txt: No such file") && lines(&out) == 1, "rc %d: %s", rc,
                   sb_str(&out));
-    rc = run(&out, "mkdir -p \"$T/o\" && touch \"$T/o/results\" && \"$KG\" batch lab03 solutions --allow-no-gpu --out \"$T/o\"");
+    rc = run(&out, "mkdir -p \"$T/o\" && touch \"$T/o/results\" && \"$KG\" batch lab03 labs/lab03-dot/tests --allow-no-gpu --out \"$T/o\"");
     ck_assert_msg(rc == KITGRADE_EXIT_INTERNAL && strstr(sb_str(&out), "cannot create") && strstr(sb_str(&out), "o/results"),
                   "rc %d: %s", rc, sb_str(&out));
     /* a result that cannot be written (a folder in its place): the batch said it, and exited 0 */
-    rc = run(&out, "mkdir -p \"$T/s/a\" \"$T/o2/results/a.json\" && cp tests/submissions/lab03-dot/build-error/dot.cu "
+    rc = run(&out, "mkdir -p \"$T/s/a\" \"$T/o2/results/a.json\" && cp labs/lab03-dot/tests/build-error/dot.cu "
                    "\"$T/s/a/\" && \"$KG\" batch lab03 \"$T/s\" --allow-no-gpu --out \"$T/o2\"");
     ck_assert_msg(rc == KITGRADE_EXIT_INTERNAL && strstr(sb_str(&out), "1 result could not be written"), "rc %d: %s",
                   rc, sb_str(&out));
-    rc = run(&out, "touch \"$T/f\" && KIT_SCRATCH=\"$T/f\" \"$KG\" build lab03 solutions/lab03-dot");
+    rc = run(&out, "touch \"$T/f\" && KIT_SCRATCH=\"$T/f\" \"$KG\" build lab03 labs/lab03-dot/solution");
     ck_assert_msg(rc == KITGRADE_EXIT_INTERNAL && lines(&out) == 1 && strstr(sb_str(&out), "cannot create the folder"),
                   "rc %d: %s", rc, sb_str(&out));
     sb_free(&out);

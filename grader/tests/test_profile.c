@@ -399,7 +399,7 @@ START_TEST(labs_declare_few_checks)
 {
     /* every lab's profile.ini reads (the rubric and the parameters: kitgrade validate, tests/run-build) */
     char pattern[4096];
-    snprintf(pattern, sizeof pattern, "%s/grader/labs/*/profile.ini", kit_test_root());
+    snprintf(pattern, sizeof pattern, "%s/labs/*/kit/profile.ini", kit_test_root());
     glob_t g;
     ck_assert_int_eq(glob(pattern, 0, NULL, &g), 0);
     ck_assert_uint_ge(g.gl_pathc, 5);
@@ -532,7 +532,7 @@ START_TEST(profile_refused_before_grading)
           "case = variant=tiled type=float n=2^20 mask=5\nthreshold = 1.1\nmin_speedup = 0.9\n", f);
     fclose(f);
     const char *b = getenv("KIT_BUILD");
-    snprintf(cmd, sizeof cmd, "KIT_NO_GPU=1 '%s/bin/kitgrade' check lab05 '%s/solutions/lab05-convolution' --rubric '%s' "
+    snprintf(cmd, sizeof cmd, "KIT_NO_GPU=1 '%s/bin/kitgrade' check lab05 '%s/labs/lab05-convolution/solution' --rubric '%s' "
              "--profile 2>&1; echo \"rc=$?\"", b && *b ? b : "build", kit_test_root(), rubric);
     FILE *p = popen(cmd, "r");
     ck_assert_ptr_nonnull(p);
@@ -541,7 +541,7 @@ START_TEST(profile_refused_before_grading)
     out[n] = 0;
     pclose(p);
     char want[2048];
-    snprintf(want, sizeof want, "grader/labs/lab05-convolution/profile.ini:1: test 'performance': not a performance test "
+    snprintf(want, sizeof want, "labs/lab05-convolution/kit/profile.ini:1: test 'performance': not a performance test "
              "of %s (its performance tests: speed)\nrc=2\n", rubric);
     ck_assert_msg(strstr(out, want) != NULL, "got: %s", out);
     ck_assert_int_eq(kit_test_count(out, "\n"), 2);

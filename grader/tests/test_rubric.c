@@ -16,7 +16,10 @@ static void setup(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/kit-test-rubric-XXXXXX");
     ck_assert(mkdtemp(tmpdir) != NULL);
+    /* a lab's kit files: labs/<lab>/kit/ (model/labdir.h) */
     snprintf(labdir, sizeof labdir, "%s/lab03-dot", tmpdir);
+    ck_assert_int_eq(mkdir(labdir, 0755), 0);
+    snprintf(labdir, sizeof labdir, "%s/lab03-dot/kit", tmpdir);
     ck_assert_int_eq(mkdir(labdir, 0755), 0);
 }
 
@@ -311,12 +314,12 @@ START_TEST(kit_rubrics_load)
         manifest m;
         rubric r;
         char err[512] = "";
-        snprintf(path, sizeof path, "%s/grader/labs/%s/manifest.ini", kit_test_root(), labs[i]);
+        snprintf(path, sizeof path, "%s/labs/%s/kit/manifest.ini", kit_test_root(), labs[i]);
         if (access(path, R_OK) != 0)
             continue;
         ck_assert_msg(manifest_load(path, &m, err, sizeof err) == 0, "%s", err);
         ck_assert_str_eq(m.name, labs[i]);
-        snprintf(path, sizeof path, "%s/grader/labs/%s/rubric.ini", kit_test_root(), labs[i]);
+        snprintf(path, sizeof path, "%s/labs/%s/kit/rubric.ini", kit_test_root(), labs[i]);
         ck_assert_msg(rubric_load(path, &r, err, sizeof err) == 0, "%s", err);
         ck_assert_str_eq(r.lab, m.name);
         for (int j = 0; j < m.n_starter_fails; j++)
@@ -461,23 +464,32 @@ START_TEST(bad_manifest_rejected)
 }
 END_TEST
 
-START_TEST(manifest_folder_names)
+/* A manifest at DIR/kit/manifest.ini (DIR under tmpdir, made here): manifest_load's status. */
+static int load_in(const char *dir, const char *kit, manifest *m, char *err, size_t errlen)
 {
-    char dir[700], path[800];
-    manifest m;
-    char err[512] = "";
-    /* a folder without an id part is its own id */
-    snprintf(dir, sizeof dir, "%s/lab07", tmpdir);
-    ck_assert_int_eq(mkdir(dir, 0755), 0);
-    snprintf(path, sizeof path, "%s/manifest.ini", dir);
+    char path[800];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, dir);
+    ck_assert_int_eq(mkdir(path, 0755), 0);
+    snprintf(path, sizeof path, "%s/%s/%s", tmpdir, dir, kit);
+    ck_assert_int_eq(mkdir(path, 0755), 0);
+    snprintf(path, sizeof path, "%s/%s/%s/manifest.ini", tmpdir, dir, kit);
     FILE *f = fopen(path, "w");
     fputs("[lab]\ntitle = T\nstudent_files = a.cu\ninterface = a.h\n", f);
     fclose(f);
-    ck_assert_msg(manifest_load(path, &m, err, sizeof err) == 0, "%s", err);
+    return manifest_load(path, m, err, errlen);
+}
+
+START_TEST(manifest_folder_names)
+{
+    manifest m;
+    char err[512] = "";
+    /* a folder without an id part is its own id */
+    ck_assert_msg(load_in("lab07", "kit", &m, err, sizeof err) == 0, "%s", err);
     ck_assert_str_eq(m.id, "lab07");
     ck_assert_str_eq(m.name, "lab07");
-    /* a relative path "manifest.ini" takes the current folder's name */
-    char cwd[4096];
+    /* a relative path "manifest.ini" takes the name of the folder above the current one */
+    char cwd[4096], dir[800];
+    snprintf(dir, sizeof dir, "%s/lab07/kit", tmpdir);
     ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
     ck_assert_int_eq(chdir(dir), 0);
     int rc = manifest_load("manifest.ini", &m, err, sizeof err);
@@ -485,13 +497,11 @@ START_TEST(manifest_folder_names)
     ck_assert_msg(rc == 0, "%s", err);
     ck_assert_str_eq(m.name, "lab07");
     /* "-dot": no id */
-    snprintf(dir, sizeof dir, "%s/-dot", tmpdir);
-    ck_assert_int_eq(mkdir(dir, 0755), 0);
-    snprintf(path, sizeof path, "%s/manifest.ini", dir);
-    f = fopen(path, "w");
-    fputs("[lab]\ntitle = T\nstudent_files = a.cu\ninterface = a.h\n", f);
-    fclose(f);
-    ck_assert_int_eq(manifest_load(path, &m, err, sizeof err), -1);
+    ck_assert_int_eq(load_in("-dot", "kit", &m, err, sizeof err), -1);
+    /* a manifest outside a kit/ folder (the old layout, grader/labs/<lab>/) is refused, saying where it goes */
+    ck_assert_int_eq(load_in("lab08-spmv", "grader", &m, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "manifest.ini: not in a lab's kit/ folder (a lab's manifest is labs/<lab>/kit/manifest.ini)"),
+                  "%s", err);
 }
 END_TEST
 

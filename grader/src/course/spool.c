@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "model/deadline.h"
+#include "model/labdir.h"
 #include "process/proc.h"
 #include "output/report.h"
 #include "grading/submission.h"
@@ -187,15 +188,6 @@ void spool_read_answers(const char *dir, grade_result *g)
 
 /* ------------------------------------------------------------ the instructor's side */
 
-static void lab_id_of(const char *manifest_path, char *id, size_t len)
-{
-    const char *end = strrchr(manifest_path, '/'), *start = end;
-    while (start > manifest_path && start[-1] != '/')
-        start--;
-    size_t n = strcspn(start, "-/");
-    snprintf(id, len, "%.*s", (int)n, start);
-}
-
 int spool_init(const char *kit_root, const char *spool, const char *group)
 {
     gid_t gid = (gid_t)-1;
@@ -213,17 +205,17 @@ int spool_init(const char *kit_root, const char *spool, const char *group)
         return 1;
     }
     char pattern[4200];
-    snprintf(pattern, sizeof pattern, "%s/grader/labs/*/manifest.ini", kit_root);
+    snprintf(pattern, sizeof pattern, "%s/" LABDIR_MANIFESTS, kit_root);
     glob_t gl;
     if (glob(pattern, 0, NULL, &gl) != 0) {
-        fprintf(stderr, "kitgrade: no labs under %s/grader/labs\n", kit_root);
+        fprintf(stderr, "kitgrade: no labs under %s/labs (no %s)\n", kit_root, LABDIR_MANIFESTS);
         return 2;
     }
     int rc = 0;
     mode_t mode = group ? 03753 : 01733;
     for (size_t i = 0; i < gl.gl_pathc; i++) {
         char id[64], dir[4400], marker[4500];
-        lab_id_of(gl.gl_pathv[i], id, sizeof id);
+        labdir_id_of_manifest(gl.gl_pathv[i], id, sizeof id);
         snprintf(dir, sizeof dir, "%s/%s", spool, id);
         snprintf(marker, sizeof marker, "%s/" SPOOL_MARKER, dir);
         struct stat st;

@@ -136,7 +136,7 @@ static void explain_build_log(engine *e, const char *log, strbuf *b)
     }
 }
 
-/* The files the kit provides in labs/<lab>/ (its header), as the kit
+/* The files the kit provides in labs/<lab>/student/ (its header), as the kit
  * recorded them (mk/provided, the script make runs before it compiles the
  * lab's kit code): the harness was compiled against them and every build
  * copies them.  0, or -1 with one line per changed file (which, how to get

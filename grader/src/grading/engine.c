@@ -28,6 +28,7 @@ extern char **environ;
 #include "process/proc.h"
 #include "grading/profile.h"
 #include "grading/rerun.h"
+#include "model/labdir.h"
 #include "grading/sanitizer.h"
 #include "util/fsutil.h"
 #include "grading/engine_int.h"
@@ -39,14 +40,14 @@ extern char **environ;
 static int find_lab_dir(const char *kit_root, const char *lab, char *out, size_t len)
 {
     char pattern[2048];
-    /* "lab03" matches grader/labs/lab03-*; a full name matches itself. */
-    snprintf(pattern, sizeof pattern, "%s/grader/labs/%s", kit_root, lab);
+    /* "lab03" matches labs/lab03-*\/kit; a full name matches itself. */
     struct stat st;
-    if (stat(pattern, &st) == 0 && S_ISDIR(st.st_mode)) {
+    if (labdir_path(pattern, sizeof pattern, kit_root, lab, "kit") == 0 && stat(pattern, &st) == 0 &&
+        S_ISDIR(st.st_mode)) {
         fmt_into(out, len, "%s", pattern);
         return 0;
     }
-    snprintf(pattern, sizeof pattern, "%s/grader/labs/%s-*", kit_root, lab);
+    snprintf(pattern, sizeof pattern, "%s/labs/%s-*/kit", kit_root, lab);
     glob_t g;
     int rc = -1;
     if (glob(pattern, 0, NULL, &g) == 0) {
@@ -62,18 +63,16 @@ static int find_lab_dir(const char *kit_root, const char *lab, char *out, size_t
 void engine_lab_ids(const char *kit_root, char *out, size_t len)
 {
     char pattern[2048];
-    snprintf(pattern, sizeof pattern, "%s/grader/labs/*/manifest.ini", kit_root);
+    snprintf(pattern, sizeof pattern, "%s/" LABDIR_MANIFESTS, kit_root);
     glob_t g;
     size_t used = 0;
     out[0] = 0;
     if (glob(pattern, 0, NULL, &g) != 0)
         return;
     for (size_t i = 0; i < g.gl_pathc && used + 1 < len; i++) {
-        const char *end = strrchr(g.gl_pathv[i], '/'), *start = end; /* ".../lab03-dot/manifest.ini" */
-        while (start > g.gl_pathv[i] && start[-1] != '/')
-            start--;
-        size_t n = strcspn(start, "-/");
-        int w = snprintf(out + used, len - used, "%s%.*s", used ? " " : "", (int)n, start);
+        char id[64];
+        labdir_id_of_manifest(g.gl_pathv[i], id, sizeof id);
+        int w = snprintf(out + used, len - used, "%s%s", used ? " " : "", id);
         used += w > 0 ? (size_t)w : 0;
     }
     globfree(&g);
@@ -162,7 +161,7 @@ int engine_init(engine *e, const char *lab, const char *argv0, const char *rubri
                  e->rub.lab, e->man.name, e->man.name);
         return -1;
     }
-    snprintf(e->starter_dir, sizeof e->starter_dir, "%s/labs/%s", e->conf.kit_root, e->man.name);
+    labdir_path(e->starter_dir, sizeof e->starter_dir, e->conf.kit_root, e->man.name, "student");
     fmt_into(e->lab_build, sizeof e->lab_build, "%s/labs/%s", e->conf.build_dir, e->man.name);
     sandbox_detect(&e->sb);
     sandbox_hide(&e->sb, e->conf.kit_root);

@@ -33,8 +33,8 @@ typedef struct engine_s {
     kit_conf conf;
     manifest man;
     rubric rub;
-    char lab_dir[1024];     /* KIT/grader/labs/<name>: manifest, rubric, kit sources */
-    char starter_dir[1024]; /* KIT/labs/<name>: the interface header */
+    char lab_dir[1024];     /* KIT/labs/<name>/kit: manifest, rubric, kit sources (model/labdir.h) */
+    char starter_dir[1024]; /* KIT/labs/<name>/student: the interface header */
     char lab_build[1024];   /* BUILD/labs/<name>: kit objects, checker */
     char rubric_path[1024]; /* the effective rubric (the lab's or --rubric) */
     int rubric_given;       /* --rubric: reruns must name it */

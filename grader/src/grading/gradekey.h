@@ -2,7 +2,7 @@
  * when everything that made it is unchanged.
  *
  * The grading key covers the effective rubric (the lab's, or --rubric), the
- * lab's kit code (every file of grader/labs/<lab>/, the interface header,
+ * lab's kit code (every file of labs/<lab>/kit/, the interface header,
  * common/, the kitgrade executable, the lab's checker and runner objects,
  * the build settings of build/kit.ini) and the grading conditions (GPU present and which model,
  * compute-sanitizer present, the --test selection, --allow-no-gpu).  The

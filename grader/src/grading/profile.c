@@ -353,7 +353,7 @@ void profile_test(grading *g, const rubric_test *t, test_result *tr)
         return;
     }
     if (!declared) {
-        one_line(tr, "not run: %s declares nothing to profile (no grader/labs/%s/profile.ini)", e->man.name,
+        one_line(tr, "not run: %s declares nothing to profile (no labs/%s/kit/profile.ini)", e->man.name,
                  e->man.name);
         return;
     }

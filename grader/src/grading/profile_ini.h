@@ -1,4 +1,4 @@
-/* profile_ini.h - grader/labs/<lab>/profile.ini: what a profile of the lab looks at.
+/* profile_ini.h - labs/<lab>/kit/profile.ini: what a profile of the lab looks at.
  *
  *   ; beside rubric.ini: what `make labNN PROFILE=1` measures of the student's kernels
  *   [profile]

@@ -1,5 +1,6 @@
 /* rerun.c - rerun hints that work when pasted (see rerun.h). */
 #include "grading/rerun.h"
+#include "model/labdir.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -11,8 +12,8 @@ void rerun_setup(engine *e, const char *dir, int student)
     strbuf b;
     sb_init(&b);
     char real[PATH_MAX];
-    char own[1200];
-    snprintf(own, sizeof own, "labs/%s", e->man.name);
+    char own[1200]; /* the folder make labNN grades without DIR (Makefile) */
+    labdir_path(own, sizeof own, "", e->man.name, "student");
     int own_dir = !strcmp(dir, own) || !strcmp(dir, e->starter_dir);
     /* make passes DIR to the shell unquoted: a folder that needs quoting
      * gets the kitgrade form, which takes it as one word */

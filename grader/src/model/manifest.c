@@ -1,9 +1,9 @@
-/* manifest.c - loading grader/labs/<lab>/manifest.ini (see model.h).
+/* manifest.c - loading labs/<lab>/kit/manifest.ini (see model.h).
  *
  *   [lab]
  *   title = Dot product (shared-memory reduction)
  *   student_files = dot.cu          ; the only files taken from a submission
- *   interface = dot.h               ; header in labs/<name>/
+ *   interface = dot.h               ; header in labs/<name>/student/
  *   require_kernel = yes            ; default yes
  *   forbid_libraries = yes          ; default yes
  *   evidence = host-copy kernel-time ; default both; "none" for no rule
@@ -13,9 +13,9 @@
  *   starter_fails = racecheck perf  ; optional lists of test names
  *   starter_may_fail = float-large
  *   kit_sources = dataset.c         ; optional; default: every .c/.cu of the
- *                                   ; lab folder except check.c
+ *                                   ; kit/ folder except check.c
  *
- * The lab's name and id come from the folder: .../labs/lab03-dot/manifest.ini
+ * The lab's name and id come from the folder: .../labs/lab03-dot/kit/manifest.ini
  *  is "lab03-dot", id "lab03".  As in rubric.c, our own line reader (ini_lines.c) feeds
  * inih so that messages carry line numbers.
  */
@@ -268,7 +268,10 @@ static void copy_trunc(char *dst, size_t cap, const char *s)
     dst[n] = '\0';
 }
 
-/* The lab folder's name from the manifest's path. */
+/* The lab's name from the manifest's path: the folder above the manifest's
+ * own, kit/ (.../labs/lab03-dot/kit/manifest.ini: "lab03-dot").  Returns 0;
+ * 1 when the manifest is not in a folder named kit; -1 when its folder
+ * cannot be resolved (errno). */
 static int folder_name(const char *path, char *out, size_t cap)
 {
     char buf[PATH_MAX];
@@ -278,23 +281,19 @@ static int folder_name(const char *path, char *out, size_t cap)
         *slash = '\0';
     else
         snprintf(buf, sizeof buf, ".");
-    /* strip trailing slashes; resolve ".", ".." and "" */
-    size_t n = strlen(buf);
-    while (n > 1 && buf[n - 1] == '/')
-        buf[--n] = '\0';
-    const char *base = strrchr(buf, '/');
-    base = base ? base + 1 : buf;
-    if (!*base || !strcmp(base, ".") || !strcmp(base, "..")) {
-        char *rp = realpath(*buf ? buf : "/", NULL);
-        if (!rp)
-            return -1;
+    char *rp = realpath(*buf ? buf : "/", NULL); /* resolves ".", ".." and links */
+    if (!rp)
+        return -1;
+    char *kit = strrchr(rp, '/');
+    int rc = 1;
+    if (kit && kit != rp && !strcmp(kit + 1, "kit")) {
+        *kit = '\0';
         const char *b = strrchr(rp, '/');
-        b = b ? b + 1 : rp;
-        copy_trunc(out, cap, b);
-        free(rp);
-    } else
-        copy_trunc(out, cap, base);
-    return 0;
+        copy_trunc(out, cap, b ? b + 1 : rp);
+        rc = 0;
+    }
+    free(rp);
+    return rc;
 }
 
 static int cmp_names(const void *a, const void *b)
@@ -347,8 +346,12 @@ int manifest_load(const char *path, manifest *m, char *err, size_t errlen)
     c.m = m;
 
     char folder[256];
-    if (folder_name(path, folder, sizeof folder) != 0) {
-        fail(&c, 0, "cannot find the lab folder's name: %s", strerror(errno));
+    int where = folder_name(path, folder, sizeof folder);
+    if (where != 0) {
+        if (where < 0)
+            fail(&c, 0, "cannot find the lab folder's name: %s", strerror(errno));
+        else
+            fail(&c, 0, "not in a lab's kit/ folder (a lab's manifest is labs/<lab>/kit/manifest.ini)");
         return -1;
     }
     if (strlen(folder) >= sizeof m->name || !test_name_ok(folder)) {

@@ -1,6 +1,6 @@
 /* model.h - the grader's data: a lab's manifest, its rubric, and results.
  *
- * The engine knows a lab only through grader/labs/<lab>/manifest.ini (what
+ * The engine knows a lab only through labs/<lab>/kit/manifest.ini (what
  * to take from a submission, how to build it) and rubric.ini (what to run
  * and what it is worth).  Both are INI files read with inih.
  */
@@ -20,8 +20,8 @@ typedef struct {
     char title[128];
     char student_files[MAX_LIST][NAME_LEN]; /* taken from a submission, nothing else */
     int n_student_files;
-    char interface[NAME_LEN];       /* header in labs/<name>/, copied from the kit */
-    char kit_sources[MAX_LIST][NAME_LEN]; /* kit .cu/.c in grader/labs/<name>/ linked in */
+    char interface[NAME_LEN];       /* header in labs/<name>/student/, copied from the kit */
+    char kit_sources[MAX_LIST][NAME_LEN]; /* kit .cu/.c in labs/<name>/kit/ linked in */
     int n_kit_sources;
     int require_kernel;             /* a student call must launch a kernel of its own */
     int forbid_libraries;           /* CUB/Thrust/cuBLAS/... kernels fail the check */

@@ -1,4 +1,4 @@
-/* rubric.c - loading and validating grader/labs/<lab>/rubric.ini (see model.h).
+/* rubric.c - loading and validating labs/<lab>/kit/rubric.ini (see model.h).
  *
  * inih does the INI syntax.  The packaged inih is built without line numbers
  * in the handler, so the file is fed to ini_parse_stream through our own
