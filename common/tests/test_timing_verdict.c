@@ -2,7 +2,7 @@
  * (plausible.h) and what the checker says about calls that returned while
  * their work went on (timing_verdict.c), on the CPU.  The numbers are the
  * ones measured on an H100 for calls that left their kernels running on a
- * non-blocking stream (tests/submissions/lab02-parallel-add/nonblocking-no-wait). */
+ * non-blocking stream (labs/lab02-parallel-add/tests/nonblocking-no-wait). */
 #include <string.h>
 
 #include "check_main.h"

@@ -2,12 +2,12 @@
  *
  * For each lab graded by run-gpu (KIT_GPU_OUT/<lab>/grades/results/):
  *  - the reference solution, and the solution of a stretch exercise
- *    (solutions/<lab>/stretch/, graded as "stretch"): every test passed with
+ *    (labs/<lab>/solution/stretch/, graded as "stretch"): every test passed with
  *    full points;
  *  - the starter: fails every test in its manifest's starter_fails, and every
  *    test it fails is in starter_fails or starter_may_fail (racy tests);
- *  - each known-bad submission tests/submissions/<lab>/<name>/: the verdict
- *    its expect.ini states (keys: tests/submissions/lab03-dot/README.md).
+ *  - each known-bad submission labs/<lab>/tests/<name>/: the verdict
+ *    its expect.ini states (keys: labs/lab03-dot/tests/README.md).
  * With KIT_RUN_WITHOUT_GPU=1 (tests/run-cpu-submissions: the `gpu = no`
  * cases graded on a machine without a GPU, where every run's CUDA calls
  * fail) only what holds without a device is checked: the build, the
@@ -57,7 +57,7 @@ static void expectation_for(const char *lab, const char *who, expectation *x)
         return;
     if (!strcmp(who, "starter")) {
         manifest m;
-        snprintf(path, sizeof path, "%s/grader/labs/%s/manifest.ini", kit_test_root(), lab);
+        snprintf(path, sizeof path, "%s/labs/%s/kit/manifest.ini", kit_test_root(), lab);
         ck_assert_msg(manifest_load(path, &m, err, sizeof err) == 0, "%s", err);
         for (int i = 0; i < m.n_starter_fails; i++)
             expect_split(&x->must_fail, m.starter_fails[i]);
@@ -65,7 +65,7 @@ static void expectation_for(const char *lab, const char *who, expectation *x)
             expect_split(&x->may_fail, m.starter_may_fail[i]);
         return;
     }
-    snprintf(path, sizeof path, "%s/tests/submissions/%s/%s/expect.ini", kit_test_root(), lab, who);
+    snprintf(path, sizeof path, "%s/labs/%s/tests/%s/expect.ini", kit_test_root(), lab, who);
     ck_assert_msg(expect_load(path, x, err, sizeof err) == 0, "%s", err);
 }
 
@@ -187,7 +187,7 @@ START_TEST(expectations_read)
 {
     glob_t g;
     char pattern[4096];
-    snprintf(pattern, sizeof pattern, "%s/tests/submissions/*/*/expect.ini", kit_test_root());
+    snprintf(pattern, sizeof pattern, "%s/labs/*/tests/*/expect.ini", kit_test_root());
     ck_assert_int_eq(glob(pattern, 0, NULL, &g), 0);
     ck_assert_uint_gt(g.gl_pathc, 20);
     for (size_t i = 0; i < g.gl_pathc; i++) {

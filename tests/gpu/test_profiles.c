@@ -5,7 +5,7 @@
  *    profile (a header, its kernels, a line per check of the lab's
  *    profile.ini) that calls nothing uncoalesced and finds no bank
  *    conflicts, made in at most 10 s (the budget on an H100);
- *  - each submission of tests/submissions/<lab>/ whose expect.ini has
+ *  - each submission of labs/<lab>/tests/ whose expect.ini has
  *    `profile` / `profile_absent` phrases: its profile says each of the
  *    first and none of the second;
  *  - every profile that could not run says so in exactly one line.
@@ -107,7 +107,7 @@ START_TEST(verdict)
         ck_assert_msg(perf->n_figures > 1, "%s/solution: no figures in results.json", r->lab);
     } else {
         expectation x;
-        snprintf(path, sizeof path, "%s/tests/submissions/%s/%s/expect.ini", kit_test_root(), r->lab, r->who);
+        snprintf(path, sizeof path, "%s/labs/%s/tests/%s/expect.ini", kit_test_root(), r->lab, r->who);
         ck_assert_msg(expect_load(path, &x, err, sizeof err) == 0, "%s", err);
         for (int i = 0; i < x.n_profile; i++)
             ck_assert_msg(strstr(p, x.profile[i]), "%s/%s: its profile does not say \"%s\":\n%s", r->lab, r->who,

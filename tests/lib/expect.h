@@ -1,7 +1,7 @@
-/* expect.h - a known-bad submission's expect.ini (tests/submissions/<lab>/<name>/),
+/* expect.h - a known-bad submission's expect.ini (labs/<lab>/tests/<name>/),
  * read in one place: tests/gpu/test_labs.c checks the verdicts with it, and
  * the test scripts ask tests/lib/expect_get.c (build/tests/expect-get) for
- * the keys that choose what to grade.  Keys: tests/submissions/lab03-dot/README.md. */
+ * the keys that choose what to grade.  Keys: labs/lab03-dot/tests/README.md. */
 #ifndef KIT_TESTS_EXPECT_H
 #define KIT_TESTS_EXPECT_H
 

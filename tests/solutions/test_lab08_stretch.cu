@@ -1,6 +1,6 @@
 /* test_lab08_stretch.cu - the lab08 stretch solution's work split, held on
  * the CPU (no GPU, no CUDA call made).  The solution
- * (solutions/lab08-spmv/stretch/spmv.cu, included below) splits the merge
+ * (labs/lab08-spmv/solution/stretch/spmv.cu, included below) splits the merge
  * path of rows + nnz steps into equal pieces, one per warp; each row part
  * a piece holds is read by 1 to 32 lanes, and a row cut by pieces' ends is
  * summed in a slot whose last arriving part writes y.  Its index arithmetic
@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../solutions/lab08-spmv/stretch/spmv.cu"
+#include "../../labs/lab08-spmv/solution/stretch/spmv.cu"
 #include "plain_check.h"
 
 

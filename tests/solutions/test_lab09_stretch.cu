@@ -1,6 +1,6 @@
 /* test_lab09_stretch.cu - the lab09 stretch solution's schedule, held on the
  * CPU (no GPU, no CUDA call made).  The solution
- * (solutions/lab09-lu/stretch/lu.cu, included below) factors panels of NB
+ * (labs/lab09-lu/solution/stretch/lu.cu, included below) factors panels of NB
  * columns on a second stream while the default stream updates the rest of
  * the trailing matrix; lu_plan lists the steps (kernels on either stream,
  * event records and waits) that lu_crout_blocked issues.  For many n this
@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../solutions/lab09-lu/stretch/lu.cu"
+#include "../../labs/lab09-lu/solution/stretch/lu.cu"
 #include "plain_check.h"
 
 /* ---- what a step reads and writes: rectangles of the matrix, or the workspace ---- */

@@ -1,6 +1,6 @@
 /* test_lab10_stretch.cu - the lab10 stretch solution's block order, held on
  * the CPU (no GPU, no CUDA call made).  The solution
- * (solutions/lab10-matmul/stretch/matmul.cu, included below) launches one
+ * (labs/lab10-matmul/solution/stretch/matmul.cu, included below) launches one
  * block per tile of C in a one-dimensional grid: full BM x BN tiles in
  * groups of GROUP_M row tiles, then, when n leaves a last column at most
  * THIN_BN wide, one thin BM x THIN_BN block per row tile.  For many m and n
@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../solutions/lab10-matmul/stretch/matmul.cu"
+#include "../../labs/lab10-matmul/solution/stretch/matmul.cu"
 #include "plain_check.h"
 
 static void check_order(int m, int n)

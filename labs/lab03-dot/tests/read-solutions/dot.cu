@@ -1,5 +1,5 @@
 /* lab03 - known-bad test submission: tries to read the solution and the rubric.
- * Every run, before main(): it looks for the kit's solutions/lab03-dot/dot.cu,
+ * Every run, before main(): it looks for the kit's labs/lab03-dot/solution/dot.cu,
  * the lab's rubric, manifest and checker under every folder it can guess or
  * learn (as write-outside does), reads /etc/shadow and root's history, and
  * the other students' files next to its own folder.  Any success prints
@@ -21,8 +21,8 @@
  * machine the kit is developed on, the system folders, and every folder on
  * the way to an absolute path named in its own command line, its parent's
  * (inside the sandbox: bubblewrap's) and its mount table. */
-static const char *fixed_dirs[] = {"/work/main", "/work/main/labs/lab03-dot", "/work/main/solutions/lab03-dot",
-                                   "/work/main/grader/labs/lab03-dot", "/work/main/build", "/", "/etc", "/usr",
+static const char *fixed_dirs[] = {"/work/main", "/work/main/labs/lab03-dot", "/work/main/labs/lab03-dot/solution",
+                                   "/work/main/labs/lab03-dot/kit", "/work/main/build", "/", "/etc", "/usr",
                                    "/usr/local", "/opt", "/dev", "/root", "/home", "/var/tmp", "/tmp/..",
                                    "..", "../..", "../../..", "../bin", "../src", NULL};
 
@@ -96,8 +96,8 @@ static void try_read(const char *path)
 __attribute__((constructor)) static void try_to_read_solutions(void)
 {
     gather_dirs();
-    static const char *secrets[] = {"solutions/lab03-dot/dot.cu", "grader/labs/lab03-dot/rubric.ini",
-                                    "grader/labs/lab03-dot/check.c", "grader/labs/lab03-dot/manifest.ini", NULL};
+    static const char *secrets[] = {"labs/lab03-dot/solution/dot.cu", "labs/lab03-dot/kit/rubric.ini",
+                                    "labs/lab03-dot/kit/check.c", "labs/lab03-dot/kit/manifest.ini", NULL};
     /* The kit's secrets under every folder it could be in. */
     for (int i = 0; i < n_dirs; i++)
         for (int k = 0; secrets[k]; k++) {

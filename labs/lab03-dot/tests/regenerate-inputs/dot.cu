@@ -16,7 +16,7 @@
 #include "kit/cuda_check.cuh"
 #include "kit/params.h"
 
-/* The kit's generator (grader/labs/lab03-dot/dataset.h), declared by hand. */
+/* The kit's generator (labs/lab03-dot/kit/dataset.h), declared by hand. */
 typedef struct {
     int is_int;
     int ladder;

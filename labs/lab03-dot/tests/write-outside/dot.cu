@@ -23,8 +23,8 @@
  * machine the kit is developed on, the system folders, and every folder on
  * the way to an absolute path named in its own command line, its parent's
  * (inside the sandbox: bubblewrap's) and its mount table. */
-static const char *fixed_dirs[] = {"/work/main", "/work/main/labs/lab03-dot", "/work/main/solutions/lab03-dot",
-                                   "/work/main/grader/labs/lab03-dot", "/work/main/build", "/", "/etc", "/usr",
+static const char *fixed_dirs[] = {"/work/main", "/work/main/labs/lab03-dot", "/work/main/labs/lab03-dot/solution",
+                                   "/work/main/labs/lab03-dot/kit", "/work/main/build", "/", "/etc", "/usr",
                                    "/usr/local", "/opt", "/dev", "/root", "/home", "/var/tmp", "/tmp/..",
                                    "..", "../..", "../../..", "../bin", "../src", NULL};
 
@@ -115,8 +115,8 @@ static void try_write(const char *path)
 __attribute__((constructor)) static void try_to_write_outside(void)
 {
     gather_dirs();
-    static const char *kit_files[] = {"/work/main/labs/lab03-dot/dot.h", "/work/main/grader/labs/lab03-dot/rubric.ini",
-                                      "/work/main/solutions/lab03-dot/dot.cu", "/work/main/Makefile", "../bin/runner",
+    static const char *kit_files[] = {"/work/main/labs/lab03-dot/student/dot.h", "/work/main/labs/lab03-dot/kit/rubric.ini",
+                                      "/work/main/labs/lab03-dot/solution/dot.cu", "/work/main/Makefile", "../bin/runner",
                                       "/etc/passwd", NULL};
     for (int i = 0; kit_files[i]; i++)
         try_write(kit_files[i]);

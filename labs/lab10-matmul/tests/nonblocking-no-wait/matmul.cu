@@ -1,4 +1,4 @@
-/* lab10 known-bad (a kernel left running on a non-blocking stream): no tiling (tests/submissions/lab10-matmul/naive),
+/* lab10 known-bad (a kernel left running on a non-blocking stream): no tiling (labs/lab10-matmul/tests/naive),
  * launched on a stream of its own created with cudaStreamNonBlocking, and
  * matmul_tiled returns without waiting.  The kit's timing used to stop before
  * the kernel ended: 20/20, "speedup 221x" and 1.3 PFLOP/s on an H100 for a
