@@ -161,7 +161,7 @@ void *bench_fn(int who, const char *name)
     if (!g_so[who] || access(g_so[who], R_OK) != 0) {
         if (who != BENCH_STRETCH && !g_said[who]++) /* a lab without a stretch exercise: nothing to say */
             printf("   %s: not in this copy of the kit (%s): skipped\n", who_name(who),
-                   who == BENCH_REFERENCE ? "a student copy has no solutions/" : "no --student");
+                   who == BENCH_REFERENCE ? "a student copy has no labs/<lab>/solution/" : "no --student");
         return NULL;
     }
     if (!g_handle[who]) {

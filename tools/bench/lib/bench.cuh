@@ -1,6 +1,6 @@
 /* bench.cuh - `make bench`: one lab's implementations against NVIDIA's libraries.
  *
- * A lab's bench program (tools/bench/lib/labNN-*.cu) builds its inputs, lists
+ * A lab's bench program (labs/labNN-*/bench.cu) builds its inputs, lists
  * rows - the student's code, the reference solution, the kit's baseline, the
  * library peer - and hands each case to bench_case_run, which:
  *   1. calls every row once and checks its output (a wrong result is printed
@@ -47,7 +47,7 @@ typedef struct {
 } bench_case;
 
 /* BENCH_STRETCH: the solution of a handout's optional stretch exercise
- * (solutions/<lab>/stretch/), where the lab has one. */
+ * (labs/<lab>/solution/stretch/), where the lab has one. */
 enum { BENCH_STUDENT, BENCH_REFERENCE, BENCH_STRETCH };
 
 /* A row of the kit's or a library's own (peer = 1: the library peer). */
@@ -64,7 +64,7 @@ static inline bench_row bench_make(const char *name, void (*call)(void *), void 
  * table says so. */
 void bench_start(int argc, char **argv, const char *lab);
 /* Function `name` of the student's or the reference's shared object; NULL when
- * that code is not there (a student copy of the kit has no solutions/: said
+ * that code is not there (a student copy of the kit has no labs/<lab>/solution/: said
  * once).  The interfaces are C++ functions: `name` is the mangled name of the
  * lab header's declaration (the headers never change; `--symbols` proves the
  * names in CI, where there is no GPU). */
