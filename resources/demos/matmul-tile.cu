@@ -1,6 +1,6 @@
 /* matmul-tile - tiled matrix multiply without its second __syncthreads().
  * (The classic tiled kernel of the lecture slides, its second barrier left out.
- * Lab 10's starter, labs/lab10-matmul/matmul.cu, has the same hole: TODO 1.)
+ * Lab 10's starter, labs/lab10-matmul/student/matmul.cu, has the same hole: TODO 1.)
  *
  * Each block computes one 32x32 tile of C = A * B.  It walks along a strip of
  * A and a strip of B one 32x32 tile at a time: every thread loads one element

@@ -1,6 +1,6 @@
 /* lab01 - which thread am I?
  *
- * Read handouts/lab01-print-tid.md first.  Check your work with:   make lab01
+ * Read labs/lab01-print-tid/handout.md first.  Check your work with:   make lab01
  * Run it once with a launch of your choice:   make run-lab01 P="blocks=4 threads=3"
  *
  * print_tids() launches a kernel in which every thread prints its block

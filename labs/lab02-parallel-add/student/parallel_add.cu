@@ -1,6 +1,6 @@
 /* lab02 - adding two vectors on the GPU.
  *
- * Read handouts/lab02-parallel-add.md first.  Check your work with:   make lab02
+ * Read labs/lab02-parallel-add/handout.md first.  Check your work with:   make lab02
  * Run it once:   make run-lab02 P="n=1000"      (add time=1 for timings)
  *
  * vector_add() does the whole round trip from host memory; vector_add_device()

@@ -1,6 +1,6 @@
 /* lab03 - dot product with a shared-memory reduction.
  *
- * Read handouts/lab03-dot.md first.  Check your work with:   make lab03
+ * Read labs/lab03-dot/handout.md first.  Check your work with:   make lab03
  *
  * The harness gives you device pointers d_a, d_b (n elements each) and
  * expects the dot product back.  This starter computes per-thread products,

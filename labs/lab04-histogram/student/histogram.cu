@@ -1,6 +1,6 @@
 /* lab04 - privatised histogram in shared memory.
  *
- * Read handouts/lab04-histogram.md first.  Check your work with:   make lab04
+ * Read labs/lab04-histogram/handout.md first.  Check your work with:   make lab04
  *
  * The harness gives you n input values in [0, bins) and a global histogram
  * full of garbage.  This starter clears the global histogram, lets every

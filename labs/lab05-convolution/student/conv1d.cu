@@ -1,6 +1,6 @@
 /* lab05 - 1D convolution with a tile in shared memory.
  *
- * Read handouts/lab05-convolution.md first.  Check your work with:   make lab05
+ * Read labs/lab05-convolution/handout.md first.  Check your work with:   make lab05
  * The worked example of the handout:     make run-lab05 P="data=example type=int"
  *
  * The harness gives you device arrays d_in, d_out (n elements) and the mask

@@ -1,6 +1,6 @@
 /* lab06 - Kogge-Stone inclusive scan.
  *
- * Read handouts/lab06-scan.md first.  Check your work with:   make lab06
+ * Read labs/lab06-scan/handout.md first.  Check your work with:   make lab06
  *
  * Part 1 (scan_block, scan_block_int): one block, one thread per element.
  * The kernel below is the classic first Kogge-Stone program: its logic

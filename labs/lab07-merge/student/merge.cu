@@ -1,6 +1,6 @@
 /* lab07 - merging two sorted arrays with co-rank.
  *
- * Read handouts/lab07-merge.md first.  Check your work with:   make lab07
+ * Read labs/lab07-merge/handout.md first.  Check your work with:   make lab07
  *
  * Every function is a template on the element type T, so the same code
  * merges ints and tagged records (the grader uses the records to see whether

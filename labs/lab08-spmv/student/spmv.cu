@@ -1,6 +1,6 @@
 /* lab08 - sparse matrix-vector product y = A x with A in CSR.
  *
- * Read handouts/lab08-spmv.md first.  Check your work with:   make lab08
+ * Read labs/lab08-spmv/handout.md first.  Check your work with:   make lab08
  *
  * spmv_scalar_kernel below is the classic scalar kernel: one thread per row.
  * The kit times your spmv_vector against it.  spmv_vector should give each

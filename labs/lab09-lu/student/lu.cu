@@ -1,6 +1,6 @@
 /* lab09 - Crout LU factorization without pivoting.
  *
- * Read handouts/lab09-lu.md first.  Check your work with:   make lab09
+ * Read labs/lab09-lu/handout.md first.  Check your work with:   make lab09
  *
  * The matrix is factored in place (lu.h): after the call, a[i*n + j] holds
  * l_ij for j <= i and u_ij for j > i.  Crout computes, for j = 0, 1, ..., n-1,

@@ -1,6 +1,6 @@
 /* lab10 - tiled matrix multiply in shared memory.
  *
- * Read handouts/lab10-matmul.md first.  Check your work with:   make lab10
+ * Read labs/lab10-matmul/handout.md first.  Check your work with:   make lab10
  *
  * This starter is the classic tiled kernel of the lecture slides, with the three
  * bugs they teach: it works for square matrices whose size is a multiple of

@@ -1,6 +1,6 @@
 /* lab11 - host-device transfers: pinned memory, then streams.
  *
- * Read handouts/lab11-streams.md first.  Check your work with:   make lab11
+ * Read labs/lab11-streams/handout.md first.  Check your work with:   make lab11
  *
  * Part 1 measures what page-locked host memory buys; Part 2 hides copies
  * behind a kernel with several streams.  This starter compiles and computes
