@@ -40,7 +40,7 @@ extern char **environ;
 static int find_lab_dir(const char *kit_root, const char *lab, char *out, size_t len)
 {
     char pattern[2048];
-    /* "lab03" matches labs/lab03-*\/kit; a full name matches itself. */
+    /* "lab03" matches labs/lab03-<name>/kit; a full name matches itself. */
     struct stat st;
     if (labdir_path(pattern, sizeof pattern, kit_root, lab, "kit") == 0 && stat(pattern, &st) == 0 &&
         S_ISDIR(st.st_mode)) {

@@ -1,6 +1,6 @@
 /* bench.cuh - `make bench`: one lab's implementations against NVIDIA's libraries.
  *
- * A lab's bench program (labs/labNN-*/bench.cu) builds its inputs, lists
+ * A lab's bench program (labs/labNN-name/bench.cu) builds its inputs, lists
  * rows - the student's code, the reference solution, the kit's baseline, the
  * library peer - and hands each case to bench_case_run, which:
  *   1. calls every row once and checks its output (a wrong result is printed
