@@ -108,7 +108,7 @@ endif
 # make new-lab NAME=...: a bad or taken NAME is refused here, in one line (tools/new-lab --check).
 ifneq ($(filter new-lab,$(MAKECMDGOALS)),)
   ifneq ($(findstring ',$(NAME)),)
-    $(error make new-lab NAME=$(NAME): not labNN-name (e.g. lab12-transpose))
+    $(error make new-lab NAME=$(NAME): not labNN-name (e.g. lab13-transpose))
   endif
   NEW_LAB_BAD := $(shell tools/new-lab --check '$(NAME)' 2>&1)
   ifneq ($(NEW_LAB_BAD),)
@@ -396,7 +396,7 @@ test-hostile: all $(GPU_TESTS) ## the grader's robustness checks alone (kill -9,
 bench-grader: all ## how fast and how fair grading is on this GPU (per lab: seconds per check, spread of the speedups; prints, asserts nothing)
 	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tools/bench/grader
 
-new-lab: ## write a new lab's skeleton that builds, validates and grades: make new-lab NAME=lab12-transpose
+new-lab: ## write a new lab's skeleton that builds, validates and grades: make new-lab NAME=lab13-transpose
 	@tools/new-lab "$$NAME"
 
 deps: ## install missing distribution packages (as root)
