@@ -340,7 +340,8 @@ test-quick: $(DEPS_OK) ## the unit tests but kitgrade's nvcc builds, the handout
 	 KIT_ROOT=$(KIT_ROOT) tests/check-handouts || rc=1; \
 	 { KIT_ROOT=$(KIT_ROOT) tests/check-walls && KIT_ROOT=$(KIT_ROOT) tests/check-walls --self-test; } || rc=1; \
 	 { KIT_ROOT=$(KIT_ROOT) tests/check-functions && KIT_ROOT=$(KIT_ROOT) tests/check-functions --self-test; } || rc=1; \
-	 KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/check-docs || rc=1; exit $$rc
+	 KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/check-docs || rc=1; \
+	 KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/check-docs --self-test || rc=1; exit $$rc
 
 build-cu: all demos ## compile every .cu in the tree (starters, solutions, demos) for CUDA_ARCH
 	@$(KITGRADE) build-all --jobs $(or $(JOBS),$(shell nproc))
@@ -369,7 +370,8 @@ test-cu-prep:
 
 test-build: all ## what the build and the documents tell users: unknown labs, no-GPU lines, packages, help, handouts, docs/
 	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-build; rc=$$?; \
-	 KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/check-docs || rc=1; exit $$rc
+	 KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/check-docs || rc=1; \
+	 KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/check-docs --self-test || rc=1; exit $$rc
 
 test-new-lab: all ## make new-lab in a scratch copy: the lab builds and validates; on a GPU its solution gets full marks, its starter fails
 	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-new-lab
