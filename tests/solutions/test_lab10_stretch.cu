@@ -17,8 +17,9 @@
  *    with): the loads of A's, B's and a thin B's tile take every element of
  *    it once, float4 aligned; the threads' parts of a full and of a thin tile
  *    of C cover it once, their shared-memory reads float4 (float2) aligned;
- *    with SGEMM_WARP_TILE a warp reads 8 consecutive float4 of Bs at a step
- *    (one 128-byte wavefront) and at most 4 distinct float4 of As.
+ *    with SGEMM_WARP_TILE 1 a warp reads 8 consecutive float4 of Bs at a
+ *    step (one 128-byte wavefront) and 4 of As, with 2 4 of Bs and 8 of As
+ *    (consecutive too).
  *
  * Not a Check program (nvcc builds it, for the solution is CUDA C++):
  * plain_check.h's checks and summary line.
@@ -136,20 +137,21 @@ static void check_c_maps(void)
     check_once(full, BM, BN, "a full tile of C");
     check_once(thin, BM, THIN_BN, "a thin tile of C");
 #if SGEMM_WARP_TILE
+    const int b_span = SGEMM_WARP_TILE == 1 ? 32 : 16, a_span = SGEMM_WARP_TILE == 1 ? 16 : 32;
     for (int w = 0; w < THREADS / 32; w++)
         for (int g = 0; g < 2; g++) {
-            int lo = BN, hi = -1, rows[32], nrows = 0;
+            int lo = BN, hi = -1, rlo = BM, rhi = -1;
             for (int t = 32 * w; t < 32 * w + 32; t++) {
-                int c = c_col(t, g), r = c_row(t, g), known = 0;
+                int c = c_col(t, g), r = c_row(t, g);
                 lo = c < lo ? c : lo, hi = c > hi ? c : hi;
-                for (int x = 0; x < nrows; x++)
-                    known |= rows[x] == r;
-                if (!known)
-                    rows[nrows++] = r;
+                rlo = r < rlo ? r : rlo, rhi = r > rhi ? r : rhi;
             }
-            CHECK(hi + 4 - lo == 32, "warp %d reads Bs columns %d .. %d at a step, not 32 consecutive", w, lo,
-                  hi + 3);
-            CHECK(nrows <= 4, "warp %d reads %d float4 of As at a step, more than 4", w, nrows);
+            /* each lane reads 4 floats from a multiple of 4 (checked above),
+             * so a span of 4 x (distinct reads) is consecutive float4 */
+            CHECK(hi + 4 - lo == b_span, "warp %d reads Bs columns %d .. %d at a step, not %d consecutive", w, lo,
+                  hi + 3, b_span);
+            CHECK(rhi + 4 - rlo == a_span, "warp %d reads As columns %d .. %d at a step, not %d consecutive", w,
+                  rlo, rhi + 3, a_span);
         }
 #endif
 }

@@ -53,13 +53,15 @@
  *   SGEMM_WARP_TILE  1: each warp computes a 32 x 64 piece of the tile, its
  *                    lanes 4 x 8, so a warp's read of Bs at a step is 8
  *                    consecutive float4 (one 128-byte wavefront) and of As
- *                    4 (broadcast); 0: the threads 16 x 16 over the whole
+ *                    4 (broadcast); 2: 64 x 32, lanes 8 x 4 (8 float4 of
+ *                    As, 4 of Bs); 0: the threads 16 x 16 over the whole
  *                    tile (a warp reads 16 float4 of Bs, 256 bytes);
  *   SGEMM_B_ASYNC    1: the next tile of B goes from global to shared memory
  *                    by cp.async (no registers hold it, no stores to shared
  *                    memory issued for it); 0: through registers like A's.
  *   SGEMM_MIN_BLOCKS __launch_bounds__' blocks per SM (2: at most 128
- *                    registers a thread). */
+ *                    registers a thread);
+ *   SGEMM_GROUP_M    row tiles per group in the block order. */
 #ifndef SGEMM_BK
 #define SGEMM_BK 16
 #endif
@@ -72,6 +74,12 @@
 #ifndef SGEMM_MIN_BLOCKS
 #define SGEMM_MIN_BLOCKS 2
 #endif
+#ifndef SGEMM_GROUP_M
+#define SGEMM_GROUP_M 16
+#endif
+#if SGEMM_WARP_TILE < 0 || SGEMM_WARP_TILE > 2
+#error "SGEMM_WARP_TILE must be 0, 1 or 2"
+#endif
 #if SGEMM_BK != 8 && SGEMM_BK != 16
 #error "SGEMM_BK must be 8 or 16"
 #endif
@@ -82,7 +90,7 @@
 #define THREADS 256      /* 8 warps */
 #define AS_STRIDE (BM + 4) /* padding: fewer bank conflicts storing A transposed; rows stay 16-byte aligned */
 #define THIN_BN 32      /* a last column of tiles at most this wide is computed by thin blocks */
-#define GROUP_M 16       /* row tiles per group in the block order (L2 reuse) */
+#define GROUP_M SGEMM_GROUP_M /* row tiles per group in the block order (L2 reuse) */
 #define A_LOADS (BM * BK / 4 / THREADS)     /* float4 of A per thread per tile: 2 (BK 16) or 1 (BK 8) */
 #define B_LOADS (BK * BN / 4 / THREADS)     /* float4 of B likewise */
 #define THIN_PER (BK * THIN_BN / THREADS)   /* consecutive floats of a thin tile's B per thread: 2 or 1 */
@@ -104,24 +112,30 @@ __host__ __device__ inline int thin_load_col(int t) { return t % (THIN_BN / THIN
  * or thin_col(t) .. + 1 (a thin one). */
 __host__ __device__ inline int c_row(int t, int g)
 {
-#if SGEMM_WARP_TILE
+#if SGEMM_WARP_TILE == 1
     return t / 64 * 32 + t % 32 / 8 * 4 + 16 * g; /* warps 4 x 2, lanes 4 x 8 */
+#elif SGEMM_WARP_TILE == 2
+    return t / 128 * 64 + t % 32 / 4 * 4 + 32 * g; /* warps 2 x 4, lanes 8 x 4 */
 #else
     return t / 16 * 4 + 64 * g;
 #endif
 }
 __host__ __device__ inline int c_col(int t, int g)
 {
-#if SGEMM_WARP_TILE
+#if SGEMM_WARP_TILE == 1
     return t / 32 % 2 * 64 + t % 8 * 4 + 32 * g;
+#elif SGEMM_WARP_TILE == 2
+    return t / 32 % 4 * 32 + t % 4 * 4 + 16 * g;
 #else
     return t % 16 * 4 + 64 * g;
 #endif
 }
 __host__ __device__ inline int thin_col(int t)
 {
-#if SGEMM_WARP_TILE
+#if SGEMM_WARP_TILE == 1
     return (t / 32 % 2 * 8 + t % 8) * 2;
+#elif SGEMM_WARP_TILE == 2
+    return (t / 32 % 4 * 4 + t % 4) * 2;
 #else
     return t % 16 * 2;
 #endif
@@ -185,6 +199,7 @@ __device__ __forceinline__ void load_b_async(const float *B, int k, int n, bool 
             }
         }
     }
+    __pipeline_commit(); /* one group: wait_prior(0) waits only for committed copies */
 }
 
 /* A thin tile's B, BK x THIN_BN (one float at a time: such a tile is rare
