@@ -75,6 +75,15 @@ static void check_once(const unsigned char *seen, int rows, int cols, const char
     CHECK(bad == 0, "%s: %d of %d x %d elements not taken exactly once", name, bad, rows, cols);
 }
 
+/* One load of width floats at row r, column c of a rows x cols tile, what
+ * lies inside it counted in seen. */
+static void take(unsigned char *seen, int rows, int cols, int r, int c, int width)
+{
+    for (int q = 0; q < width; q++)
+        if (r >= 0 && r < rows && c + q >= 0 && c + q < cols)
+            seen[r * cols + c + q]++;
+}
+
 /* The loads: A's tile BM x BK (A_LOADS float4 a thread), B's BK x BN
  * (B_LOADS), a thin B's BK x THIN_BN (THIN_PER consecutive floats). */
 static void check_load_maps(void)
@@ -84,24 +93,15 @@ static void check_load_maps(void)
     int misaligned = 0;
     for (int t = 0; t < THREADS; t++) {
         for (int h = 0; h < A_LOADS; h++) {
-            int r = a_load_row(t, h), c = a_load_col(t, h);
-            misaligned += c % 4 != 0;
-            for (int q = 0; q < 4; q++)
-                if (r >= 0 && r < BM && c + q >= 0 && c + q < BK)
-                    a[r * BK + c + q]++;
+            misaligned += a_load_col(t, h) % 4 != 0;
+            take(a, BM, BK, a_load_row(t, h), a_load_col(t, h), 4);
         }
         for (int h = 0; h < B_LOADS; h++) {
-            int r = b_load_row(t, h), c = b_load_col(t, h);
-            misaligned += c % 4 != 0;
-            for (int q = 0; q < 4; q++)
-                if (r >= 0 && r < BK && c + q >= 0 && c + q < BN)
-                    b[r * BN + c + q]++;
+            misaligned += b_load_col(t, h) % 4 != 0;
+            take(b, BK, BN, b_load_row(t, h), b_load_col(t, h), 4);
         }
-        int r = thin_load_row(t), c = thin_load_col(t);
-        misaligned += c % THIN_PER != 0;
-        for (int q = 0; q < THIN_PER; q++)
-            if (r >= 0 && r < BK && c + q >= 0 && c + q < THIN_BN)
-                thin[r * THIN_BN + c + q]++;
+        misaligned += thin_load_col(t) % THIN_PER != 0;
+        take(thin, BK, THIN_BN, thin_load_row(t), thin_load_col(t), THIN_PER);
     }
     CHECK(misaligned == 0, "%d loads not aligned to their width", misaligned);
     check_once(a, BM, BK, "A's tile loads");
