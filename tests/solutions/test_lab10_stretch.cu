@@ -12,7 +12,14 @@
  *  - within a group, consecutive blocks stay inside its GROUP_M row tiles;
  *  - the bench's sizes: 1999 x 2049 gives 16 x 16 full blocks and 16 thin
  *    ones (one wave of two blocks per SM on 132 SMs leaves room for them),
- *    4096 x 4096 gives 32 x 32 full blocks and no thin one.
+ *    4096 x 4096 gives 32 x 32 full blocks and no thin one;
+ *  - the index maps of a block's threads (for the -D knobs this is built
+ *    with): the loads of A's, B's and a thin B's tile take every element of
+ *    it once, float4 aligned; the threads' parts of a full and of a thin tile
+ *    of C cover it once, their shared-memory reads float4 (float2) aligned;
+ *    with SGEMM_WARP_TILE 1 a warp reads 8 consecutive float4 of Bs at a
+ *    step (one 128-byte wavefront) and 4 of As, with 2 4 of Bs and 8 of As
+ *    (consecutive too).
  *
  * Not a Check program (nvcc builds it, for the solution is CUDA C++):
  * plain_check.h's checks and summary line.
@@ -59,8 +66,100 @@ static void check_order(int m, int n)
     free(seen);
 }
 
+/* Each element of a rows x cols tile counted once; name says which map. */
+static void check_once(const unsigned char *seen, int rows, int cols, const char *name)
+{
+    int bad = 0;
+    for (int i = 0; i < rows * cols; i++)
+        bad += seen[i] != 1;
+    CHECK(bad == 0, "%s: %d of %d x %d elements not taken exactly once", name, bad, rows, cols);
+}
+
+/* One load of width floats at row r, column c of a rows x cols tile, what
+ * lies inside it counted in seen. */
+static void take(unsigned char *seen, int rows, int cols, int r, int c, int width)
+{
+    for (int q = 0; q < width; q++)
+        if (r >= 0 && r < rows && c + q >= 0 && c + q < cols)
+            seen[r * cols + c + q]++;
+}
+
+/* The loads: A's tile BM x BK (A_LOADS float4 a thread), B's BK x BN
+ * (B_LOADS), a thin B's BK x THIN_BN (THIN_PER consecutive floats). */
+static void check_load_maps(void)
+{
+    static unsigned char a[BM * BK], b[BK * BN], thin[BK * THIN_BN];
+    memset(a, 0, sizeof a), memset(b, 0, sizeof b), memset(thin, 0, sizeof thin);
+    int misaligned = 0;
+    for (int t = 0; t < THREADS; t++) {
+        for (int h = 0; h < A_LOADS; h++) {
+            misaligned += a_load_col(t, h) % 4 != 0;
+            take(a, BM, BK, a_load_row(t, h), a_load_col(t, h), 4);
+        }
+        for (int h = 0; h < B_LOADS; h++) {
+            misaligned += b_load_col(t, h) % 4 != 0;
+            take(b, BK, BN, b_load_row(t, h), b_load_col(t, h), 4);
+        }
+        misaligned += thin_load_col(t) % THIN_PER != 0;
+        take(thin, BK, THIN_BN, thin_load_row(t), thin_load_col(t), THIN_PER);
+    }
+    CHECK(misaligned == 0, "%d loads not aligned to their width", misaligned);
+    check_once(a, BM, BK, "A's tile loads");
+    check_once(b, BK, BN, "B's tile loads");
+    check_once(thin, BK, THIN_BN, "a thin B's tile loads");
+}
+
+/* The threads' parts of C: rows c_row(t, g) + 0..3, columns c_col(t, g) +
+ * 0..3 (full) or thin_col(t) + 0..1 (thin); and what a warp reads. */
+static void check_c_maps(void)
+{
+    static unsigned char full[BM * BN], thin[BM * THIN_BN];
+    memset(full, 0, sizeof full), memset(thin, 0, sizeof thin);
+    int misaligned = 0;
+    for (int t = 0; t < THREADS; t++)
+        for (int i = 0; i < 8; i++) {
+            int r = c_row(t, i / 4) + i % 4;
+            misaligned += i % 4 == 0 && c_row(t, i / 4) % 4 != 0;
+            for (int j = 0; j < 8; j++) {
+                int c = c_col(t, j / 4) + j % 4;
+                misaligned += i == 0 && j % 4 == 0 && c_col(t, j / 4) % 4 != 0;
+                if (r >= 0 && r < BM && c >= 0 && c < BN)
+                    full[r * BN + c]++;
+            }
+            for (int j = 0; j < 2; j++) {
+                int c = thin_col(t) + j;
+                misaligned += i == 0 && j == 0 && thin_col(t) % 2 != 0;
+                if (r >= 0 && r < BM && c >= 0 && c < THIN_BN)
+                    thin[r * THIN_BN + c]++;
+            }
+        }
+    CHECK(misaligned == 0, "%d shared-memory reads not aligned to their width", misaligned);
+    check_once(full, BM, BN, "a full tile of C");
+    check_once(thin, BM, THIN_BN, "a thin tile of C");
+#if SGEMM_WARP_TILE
+    const int b_span = SGEMM_WARP_TILE == 1 ? 32 : 16, a_span = SGEMM_WARP_TILE == 1 ? 16 : 32;
+    for (int w = 0; w < THREADS / 32; w++)
+        for (int g = 0; g < 2; g++) {
+            int lo = BN, hi = -1, rlo = BM, rhi = -1;
+            for (int t = 32 * w; t < 32 * w + 32; t++) {
+                int c = c_col(t, g), r = c_row(t, g);
+                lo = c < lo ? c : lo, hi = c > hi ? c : hi;
+                rlo = r < rlo ? r : rlo, rhi = r > rhi ? r : rhi;
+            }
+            /* each lane reads 4 floats from a multiple of 4 (checked above),
+             * so a span of 4 x (distinct reads) is consecutive float4 */
+            CHECK(hi + 4 - lo == b_span, "warp %d reads Bs columns %d .. %d at a step, not %d consecutive", w, lo,
+                  hi + 3, b_span);
+            CHECK(rhi + 4 - rlo == a_span, "warp %d reads As columns %d .. %d at a step, not %d consecutive", w,
+                  rlo, rhi + 3, a_span);
+        }
+#endif
+}
+
 int main(void)
 {
+    check_load_maps();
+    check_c_maps();
     const int sizes[] = {1, 2, 3, 31, 32, 33, 127, 128, 129, 160, 161, 255, 256, 257, 1000, 1999, 2001, 2049, 2080, 4096};
     for (int m : sizes)
         for (int n : sizes)

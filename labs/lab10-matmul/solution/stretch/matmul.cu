@@ -3,14 +3,17 @@
  * (../matmul.cu); the tile walk along k is the same, what changes is how much
  * each thread does with a tile, and which block takes which tile:
  *
- *   - a block of 16 x 16 threads computes a 128 x 128 tile of C, each thread
+ *   - a block of 256 threads computes a 128 x 128 tile of C, each thread
  *     an 8 x 8 block of it, kept in 64 registers (register blocking): per step
  *     along k it reads 8 values of A and 8 of B from shared memory for 64
  *     multiply-adds, where the reference reads 2 for 1;
- *   - a thread's 8 rows are two groups of 4 (rows 4 ty .. 4 ty + 3 and 64
- *     more), its 8 columns likewise: each group is one 16-byte shared-memory
- *     read, and the 16 threads of a half-warp read 64 consecutive words of a
- *     row of Bs (no bank conflicts), a warp's reads of As are broadcasts;
+ *   - a thread's 8 rows are two groups of 4, its 8 columns likewise (c_row,
+ *     c_col below): each group is one 16-byte shared-memory read.  By
+ *     default (SGEMM_WARP_TILE) each warp owns a 32 x 64 piece of the tile,
+ *     its lanes 4 x 8: at each step the warp reads 8 consecutive float4 of
+ *     Bs (128 bytes, one pass of shared memory) and 4 of As (broadcast), 4
+ *     passes for its 4 reads where 16 x 16 threads over the whole tile take
+ *     6 (16 float4 of Bs: 256 bytes);
  *   - the tile of A is stored transposed (As[p][i]), so that a thread's 4
  *     rows of A at step p are consecutive too;
  *   - global loads are 16 bytes (float4) wherever they are proven aligned and
@@ -19,7 +22,8 @@
  *     loaded as 0;
  *   - two shared buffers: the next tile is loaded from global memory into
  *     registers while the current one is multiplied, then stored into the
- *     other buffer - one barrier per tile instead of two;
+ *     other buffer - one barrier per tile instead of two (with
+ *     SGEMM_B_ASYNC, B's tile goes there by cp.async instead, no registers);
  *   - thin last column: when n leaves a last column of tiles at most THIN_BN
  *     wide (n = 2049 leaves 1 column), a full 128 x 128 block there would
  *     cost as much as any other for almost no work, and on an H100 (132 SMs,
@@ -35,28 +39,115 @@
  * Every thread takes part in every load and barrier; only the stores to C
  * are guarded.
  */
+#include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 #include <stdint.h>
 
 #include "kit/cuda_check.cuh"
 #include "matmul.h"
 
+/* The knobs (-D at build time, for sweeping variants on a GPU; the defaults
+ * are the configuration the handout's figures are for):
+ *   SGEMM_BK         8 or 16: the step along k (16 halves the barriers per
+ *                    multiply-add, 8 halves the registers that stage a tile);
+ *   SGEMM_WARP_TILE  1: each warp computes a 32 x 64 piece of the tile, its
+ *                    lanes 4 x 8, so a warp's read of Bs at a step is 8
+ *                    consecutive float4 (one 128-byte wavefront) and of As
+ *                    4 (broadcast); 2: 64 x 32, lanes 8 x 4 (8 float4 of
+ *                    As, 4 of Bs); 0: the threads 16 x 16 over the whole
+ *                    tile (a warp reads 16 float4 of Bs, 256 bytes);
+ *   SGEMM_B_ASYNC    1: the next tile of B goes from global to shared memory
+ *                    by cp.async (no registers hold it, no stores to shared
+ *                    memory issued for it); 0: through registers like A's.
+ *   SGEMM_MIN_BLOCKS __launch_bounds__' blocks per SM (2: at most 128
+ *                    registers a thread);
+ *   SGEMM_GROUP_M    row tiles per group in the block order. */
+#ifndef SGEMM_BK
+#define SGEMM_BK 16
+#endif
+#ifndef SGEMM_WARP_TILE
+#define SGEMM_WARP_TILE 1
+#endif
+#ifndef SGEMM_B_ASYNC
+#define SGEMM_B_ASYNC 0
+#endif
+#ifndef SGEMM_MIN_BLOCKS
+#define SGEMM_MIN_BLOCKS 2
+#endif
+#ifndef SGEMM_GROUP_M
+#define SGEMM_GROUP_M 16
+#endif
+#if SGEMM_WARP_TILE < 0 || SGEMM_WARP_TILE > 2
+#error "SGEMM_WARP_TILE must be 0, 1 or 2"
+#endif
+#if SGEMM_BK != 8 && SGEMM_BK != 16
+#error "SGEMM_BK must be 8 or 16"
+#endif
+
 #define BM 128           /* rows of C per block */
 #define BN 128           /* columns of C per block */
-#define BK 16            /* the step along k */
-#define THREADS 256      /* 16 x 16 */
+#define BK SGEMM_BK      /* the step along k */
+#define THREADS 256      /* 8 warps */
 #define AS_STRIDE (BM + 4) /* padding: fewer bank conflicts storing A transposed; rows stay 16-byte aligned */
 #define THIN_BN 32      /* a last column of tiles at most this wide is computed by thin blocks */
-#define GROUP_M 16       /* row tiles per group in the block order (L2 reuse) */
+#define GROUP_M SGEMM_GROUP_M /* row tiles per group in the block order (L2 reuse) */
+#define A_LOADS (BM * BK / 4 / THREADS)     /* float4 of A per thread per tile: 2 (BK 16) or 1 (BK 8) */
+#define B_LOADS (BK * BN / 4 / THREADS)     /* float4 of B likewise */
+#define THIN_PER (BK * THIN_BN / THREADS)   /* consecutive floats of a thin tile's B per thread: 2 or 1 */
 
-/* A's tile, BM x BK: thread t loads 4 consecutive elements of row t / 4 and
- * of row t / 4 + 64, columns 4 (t % 4) .. + 3. */
-__device__ __forceinline__ void load_a(const float *A, int m, int k, bool vec, int row0, int p0, int t, float r[2][4])
+/* The index maps (host and device: the CPU test checks that they cover
+ * every element once).  Loads: float4 number f = t + THREADS h of a tile,
+ * in row-major order (so a warp reads whole rows, coalesced; THREADS is a
+ * multiple of a row's float4, so h only moves the row).  A's tile is
+ * BM x BK, B's BK x BN, a thin tile's B BK x THIN_BN (THIN_PER floats). */
+__host__ __device__ inline int a_load_row(int t, int h) { return t / (BK / 4) + h * (THREADS / (BK / 4)); }
+__host__ __device__ inline int a_load_col(int t, int) { return t % (BK / 4) * 4; }
+__host__ __device__ inline int b_load_row(int t, int h) { return t / (BN / 4) + h * (THREADS / (BN / 4)); }
+__host__ __device__ inline int b_load_col(int t, int) { return t % (BN / 4) * 4; }
+__host__ __device__ inline int thin_load_row(int t) { return t / (THIN_BN / THIN_PER); }
+__host__ __device__ inline int thin_load_col(int t) { return t % (THIN_BN / THIN_PER) * THIN_PER; }
+
+/* Thread t's part of a tile of C: rows c_row(t, 0) .. + 3 and c_row(t, 1)
+ * .. + 3; columns c_col(t, 0) .. + 3 and c_col(t, 1) .. + 3 (a full tile)
+ * or thin_col(t) .. + 1 (a thin one). */
+__host__ __device__ inline int c_row(int t, int g)
 {
-    int p = p0 + (t & 3) * 4;
+#if SGEMM_WARP_TILE == 1
+    return t / 64 * 32 + t % 32 / 8 * 4 + 16 * g; /* warps 4 x 2, lanes 4 x 8 */
+#elif SGEMM_WARP_TILE == 2
+    return t / 128 * 64 + t % 32 / 4 * 4 + 32 * g; /* warps 2 x 4, lanes 8 x 4 */
+#else
+    return t / 16 * 4 + 64 * g;
+#endif
+}
+__host__ __device__ inline int c_col(int t, int g)
+{
+#if SGEMM_WARP_TILE == 1
+    return t / 32 % 2 * 64 + t % 8 * 4 + 32 * g;
+#elif SGEMM_WARP_TILE == 2
+    return t / 32 % 4 * 32 + t % 4 * 4 + 16 * g;
+#else
+    return t % 16 * 4 + 64 * g;
+#endif
+}
+__host__ __device__ inline int thin_col(int t)
+{
+#if SGEMM_WARP_TILE == 1
+    return (t / 32 % 2 * 8 + t % 8) * 2;
+#elif SGEMM_WARP_TILE == 2
+    return (t / 32 % 4 * 4 + t % 4) * 2;
+#else
+    return t % 16 * 2;
+#endif
+}
+
+/* A's tile, BM x BK, into registers (transposed into shared memory later). */
+__device__ __forceinline__ void load_a(const float *A, int m, int k, bool vec, int row0, int p0, int t,
+                                       float r[A_LOADS][4])
+{
 #pragma unroll
-    for (int h = 0; h < 2; h++) {
-        int row = row0 + (t >> 2) + 64 * h;
+    for (int h = 0; h < A_LOADS; h++) {
+        int row = row0 + a_load_row(t, h), p = p0 + a_load_col(t, h);
         const float *src = A + (size_t)row * k + p;
         if (vec && row < m && p + 3 < k) {
             float4 v = *(const float4 *)src;
@@ -69,14 +160,13 @@ __device__ __forceinline__ void load_a(const float *A, int m, int k, bool vec, i
     }
 }
 
-/* B's tile, BK x BN: thread t loads columns 4 (t % 32) .. + 3 of rows t / 32
- * and t / 32 + 8. */
-__device__ __forceinline__ void load_b(const float *B, int k, int n, bool vec, int p0, int col0, int t, float r[2][4])
+/* B's tile, BK x BN, into registers. */
+__device__ __forceinline__ void load_b(const float *B, int k, int n, bool vec, int p0, int col0, int t,
+                                       float r[B_LOADS][4])
 {
-    int col = col0 + (t & 31) * 4;
 #pragma unroll
-    for (int h = 0; h < 2; h++) {
-        int p = p0 + (t >> 5) + 8 * h;
+    for (int h = 0; h < B_LOADS; h++) {
+        int p = p0 + b_load_row(t, h), col = col0 + b_load_col(t, h);
         const float *src = B + (size_t)p * n + col;
         if (vec && p < k && col + 3 < n) {
             float4 v = *(const float4 *)src;
@@ -89,137 +179,142 @@ __device__ __forceinline__ void load_b(const float *B, int k, int n, bool vec, i
     }
 }
 
-/* A thin tile's B, BK x THIN_BN: thread t loads columns 2 (t % 16) and + 1
- * of row t / 16 (one float at a time: such a tile is rare and small). */
-__device__ __forceinline__ void load_b_thin(const float *B, int k, int n, int p0, int col0, int t, float r[2])
+/* B's tile straight into shared memory by cp.async: 16 bytes where aligned
+ * and inside B, else 4 at a time, zero-filled (nothing read) outside B. */
+__device__ __forceinline__ void load_b_async(const float *B, int k, int n, bool vec, int p0, int col0, int t,
+                                             float (*bs)[BN])
 {
-    int p = p0 + (t >> 4), col = col0 + (t & 15) * 2;
+#pragma unroll
+    for (int h = 0; h < B_LOADS; h++) {
+        int p = p0 + b_load_row(t, h), col = col0 + b_load_col(t, h);
+        float *dst = &bs[b_load_row(t, h)][b_load_col(t, h)];
+        const float *src = B + (size_t)p * n + col;
+        if (vec && p < k && col + 3 < n) {
+            __pipeline_memcpy_async(dst, src, 16);
+        } else {
+#pragma unroll
+            for (int q = 0; q < 4; q++) {
+                bool in = p < k && col + q < n;
+                __pipeline_memcpy_async(dst + q, in ? src + q : B, 4, in ? 0 : 4);
+            }
+        }
+    }
+    __pipeline_commit(); /* one group: wait_prior(0) waits only for committed copies */
+}
+
+/* A thin tile's B, BK x THIN_BN (one float at a time: such a tile is rare
+ * and small). */
+__device__ __forceinline__ void load_b_thin(const float *B, int k, int n, int p0, int col0, int t,
+                                            float r[THIN_PER])
+{
+    int p = p0 + thin_load_row(t), col = col0 + thin_load_col(t);
     const float *src = B + (size_t)p * n + col;
 #pragma unroll
-    for (int q = 0; q < 2; q++)
+    for (int q = 0; q < THIN_PER; q++)
         r[q] = p < k && col + q < n ? src[q] : 0.0f;
 }
 
-__device__ __forceinline__ void store_a(float (*as)[AS_STRIDE], int t, const float ra[2][4])
+__device__ __forceinline__ void store_a(float (*as)[AS_STRIDE], int t, const float ra[A_LOADS][4])
 {
 #pragma unroll
-    for (int h = 0; h < 2; h++)
+    for (int h = 0; h < A_LOADS; h++)
 #pragma unroll
         for (int q = 0; q < 4; q++)
-            as[(t & 3) * 4 + q][(t >> 2) + 64 * h] = ra[h][q]; /* transposed */
+            as[a_load_col(t, h) + q][a_load_row(t, h)] = ra[h][q]; /* transposed */
 }
 
-/* The tile of B in registers: a full tile's 8 floats per thread, a thin one's 2. */
+/* The tile of B in registers: a full tile's float4s per thread (none when
+ * they go by cp.async), a thin one's THIN_PER floats. */
 template <bool THIN> struct b_regs {
-    float r[2][4];
+    float r[SGEMM_B_ASYNC ? 1 : B_LOADS][4];
 };
 template <> struct b_regs<true> {
-    float r[2];
+    float r[THIN_PER];
 };
 
+/* The next tile of B, rows p0 .. of B, on its way: into registers, or (full
+ * tiles with SGEMM_B_ASYNC) straight into bs. */
 template <bool THIN>
 __device__ __forceinline__ void load_b_any(const float *B, int k, int n, bool vec, int p0, int col0, int t,
-                                           b_regs<THIN> &rb)
+                                           b_regs<THIN> &rb, float (*bs)[BN])
 {
     if constexpr (THIN)
         load_b_thin(B, k, n, p0, col0, t, rb.r);
+    else if constexpr (SGEMM_B_ASYNC)
+        load_b_async(B, k, n, vec, p0, col0, t, bs);
     else
         load_b(B, k, n, vec, p0, col0, t, rb.r);
 }
 
+/* B's tile from registers into bs (nothing to do for cp.async: wait for it). */
 template <bool THIN> __device__ __forceinline__ void store_b(float (*bs)[BN], int t, const b_regs<THIN> &rb)
 {
     if constexpr (THIN) {
-        *(float2 *)&bs[t >> 4][(t & 15) * 2] = make_float2(rb.r[0], rb.r[1]);
+        if constexpr (THIN_PER == 2)
+            *(float2 *)&bs[thin_load_row(t)][thin_load_col(t)] = make_float2(rb.r[0], rb.r[1]);
+        else
+            bs[thin_load_row(t)][thin_load_col(t)] = rb.r[0];
+    } else if constexpr (SGEMM_B_ASYNC) {
+        __pipeline_wait_prior(0);
     } else {
 #pragma unroll
-        for (int h = 0; h < 2; h++)
-            *(float4 *)&bs[(t >> 5) + 8 * h][(t & 31) * 4] =
+        for (int h = 0; h < B_LOADS; h++)
+            *(float4 *)&bs[b_load_row(t, h)][b_load_col(t, h)] =
                 make_float4(rb.r[h][0], rb.r[h][1], rb.r[h][2], rb.r[h][3]);
     }
 }
 
-/* One tile of C: rows row0 .., columns col0 .. (BN of them, or THIN_BN),
- * through the kernel's two shared buffers As and Bs (declared there: the two
- * kinds of tile share them, a thin one uses the first THIN_BN columns of Bs). */
+/* One step p along k of a tile: thread t's 8 x TN products, from row p of
+ * As (transposed A) and of Bs. */
 template <bool THIN>
-__device__ __forceinline__ void tile_product(const float *A, const float *B, float *C, int m, int n, int k,
-                                             int row0, int col0, bool a_vec, bool b_vec, bool c_vec,
-                                             float (*As)[BK][AS_STRIDE], float (*Bs)[BK][BN])
+__device__ __forceinline__ void step_product(const float (*as)[AS_STRIDE], const float (*bs)[BN], int p, int t,
+                                             float acc[8][THIN ? 2 : 8])
 {
-    constexpr int TN = THIN ? 2 : 8; /* columns per thread */
-    int t = threadIdx.x, tx = t % 16, ty = t / 16;
-    int tiles = (k + BK - 1) / BK; /* the same in every thread: the branches on it are uniform */
-
-    float acc[8][TN];
+    constexpr int TN = THIN ? 2 : 8;
+    float a[8], b[TN];
+#pragma unroll
+    for (int g = 0; g < 2; g++) {
+        float4 v = *(const float4 *)&as[p][c_row(t, g)];
+        a[4 * g] = v.x, a[4 * g + 1] = v.y, a[4 * g + 2] = v.z, a[4 * g + 3] = v.w;
+    }
+    if constexpr (THIN) {
+        float2 w = *(const float2 *)&bs[p][thin_col(t)];
+        b[0] = w.x, b[1] = w.y;
+    } else {
+#pragma unroll
+        for (int g = 0; g < 2; g++) {
+            float4 v = *(const float4 *)&bs[p][c_col(t, g)];
+            b[4 * g] = v.x, b[4 * g + 1] = v.y, b[4 * g + 2] = v.z, b[4 * g + 3] = v.w;
+        }
+    }
 #pragma unroll
     for (int i = 0; i < 8; i++)
 #pragma unroll
         for (int j = 0; j < TN; j++)
-            acc[i][j] = 0.0f;
+            acc[i][j] += a[i] * b[j];
+}
 
-    float ra[2][4];
-    b_regs<THIN> rb;
-    if (tiles > 0) {
-        load_a(A, m, k, a_vec, row0, 0, t, ra);
-        load_b_any<THIN>(B, k, n, b_vec, 0, col0, t, rb);
-        store_a(As[0], t, ra);
-        store_b<THIN>(Bs[0], t, rb);
-    }
-    __syncthreads(); /* tile 0 stored before anyone reads it */
-
-    for (int tile = 0; tile < tiles; tile++) {
-        int cur = tile & 1;
-        if (tile + 1 < tiles) { /* the next tile's loads are in flight during the multiply */
-            load_a(A, m, k, a_vec, row0, (tile + 1) * BK, t, ra);
-            load_b_any<THIN>(B, k, n, b_vec, (tile + 1) * BK, col0, t, rb);
-        }
-#pragma unroll
-        for (int p = 0; p < BK; p++) {
-            float a[8], b[TN];
-            float4 v = *(const float4 *)&As[cur][p][ty * 4];
-            a[0] = v.x, a[1] = v.y, a[2] = v.z, a[3] = v.w;
-            v = *(const float4 *)&As[cur][p][64 + ty * 4];
-            a[4] = v.x, a[5] = v.y, a[6] = v.z, a[7] = v.w;
-            if constexpr (THIN) {
-                float2 w = *(const float2 *)&Bs[cur][p][tx * 2];
-                b[0] = w.x, b[1] = w.y;
-            } else {
-                v = *(const float4 *)&Bs[cur][p][tx * 4];
-                b[0] = v.x, b[1] = v.y, b[2] = v.z, b[3] = v.w;
-                v = *(const float4 *)&Bs[cur][p][64 + tx * 4];
-                b[4] = v.x, b[5] = v.y, b[6] = v.z, b[7] = v.w;
-            }
-#pragma unroll
-            for (int i = 0; i < 8; i++)
-#pragma unroll
-                for (int j = 0; j < TN; j++)
-                    acc[i][j] += a[i] * b[j];
-        }
-        /* The other buffer was last read in the previous iteration, before
-         * the barrier that ended it. */
-        if (tile + 1 < tiles) {
-            store_a(As[cur ^ 1], t, ra);
-            store_b<THIN>(Bs[cur ^ 1], t, rb);
-        }
-        __syncthreads(); /* stored before the next iteration reads it; read before the one after overwrites this one */
-    }
-
+/* Thread t's 8 x TN results into C (rows from row0, columns from col0),
+ * those inside C; 16 bytes at a time where aligned (c_vec) and inside. */
+template <bool THIN>
+__device__ __forceinline__ void store_c(float *C, int m, int n, int row0, int col0, bool c_vec, int t,
+                                        const float acc[8][THIN ? 2 : 8])
+{
 #pragma unroll
     for (int i = 0; i < 8; i++) {
-        int row = row0 + (i < 4 ? ty * 4 + i : 64 + ty * 4 + i - 4);
+        int row = row0 + c_row(t, i / 4) + i % 4;
         if (row >= m)
             continue;
         float *dst = C + (size_t)row * n;
         if constexpr (THIN) {
 #pragma unroll
             for (int q = 0; q < 2; q++)
-                if (col0 + tx * 2 + q < n)
-                    dst[col0 + tx * 2 + q] = acc[i][q];
+                if (col0 + thin_col(t) + q < n)
+                    dst[col0 + thin_col(t) + q] = acc[i][q];
         } else {
 #pragma unroll
             for (int h = 0; h < 2; h++) {
-                int col = col0 + 64 * h + tx * 4;
+                int col = col0 + c_col(t, h);
                 const float *v = &acc[i][4 * h];
                 if (c_vec && col + 3 < n) {
                     *(float4 *)&dst[col] = make_float4(v[0], v[1], v[2], v[3]);
@@ -232,6 +327,56 @@ __device__ __forceinline__ void tile_product(const float *A, const float *B, flo
             }
         }
     }
+}
+
+/* One tile of C: rows row0 .., columns col0 .. (BN of them, or THIN_BN),
+ * through the kernel's two shared buffers As and Bs (declared there: the two
+ * kinds of tile share them, a thin one uses the first THIN_BN columns of Bs). */
+template <bool THIN>
+__device__ __forceinline__ void tile_product(const float *A, const float *B, float *C, int m, int n, int k,
+                                             int row0, int col0, bool a_vec, bool b_vec, bool c_vec,
+                                             float (*As)[BK][AS_STRIDE], float (*Bs)[BK][BN])
+{
+    constexpr int TN = THIN ? 2 : 8; /* columns per thread */
+    int t = threadIdx.x;
+    int tiles = (k + BK - 1) / BK; /* the same in every thread: the branches on it are uniform */
+
+    float acc[8][TN];
+#pragma unroll
+    for (int i = 0; i < 8; i++)
+#pragma unroll
+        for (int j = 0; j < TN; j++)
+            acc[i][j] = 0.0f;
+
+    float ra[A_LOADS][4];
+    b_regs<THIN> rb;
+    if (tiles > 0) {
+        load_a(A, m, k, a_vec, row0, 0, t, ra);
+        load_b_any<THIN>(B, k, n, b_vec, 0, col0, t, rb, Bs[0]);
+        store_a(As[0], t, ra);
+        store_b<THIN>(Bs[0], t, rb);
+    }
+    __syncthreads(); /* tile 0 stored before anyone reads it */
+
+    for (int tile = 0; tile < tiles; tile++) {
+        int cur = tile & 1;
+        /* The next tile's loads are in flight during the multiply.  The
+         * other buffer (which cp.async may write now) was last read in the
+         * previous iteration, before the barrier that ended it. */
+        if (tile + 1 < tiles) {
+            load_a(A, m, k, a_vec, row0, (tile + 1) * BK, t, ra);
+            load_b_any<THIN>(B, k, n, b_vec, (tile + 1) * BK, col0, t, rb, Bs[cur ^ 1]);
+        }
+#pragma unroll
+        for (int p = 0; p < BK; p++)
+            step_product<THIN>(As[cur], Bs[cur], p, t, acc);
+        if (tile + 1 < tiles) {
+            store_a(As[cur ^ 1], t, ra);
+            store_b<THIN>(Bs[cur ^ 1], t, rb);
+        }
+        __syncthreads(); /* stored before the next iteration reads it; read before the one after overwrites this one */
+    }
+    store_c<THIN>(C, m, n, row0, col0, c_vec, t, acc);
 }
 
 /* Which tile block b computes (host and device: the CPU test checks that
@@ -258,7 +403,7 @@ __host__ __device__ inline void tile_of_block(int b, int row_tiles, int main_col
  * (host-checked).  main_cols: the column tiles that are full-width blocks;
  * one block per row tile follows for a thin last column when main_cols * BN
  * < n. */
-__global__ void __launch_bounds__(THREADS, 2)
+__global__ void __launch_bounds__(THREADS, SGEMM_MIN_BLOCKS)
     matmul_regtile_kernel(const float *A, const float *B, float *C, int m, int n, int k, int main_cols, bool a_vec,
                           bool b_vec, bool c_vec)
 {
