@@ -12,7 +12,8 @@
  *  - every nonzero is read exactly once, by exactly one lane, for every lane
  *    count and both load widths (singles; quads, the first and last of a
  *    part partly outside it), and no quad is handed out that the part does
- *    not overlap;
+ *    not overlap; the same for a long part read by the whole warp in
+ *    strides of 32 (walk_long);
  *  - every y is written exactly once and is the row's exact sum (small
  *    integer values: no rounding), its parts' slot back at 0;
  *  - every piece holds exactly its steps (the balance the split is for);
@@ -93,6 +94,14 @@ struct tally {
         strays += n == 0;
     }
     HD void quads(int q, int r) { quad(q), quad(r); }
+    /* walk_long: nonzeros k + j * WARP, j * WARP < left, at most LONG_UNROLL
+     * of them (more would be loads the kernel does not have registers for) */
+    HD void strided(int k, unsigned left)
+    {
+        strays += left == 0;
+        for (unsigned j = 0; j < LONG_UNROLL && j * WARP < left; j++)
+            one(k + (int)j * WARP);
+    }
 };
 
 /* The part [s, e) read by v lanes: what they add, each nonzero read once. */
@@ -103,6 +112,16 @@ template <bool QUADS> static double read_part(const csr *m, int *reads, int s, i
         walk<QUADS>(s, e, vl, v, t);
     CHECK(t.strays == 0, "%s: part [%d, %d) by %d lanes (quads %d): %d reads outside it", what, s, e, v, QUADS,
           t.strays);
+    return t.sum;
+}
+
+/* A long part [s, e) read by the whole warp (walk_long): what it adds, each nonzero read once. */
+static double read_long_part(const csr *m, int *reads, int s, int e, const char *what)
+{
+    tally t = {m, reads, 0.0, s, e, 0};
+    for (int lane = 0; lane < WARP; lane++)
+        walk_long(s, e, lane, t);
+    CHECK(t.strays == 0, "%s: long part [%d, %d): %d reads outside it", what, s, e, t.strays);
     return t.sum;
 }
 
@@ -160,9 +179,11 @@ static void run_pieces(const csr *m, int warps, bool quads)
             CHECK(cut == (a + (long long)r < d0 || b + (long long)r >= d1), "%s: piece %d: row %d cut %d", what, w, r,
                   cut);
             steps += e - s + (b + (long long)r < d1 ? 1 : 0);
-            /* the lanes: the whole warp for a long part, else a lane count from 1 to 16 */
-            int v = e - s > LONG_ROW ? WARP : 1 << rnd(5);
-            double sum = quads ? read_part<true>(m, reads, s, e, v, what) : read_part<false>(m, reads, s, e, v, what);
+            /* the lanes: the whole warp for a long part (walk_long), else a lane count from 1 to 16 */
+            int v = 1 << rnd(5);
+            double sum = e - s > LONG_ROW ? read_long_part(m, reads, s, e, what)
+                         : quads          ? read_part<true>(m, reads, s, e, v, what)
+                                          : read_part<false>(m, reads, s, e, v, what);
             if (!cut) {
                 y[r] = sum, writes[r]++;
                 continue;
@@ -285,6 +306,16 @@ int main(void)
                             bad += reads[k] != (k >= s && k < e);
                     }
         CHECK(bad == 0, "walk: %d nonzeros read other than once", bad);
+        /* walk_long: parts of 0 to 300 nonzeros (up to one full step of the warp and past it) at every start */
+        bad = 0;
+        for (int s = 0; s < 40; s++)
+            for (int e = s; e <= 300; e++) {
+                memset(reads, 0, 301 * sizeof(int));
+                read_long_part(&m, reads, s, e, "walk_long");
+                for (int k = 0; k < 300; k++)
+                    bad += reads[k] != (k >= s && k < e);
+            }
+        CHECK(bad == 0, "walk_long: %d nonzeros read other than once", bad);
         free(reads);
         drop(&m);
     }

@@ -22,7 +22,8 @@
  * barriers per tile - on 500 nonzeros in every row (the performance test)
  * it was slower than the kit's scalar kernel.  Here the merge path only
  * splits the work between warps, and each warp reads its piece with
- * coalesced (16-byte where aligned) loads:
+ * coalesced loads (4-byte in long rows, 16-byte in short ones where
+ * aligned):
  *
  *  1. The path.  Merge the row ends A = row_ptr[1..rows] with the nonzero
  *     indices B = 0 .. nnz-1 (on a tie the row end first: a row that ends at
@@ -38,8 +39,9 @@
  *     pointers (each lane loads 4, coalesced: a run of empty rows costs one
  *     round of loads per 128 rows).  The lengths decide how each row is
  *     read: an empty row's y is written by its lane; a row longer than
- *     LONG_ROW by the whole warp, lane l taking quads l, l+32, ... (the
- *     vector kernel: this is every row of the performance test's matrix);
+ *     LONG_ROW by the whole warp, lane l taking nonzeros l, l + 32, ...,
+ *     eight at a time (the vector kernel with its loads in flight together;
+ *     walk_long says why not quads: the heavy tail's x);
  *     the short ones are shared out to sub-warps of v lanes, v from their
  *     mean length (v = 1 is the scalar kernel's lane per row), so rows of 16
  *     keep 16 rows in flight per warp instead of one.
@@ -72,6 +74,7 @@
 #define GROUPS 4               /* row pointers per lane per batch */
 #define BATCH (GROUPS * WARP)  /* rows a warp looks at together */
 #define LONG_ROW 128           /* longer rows (their part in the piece) get the whole warp */
+#define LONG_UNROLL 8          /* nonzeros a lane of a long row reads a step: 64 bytes in flight, as two quads */
 #define PER_LANE 8             /* nonzeros a short row's lane should get: two quads */
 #define MIN_PIECE 64           /* steps: a small matrix goes to fewer warps, in fewer cut rows */
 #define CUT_BIT 0x80           /* in a list entry: the row is cut (its offset in the batch is < 128) */
@@ -247,6 +250,27 @@ template <bool QUADS, class F> HD inline void walk(int s, int e, int vl, int v, 
         f.one(s + (int)t);
 }
 
+/* Which nonzeros of a long row's part [s, e) lane `lane` of the whole warp
+ * takes: s + lane, s + lane + 32, ..., LONG_UNROLL of them a step (the
+ * visitor's strided(k, left): nonzeros k + j * WARP for j * WARP < left,
+ * all their loads in flight at once).  Not quads: with them lane l reads
+ * nonzeros 4l .. 4l + 3, so one gather of x spans 128 nonzeros and, in a
+ * long row with nearby columns (the heavy tail's rows of up to 10^5
+ * nonzeros in 10^6 columns: up to one column in ten), touches a different
+ * line of x in every lane - 32 L1 wavefronts and L2 sectors a gather.
+ * Here one gather spans 32 consecutive nonzeros, whose columns share lines
+ * and sectors.  On an H100 the hybrid with quads did 1.1e11 nonzeros/s on
+ * the heavy tail, the same as on the power law, whose columns are far
+ * apart; cuSPARSE did 1.7e11 there, 1.2e11 on the power law.  The loads of
+ * val and col stay coalesced (128 bytes a warp). */
+template <class F> HD inline void walk_long(int s, int e, int lane, F &f)
+{
+    unsigned n = (unsigned)(e - s); /* offsets from s: t + LONG_UNROLL * WARP cannot overflow */
+    NO_UNROLL
+    for (unsigned t = (unsigned)lane; t < n; t += LONG_UNROLL * WARP)
+        f.strided(s + (int)t, n - t);
+}
+
 /* A quad's nonzero k is in the part [s, e). */
 HD inline bool in_part(int k, int s, int e) { return k >= s && k < e; }
 
@@ -278,6 +302,22 @@ struct dot {
             if (j >= s)
                 one(j);
     }
+    /* nonzeros k + j * WARP, j * WARP < left (walk_long) */
+    __device__ void strided(int k, unsigned left)
+    {
+        float v[LONG_UNROLL];
+        int c[LONG_UNROLL];
+#pragma unroll
+        for (int j = 0; j < LONG_UNROLL; j++) {
+            bool in = (unsigned)(j * WARP) < left;
+            v[j] = in ? __ldg(val + k + j * WARP) : 0.0f;
+            c[j] = in ? __ldg(col + k + j * WARP) : 0;
+        }
+#pragma unroll
+        for (int j = 0; j < LONG_UNROLL; j++)
+            if ((unsigned)(j * WARP) < left) /* no gather past the part */
+                sum += v[j] * __ldg(x + c[j]);
+    }
     __device__ void quad(int q)
     {
         if (4 * q + 4 <= nnz)
@@ -302,6 +342,14 @@ __device__ float row_part(int s, int e, int vl, int v, int nnz, const int *col, 
 {
     dot d = {col, val, x, s, e, nnz, 0.0f};
     walk<QUADS>(s, e, vl, v, d);
+    return d.sum;
+}
+
+/* A long row's part, by the whole warp (walk_long). */
+__device__ float long_part(int s, int e, int lane, int nnz, const int *col, const float *val, const float *x)
+{
+    dot d = {col, val, x, s, e, nnz, 0.0f};
+    walk_long(s, e, lane, d);
     return d.sum;
 }
 
@@ -403,7 +451,7 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) spmv_hybrid_kernel(int ro
 
         /* long rows: the whole warp each, one after the other */
         for (int i = BATCH - n_long; i < BATCH; i++) {
-            float sum = group_sum(row_part<QUADS>(ls[i], le[i], lane, WARP, nnz, col, val, x), WARP);
+            float sum = group_sum(long_part(ls[i], le[i], lane, nnz, col, val, x), WARP);
             if (lane == 0)
                 finish(rows, row_ptr, (int)(rb + (lr[i] & ~CUT_BIT)), lr[i] & CUT_BIT, sum, y, slot_sum, slot_count);
         }
