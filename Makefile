@@ -303,6 +303,7 @@ endif
 endef
 $(eval $(call STRETCH_TEST,lab08-spmv,spmv.cu,test_lab08_stretch))
 $(eval $(call STRETCH_TEST,lab09-lu,lu.cu,test_lab09_stretch))
+$(eval $(call STRETCH_TEST,lab10-matmul,matmul.cu,test_lab10_stretch))
 
 # expect.ini (the known-bad submissions' verdicts) has one parser, tests/lib/expect.c:
 # test_labs links it, the test scripts ask build/tests/expect-get.
@@ -319,11 +320,12 @@ $(BUILD)/tests/gpu/test_%: tests/gpu/test_%.c $(call obj,$(GRADER_LIB_C)) $(EXPE
 
 $(eval $(call step,tests,the kit tests,$(UNIT_TESTS) $(GPU_TESTS) $(EXPECT_OBJ)))
 
-test-unit: $(UNIT_TESTS) $(GPU_TESTS) all ## unit tests of common/, grader/ and the labs' checkers, the grader's walls (no GPU needed)
+test-unit: $(UNIT_TESTS) $(GPU_TESTS) all ## unit tests of common/, grader/ and the labs' checkers, the grader's walls, no function over 80 lines (no GPU needed)
 	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-unit $(UNIT_TESTS)
 	@$(MAKE) --no-print-directory test-demos-summary
 	@KIT_ROOT=$(KIT_ROOT) tests/check-handouts
 	@KIT_ROOT=$(KIT_ROOT) tests/check-walls && KIT_ROOT=$(KIT_ROOT) tests/check-walls --self-test
+	@KIT_ROOT=$(KIT_ROOT) tests/check-functions && KIT_ROOT=$(KIT_ROOT) tests/check-functions --self-test
 
 # Between commits: what takes seconds, on every core; make test before you push.
 test-quick: $(DEPS_OK) ## the unit tests but kitgrade's nvcc builds, the handouts and docs/ (about a minute; no GPU needed)
@@ -332,6 +334,7 @@ test-quick: $(DEPS_OK) ## the unit tests but kitgrade's nvcc builds, the handout
 	 $(MAKE) --no-print-directory test-demos-summary || rc=1; \
 	 KIT_ROOT=$(KIT_ROOT) tests/check-handouts || rc=1; \
 	 { KIT_ROOT=$(KIT_ROOT) tests/check-walls && KIT_ROOT=$(KIT_ROOT) tests/check-walls --self-test; } || rc=1; \
+	 { KIT_ROOT=$(KIT_ROOT) tests/check-functions && KIT_ROOT=$(KIT_ROOT) tests/check-functions --self-test; } || rc=1; \
 	 KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/check-docs || rc=1; exit $$rc
 
 build-cu: all demos ## compile every .cu in the tree (starters, solutions, demos) for CUDA_ARCH

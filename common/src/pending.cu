@@ -172,6 +172,91 @@ typedef struct { /* __cudaLaunchKernel (crt/device_functions.h): not in the gene
     cudaStream_t stream;
 } launch_v13000_params;
 
+/* A launch through the runtime API (cbid, its parameters p): its stream in
+ * *s (left as it was when it has none), whether the entry point was a
+ * per-thread one (*ptsz) and what it launched (*what); 0: no launch. */
+static int runtime_launch(CUpti_CallbackId cbid, const void *p, cudaStream_t *s, int *ptsz, const char **what)
+{
+    switch (cbid) {
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000:
+        *ptsz = cbid == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000;
+        *s = ((const cudaLaunchKernel_v7000_params *)p)->stream;
+        break;
+#if CUPTI_API_VERSION >= 130000
+    case CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000:
+    case CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000:
+        *ptsz = cbid == CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000;
+        *s = ((const launch_v13000_params *)p)->stream;
+        break;
+#endif
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060: {
+        *ptsz = cbid == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060;
+        const cudaLaunchConfig_t *c = ((const cudaLaunchKernelExC_v11060_params *)p)->config;
+        if (c)
+            *s = c->stream;
+        break;
+    }
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000:
+        *ptsz = cbid == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000;
+        *s = ((const cudaLaunchCooperativeKernel_v9000_params *)p)->stream;
+        break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000:
+        *ptsz = cbid == CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000;
+        *s = ((const cudaGraphLaunch_v10000_params *)p)->stream, *what = "a CUDA graph";
+        break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchHostFunc_ptsz_v10000:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchHostFunc_v10000:
+        *ptsz = cbid == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchHostFunc_ptsz_v10000;
+        *s = ((const cudaLaunchHostFunc_v10000_params *)p)->stream, *what = "a host function (cudaLaunchHostFunc)";
+        break;
+    default:
+        return 0;
+    }
+    return 1;
+}
+
+/* The same for a launch through the driver API. */
+static int driver_launch(CUpti_CallbackId cbid, const void *p, cudaStream_t *s, int *ptsz, const char **what)
+{
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+        *ptsz = cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz;
+        *s = (cudaStream_t)((const cuLaunchKernel_params *)p)->hStream;
+        break;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx: {
+        *ptsz = cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz;
+        const CUlaunchConfig *c = ((const cuLaunchKernelEx_params *)p)->config;
+        if (c)
+            *s = (cudaStream_t)c->hStream;
+        break;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+        *ptsz = cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz;
+        *s = (cudaStream_t)((const cuLaunchCooperativeKernel_params *)p)->hStream;
+        break;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchHostFunc_ptsz:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchHostFunc:
+        *ptsz = cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchHostFunc_ptsz;
+        *s = (cudaStream_t)((const cuLaunchHostFunc_params *)p)->hStream, *what = "a host function (cudaLaunchHostFunc)";
+        break;
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz:
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch:
+        *ptsz = cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz;
+        *s = (cudaStream_t)((const cuGraphLaunch_params *)p)->hStream, *what = "a CUDA graph";
+        break;
+    default:
+        return 0;
+    }
+    return 1;
+}
+
 static void on_launch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_CallbackData *d)
 {
     const void *p = d->functionParams;
@@ -180,80 +265,9 @@ static void on_launch(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const 
     const char *what = "kernel ";
     if (!p)
         return;
-    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
-        switch (cbid) {
-        case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000:
-        case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000:
-            ptsz = cbid == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000;
-            s = ((const cudaLaunchKernel_v7000_params *)p)->stream;
-            break;
-#if CUPTI_API_VERSION >= 130000
-        case CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000:
-        case CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000:
-            ptsz = cbid == CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000;
-            s = ((const launch_v13000_params *)p)->stream;
-            break;
-#endif
-        case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060:
-        case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060: {
-            ptsz = cbid == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060;
-            const cudaLaunchConfig_t *c = ((const cudaLaunchKernelExC_v11060_params *)p)->config;
-            if (c)
-                s = c->stream;
-            break;
-        }
-        case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000:
-        case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000:
-            ptsz = cbid == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000;
-            s = ((const cudaLaunchCooperativeKernel_v9000_params *)p)->stream;
-            break;
-        case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000:
-        case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000:
-            ptsz = cbid == CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000;
-            s = ((const cudaGraphLaunch_v10000_params *)p)->stream, what = "a CUDA graph";
-            break;
-        case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchHostFunc_ptsz_v10000:
-        case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchHostFunc_v10000:
-            ptsz = cbid == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchHostFunc_ptsz_v10000;
-            s = ((const cudaLaunchHostFunc_v10000_params *)p)->stream, what = "a host function (cudaLaunchHostFunc)";
-            break;
-        default:
-            return;
-        }
-    } else {
-        switch (cbid) {
-        case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
-        case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
-            ptsz = cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz;
-            s = (cudaStream_t)((const cuLaunchKernel_params *)p)->hStream;
-            break;
-        case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
-        case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx: {
-            ptsz = cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz;
-            const CUlaunchConfig *c = ((const cuLaunchKernelEx_params *)p)->config;
-            if (c)
-                s = (cudaStream_t)c->hStream;
-            break;
-        }
-        case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
-        case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
-            ptsz = cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz;
-            s = (cudaStream_t)((const cuLaunchCooperativeKernel_params *)p)->hStream;
-            break;
-        case CUPTI_DRIVER_TRACE_CBID_cuLaunchHostFunc_ptsz:
-        case CUPTI_DRIVER_TRACE_CBID_cuLaunchHostFunc:
-            ptsz = cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchHostFunc_ptsz;
-            s = (cudaStream_t)((const cuLaunchHostFunc_params *)p)->hStream, what = "a host function (cudaLaunchHostFunc)";
-            break;
-        case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz:
-        case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch:
-            ptsz = cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz;
-            s = (cudaStream_t)((const cuGraphLaunch_params *)p)->hStream, what = "a CUDA graph";
-            break;
-        default:
-            return;
-        }
-    }
+    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API ? !runtime_launch(cbid, p, &s, &ptsz, &what)
+                                              : !driver_launch(cbid, p, &s, &ptsz, &what))
+        return;
     if (ptsz && s == 0)
         s = cudaStreamPerThread;
     if (s == (cudaStream_t)-1 || s == 0)

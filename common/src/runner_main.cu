@@ -232,6 +232,86 @@ static void folder_of(const char *path, char *dir, size_t len)
         snprintf(dir, len, "%.*s", (int)(slash - path > 0 ? slash - path : 1), path);
 }
 
+/* What the command line asks for besides its mode (main). */
+typedef struct {
+    char words[1024]; /* the parameters, " k=v" each */
+    const char *out_path;
+    uint64_t seed, nonce, ctl_fd;
+    int warmup, reps, trace;
+    double call_limit, call_grace;
+} runner_args;
+
+/* argv[2..] into r (--gate-fd into gate_fd, --skip-calls to the kit); 0, or
+ * usage()'s status. */
+static int parse_args(int argc, char **argv, runner_args *r)
+{
+    *r = {};
+    r->seed = 1;
+    r->warmup = 3, r->reps = 15, r->trace = 1;
+    r->call_grace = 1;
+    for (int i = 2; i < argc; i++) {
+        const char *arg = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(arg, "--params") && v) {
+            snprintf(r->words + strlen(r->words), sizeof r->words - strlen(r->words), " %s", v), i++;
+        } else if (!strcmp(arg, "--seed") && v) {
+            if (parse_u64(v, &r->seed))
+                return usage();
+            i++;
+        } else if (!strcmp(arg, "--nonce") && v) {
+            if (parse_u64(v, &r->nonce))
+                return usage();
+            i++;
+        } else if ((!strcmp(arg, "--ctl-fd") || !strcmp(arg, "--gate-fd")) && v) {
+            uint64_t fd;
+            if (parse_u64(v, &fd) || fd < 3 || fd > 1023)
+                return usage();
+            if (!strcmp(arg, "--ctl-fd"))
+                r->ctl_fd = fd;
+            else
+                gate_fd = (int)fd;
+            i++;
+        } else if (!strcmp(arg, "--out") && v) {
+            r->out_path = v, i++;
+        } else if (!strcmp(arg, "--warmup") && v) {
+            r->warmup = atoi(v), i++;
+        } else if (!strcmp(arg, "--reps") && v) {
+            r->reps = atoi(v), i++;
+        } else if ((!strcmp(arg, "--call-limit") || !strcmp(arg, "--call-grace")) && v) {
+            char *end;
+            double x = strtod(v, &end);
+            if (*end || !(x >= 0 && x < 1e6))
+                return usage();
+            *(!strcmp(arg, "--call-limit") ? &r->call_limit : &r->call_grace) = x;
+            i++;
+        } else if (!strcmp(arg, "--skip-calls") && v) {
+            kit_calls_skip(v), i++;
+        } else if (!strcmp(arg, "--no-trace")) {
+            r->trace = 0;
+        } else if (strchr(arg, '=') && arg[0] != '-') {
+            snprintf(r->words + strlen(r->words), sizeof r->words - strlen(r->words), " %s", arg);
+        } else {
+            fprintf(stderr, "runner: unknown argument '%s'\n", arg);
+            return usage();
+        }
+    }
+    return 0;
+}
+
+/* `show`: one case run with its inputs and outputs printed, nothing written. */
+static int show_case(const runner_args *r)
+{
+    kit_params params;
+    kit_run_ctx ctx;
+    if (ctx_init(&ctx, &params, r->words, r->seed, r->warmup, r->reps) != 0)
+        return KIT_EXIT_USAGE;
+    ctx.show = 1;
+    printf("seed 0x%" PRIx64 ", parameters:%s\n", r->seed, r->words[0] ? r->words : " (defaults)");
+    int rc = lab_run(&ctx);
+    kit_trace_finish(NULL);
+    return exit_status(rc);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2)
@@ -242,90 +322,34 @@ int main(int argc, char **argv)
     if (!bench && !show && !served && !base && strcmp(mode, "run"))
         return usage();
 
-    char words[1024] = "";
-    const char *out_path = NULL;
-    uint64_t seed = 1, nonce = 0, ctl_fd = 0;
-    int warmup = 3, reps = 15, trace = 1;
-    double call_limit = 0, call_grace = 1;
-    for (int i = 2; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--params") && v) {
-            snprintf(words + strlen(words), sizeof words - strlen(words), " %s", v), i++;
-        } else if (!strcmp(a, "--seed") && v) {
-            if (parse_u64(v, &seed))
-                return usage();
-            i++;
-        } else if (!strcmp(a, "--nonce") && v) {
-            if (parse_u64(v, &nonce))
-                return usage();
-            i++;
-        } else if ((!strcmp(a, "--ctl-fd") || !strcmp(a, "--gate-fd")) && v) {
-            uint64_t fd;
-            if (parse_u64(v, &fd) || fd < 3 || fd > 1023)
-                return usage();
-            if (!strcmp(a, "--ctl-fd"))
-                ctl_fd = fd;
-            else
-                gate_fd = (int)fd;
-            i++;
-        } else if (!strcmp(a, "--out") && v) {
-            out_path = v, i++;
-        } else if (!strcmp(a, "--warmup") && v) {
-            warmup = atoi(v), i++;
-        } else if (!strcmp(a, "--reps") && v) {
-            reps = atoi(v), i++;
-        } else if ((!strcmp(a, "--call-limit") || !strcmp(a, "--call-grace")) && v) {
-            char *end;
-            double x = strtod(v, &end);
-            if (*end || !(x >= 0 && x < 1e6))
-                return usage();
-            *(!strcmp(a, "--call-limit") ? &call_limit : &call_grace) = x;
-            i++;
-        } else if (!strcmp(a, "--skip-calls") && v) {
-            kit_calls_skip(v), i++;
-        } else if (!strcmp(a, "--no-trace")) {
-            trace = 0;
-        } else if (strchr(a, '=') && a[0] != '-') {
-            snprintf(words + strlen(words), sizeof words - strlen(words), " %s", a);
-        } else {
-            fprintf(stderr, "runner: unknown argument '%s'\n", a);
-            return usage();
-        }
-    }
-    if ((!show && !out_path) || (served && !ctl_fd))
+    runner_args r;
+    int bad = parse_args(argc, argv, &r);
+    if (bad)
+        return bad;
+    if ((!show && !r.out_path) || (served && !r.ctl_fd))
         return usage();
 
     /* The trace must be set up before the first CUDA call creates a context;
      * so must following the streams the program creates (what a call left
      * running, pending.cu) - not under compute-sanitizer (--no-trace), which
      * leaves CUPTI to itself and times nothing. */
-    kit_trace_init(trace && !show && !base);
-    if (trace && !base) {
+    kit_trace_init(r.trace && !show && !base);
+    if (r.trace && !base) {
         kit_pending_init();
         kit_watchdog_follow_teardown();
     }
     if (!show) {
         char dir[1024];
-        folder_of(out_path, dir, sizeof dir);
-        kit_watchdog_setup(dir, call_limit, call_grace, KIT_CALL_HOLD_MAX_S);
+        folder_of(r.out_path, dir, sizeof dir);
+        kit_watchdog_setup(dir, r.call_limit, r.call_grace, KIT_CALL_HOLD_MAX_S);
         kit_watchdog_kernel_source(kit_trace_call_kernels);
     }
     if (served)
-        return serve((int)ctl_fd, out_path);
+        return serve((int)r.ctl_fd, r.out_path);
     if (bench && gate_fd >= 0)
         kit_time_set_gate(gate);
     if (!show)
-        return run_case(bench ? MODE_BENCH : base ? MODE_BASELINE : MODE_RUN, words, seed, nonce, out_path, warmup,
-                        reps);
-
-    kit_params params;
-    kit_run_ctx ctx;
-    if (ctx_init(&ctx, &params, words, seed, warmup, reps) != 0)
-        return KIT_EXIT_USAGE;
-    ctx.show = 1;
-    printf("seed 0x%" PRIx64 ", parameters:%s\n", seed, words[0] ? words : " (defaults)");
-    int rc = lab_run(&ctx);
-    kit_trace_finish(NULL);
-    return exit_status(rc);
+        return run_case(bench ? MODE_BENCH : base ? MODE_BASELINE : MODE_RUN, r.words, r.seed, r.nonce,
+                        r.out_path, r.warmup, r.reps);
+    return show_case(&r);
 }

@@ -224,87 +224,98 @@ static int settled(const double *ring, int calls)
     return b > 0 && a > 0 && fabs(a - b) <= 0.02 * b;
 }
 
+/* Warm-up until the GPU's clocks have settled: the baseline (kit code, the
+ * same work every call) is the probe; warm until the median of its last
+ * STABLE_WINDOW times is within 2% of the median of the window before (at
+ * least KIT_WARMUP_MS, at most MAX_WARMUP_S).  An idle H200 runs at 840 MHz
+ * and takes a while to boost: a short warm-up timed the first calls at
+ * whatever clock the previous idle second left.  0, or what call_a said (or -1). */
+static int warm_up(const kit_time_pair_spec *s, pair_state *p)
+{
+    int rc = 0;
+    double t0 = kit_now(), probe[2 * STABLE_WINDOW];
+    for (int i = 0; i < MAX_WARMUP_CALLS; i++) {
+        double y;
+        if (call_a(p, &rc) < 0 || (y = kit_time_once(s->b, s->arg_b)) < 0)
+            return rc ? rc : -1;
+        probe[i % (2 * STABLE_WINDOW)] = y;
+        double elapsed = kit_now() - t0;
+        if (i + 1 < s->warmup)
+            continue;
+        if (elapsed >= MAX_WARMUP_S) /* slow calls: their own duration warms the GPU */
+            break;
+        if (elapsed * 1e3 >= KIT_WARMUP_MS && i + 1 >= 2 * STABLE_WINDOW && settled(probe, i + 1))
+            break;
+    }
+    return 0;
+}
+
+/* Room for twice as many samples in both *va and *vb (*cap of each); 0, or
+ * -1 when either could not grow (what did grow is kept, to be freed). */
+static int grow_samples(double **va, double **vb, int *cap)
+{
+    *cap *= 2;
+    double *na = (double *)realloc(*va, (size_t)*cap * sizeof **va),
+           *nb = (double *)realloc(*vb, (size_t)*cap * sizeof **vb);
+    if (na)
+        *va = na;
+    if (nb)
+        *vb = nb;
+    return na && nb ? 0 : -1;
+}
+
+/* Rounds of at least `reps` pairs and at least ROUND_MIN_S each: a round of
+ * lab03's 0.2 ms calls would otherwise last 10 ms, and all three could fall
+ * inside one disturbance.  Each round's samples (in *va, *vb, grown as
+ * needed) fold into ta and tb.  0, or what call_a said (or -1). */
+static int time_rounds(const kit_time_pair_spec *s, pair_state *p, int reps, double **va, double **vb, int *cap,
+                       kit_timing *ta, kit_timing *tb)
+{
+    int rc = 0;
+    double worst_a = 0, worst_b = 0;
+    double t0 = kit_now();
+    for (int round = 0; round < KIT_TIME_ROUNDS && (round == 0 || kit_now() - t0 < ROUNDS_BUDGET_S); round++) {
+        double r0 = kit_now();
+        int n = 0;
+        for (int i = 0; i < reps || (kit_now() - r0 < ROUND_MIN_S && i < MAX_ROUND_CALLS); i++) {
+            if (n == *cap && grow_samples(va, vb, cap) != 0)
+                return -1;
+            /* A B, B A, ...: neither always follows the other. */
+            int a_first = (i % 2) == 0;
+            double x, y;
+            if (a_first) {
+                x = call_a(p, &rc);
+                y = x < 0 ? -1 : kit_time_once(s->b, s->arg_b);
+            } else {
+                y = kit_time_once(s->b, s->arg_b);
+                x = y < 0 ? -1 : call_a(p, &rc);
+            }
+            if (x < 0 || y < 0)
+                return rc ? rc : -1;
+            (*va)[n] = x, (*vb)[n] = y, n++;
+        }
+        fold_round(*va, n, round, ta, &worst_a);
+        fold_round(*vb, n, round, tb, &worst_b);
+    }
+    return 0;
+}
+
 int kit_time_pair(const kit_time_pair_spec *s, kit_timing *ta, kit_timing *tb)
 {
     int reps = s->reps < 1 ? 1 : s->reps, cap = reps < 64 ? 64 : reps;
     double *va = (double *)calloc((size_t)cap, sizeof *va), *vb = (double *)calloc((size_t)cap, sizeof *vb);
     int rc = -1;
     pair_state p = {s, 0};
-    double worst_a = 0, worst_b = 0;
     memset(&left_note, 0, sizeof left_note);
     if (!va || !vb)
         goto out;
     gate(1);
     kit_trace_records(0);
-    rc = 0;
-    {
-        /* Warm-up until the GPU's clocks have settled: the baseline (kit
-         * code, the same work every call) is the probe; warm until the
-         * median of its last STABLE_WINDOW times is within 2% of the median
-         * of the window before (at least KIT_WARMUP_MS, at most
-         * MAX_WARMUP_S).  An idle H200 runs at 840 MHz and takes a while to
-         * boost: a short warm-up timed the first calls at whatever clock the
-         * previous idle second left. */
-        double t0 = kit_now(), probe[2 * STABLE_WINDOW];
-        for (int i = 0; i < MAX_WARMUP_CALLS; i++) {
-            double y;
-            if (call_a(&p, &rc) < 0 || (y = kit_time_once(s->b, s->arg_b)) < 0) {
-                rc = rc ? rc : -1;
-                goto out;
-            }
-            probe[i % (2 * STABLE_WINDOW)] = y;
-            double elapsed = kit_now() - t0;
-            if (i + 1 < s->warmup)
-                continue;
-            if (elapsed >= MAX_WARMUP_S) /* slow calls: their own duration warms the GPU */
-                break;
-            if (elapsed * 1e3 >= KIT_WARMUP_MS && i + 1 >= 2 * STABLE_WINDOW && settled(probe, i + 1))
-                break;
-        }
-    }
-    {
-        /* Rounds of at least `reps` pairs and at least ROUND_MIN_S each: a
-         * round of lab03's 0.2 ms calls would otherwise last 10 ms, and all
-         * three could fall inside one disturbance. */
-        double t0 = kit_now();
-        for (int round = 0; round < KIT_TIME_ROUNDS && (round == 0 || kit_now() - t0 < ROUNDS_BUDGET_S); round++) {
-            double r0 = kit_now();
-            int n = 0;
-            for (int i = 0; i < reps || (kit_now() - r0 < ROUND_MIN_S && i < MAX_ROUND_CALLS); i++) {
-                if (n == cap) {
-                    cap *= 2;
-                    double *na = (double *)realloc(va, (size_t)cap * sizeof *va),
-                           *nb = (double *)realloc(vb, (size_t)cap * sizeof *vb);
-                    if (na)
-                        va = na;
-                    if (nb)
-                        vb = nb;
-                    if (!na || !nb) {
-                        rc = -1;
-                        goto out;
-                    }
-                }
-                /* A B, B A, ...: neither always follows the other. */
-                int a_first = (i % 2) == 0;
-                double x, y;
-                if (a_first) {
-                    x = call_a(&p, &rc);
-                    y = x < 0 ? -1 : kit_time_once(s->b, s->arg_b);
-                } else {
-                    y = kit_time_once(s->b, s->arg_b);
-                    x = y < 0 ? -1 : call_a(&p, &rc);
-                }
-                if (x < 0 || y < 0) {
-                    rc = rc ? rc : -1;
-                    goto out;
-                }
-                va[n] = x, vb[n] = y, n++;
-            }
-            fold_round(va, n, round, ta, &worst_a);
-            fold_round(vb, n, round, tb, &worst_b);
-        }
-    }
+    rc = warm_up(s, &p);
+    if (rc == 0)
+        rc = time_rounds(s, &p, reps, &va, &vb, &cap, ta, tb);
 out:
+    /* the gate and the trace's records back as they were, on every path that took them */
     if (va && vb) {
         kit_trace_records(1);
         gate(0);

@@ -500,16 +500,9 @@ static int call_of(unsigned long long t)
     return call;
 }
 
-void kit_trace_finish(kit_writer *out)
+/* The trace's status: how CUPTI ran, and what records it dropped. */
+static void put_status(kit_writer *out)
 {
-#ifndef KIT_NO_CUPTI
-    if (T.active) {
-        cudaDeviceSynchronize();
-        cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-    }
-#endif
-    if (!out)
-        return;
     char status[sizeof T.status + 96];
     snprintf(status, sizeof status, "%s", T.status);
     if (T.dropped)
@@ -518,7 +511,12 @@ void kit_trace_finish(kit_writer *out)
         snprintf(status + strlen(status), sizeof status - strlen(status), " (%ld copy records dropped)",
                  T.dropped_copies);
     kit_writer_put_text(out, KIT_KEY_TRACE_STATUS, status);
+}
 
+/* The calls, the pinned host memory they hold and the work they left
+ * running: a table each. */
+static void put_calls(kit_writer *out)
+{
     /* calls: "index<TAB>name<TAB>kernel required (1/0)<TAB>error" */
     size_t cap = 256 + (size_t)T.n_calls * 256, len = 0;
     char *calls = (char *)malloc(cap);
@@ -549,12 +547,15 @@ void kit_trace_finish(kit_writer *out)
             len += sprintf(left + len, "%d\t%s\t%s\n", i, T.calls[i].name, T.calls[i].left);
     kit_writer_put_text(out, KIT_KEY_TRACE_LEFT, left);
     free(left);
+}
 
-    /* kernels of the calls:
-     * "call<TAB>gx,gy,gz<TAB>bx,by,bz<TAB>ns<TAB>start<TAB>end<TAB>stream<TAB>origin<TAB>name"
-     * (start/end: CUPTI timestamps in ns; origin: the shared object that
-     * launched it, "-" for the runner itself) */
-    cap = 256 + (size_t)T.n_kernels * 420, len = 0;
+/* The kernels of the calls, a line each:
+ * "call<TAB>gx,gy,gz<TAB>bx,by,bz<TAB>ns<TAB>start<TAB>end<TAB>stream<TAB>origin<TAB>name"
+ * (start/end: CUPTI timestamps in ns; origin: the shared object that
+ * launched it, "-" for the runner itself) */
+static void put_kernels(kit_writer *out)
+{
+    size_t cap = 256 + (size_t)T.n_kernels * 420, len = 0;
     char *ks = (char *)malloc(cap);
     ks[0] = 0;
     for (int k = 0; k < T.n_kernels; k++) {
@@ -568,11 +569,14 @@ void kit_trace_finish(kit_writer *out)
     }
     kit_writer_put_text(out, KIT_KEY_TRACE_KERNELS, ks);
     free(ks);
+}
 
-    /* copies and memsets of the calls:
-     * "call<TAB>kind<TAB>bytes<TAB>start<TAB>end<TAB>stream<TAB>dst", kind one of
-     * H2D D2H D2D H2H P2P memset, dst the destination's memory kind */
-    cap = 256 + (size_t)T.n_copies * 96, len = 0;
+/* The copies and memsets of the calls, a line each:
+ * "call<TAB>kind<TAB>bytes<TAB>start<TAB>end<TAB>stream<TAB>dst", kind one of
+ * H2D D2H D2D H2H P2P memset, dst the destination's memory kind */
+static void put_copies(kit_writer *out)
+{
+    size_t cap = 256 + (size_t)T.n_copies * 96, len = 0;
     char *cs = (char *)malloc(cap);
     cs[0] = 0;
     for (int k = 0; k < T.n_copies; k++) {
@@ -585,9 +589,12 @@ void kit_trace_finish(kit_writer *out)
     }
     kit_writer_put_text(out, KIT_KEY_TRACE_COPIES, cs);
     free(cs);
+}
 
-    /* what the kernel-time evidence needs: the device's peak memory
-     * bandwidth (DDR: two transfers per clock) and its L2 cache size */
+/* What the kernel-time evidence needs: the device's peak memory bandwidth
+ * (DDR: two transfers per clock) and its L2 cache size. */
+static void put_device(kit_writer *out)
+{
     int dev = 0, l2 = 0;
     double peak_gbs = 0, peak_gflops = 0;
     char info[96] = "";
@@ -597,6 +604,23 @@ void kit_trace_finish(kit_writer *out)
         snprintf(info, sizeof info, "peak_gbs=%.1f l2_bytes=%d", peak_gbs, l2);
     cudaGetLastError();
     kit_writer_put_text(out, KIT_KEY_TRACE_DEVICE, info);
+}
+
+void kit_trace_finish(kit_writer *out)
+{
+#ifndef KIT_NO_CUPTI
+    if (T.active) {
+        cudaDeviceSynchronize();
+        cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    }
+#endif
+    if (!out)
+        return;
+    put_status(out);
+    put_calls(out);
+    put_kernels(out);
+    put_copies(out);
+    put_device(out);
 }
 
 /* The next case of a runner that serves many (runner_main.cu): forget the

@@ -196,6 +196,63 @@ START_TEST(skipped_runs_point_at_the_hang)
 }
 END_TEST
 
+/* A call that did not return while other kernels shared the GPU is no
+ * verdict: it runs again alone with the same limit (a slow right call
+ * beside fifty checks was judged hung).  Alone, it is judged and recorded;
+ * a case that needs more than the limit is cut short either way; a
+ * sanitizer run is judged where it ran. */
+START_TEST(judged_only_alone)
+{
+    setup();
+    /* the case's baseline is known (nothing measured here): 0.67 ms */
+    snprintf(gr.baselines[0].params, sizeof gr.baselines[0].params, "type=float n=2^26");
+    gr.baselines[0].ms = 0.67;
+    gr.n_baselines = 1;
+    kit_hang_record h;
+    memset(&h, 0, sizeof h);
+    snprintf(h.call, sizeof h.call, "dot_shared");
+    h.limit_s = 2, h.seconds = 8;
+    outcome c;
+    outcome_init(&c);
+    ck_assert_int_eq(hang_judge(&gr, &test, "type=float n=2^26", 1, &h, 1, 0, &c), 0);
+    ck_assert(gr.next_limit == 2);                     /* again, alone, the same limit */
+    ck_assert_int_eq(c.hung, 0);
+    ck_assert_int_eq(c.text.len, 0);
+    ck_assert_int_eq(gr.n_hung, 0);                    /* nothing recorded: later runs make the call */
+    gr.next_limit = 0;
+    h.seconds = 2;
+    ck_assert_int_eq(hang_judge(&gr, &test, "type=float n=2^26", 1, &h, 0, 0, &c), 1);
+    ck_assert_int_eq(c.hung, 1);
+    ck_assert_int_eq(c.pass, 0);
+    ck_assert_int_eq(gr.n_hung, 1);
+    ck_assert_str_eq(gr.hung[0].call, "dot_shared");
+    ck_assert_ptr_nonnull(strstr(sb_str(&c.text), "dot_shared() did not return within 2.0 s (its limit: 2 s"));
+    outcome_free(&c);
+
+    /* a case that needs 275 ms a call: cut short, shared or alone */
+    snprintf(gr.baselines[1].params, sizeof gr.baselines[1].params, "impl=blocked n=2048");
+    gr.baselines[1].ms = 275;
+    gr.n_baselines = 2;
+    outcome_init(&c);
+    ck_assert_int_eq(hang_judge(&gr, &test, "impl=blocked n=2048", 1, &h, 0, 0, &c), 0);
+    ck_assert(gr.next_limit > CALL_MARGIN * 0.275 - 1e-9);
+    gr.next_limit = 0;
+    ck_assert_int_eq(hang_judge(&gr, &test, "impl=blocked n=2048", 1, &h, 1, 0, &c), 0);
+    ck_assert(gr.next_limit > CALL_MARGIN * 0.275 - 1e-9);
+    ck_assert_int_eq(c.hung, 0);
+    outcome_free(&c);
+
+    /* under compute-sanitizer: judged where it ran, not recorded */
+    gr.next_limit = 0;
+    outcome_init(&c);
+    ck_assert_int_eq(hang_judge(&gr, &test, "type=float n=2^26", 1, &h, 0, 1, &c), 1);
+    ck_assert_int_eq(c.hung, 1);
+    ck_assert_ptr_nonnull(strstr(sb_str(&c.text), "under compute-sanitizer"));
+    ck_assert_int_eq(gr.n_hung, 1);
+    outcome_free(&c);
+}
+END_TEST
+
 static Suite *hang_suite(void)
 {
     Suite *s = suite_create("hang");
@@ -205,6 +262,7 @@ static Suite *hang_suite(void)
     tcase_add_test(tc, a_run_read_as_hung);
     tcase_add_test(tc, skipped_runs_point_at_the_hang);
     tcase_add_test(tc, grace_from_the_gpus_other_users);
+    tcase_add_test(tc, judged_only_alone);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -77,16 +77,101 @@ static int start_run(const grading *g, uint64_t seed, run_ids *id, outcome *c)
     return 0;
 }
 
-void run_case(grading *g, const rubric_test *t, const char *params, uint64_t seed, int bench, outcome *c)
+/* One run of the runner for run_case: its command line (bench: the timing
+ * loop's counts; gated and sharing: the gate's fd), in the sandbox, through
+ * the gate, sharing the GPU or alone. */
+static void run_case_once(grading *g, const rubric_test *t, const char *params, const run_ids *id, int bench,
+                          int gated, int alone, double limit, proc_result *r, double *waited_s)
 {
     engine *e = g->e;
     const workdirs *w = &g->w;
-    run_ids id;
-    if (start_run(g, seed, &id, c) != 0)
-        return;
     char warm[16], reps[16];
     snprintf(warm, sizeof warm, "%d", t->warmup);
     snprintf(reps, sizeof reps, "%d", t->reps);
+    double grace = call_grace(g, alone);
+    const char *argv[32] = {w->runner, bench ? "bench" : "run", "--params", params, "--seed", id->seed,
+                            "--nonce", id->nonce_s, "--out", id->out};
+    int n = 10;
+    if (bench) {
+        argv[n++] = "--warmup", argv[n++] = warm;
+        argv[n++] = "--reps", argv[n++] = reps;
+    }
+    call_args ca;
+    n = add_call_args(g, limit, grace, &ca, argv, n);
+    if (!alone && gated) /* the GPU alone for the timing loop only */
+        argv[n++] = "--gate-fd", argv[n++] = KIT_CTL_FD_S, argv[n] = NULL;
+    sandboxed sb;
+    sandboxed_init(&sb, e, run_limit(t, limit, grace), w->run, w->run, w->run, w->bin, NULL);
+    int host_alone = bench && t->host_alone;
+    if (!alone && gated)
+        run_gated(g, argv, &sb, sb.o.timeout_s, host_alone, r, waited_s);
+    else
+        run_sharing_or_alone(g, argv, &sb.o, alone, host_alone, r, waited_s);
+}
+
+/* Whether run_case's run r runs again, alone: 1 (limit: the next run's),
+ * 0 to judge it, -1 when a call hung and hang_judge judged the case (r freed).
+ * Runs sharing the GPU share its memory: one that ran out of it next to
+ * others is rerun once with the GPU to itself, so another submission's
+ * memory hog cannot fail it (a hog of its own fails alone as well); so is
+ * one whose call overran its limit within the grace (rerun_alone_after).  A
+ * timing run that failed while it shared the GPU runs again with the GPU to
+ * itself from start to end, whatever the failure: so the gate can cost no
+ * verdict.  A call that did not return while the GPU was shared runs again
+ * alone; alone, it is judged, never run again (hang.c). */
+static int run_again(grading *g, const rubric_test *t, const char *params, uint64_t seed, int alone, int gated,
+                     proc_result *r, double *limit, outcome *c)
+{
+    kit_hang_record h;
+    if (run_hung(r, g->w.run, &h)) {
+        if (hang_judge(g, t, params, seed, &h, !alone, 0, c)) {
+            serve_sanitizers_restart(g);
+            times_run(&g->times, r->seconds, params);
+            proc_result_free(r);
+            return -1;
+        }
+        *limit = call_limit(g, params); /* cut short, or shared: again, alone, with what the case needs */
+        g->next_limit = 0;
+        return 1;
+    }
+    int skipped = r->exited && r->exit_code == KIT_EXIT_SKIPPED;
+    return !alone && !skipped &&
+           (gated ? !proc_ok(r) : !proc_ok(r) && (rerun_alone_after(g->e, r) || mentions_out_of_memory(r)));
+}
+
+/* run_case's last run r judged into c: a skipped call, its stdout, how the
+ * process ended, its result file, then the kit's checker. */
+static void judge_case_run(grading *g, const char *params, uint64_t seed, uint64_t nonce, const proc_result *r,
+                           outcome *c)
+{
+    engine *e = g->e;
+    const workdirs *w = &g->w;
+    times_run(&g->times, r->seconds, params);
+    g->times.waits += c->waited_s;
+    c->timed_out = r->timed_out;
+    char skipped[64];
+    if (skipped_call_of(r, skipped, sizeof skipped)) {
+        hang_skipped(g, skipped, c);
+    } else if (write_run_stdout(w, sb_str(&r->out), r->out.len, &c->text) != 0) {
+        c->pass = 0;
+    } else if (!proc_ok(r)) {
+        c->pass = 0;
+        describe_run_failure(e, r, &c->text);
+    } else if (!result_file_ok(w, &c->text)) {
+        c->pass = 0;
+    } else {
+        double tc = kit_now();
+        int idle = gpu_idle(g);
+        run_checker(e, w, params, seed, nonce, idle || !g->shared_held, c);
+        g->times.checks += kit_now() - tc, g->times.n_checks++;
+    }
+}
+
+void run_case(grading *g, const rubric_test *t, const char *params, uint64_t seed, int bench, outcome *c)
+{
+    run_ids id;
+    if (start_run(g, seed, &id, c) != 0)
+        return;
     /* A case whose call overran its limit in the case server starts alone,
      * as does every case of a `gpu = alone` test (rubric_test.gpu_alone). */
     int gated = bench && serve_enabled();
@@ -97,77 +182,42 @@ void run_case(grading *g, const rubric_test *t, const char *params, uint64_t see
 
     proc_result r;
     for (int alone = alone_first;; alone = 1) {
-        double grace = call_grace(g, alone);
-        const char *argv[32] = {w->runner, bench ? "bench" : "run", "--params", params, "--seed", id.seed,
-                                "--nonce", id.nonce_s, "--out", id.out};
-        int n = 10;
-        if (bench) {
-            argv[n++] = "--warmup", argv[n++] = warm;
-            argv[n++] = "--reps", argv[n++] = reps;
-        }
-        call_args ca;
-        n = add_call_args(g, limit, grace, &ca, argv, n);
-        if (!alone && gated) /* the GPU alone for the timing loop only */
-            argv[n++] = "--gate-fd", argv[n++] = KIT_CTL_FD_S, argv[n] = NULL;
-        sandboxed sb;
-        sandboxed_init(&sb, e, run_limit(t, limit, grace), w->run, w->run, w->run, w->bin, NULL);
-        int host_alone = bench && t->host_alone;
-        if (!alone && gated)
-            run_gated(g, argv, &sb, sb.o.timeout_s, host_alone, &r, &c->waited_s);
-        else
-            run_sharing_or_alone(g, argv, &sb.o, alone, host_alone, &r, &c->waited_s);
-        /* Runs sharing the GPU share its memory: one that ran out of it
-         * next to others is rerun once with the GPU to itself, so another
-         * submission's memory hog cannot fail it (a hog of its own fails
-         * alone as well); so is one whose call overran its limit within the
-         * grace (rerun_alone_after).  A timing run that failed while it
-         * shared the GPU runs again with the GPU to itself from start to
-         * end, whatever the failure: so the gate can cost no verdict.  A
-         * call that did not return is judged, never run again (hang.c). */
-        kit_hang_record h;
-        int retry;
-        if (run_hung(&r, w->run, &h)) {
-            if (hang_judge(g, t, params, seed, &h, 0, c)) {
-                serve_sanitizers_restart(g);
-                times_run(&g->times, r.seconds, params);
-                proc_result_free(&r);
-                return;
-            }
-            limit = call_limit(g, params); /* cut short: again, alone, with what the case needs */
-            g->next_limit = 0;
-            retry = 1;
-        } else {
-            int skipped = r.exited && r.exit_code == KIT_EXIT_SKIPPED;
-            retry = !alone && !skipped &&
-                    (gated ? !proc_ok(&r) : !proc_ok(&r) && (rerun_alone_after(e, &r) || mentions_out_of_memory(&r)));
-        }
-        if (!retry)
+        run_case_once(g, t, params, &id, bench, gated, alone, limit, &r, &c->waited_s);
+        int again = run_again(g, t, params, seed, alone, gated, &r, &limit, c);
+        if (again < 0)
+            return;
+        if (!again)
             break;
         proc_result_free(&r);
         if (start_run(g, seed, &id, c) != 0)
             return;
     }
-
-    times_run(&g->times, r.seconds, params);
-    g->times.waits += c->waited_s;
-    c->timed_out = r.timed_out;
-    char skipped[64];
-    if (skipped_call_of(&r, skipped, sizeof skipped)) {
-        hang_skipped(g, skipped, c);
-    } else if (write_run_stdout(w, sb_str(&r.out), r.out.len, &c->text) != 0) {
-        c->pass = 0;
-    } else if (!proc_ok(&r)) {
-        c->pass = 0;
-        describe_run_failure(e, &r, &c->text);
-    } else if (!result_file_ok(w, &c->text)) {
-        c->pass = 0;
-    } else {
-        double tc = kit_now();
-        int idle = gpu_idle(g);
-        run_checker(e, w, params, seed, id.nonce, idle || !g->shared_held, c);
-        g->times.checks += kit_now() - tc, g->times.n_checks++;
-    }
+    judge_case_run(g, params, seed, id.nonce, &r, c);
     proc_result_free(&r);
+}
+
+/* One finding of compute-sanitizer's report, in the student's terms: what
+ * and where (the source line), how many, the note, the other access. */
+static void describe_finding(const workdirs *w, const san_finding *f, strbuf *b)
+{
+    /* racecheck counts hazards; the other tools count reports */
+    const char *unit = strstr(f->kind, "race") || strstr(f->kind, "hazard") ? "hazard" : "report";
+    if (f->line > 0)
+        sb_printf(b, "%s at %s:%d%s%s (%ld %s%s)\n", f->kind, san_basename(f->file), f->line,
+                  f->func[0] ? " in " : "", f->func, f->count, unit, f->count == 1 ? "" : "s");
+    else
+        sb_printf(b, "%s%s%s (%ld %s%s; build with -lineinfo to see the line)\n", f->kind, f->func[0] ? " in " : "",
+                  f->func, f->count, unit, f->count == 1 ? "" : "s");
+    if (f->warning)
+        sb_add(b, "    (a warp-level hazard: threads of one warp are not in lockstep since Volta; "
+                  "use __syncwarp() or __syncthreads())\n");
+    add_source_line(w, f->file, f->line, b);
+    if (f->note[0])
+        sb_printf(b, "    (%s)\n", f->note);
+    if (f->other_line > 0 && (f->other_line != f->line || strcmp(f->other_file, f->file))) {
+        sb_printf(b, "    the other access is at %s:%d\n", san_basename(f->other_file), f->other_line);
+        add_source_line(w, f->other_file, f->other_line, b);
+    }
 }
 
 /* One case under compute-sanitizer. */
@@ -208,7 +258,7 @@ void run_sanitizer_case(grading *g, const rubric_test *t, const char *params, ui
     char skipped[64];
     if (hung || skipped_call_of(&r, skipped, sizeof skipped)) {
         if (hung)
-            hang_judge(g, t, params, seed, &h, 1, c);
+            hang_judge(g, t, params, seed, &h, 0, 1, c);
         else
             hang_skipped(g, skipped, c);
         proc_result_free(&r);
@@ -231,24 +281,7 @@ void run_sanitizer_case(grading *g, const rubric_test *t, const char *params, ui
         const san_finding *f = &rep.items[i];
         if (f->warning && !count_warnings)
             continue;
-        /* racecheck counts hazards; the other tools count reports */
-        const char *unit = strstr(f->kind, "race") || strstr(f->kind, "hazard") ? "hazard" : "report";
-        if (f->line > 0)
-            sb_printf(&c->text, "%s at %s:%d%s%s (%ld %s%s)\n", f->kind, san_basename(f->file), f->line,
-                      f->func[0] ? " in " : "", f->func, f->count, unit, f->count == 1 ? "" : "s");
-        else
-            sb_printf(&c->text, "%s%s%s (%ld %s%s; build with -lineinfo to see the line)\n", f->kind,
-                      f->func[0] ? " in " : "", f->func, f->count, unit, f->count == 1 ? "" : "s");
-        if (f->warning)
-            sb_add(&c->text, "    (a warp-level hazard: threads of one warp are not in lockstep since Volta; "
-                             "use __syncwarp() or __syncthreads())\n");
-        add_source_line(w, f->file, f->line, &c->text);
-        if (f->note[0])
-            sb_printf(&c->text, "    (%s)\n", f->note);
-        if (f->other_line > 0 && (f->other_line != f->line || strcmp(f->other_file, f->file))) {
-            sb_printf(&c->text, "    the other access is at %s:%d\n", san_basename(f->other_file), f->other_line);
-            add_source_line(w, f->other_file, f->other_line, &c->text);
-        }
+        describe_finding(w, f, &c->text);
     }
     if (!c->pass && errors == 0 && !rep.tool_failed && !proc_ok(&r)) {
         if (r.exited && r.exit_code == 99)

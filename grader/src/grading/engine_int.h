@@ -201,13 +201,16 @@ int add_call_args(const grading *g, double limit, double grace, call_args *a, co
 /* Did a student call not return in the run that ended so (KIT_EXIT_HUNG,
  * its record in dir: kit/watchdog.h)?  1 with h filled. */
 int run_hung(const proc_result *r, const char *dir, kit_hang_record *h);
-/* A call of case `params` that did not return (h): 0 when the limit was
- * too short for what the case needs (g->next_limit is set: run the case
- * again, alone); else 1 with the verdict in c (c->hung), the call recorded
- * in g->hung (not for a sanitizer run), the kernel it left running, and the
- * first time what the kit's barrier check says on the case. */
+/* A call of case `params` that did not return (h) in a run that shared
+ * the GPU (`shared`: other processes' kernels took turns with it) or ran
+ * alone: 0 when that is no verdict yet - the limit was too short for what
+ * the case needs, or the GPU was shared (g->next_limit is set: run the case
+ * again, alone, with that limit); else 1 with the verdict in c (c->hung),
+ * the call recorded in g->hung (not for a sanitizer run), the kernel it
+ * left running, and the first time what the kit's barrier check says on
+ * the case.  A sanitizer run is judged where it ran. */
 int hang_judge(grading *g, const rubric_test *t, const char *params, uint64_t seed, const kit_hang_record *h,
-               int sanitizer, outcome *c);
+               int shared, int sanitizer, outcome *c);
 /* A run that ended KIT_EXIT_SKIPPED: the call it did not make (1), else 0. */
 int skipped_call_of(const proc_result *r, char *call, size_t len);
 /* A case whose call was not made (it did not return before): its one line. */

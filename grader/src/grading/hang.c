@@ -8,7 +8,13 @@
  * milliseconds; measuring every case would cost every grading time), once
  * per case and grading: if the case needs more than the floor, the call was
  * not hung but cut short, and runs again alone with the larger limit.
- * While the GPU is shared a call is ended only at CALL_GRACE x its limit.
+ * While the GPU is shared a call is ended only at CALL_GRACE x its limit,
+ * and one ended there is not judged yet: it runs again with the GPU alone
+ * and the same limit.  Beside fifty student checks and their sanitizer
+ * sessions on an H100, a right dot product taking 118 ms a call did not
+ * return within 8 s, and was judged hung: a busy server must not cost a
+ * slow but correct submission its points.  A real hang costs one limit
+ * more, alone.
  *
  * A call judged hung is recorded (g->hung): every later run of the grading
  * passes it to the runner in --skip-calls, so the other cases and tests
@@ -219,12 +225,16 @@ static void record_hung(grading *g, const rubric_test *t, const char *call, cons
 }
 
 int hang_judge(grading *g, const rubric_test *t, const char *params, uint64_t seed, const kit_hang_record *h,
-               int sanitizer, outcome *c)
+               int shared, int sanitizer, outcome *c)
 {
     const case_baseline *need = need_of(g, t, params, seed);
     double needed = need && need->ms > 0 ? CALL_MARGIN * need->ms / 1000 : 0;
     if (!sanitizer && needed > h->limit_s * 1.01) { /* cut short, not hung: again with what it needs */
         g->next_limit = needed;
+        return 0;
+    }
+    if (!sanitizer && shared) { /* other kernels took turns with it: again, alone, before a verdict */
+        g->next_limit = h->limit_s;
         return 0;
     }
     c->pass = 0;

@@ -209,6 +209,44 @@ void outcome_free(outcome *c)
     sb_free(&c->metrics);
 }
 
+/* The checker's JSON verdict v into c: pass, whose device did the work,
+ * the summary and details (notes only when it passed), kernels, timings and
+ * metrics. */
+static void read_verdict(const cJSON *v, outcome *c)
+{
+    c->pass = cJSON_IsTrue(cJSON_GetObjectItem(v, KIT_VERDICT_PASS));
+    c->not_own = cJSON_IsFalse(cJSON_GetObjectItem(v, KIT_VERDICT_DEVICE_OK));
+    c->elsewhere = c->not_own && cJSON_IsTrue(cJSON_GetObjectItem(v, KIT_VERDICT_RESULT_OK));
+    const cJSON *summary = cJSON_GetObjectItem(v, KIT_VERDICT_SUMMARY);
+    if (!c->pass && cJSON_IsString(summary))
+        sb_printf(&c->text, "%s\n", summary->valuestring);
+    const cJSON *it;
+    cJSON_ArrayForEach(it, cJSON_GetObjectItem(v, KIT_VERDICT_DETAILS))
+    {
+        if (cJSON_IsString(it) && (!c->pass || strncmp(it->valuestring, "note:", 5) == 0))
+            sb_printf(&c->text, "%s\n", it->valuestring);
+    }
+    cJSON_ArrayForEach(it, cJSON_GetObjectItem(v, KIT_VERDICT_KERNELS))
+    {
+        const cJSON *name = cJSON_GetObjectItem(it, "name"), *grid = cJSON_GetObjectItem(it, "grid"),
+                    *block = cJSON_GetObjectItem(it, "block"), *ms = cJSON_GetObjectItem(it, "ms");
+        if (cJSON_IsString(name) && cJSON_IsString(grid) && cJSON_IsString(block) && cJSON_IsNumber(ms))
+            sb_printf(&c->kernels, "%s  grid (%s) block (%s)  %.3f ms\n", name->valuestring, grid->valuestring,
+                      block->valuestring, ms->valuedouble);
+    }
+    cJSON_ArrayForEach(it, cJSON_GetObjectItem(v, KIT_VERDICT_METRICS))
+    {
+        if (!cJSON_IsNumber(it))
+            continue;
+        if (!strcmp(it->string, KIT_KEY_STUDENT_MS))
+            c->student_ms = it->valuedouble;
+        else if (!strcmp(it->string, KIT_KEY_BASELINE_MS))
+            c->baseline_ms = it->valuedouble;
+        else if (!strncmp(it->string, KIT_KEY_METRIC_PREFIX, strlen(KIT_KEY_METRIC_PREFIX)))
+            sb_printf(&c->metrics, "%s: %.4g\n", it->string + strlen(KIT_KEY_METRIC_PREFIX), it->valuedouble);
+    }
+}
+
 /* Runs the kit's checker on a finished run and reads its JSON verdict. */
 void run_checker(const engine *e, const workdirs *w, const char *params, uint64_t seed, uint64_t nonce, int use_slot,
                  outcome *c)
@@ -257,37 +295,7 @@ void run_checker(const engine *e, const workdirs *w, const char *params, uint64_
         proc_result_free(&r);
         return;
     }
-    c->pass = cJSON_IsTrue(cJSON_GetObjectItem(v, KIT_VERDICT_PASS));
-    c->not_own = cJSON_IsFalse(cJSON_GetObjectItem(v, KIT_VERDICT_DEVICE_OK));
-    c->elsewhere = c->not_own && cJSON_IsTrue(cJSON_GetObjectItem(v, KIT_VERDICT_RESULT_OK));
-    const cJSON *summary = cJSON_GetObjectItem(v, KIT_VERDICT_SUMMARY);
-    if (!c->pass && cJSON_IsString(summary))
-        sb_printf(&c->text, "%s\n", summary->valuestring);
-    const cJSON *it;
-    cJSON_ArrayForEach(it, cJSON_GetObjectItem(v, KIT_VERDICT_DETAILS))
-    {
-        if (cJSON_IsString(it) && (!c->pass || strncmp(it->valuestring, "note:", 5) == 0))
-            sb_printf(&c->text, "%s\n", it->valuestring);
-    }
-    cJSON_ArrayForEach(it, cJSON_GetObjectItem(v, KIT_VERDICT_KERNELS))
-    {
-        const cJSON *name = cJSON_GetObjectItem(it, "name"), *grid = cJSON_GetObjectItem(it, "grid"),
-                    *block = cJSON_GetObjectItem(it, "block"), *ms = cJSON_GetObjectItem(it, "ms");
-        if (cJSON_IsString(name) && cJSON_IsString(grid) && cJSON_IsString(block) && cJSON_IsNumber(ms))
-            sb_printf(&c->kernels, "%s  grid (%s) block (%s)  %.3f ms\n", name->valuestring, grid->valuestring,
-                      block->valuestring, ms->valuedouble);
-    }
-    cJSON_ArrayForEach(it, cJSON_GetObjectItem(v, KIT_VERDICT_METRICS))
-    {
-        if (!cJSON_IsNumber(it))
-            continue;
-        if (!strcmp(it->string, KIT_KEY_STUDENT_MS))
-            c->student_ms = it->valuedouble;
-        else if (!strcmp(it->string, KIT_KEY_BASELINE_MS))
-            c->baseline_ms = it->valuedouble;
-        else if (!strncmp(it->string, KIT_KEY_METRIC_PREFIX, strlen(KIT_KEY_METRIC_PREFIX)))
-            sb_printf(&c->metrics, "%s: %.4g\n", it->string + strlen(KIT_KEY_METRIC_PREFIX), it->valuedouble);
-    }
+    read_verdict(v, c);
     cJSON_Delete(v);
     proc_result_free(&r);
 }

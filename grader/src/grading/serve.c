@@ -17,8 +17,9 @@
  * verdict and message are exactly those of a single run, and the next case
  * starts a new server; so is a case whose student call returned after its
  * limit (within the grace: a neighbour's load may be to blame), with the GPU
- * to itself.  A call that did not return is judged where it hung (hang.c),
- * never run again: the next server is told not to make it (--skip-calls)
+ * to itself.  So is a call that did not return (the server shares the
+ * GPU, hang.c): judged once it does not return alone, it is never run
+ * again: the next server is told not to make it (--skip-calls)
  * and answers "skipped CALL" for the cases that would.  After MAX_DEATHS
  * crashes in one grading the rest runs case by case.  KIT_SERVE=0 turns the
  * server off (one process per case, and timing runs hold the GPU alone from
@@ -158,8 +159,10 @@ static const char *skipped_call(const char *line)
     return !strncmp(line, KIT_SERVE_SKIPPED, n) && line[n] == ' ' ? line + n + 1 : NULL;
 }
 
-/* The server ended mid-case: a call that did not return is judged here (1,
- * c filled); one that overran, or a crash, runs again on its own (0). */
+/* The server ended mid-case: a call that did not return, one that overran,
+ * or a crash runs again on its own (0); 1 (c filled) only where hang_judge
+ * gives a verdict, which it does not for a run that shared the GPU: a
+ * server always does (its grading's sanitizer runs at least). */
 static int server_ended(grading *g, const rubric_test *t, const char *params, uint64_t seed, outcome *c)
 {
     proc_result r;
@@ -167,8 +170,8 @@ static int server_ended(grading *g, const rubric_test *t, const char *params, ui
     kit_hang_record h;
     int judged = 0;
     if (run_hung(&r, g->w.run, &h)) {
-        judged = hang_judge(g, t, params, seed, &h, 0, c);
-        g->next_alone = !judged; /* too short a limit for the case: again, alone, with what it needs */
+        judged = hang_judge(g, t, params, seed, &h, 1, 0, c);
+        g->next_alone = !judged; /* too short a limit, or a shared GPU: again, alone */
         if (judged)
             serve_sanitizers_restart(g);
     } else {

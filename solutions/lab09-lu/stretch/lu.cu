@@ -6,9 +6,13 @@
  * with panels of NB = 128 columns; for the panel at column J (E = J + NB):
  *
  *   1. diag_kernel (one block) factors the NB x NB diagonal block A11 =
- *      L11 U11 in registers, one barrier per column, and leaves U11 and L11
- *      (transposed, reciprocals of the pivots on its diagonal) in a small
- *      workspace for step 2;
+ *      L11 U11 in shared memory, itself blocked in sub-panels of DIAG_W = 16
+ *      columns: one warp factors a sub-panel with shuffles (no barrier per
+ *      column), then the block solves for U's rows beside it and updates
+ *      the rest - three barriers per 16 columns, where one per column made
+ *      this serial step the longest in the factorization; it leaves U11 and
+ *      L11 (transposed, reciprocals of the pivots on its diagonal) in a
+ *      small workspace for step 2;
  *   2. trsm_kernel: L21 = A21 U11^-1 (a warp per 4 rows) and U12 = L11^-1 A12
  *      (a warp per 4 columns), both by substitution along the 128 columns /
  *      rows, the values passed between lanes by warp shuffles;
@@ -214,122 +218,206 @@ int lu_crout_double(double *d_a, int n) { return lu_crout_t(d_a, n, LU_U_DOUBLE)
 
 /* ---- Part 2: blocked, the panel factored beside the update ------------------------- */
 #define NB 128             /* panel width = the update's tile edge and inner dimension */
-#define DIAG_THREADS 256   /* 16 x 16: each thread an 8 x 8 block of the diagonal block */
+#define DIAG_THREADS 256   /* 16 x 16; in the sub-panel update thread (tx, ty) owns rows ty + 16 i, columns tx + 16 j */
 #define DIAG_TX 16
-#define DIAG_EACH 8
+#define DIAG_EACH 8        /* NB / DIAG_TX */
+#ifndef DIAG_W
+#define DIAG_W 16          /* sub-panel width: the columns one warp factors between two barriers (8 or 16) */
+#endif
+#define DIAG_LD (NB + 1)   /* the block's row stride in shared memory: a warp reading a column hits 32 banks */
+#define DIAG_SMEM (NB * DIAG_LD * sizeof(float))
 #define TRSM_THREADS 256   /* 8 warps, each 4 rows of L21 or 4 columns of U12 */
 #define TRSM_LINES 32      /* rows (columns) per block */
 #define FULL_MASK 0xffffffffu
+static_assert(NB % DIAG_W == 0 && DIAG_W <= 32 && NB <= 4 * 32 && NB == DIAG_TX * DIAG_EACH,
+              "a sub-panel's pivots lie in one warp's lanes 0 .. DIAG_W - 1, its rows in 4 per lane");
 
-/* 1. Right-looking Crout of the b x b diagonal block at (J, J), b <= NB, in
- *    registers: thread (tx, ty) owns rows 8 ty .. + 7 and columns
- *    8 tx .. + 7.  Before step jj, prow[jj & 1] holds row jj (not yet divided
- *    by the pivot) and pcol[jj & 1] column jj, as the steps before left
- *    them; step jj divides row jj by the pivot, updates the entries below and
- *    right of it and publishes row and column jj + 1 into the other buffer:
- *    one barrier per step.  Then, for trsm_kernel: tri_u = U11 strictly above
+/* 1c. The trailing update of sub-panel [s, e) inside the diagonal block S:
+ *     S[r][c] -= sum_{s <= p < e} S[r][p] S[p][c] for r, c >= e.  Thread
+ *     (tx, ty) owns rows ty + 16 i and columns tx + 16 j; the groups
+ *     i, j >= I0 = e / 16 are the ones that reach the region (the template
+ *     fixes the loop bounds: acc stays in registers and no multiply is spent
+ *     on groups wholly outside it).  With DIAG_W = 16 every entry of those
+ *     groups is inside; with 8 the first group's rows or columns before e are
+ *     computed but not stored. */
+template <int I0> __device__ __forceinline__ void diag_update(float *S, int s, int e, int tx, int ty)
+{
+    const int G = DIAG_EACH - I0;
+    float acc[G][G];
+#pragma unroll
+    for (int i = 0; i < G; i++)
+#pragma unroll
+        for (int j = 0; j < G; j++)
+            acc[i][j] = 0.0f;
+#pragma unroll 4
+    for (int p = s; p < e; p++) {
+        float l[G], u[G];
+#pragma unroll
+        for (int i = 0; i < G; i++) /* two rows per warp: broadcast reads */
+            l[i] = S[(ty + DIAG_TX * (I0 + i)) * DIAG_LD + p];
+#pragma unroll
+        for (int j = 0; j < G; j++) /* 16 consecutive columns per warp */
+            u[j] = S[p * DIAG_LD + tx + DIAG_TX * (I0 + j)];
+#pragma unroll
+        for (int i = 0; i < G; i++)
+#pragma unroll
+            for (int j = 0; j < G; j++)
+                acc[i][j] = fmaf(l[i], u[j], acc[i][j]);
+    }
+#pragma unroll
+    for (int i = 0; i < G; i++) {
+        int r = ty + DIAG_TX * (I0 + i);
+#pragma unroll
+        for (int j = 0; j < G; j++) {
+            int c = tx + DIAG_TX * (I0 + j);
+            if (r >= e && c >= e)
+                S[r * DIAG_LD + c] -= acc[i][j];
+        }
+    }
+}
+
+/* 1. Crout of the b x b diagonal block at (J, J), b <= NB, blocked inside
+ *    the block: the whole NB x NB block sits in shared memory (outside b:
+ *    the identity, whose factors are itself and whose pivots of 1 pass the
+ *    test against a tolerance of 0 - so no step needs to know b), and for
+ *    each sub-panel of DIAG_W columns [s, e):
+ *    a. warp 0 factors the sub-panel, rows s .. NB - 1, in registers (lane
+ *       q holds rows s + q + 32 i): pivot jj is lane jj's, passed round by a
+ *       shuffle, the pivot row divided by it and taken off the rows below -
+ *       no barrier per column, which is what made the block slow when all
+ *       256 threads took part in every column (one barrier and a round trip
+ *       through shared memory per column, 128 of them in a row);
+ *    b. U's rows of the sub-panel right of it, U = L11^-1 A12 (L11 the
+ *       sub-panel's DIAG_W x DIAG_W lower triangle): a thread per column,
+ *       substitution down the DIAG_W rows;
+ *    c. the rest of the block (rows and columns from e) -= L21 U12, inner
+ *       dimension DIAG_W, all 256 threads (diag_update).
+ *    Three barriers per sub-panel instead of DIAG_W.  The pivot of column
+ *    jj is tested when all earlier columns' updates are in, as in the
+ *    per-step Crout (only the order of the rounding differs); a rejected
+ *    one sets the status, is never divided by, and every thread stops after
+ *    the next barrier.  Then, for trsm_kernel: tri_u = U11 strictly above
  *    the diagonal, 0 elsewhere; tri_lt = L11 transposed strictly above it,
- *    1 / l_jj on it, 0 below (NB x NB each, 0 outside b).  256 threads of at
- *    most 128 registers (launch bounds): the block fits where one update
- *    block has finished. */
+ *    1 / l_jj on it, 0 below (NB x NB each, 0 outside b).  256 threads of
+ *    at most 128 registers (launch bounds) and 66 KB of shared memory: the
+ *    block fits where one update block has finished. */
 __global__ void __launch_bounds__(DIAG_THREADS, 2)
     diag_kernel(float *a, int n, int J, int b, const float *tol, int *status, float *tri_u, float *tri_lt)
 {
-    __shared__ __align__(16) float prow[2][NB];
-    __shared__ __align__(16) float pcol[2][NB];
-    __shared__ float stol[NB];
+    extern __shared__ float S[]; /* NB x NB, rows DIAG_LD apart */
+    __shared__ float stol[NB], sinv[NB];
+    __shared__ int failed;
     if (*status != LU_OK) /* the same in every thread: the whole block leaves */
         return;
-    int t = threadIdx.x, tx = t % DIAG_TX, ty = t / DIAG_TX;
-    int r0 = DIAG_EACH * ty, c0 = DIAG_EACH * tx;
+    int t = threadIdx.x, lane = t % 32, tx = t % DIAG_TX, ty = t / DIAG_TX;
+    for (int x = t; x < NB * NB; x += DIAG_THREADS) { /* consecutive threads, consecutive columns */
+        int r = x / NB, c = x % NB;
+        S[r * DIAG_LD + c] = r < b && c < b ? a[(size_t)(J + r) * n + J + c] : r == c ? 1.0f : 0.0f;
+    }
     for (int i = t; i < NB; i += DIAG_THREADS)
         stol[i] = i < b ? tol[J + i] : 0.0f;
-    float v[DIAG_EACH][DIAG_EACH];
-#pragma unroll
-    for (int i = 0; i < DIAG_EACH; i++)
-#pragma unroll
-        for (int j = 0; j < DIAG_EACH; j++)
-            v[i][j] = r0 + i < b && c0 + j < b ? a[(size_t)(J + r0 + i) * n + J + c0 + j] : 0.0f;
-    if (r0 == 0)
-#pragma unroll
-        for (int j = 0; j < DIAG_EACH; j++)
-            prow[0][c0 + j] = v[0][j];
-    if (c0 == 0)
-#pragma unroll
-        for (int i = 0; i < DIAG_EACH; i++)
-            pcol[0][r0 + i] = v[i][0];
-    __syncthreads(); /* row and column 0 (and stol) published */
+    if (t == 0)
+        failed = 0;
+    __syncthreads(); /* the block, stol and the flag in place */
 
-    bool ok = true;
-    for (int jj = 0; jj < b; jj++) {
-        int cur = jj & 1, nxt = cur ^ 1;
-        float p = pcol[cur][jj]; /* the same value in every thread: the branch is uniform */
-        if (!(fabsf(p) > stol[jj])) {
-            if (t == 0)
-                *status = J + jj + 1;
-            ok = false;
-            break;
-        }
-        /* A thread whose rows or columns all lie at or before jj has nothing
-         * left to update or publish (no barrier or shuffle inside). */
-        if (r0 + DIAG_EACH - 1 >= jj && c0 + DIAG_EACH - 1 > jj) {
-            float inv = 1.0f / p;
-            float u[DIAG_EACH];
+    for (int s = 0; s < NB; s += DIAG_W) {
+        int e = s + DIAG_W;
+        if (t < 32) { /* a. warp 0: rows s + lane + 32 i (0 past NB, not stored), columns s .. e - 1 */
+            float v[4][DIAG_W];
 #pragma unroll
-            for (int h = 0; h < DIAG_EACH / 4; h++) {
-                float4 pr = *(const float4 *)&prow[cur][c0 + 4 * h];
-                u[4 * h] = pr.x, u[4 * h + 1] = pr.y, u[4 * h + 2] = pr.z, u[4 * h + 3] = pr.w;
+            for (int i = 0; i < 4; i++) {
+                int r = s + lane + 32 * i;
+#pragma unroll
+                for (int c = 0; c < DIAG_W; c++)
+                    v[i][c] = r < NB ? S[r * DIAG_LD + s + c] : 0.0f;
             }
 #pragma unroll
-            for (int j = 0; j < DIAG_EACH; j++) /* u_jj,c for c > jj; 0 leaves the other columns alone */
-                u[j] = c0 + j > jj ? u[j] * inv : 0.0f;
-#pragma unroll
-            for (int h = 0; h < DIAG_EACH / 4; h++) {
-                float4 pc = *(const float4 *)&pcol[cur][r0 + 4 * h];
-                float l[4] = {pc.x, pc.y, pc.z, pc.w};
-#pragma unroll
-                for (int i = 0; i < 4; i++) { /* l_r,jj for r > jj (final); 0 leaves rows <= jj alone */
-                    float li = r0 + 4 * h + i > jj ? l[i] : 0.0f;
-#pragma unroll
-                    for (int j = 0; j < DIAG_EACH; j++)
-                        v[4 * h + i][j] = fmaf(-li, u[j], v[4 * h + i][j]);
+            for (int jj = 0; jj < DIAG_W; jj++) { /* unrolled: every register index is a constant */
+                float p = __shfl_sync(FULL_MASK, v[0][jj], jj); /* row s + jj is lane jj's; the same p in every lane */
+                if (!(fabsf(p) > stol[s + jj])) { /* uniform: the whole warp leaves the loop */
+                    if (lane == 0) {
+                        *status = J + s + jj + 1;
+                        failed = 1;
+                    }
+                    break;
                 }
+                float inv = 1.0f / p;
+                if (lane == 0)
+                    sinv[s + jj] = inv;
+                float u[DIAG_W]; /* row s + jj of U, columns after jj */
+#pragma unroll
+                for (int c = jj + 1; c < DIAG_W; c++)
+                    u[c] = __shfl_sync(FULL_MASK, v[0][c], jj) * inv;
+#pragma unroll
+                for (int i = 0; i < 4; i++) {
+                    float l = i > 0 || lane > jj ? v[i][jj] : 0.0f; /* rows after s + jj only (l final) */
+#pragma unroll
+                    for (int c = jj + 1; c < DIAG_W; c++)
+                        v[i][c] = fmaf(-l, u[c], v[i][c]);
+                }
+                if (lane == jj)
+#pragma unroll
+                    for (int c = jj + 1; c < DIAG_W; c++)
+                        v[0][c] = u[c];
             }
 #pragma unroll
-            for (int i = 0; i < DIAG_EACH; i++) {
-                if (r0 + i == jj) /* row jj of U: prow held this thread's own values */
+            for (int i = 0; i < 4; i++) {
+                int r = s + lane + 32 * i;
+                if (r < NB)
 #pragma unroll
-                    for (int j = 0; j < DIAG_EACH; j++)
-                        if (c0 + j > jj)
-                            v[i][j] = u[j];
-                if (r0 + i == jj + 1)
-#pragma unroll
-                    for (int j = 0; j < DIAG_EACH; j++)
-                        prow[nxt][c0 + j] = v[i][j];
+                    for (int c = 0; c < DIAG_W; c++)
+                        S[r * DIAG_LD + s + c] = v[i][c];
             }
-#pragma unroll
-            for (int j = 0; j < DIAG_EACH; j++)
-                if (c0 + j == jj + 1)
-#pragma unroll
-                    for (int i = 0; i < DIAG_EACH; i++)
-                        pcol[nxt][r0 + i] = v[i][j];
         }
-        /* [nxt] written before step jj + 1 reads it; [cur], read in this
-         * step, is written again only in step jj + 1, after this barrier. */
-        __syncthreads();
-    }
+        __syncthreads(); /* the sub-panel (L11, L21, sinv) stored; `failed` final for this sub-panel */
+        if (failed || e >= NB) /* the same in every thread */
+            break;
+        if (t < NB - e) { /* b. column c of U12: rows s .. e - 1 */
+            int c = e + t;
+            float x[DIAG_W];
 #pragma unroll
-    for (int i = 0; i < DIAG_EACH; i++)
+            for (int r = 0; r < DIAG_W; r++)
+                x[r] = S[(s + r) * DIAG_LD + c];
 #pragma unroll
-        for (int j = 0; j < DIAG_EACH; j++) {
-            int r = r0 + i, c = c0 + j;
-            if (r < b && c < b)
-                a[(size_t)(J + r) * n + J + c] = v[i][j];
-            if (ok) { /* a rejected pivot: no solve follows, and 1 / 0 is never formed */
-                bool in = r < b && c < b;
-                tri_u[r * NB + c] = in && c > r ? v[i][j] : 0.0f;
-                tri_lt[c * NB + r] = in && r > c ? v[i][j] : in && r == c ? 1.0f / v[i][j] : 0.0f;
+            for (int jj = 0; jj < DIAG_W; jj++) {
+                x[jj] *= sinv[s + jj];
+#pragma unroll
+                for (int r = jj + 1; r < DIAG_W; r++)
+                    x[r] = fmaf(-S[(s + r) * DIAG_LD + s + jj], x[jj], x[r]);
             }
+#pragma unroll
+            for (int r = 0; r < DIAG_W; r++)
+                S[(s + r) * DIAG_LD + c] = x[r];
+        }
+        __syncthreads(); /* U12 stored before the update reads it */
+        switch (e / DIAG_TX) { /* c. the first thread group reaching rows and columns from e */
+        case 0: diag_update<0>(S, s, e, tx, ty); break;
+        case 1: diag_update<1>(S, s, e, tx, ty); break;
+        case 2: diag_update<2>(S, s, e, tx, ty); break;
+        case 3: diag_update<3>(S, s, e, tx, ty); break;
+        case 4: diag_update<4>(S, s, e, tx, ty); break;
+        case 5: diag_update<5>(S, s, e, tx, ty); break;
+        case 6: diag_update<6>(S, s, e, tx, ty); break;
+        default: diag_update<7>(S, s, e, tx, ty); break;
+        }
+        __syncthreads(); /* updated before the next sub-panel reads it */
+    }
+
+    bool ok = !failed; /* a rejected pivot: no solve follows, and 1 / 0 is never formed */
+    for (int x = t; x < NB * NB; x += DIAG_THREADS) {
+        int r = x / NB, c = x % NB;
+        float v = S[r * DIAG_LD + c];
+        bool in = r < b && c < b;
+        if (in)
+            a[(size_t)(J + r) * n + J + c] = v;
+        if (ok)
+            tri_u[x] = in && c > r ? v : 0.0f;
+    }
+    if (ok)
+        for (int x = t; x < NB * NB; x += DIAG_THREADS) { /* tri_lt[c][r]: consecutive threads, consecutive rows r */
+            int c = x / NB, r = x % NB;
+            bool in = r < b && c < b;
+            tri_lt[x] = in && r > c ? S[r * DIAG_LD + c] : in && r == c ? sinv[r] : 0.0f;
         }
 }
 
@@ -743,6 +831,7 @@ static void blocked_setup(void)
     CUDA_CHECK(cudaStreamCreateWithPriority(&g_side, cudaStreamNonBlocking, greatest));
     for (int e = 0; e < EVENTS; e++)
         CUDA_CHECK(cudaEventCreateWithFlags(&g_events[e], cudaEventDisableTiming));
+    CUDA_CHECK(cudaFuncSetAttribute(diag_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)DIAG_SMEM));
     CUDA_CHECK(cudaFuncSetAttribute(trsm_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     (int)(NB * NB * sizeof(float))));
     CUDA_CHECK(cudaMalloc(&g_tri, 2 * NB * NB * sizeof(float)));
@@ -787,7 +876,7 @@ static void run_op(const lu_op &o, float *a, int n, const lu_work<float> &w, pha
         break;
     case OP_DIAG:
         phase_begin(log);
-        diag_kernel<<<1, DIAG_THREADS, 0, s>>>(a, n, o.J, o.b, w.tol, w.status, g_tri, g_tri + NB * NB);
+        diag_kernel<<<1, DIAG_THREADS, DIAG_SMEM, s>>>(a, n, o.J, o.b, w.tol, w.status, g_tri, g_tri + NB * NB);
         CUDA_CHECK_LAUNCH();
         phase_end(log, PH_DIAG);
         break;

@@ -250,6 +250,59 @@ static void print_row(const bench_case *c, const bench_row *r, double peer_ms, d
     printf("  %-44s %10.4f %10s %9s %7s\n", r->name, r->ms, rate, lib, cp);
 }
 
+/* 2. warm-up: every live row, at least 3 times and WARMUP_MS, at most MAX_TIMED_MS. */
+static void warm_up(const std::vector<bench_row *> &live)
+{
+    double t0 = now_ms();
+    for (int k = 0; k < 3 || now_ms() - t0 < WARMUP_MS; k++) {
+        for (bench_row *r : live)
+            run_once(r);
+        if (now_ms() - t0 > MAX_TIMED_MS)
+            break;
+    }
+}
+
+/* 3. interleaved rounds, each starting with the next row: each live row's
+ * median into its ms; the rounds run. */
+static size_t time_rounds(const std::vector<bench_row *> &live)
+{
+    cudaEvent_t e0, e1;
+    BENCH_CUDA(cudaEventCreate(&e0));
+    BENCH_CUDA(cudaEventCreate(&e1));
+    std::vector<std::vector<double>> ms(live.size());
+    double t0 = now_ms();
+    for (int round = 0; round < MAX_ROUNDS; round++) {
+        double spent = now_ms() - t0;
+        if (round >= MIN_ROUNDS && spent >= MIN_TIMED_MS)
+            break;
+        if (round >= FEW_ROUNDS && spent >= MAX_TIMED_MS)
+            break;
+        for (size_t j = 0; j < live.size(); j++) {
+            size_t i = (j + round) % live.size();
+            bench_row *r = live[i];
+            if (r->prepare) {
+                r->prepare(r->arg);
+                BENCH_CUDA(cudaDeviceSynchronize());
+            }
+            BENCH_CUDA(cudaEventRecord(e0, 0));
+            g_current = r;
+            r->call(r->arg);
+            BENCH_CUDA(cudaEventRecord(e1, 0));
+            BENCH_CUDA(cudaEventSynchronize(e1));
+            BENCH_CUDA(cudaGetLastError());
+            g_current = NULL;
+            float t;
+            BENCH_CUDA(cudaEventElapsedTime(&t, e0, e1));
+            ms[i].push_back(t);
+        }
+    }
+    for (size_t i = 0; i < live.size(); i++)
+        live[i]->ms = median(ms[i]);
+    BENCH_CUDA(cudaEventDestroy(e0));
+    BENCH_CUDA(cudaEventDestroy(e1));
+    return live.empty() ? 0 : ms[0].size();
+}
+
 void bench_case_run(const bench_case *c, bench_row *in_rows, int nrows)
 {
     std::vector<bench_row *> rows;
@@ -279,50 +332,8 @@ void bench_case_run(const bench_case *c, bench_row *in_rows, int nrows)
         else
             live.push_back(r);
     }
-    /* 2. warm-up */
-    double t0 = now_ms();
-    for (int k = 0; k < 3 || now_ms() - t0 < WARMUP_MS; k++) {
-        for (bench_row *r : live)
-            run_once(r);
-        if (now_ms() - t0 > MAX_TIMED_MS)
-            break;
-    }
-    /* 3. interleaved rounds */
-    cudaEvent_t e0, e1;
-    BENCH_CUDA(cudaEventCreate(&e0));
-    BENCH_CUDA(cudaEventCreate(&e1));
-    std::vector<std::vector<double>> ms(live.size());
-    t0 = now_ms();
-    for (int round = 0; round < MAX_ROUNDS; round++) {
-        double spent = now_ms() - t0;
-        if (round >= MIN_ROUNDS && spent >= MIN_TIMED_MS)
-            break;
-        if (round >= FEW_ROUNDS && spent >= MAX_TIMED_MS)
-            break;
-        for (size_t j = 0; j < live.size(); j++) {
-            size_t i = (j + round) % live.size();
-            bench_row *r = live[i];
-            if (r->prepare) {
-                r->prepare(r->arg);
-                BENCH_CUDA(cudaDeviceSynchronize());
-            }
-            BENCH_CUDA(cudaEventRecord(e0, 0));
-            g_current = r;
-            r->call(r->arg);
-            BENCH_CUDA(cudaEventRecord(e1, 0));
-            BENCH_CUDA(cudaEventSynchronize(e1));
-            BENCH_CUDA(cudaGetLastError());
-            g_current = NULL;
-            float t;
-            BENCH_CUDA(cudaEventElapsedTime(&t, e0, e1));
-            ms[i].push_back(t);
-        }
-    }
-    size_t rounds = live.empty() ? 0 : ms[0].size();
-    for (size_t i = 0; i < live.size(); i++)
-        live[i]->ms = median(ms[i]);
-    BENCH_CUDA(cudaEventDestroy(e0));
-    BENCH_CUDA(cudaEventDestroy(e1));
+    warm_up(live);
+    size_t rounds = time_rounds(live);
     /* 4. the table */
     double peer_ms = 0, copy_ms = copy_row.ms;
     for (bench_row *r : rows)

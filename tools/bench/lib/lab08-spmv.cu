@@ -56,6 +56,42 @@ static const char *check(void *p)
     return bench_cmp_f32(a->y, a->want, a->tol, (size_t)a->rows);
 }
 
+/* The CPU's y = A x in double (want) and what a float sum of each row may
+ * be off by in any order (tol); the longest row's length. */
+static int reference(const kit_csr *m, const float *hx, double *want, double *tol)
+{
+    int longest = 0;
+    for (int i = 0; i < m->rows; i++) {
+        double s = 0, a = 0;
+        int len = m->row_ptr[i + 1] - m->row_ptr[i];
+        longest = len > longest ? len : longest;
+        for (int k = m->row_ptr[i]; k < m->row_ptr[i + 1]; k++) {
+            s += (double)m->val[k] * hx[m->col[k]];
+            a += fabs((double)m->val[k] * hx[m->col[k]]);
+        }
+        want[i] = s;
+        tol[i] = (len + 2) * 0x1p-24 * a; /* len float products and sums, any order */
+    }
+    return longest;
+}
+
+/* cuSPARSE's view of pa's matrix (m's shape, pa's device copies) and
+ * vectors, and its work buffer. */
+static void cusparse_setup(spmv_arg *pa, const kit_csr *m, cusparseHandle_t h)
+{
+    sparse_ok(cusparseCreateCsr(&pa->A, m->rows, m->cols, m->nnz, (void *)pa->row_ptr, (void *)pa->col,
+                                (void *)pa->val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F),
+              "cusparseCreateCsr");
+    sparse_ok(cusparseCreateDnVec(&pa->vx, m->cols, (void *)pa->x, CUDA_R_32F), "cusparseCreateDnVec");
+    sparse_ok(cusparseCreateDnVec(&pa->vy, m->rows, pa->y, CUDA_R_32F), "cusparseCreateDnVec");
+    size_t buf_bytes = 0;
+    sparse_ok(cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, pa->A, pa->vx, &zero, pa->vy,
+                                      CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, &buf_bytes),
+              "cusparseSpMV_bufferSize");
+    pa->buf = bench_malloc(buf_bytes);
+}
+
 int main(int argc, char **argv)
 {
     bench_start(argc, argv, "lab08-spmv");
@@ -84,18 +120,7 @@ int main(int argc, char **argv)
         bench_rand_f32(hx, m.cols, -1.0f, 1.0f, 9);
         double *want = (double *)bench_host((size_t)m.rows * sizeof(double));
         double *tol = (double *)bench_host((size_t)m.rows * sizeof(double));
-        int longest = 0;
-        for (int i = 0; i < m.rows; i++) {
-            double s = 0, a = 0;
-            int len = m.row_ptr[i + 1] - m.row_ptr[i];
-            longest = len > longest ? len : longest;
-            for (int k = m.row_ptr[i]; k < m.row_ptr[i + 1]; k++) {
-                s += (double)m.val[k] * hx[m.col[k]];
-                a += fabs((double)m.val[k] * hx[m.col[k]]);
-            }
-            want[i] = s;
-            tol[i] = (len + 2) * 0x1p-24 * a; /* len float products and sums, any order */
-        }
+        int longest = reference(&m, hx, want, tol);
         spmv_arg base = {NULL, m.rows, m.cols, m.nnz, NULL, NULL, NULL, NULL, NULL, h, NULL, NULL, NULL, NULL,
                          want, tol};
         base.row_ptr = (const int *)bench_upload(m.row_ptr, ((size_t)m.rows + 1) * sizeof(int));
@@ -110,17 +135,7 @@ int main(int argc, char **argv)
             args[i].y = (float *)bench_malloc((size_t)m.rows * sizeof(float));
         }
         spmv_arg *pa = &args[0];
-        sparse_ok(cusparseCreateCsr(&pa->A, m.rows, m.cols, m.nnz, (void *)base.row_ptr, (void *)base.col,
-                                    (void *)base.val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
-                                    CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F),
-                  "cusparseCreateCsr");
-        sparse_ok(cusparseCreateDnVec(&pa->vx, m.cols, (void *)base.x, CUDA_R_32F), "cusparseCreateDnVec");
-        sparse_ok(cusparseCreateDnVec(&pa->vy, m.rows, pa->y, CUDA_R_32F), "cusparseCreateDnVec");
-        size_t buf_bytes = 0;
-        sparse_ok(cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, pa->A, pa->vx, &zero, pa->vy,
-                                          CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, &buf_bytes),
-                  "cusparseSpMV_bufferSize");
-        pa->buf = bench_malloc(buf_bytes);
+        cusparse_setup(pa, &m, h);
         bench_row rows[5] = {bench_make("cusparseSpMV (CSR)", call_cusparse, &args[0], check, 1)};
         int k = 1;
         k += bench_add_both(&rows[k], "", (void *)stu, (void *)ref, call_fn, &args[1], &args[2], check, NULL);
