@@ -5,10 +5,14 @@
  * a piece holds is read by 1 to 32 lanes, and a row cut by pieces' ends is
  * summed in a slot whose last arriving part writes y.  Its index arithmetic
  * is __host__ __device__; this program runs every piece of many matrices
- * (empty rows, one row, rows of 0 to 600, one huge row among empty ones,
+ * (empty rows, one row, rows of 0 to 600, rows either side of STRIDED_MIN,
+ * one huge row among empty ones, the heavy tail's longest row of 99962,
  * power laws) for grids of 1 to 10^4 warps, in a shuffled order (the parts
  * of a cut row arrive in any order on a GPU), and holds:
  *  - the co-rank search finds the rows ended before any step;
+ *  - each part goes to the reader reader_for names (sub-warp, the warp in
+ *    quads, the warp in strides: each exercised), at both thresholds;
+ *  - piece_index gives every warp of a grid its own piece;
  *  - every nonzero is read exactly once, by exactly one lane, for every lane
  *    count and both load widths (singles; quads, the first and last of a
  *    part partly outside it), and no quad is handed out that the part does
@@ -94,13 +98,18 @@ struct tally {
         strays += n == 0;
     }
     HD void quads(int q, int r) { quad(q), quad(r); }
-    /* walk_long: nonzeros k + j * WARP, j * WARP < left, at most LONG_UNROLL
-     * of them (more would be loads the kernel does not have registers for) */
+    /* walk_long: the nonzeros k + j * WARP that strided_in says are in the
+     * part, j < LONG_UNROLL (more would be loads the kernel does not have
+     * registers for).  A step with none of them is a stray, but for a lane
+     * of the first step before s (from s rounded down to a multiple of 32,
+     * in a part of fewer than 32 nonzeros past it): the warp steps together */
     HD void strided(int k, unsigned left)
     {
-        strays += left == 0;
-        for (unsigned j = 0; j < LONG_UNROLL && j * WARP < left; j++)
-            one(k + (int)j * WARP);
+        int n = 0;
+        for (int j = 0; j < LONG_UNROLL; j++)
+            if (strided_in(k, j, left, s))
+                one(k + j * WARP), n++;
+        strays += n == 0 && !(k < s && k >= s - s % WARP);
     }
 };
 
@@ -124,6 +133,9 @@ static double read_long_part(const csr *m, int *reads, int s, int e, const char 
     CHECK(t.strays == 0, "%s: long part [%d, %d): %d reads outside it", what, s, e, t.strays);
     return t.sum;
 }
+
+/* Parts read by each reader (reader_for) over the whole run: each must be exercised. */
+static long long parts_read[3];
 
 /* The co-rank of step c by its definition: the rows whose end step comes before c. */
 static int co_rank_by_scan(const csr *m, long long c)
@@ -179,11 +191,16 @@ static void run_pieces(const csr *m, int warps, bool quads)
             CHECK(cut == (a + (long long)r < d0 || b + (long long)r >= d1), "%s: piece %d: row %d cut %d", what, w, r,
                   cut);
             steps += e - s + (b + (long long)r < d1 ? 1 : 0);
-            /* the lanes: the whole warp for a long part (walk_long), else a lane count from 1 to 16 */
-            int v = 1 << rnd(5);
-            double sum = e - s > LONG_ROW ? read_long_part(m, reads, s, e, what)
-                         : quads          ? read_part<true>(m, reads, s, e, v, what)
-                                          : read_part<false>(m, reads, s, e, v, what);
+            /* the reader the kernel picks: the whole warp for a long part, in
+             * strides (walk_long) or quads; else a lane count from 1 to 16 */
+            reader rd = reader_for(e - s, b - a);
+            CHECK(rd == (e - s <= LONG_ROW ? SUB_WARP : b - a >= STRIDED_MIN ? WARP_STRIDED : WARP_QUADS),
+                  "%s: piece %d: row %d of %d, part of %d: reader %d", what, w, r, b - a, e - s, (int)rd);
+            parts_read[rd]++;
+            int v = rd == WARP_QUADS ? WARP : 1 << rnd(5);
+            double sum = rd == WARP_STRIDED ? read_long_part(m, reads, s, e, what)
+                         : quads            ? read_part<true>(m, reads, s, e, v, what)
+                                            : read_part<false>(m, reads, s, e, v, what);
             if (!cut) {
                 y[r] = sum, writes[r]++;
                 continue;
@@ -252,6 +269,29 @@ static void matrices(void (*test)(const csr *m))
         test(&m);
         drop(&m);
     }
+    /* rows on either side of STRIDED_MIN (quads or strides), among empty ones and short ones */
+    {
+        int around[] = {STRIDED_MIN - 1, STRIDED_MIN, STRIDED_MIN + 1, 0, 3, STRIDED_MIN + 37, 0, 0, LONG_ROW + 1};
+        n = 0;
+        for (int rep = 0; rep < 7; rep++)
+            for (int l : around)
+                len[n++] = l;
+        csr m = make("rows of STRIDED_MIN - 1, STRIDED_MIN, STRIDED_MIN + 1 and others", n, len);
+        test(&m);
+        drop(&m);
+    }
+    /* the heavy tail's longest row (99962) among 19999 empty ones, and 20 more of its rows */
+    {
+        n = 20000;
+        for (int i = 0; i < n; i++)
+            len[i] = 0;
+        len[12345] = 99962;
+        for (int i = 0; i < 20; i++)
+            len[(int)rnd(n)] = (int)(100000 * pow(rnd(1u << 30) / (double)(1u << 30), 2000));
+        csr m = make("a row of 99962 among empty ones and a heavy tail", n, len);
+        test(&m);
+        drop(&m);
+    }
     /* power laws: floor(max * u^alpha), some rows empty; heavy tails */
     struct { int rows, max; double alpha; } pl[] = {{5000, 100, 2}, {10000, 2000, 4}, {20000, 20000, 40}, {257, 3000, 1}};
     for (auto &p : pl) {
@@ -281,6 +321,29 @@ static void all_grids(const csr *m)
 
 int main(void)
 {
+    /* reader_for at its two thresholds: the part's length (LONG_ROW), the row's (STRIDED_MIN) */
+    CHECK(reader_for(LONG_ROW, STRIDED_MIN) == SUB_WARP && reader_for(1, 1 << 30) == SUB_WARP &&
+              reader_for(LONG_ROW + 1, STRIDED_MIN - 1) == WARP_QUADS &&
+              reader_for(LONG_ROW + 1, STRIDED_MIN) == WARP_STRIDED &&
+              reader_for(1 << 30, 1 << 30) == (STRIDED_MIN <= 1 << 30 ? WARP_STRIDED : WARP_QUADS),
+          "reader_for: wrong reader at LONG_ROW = %d or STRIDED_MIN = %d", LONG_ROW, STRIDED_MIN);
+    /* piece_index: every (block, warp) of a grid its own piece, all pieces taken */
+    for (int blocks : {1, 3, 528, 1056}) {
+        int total = blocks * WARPS, bad = 0;
+        int *taken = (int *)calloc(total, sizeof(int));
+        for (int b = 0; b < blocks; b++)
+            for (int wb = 0; wb < WARPS; wb++) {
+                i64 p = piece_index(b, wb, blocks);
+                if (p < 0 || p >= total)
+                    bad++;
+                else
+                    taken[p]++;
+            }
+        for (int p = 0; p < total; p++)
+            bad += taken[p] != 1;
+        CHECK(bad == 0, "piece_index: %d pieces of %d blocks not taken exactly once", bad, blocks);
+        free(taken);
+    }
     /* lanes_for: a power of two from 1 to 16 for a short row (<= LONG_ROW), about PER_LANE nonzeros a lane */
     for (int mean = 1; mean <= LONG_ROW; mean++) {
         int v = lanes_for(mean * 3, 3);
@@ -306,7 +369,8 @@ int main(void)
                             bad += reads[k] != (k >= s && k < e);
                     }
         CHECK(bad == 0, "walk: %d nonzeros read other than once", bad);
-        /* walk_long: parts of 0 to 300 nonzeros (up to one full step of the warp and past it) at every start */
+        /* walk_long: parts of 0 to 300 nonzeros (up to one full step of the warp and past it) at every
+         * start modulo 32 (its steps start at s rounded down to a multiple of 32) */
         bad = 0;
         for (int s = 0; s < 40; s++)
             for (int e = s; e <= 300; e++) {
@@ -320,5 +384,10 @@ int main(void)
         drop(&m);
     }
     matrices(all_grids);
+    CHECK(parts_read[SUB_WARP] > 0 && parts_read[WARP_QUADS] > 0 && parts_read[WARP_STRIDED] > 0,
+          "readers not all exercised: %lld parts by sub-warps, %lld in quads, %lld in strides", parts_read[SUB_WARP],
+          parts_read[WARP_QUADS], parts_read[WARP_STRIDED]);
+    printf("parts read: %lld by sub-warps, %lld by the warp in quads, %lld in strides\n", parts_read[SUB_WARP],
+           parts_read[WARP_QUADS], parts_read[WARP_STRIDED]);
     return plain_check_summary();
 }

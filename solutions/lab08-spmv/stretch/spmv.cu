@@ -22,8 +22,7 @@
  * barriers per tile - on 500 nonzeros in every row (the performance test)
  * it was slower than the kit's scalar kernel.  Here the merge path only
  * splits the work between warps, and each warp reads its piece with
- * coalesced loads (4-byte in long rows, 16-byte in short ones where
- * aligned):
+ * coalesced loads (16-byte where aligned; 4-byte in dense long rows):
  *
  *  1. The path.  Merge the row ends A = row_ptr[1..rows] with the nonzero
  *     indices B = 0 .. nnz-1 (on a tie the row end first: a row that ends at
@@ -38,10 +37,12 @@
  *  2. The choice, per batch of 128 rows of a piece, from their row
  *     pointers (each lane loads 4, coalesced: a run of empty rows costs one
  *     round of loads per 128 rows).  The lengths decide how each row is
- *     read: an empty row's y is written by its lane; a row longer than
- *     LONG_ROW by the whole warp, lane l taking nonzeros l, l + 32, ...,
- *     eight at a time (the vector kernel with its loads in flight together;
- *     walk_long says why not quads: the heavy tail's x);
+ *     read: an empty row's y is written by its lane; a row whose part is
+ *     longer than LONG_ROW by the whole warp (the vector kernel) - a row
+ *     shorter than STRIDED_MIN in quads, lane l taking quads l, l + 32, ...
+ *     (fewest loads: the performance test's rows of 500, the power law's),
+ *     a longer one in strides, lane l taking nonzeros l, l + 32, ..., eight
+ *     at a time (walk_long says why: the heavy tail's x);
  *     the short ones are shared out to sub-warps of v lanes, v from their
  *     mean length (v = 1 is the scalar kernel's lane per row), so rows of 16
  *     keep 16 rows in flight per warp instead of one.
@@ -74,17 +75,62 @@
 #define GROUPS 4               /* row pointers per lane per batch */
 #define BATCH (GROUPS * WARP)  /* rows a warp looks at together */
 #define LONG_ROW 128           /* longer rows (their part in the piece) get the whole warp */
-#define LONG_UNROLL 8          /* nonzeros a lane of a long row reads a step: 64 bytes in flight, as two quads */
+/* nonzeros a lane of a long row reads a step in walk_long: 64 bytes in
+ * flight, as two quads; -D SPMV_LONG_UNROLL=n to time others */
+#ifndef SPMV_LONG_UNROLL
+#define SPMV_LONG_UNROLL 8
+#endif
+#define LONG_UNROLL SPMV_LONG_UNROLL
+/* Rows of at least this many nonzeros (the whole row's, not the part's in
+ * the piece) are read by walk_long, shorter long rows by the whole warp in
+ * quads.  The row's length stands for its density: walk_long pays where a
+ * gather's 32 columns share lines of x, which in a row of uniformly spread
+ * columns needs about cols / len < 32; quads pay where they do not (fewer
+ * loads of val and col).  On an H100: walk_long for every row over
+ * LONG_ROW lost on the 500-per-row matrix (0.1124 ms, quads 0.0865) and
+ * the power law (1.131, quads 1.020), won on the heavy tail (0.343, quads
+ * 0.411), whose nonzeros are mostly in rows of 10^4 to 10^5.  The density
+ * itself would need two loads of col, a dependent round, per row.  -D
+ * SPMV_STRIDED_MIN=n to time others (n <= LONG_ROW + 1: walk_long for all). */
+#ifndef SPMV_STRIDED_MIN
+#define SPMV_STRIDED_MIN 2048
+#endif
+#define STRIDED_MIN SPMV_STRIDED_MIN
 #define PER_LANE 8             /* nonzeros a short row's lane should get: two quads */
 #define MIN_PIECE 64           /* steps: a small matrix goes to fewer warps, in fewer cut rows */
 #define CUT_BIT 0x80           /* in a list entry: the row is cut (its offset in the batch is < 128) */
+#define STRIDED_BIT 0x100      /* in a list entry: the row is read by walk_long */
 #define FULL_MASK 0xffffffffu
 #define HD __host__ __device__
 /* Blocks of 256 threads per SM to fit registers for: 4, 64 registers a
  * thread (32 warps an SM; the most that fit before compute capability 8.0).
  * At 5 (48 registers) ptxas spilled 48 bytes.  Not yet timed against 5 on
- * an H100. */
-#define MIN_BLOCKS 4
+ * an H100.  -D SPMV_MIN_BLOCKS=n to time others. */
+#ifndef SPMV_MIN_BLOCKS
+#define SPMV_MIN_BLOCKS 4
+#endif
+#define MIN_BLOCKS SPMV_MIN_BLOCKS
+/* Which warps take which pieces.  1: block b's warp i takes piece
+ * i * blocks + b, so that an SM's warps hold pieces from all over the
+ * matrix; 0: pieces 8 b .. 8 b + 7, neighbours.  Why spread: every warp is
+ * resident at once, each with the same number of steps, but a step does not
+ * cost the same everywhere (a nonzero of a dense long row shares its line
+ * of x with its neighbours, one of a sparse row does not; an empty row costs
+ * less than either), and with neighbouring pieces an SM's 32 warps sit in 4
+ * places of the matrix - in the heavy tail 4 rows - so some SMs have far
+ * more to read than others and the last one keeps the GPU waiting.  Spread,
+ * an SM's load is the mean of 32 places.  The pieces and slots are the same
+ * either way.  -D SPMV_SPREAD=0 to time neighbours. */
+#ifndef SPMV_SPREAD
+#define SPMV_SPREAD 1
+#endif
+/* The grid: this many times the blocks that fit on the GPU at once.  More
+ * than 1 gives the hardware's block scheduler smaller pieces to even out
+ * (a block that finishes early makes room for another), for more cut rows
+ * and co-rank searches.  -D SPMV_WAVES=n to time others. */
+#ifndef SPMV_WAVES
+#define SPMV_WAVES 1
+#endif
 
 typedef long long i64;
 
@@ -214,6 +260,25 @@ HD inline void cut_row_slot(i64 per, int r, int a, int b, i64 *slot, unsigned *p
     *parts = (unsigned)(((i64)b + r) / per - *slot + 1);
 }
 
+/* Warp `wb` of block `block` (of `blocks`): its piece (SPMV_SPREAD says
+ * why spread).  Either way each piece goes to exactly one warp. */
+HD inline i64 piece_index(int block, int wb, int blocks)
+{
+    return SPMV_SPREAD ? (i64)wb * blocks + block : (i64)block * WARPS + wb;
+}
+
+/* How a row's part in a piece is read: its lane's sub-warp (parts up to
+ * LONG_ROW), or the whole warp, in quads or in strides (walk_long) by the
+ * row's length (STRIDED_MIN says why).  len: the part's nonzeros, row_len:
+ * the row's. */
+enum reader { SUB_WARP, WARP_QUADS, WARP_STRIDED };
+HD inline reader reader_for(int len, int row_len)
+{
+    if (len <= LONG_ROW)
+        return SUB_WARP;
+    return row_len >= STRIDED_MIN ? WARP_STRIDED : WARP_QUADS;
+}
+
 /* Lanes per short row: a power of two, about PER_LANE nonzeros each. */
 HD inline int lanes_for(int total_len, int n_rows)
 {
@@ -251,9 +316,12 @@ template <bool QUADS, class F> HD inline void walk(int s, int e, int vl, int v, 
 }
 
 /* Which nonzeros of a long row's part [s, e) lane `lane` of the whole warp
- * takes: s + lane, s + lane + 32, ..., LONG_UNROLL of them a step (the
- * visitor's strided(k, left): nonzeros k + j * WARP for j * WARP < left,
- * all their loads in flight at once).  Not quads: with them lane l reads
+ * takes: base + lane, base + lane + 32, ..., LONG_UNROLL of them a step,
+ * from base = s rounded down to a multiple of 32, so that every load of
+ * val and col is one line of 128 bytes (from s, two lines, 5 sectors for 4);
+ * the visitor's strided(k, left) reads the nonzeros k + j * WARP that
+ * strided_in says are in the part, all their loads in flight at once.
+ * For dense long rows (reader_for).  Not quads: with them lane l reads
  * nonzeros 4l .. 4l + 3, so one gather of x spans 128 nonzeros and, in a
  * long row with nearby columns (the heavy tail's rows of up to 10^5
  * nonzeros in 10^6 columns: up to one column in ten), touches a different
@@ -265,11 +333,17 @@ template <bool QUADS, class F> HD inline void walk(int s, int e, int vl, int v, 
  * val and col stay coalesced (128 bytes a warp). */
 template <class F> HD inline void walk_long(int s, int e, int lane, F &f)
 {
-    unsigned n = (unsigned)(e - s); /* offsets from s: t + LONG_UNROLL * WARP cannot overflow */
+    int base = s - s % WARP;           /* s >= 0 */
+    unsigned n = (unsigned)(e - base); /* offsets from base: t + LONG_UNROLL * WARP cannot overflow */
     NO_UNROLL
     for (unsigned t = (unsigned)lane; t < n; t += LONG_UNROLL * WARP)
-        f.strided(s + (int)t, n - t);
+        f.strided(base + (int)t, n - t);
 }
+
+/* Nonzero k + j * WARP of a strided step at k (walk_long) is in the part
+ * [s, ...): within the `left` nonzeros from k, and not before s - only j = 0
+ * can be, for walk_long starts fewer than WARP nonzeros before s. */
+HD inline bool strided_in(int k, int j, unsigned left, int s) { return (unsigned)(j * WARP) < left && (j > 0 || k >= s); }
 
 /* A quad's nonzero k is in the part [s, e). */
 HD inline bool in_part(int k, int s, int e) { return k >= s && k < e; }
@@ -302,20 +376,20 @@ struct dot {
             if (j >= s)
                 one(j);
     }
-    /* nonzeros k + j * WARP, j * WARP < left (walk_long) */
+    /* nonzeros k + j * WARP of the part (walk_long, strided_in) */
     __device__ void strided(int k, unsigned left)
     {
         float v[LONG_UNROLL];
         int c[LONG_UNROLL];
 #pragma unroll
         for (int j = 0; j < LONG_UNROLL; j++) {
-            bool in = (unsigned)(j * WARP) < left;
+            bool in = strided_in(k, j, left, s);
             v[j] = in ? __ldg(val + k + j * WARP) : 0.0f;
             c[j] = in ? __ldg(col + k + j * WARP) : 0;
         }
 #pragma unroll
         for (int j = 0; j < LONG_UNROLL; j++)
-            if ((unsigned)(j * WARP) < left) /* no gather past the part */
+            if (strided_in(k, j, left, s)) /* no gather outside the part */
                 sum += v[j] * __ldg(x + c[j]);
     }
     __device__ void quad(int q)
@@ -400,14 +474,14 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) spmv_hybrid_kernel(int ro
 {
     /* each warp's rows of a batch that have nonzeros in its piece: the short
      * ones from the front, the long ones from the back; nonzeros [s, e), the
-     * row's offset in the batch | CUT_BIT */
+     * row's offset in the batch | CUT_BIT | STRIDED_BIT */
     __shared__ int list_s[WARPS][BATCH], list_e[WARPS][BATCH];
-    __shared__ unsigned char list_r[WARPS][BATCH];
+    __shared__ unsigned short list_r[WARPS][BATCH];
     int lane = threadIdx.x % WARP, wb = threadIdx.x / WARP;
     int *ls = list_s[wb], *le = list_e[wb];
-    unsigned char *lr = list_r[wb];
+    unsigned short *lr = list_r[wb];
     piece pc;
-    if (!piece_of(row_ptr, rows, (i64)blockIdx.x * WARPS + wb, (i64)gridDim.x * WARPS, lane, &pc))
+    if (!piece_of(row_ptr, rows, piece_index(blockIdx.x, wb, gridDim.x), (i64)gridDim.x * WARPS, lane, &pc))
         return; /* the whole warp: no barrier below involves other warps */
     unsigned below_me = (1u << lane) - 1;
     int nnz = row_ptr[rows];
@@ -436,12 +510,13 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) spmv_hybrid_kernel(int ro
             int len = mine ? e - s : -1;
             if (len == 0) /* an empty row, or a cut row's end alone */
                 finish(rows, row_ptr, r, cut, 0.0f, y, slot_sum, slot_count);
-            bool is_long = len > LONG_ROW, is_short = len > 0 && !is_long;
+            reader rd = reader_for(len, b - a[g]);
+            bool is_long = len > 0 && rd != SUB_WARP, is_short = len > 0 && rd == SUB_WARP;
             unsigned longs = __ballot_sync(FULL_MASK, is_long), shorts = __ballot_sync(FULL_MASK, is_short);
             if (len > 0) {
                 int at = is_long ? BATCH - 1 - n_long - __popc(longs & below_me) : n_short + __popc(shorts & below_me);
                 ls[at] = s, le[at] = e;
-                lr[at] = (unsigned char)((g * WARP + lane) | (cut ? CUT_BIT : 0));
+                lr[at] = (unsigned short)((g * WARP + lane) | (cut ? CUT_BIT : 0) | (rd == WARP_STRIDED ? STRIDED_BIT : 0));
                 my_len += is_short ? len : 0;
             }
             n_long += __popc(longs);
@@ -449,11 +524,14 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) spmv_hybrid_kernel(int ro
         }
         __syncwarp(); /* the list is written */
 
-        /* long rows: the whole warp each, one after the other */
+        /* long rows: the whole warp each, one after the other, in strides or quads (the same in every lane) */
         for (int i = BATCH - n_long; i < BATCH; i++) {
-            float sum = group_sum(long_part(ls[i], le[i], lane, nnz, col, val, x), WARP);
+            unsigned tag = lr[i];
+            float part = tag & STRIDED_BIT ? long_part(ls[i], le[i], lane, nnz, col, val, x)
+                                           : row_part<QUADS>(ls[i], le[i], lane, WARP, nnz, col, val, x);
+            float sum = group_sum(part, WARP);
             if (lane == 0)
-                finish(rows, row_ptr, (int)(rb + (lr[i] & ~CUT_BIT)), lr[i] & CUT_BIT, sum, y, slot_sum, slot_count);
+                finish(rows, row_ptr, (int)(rb + (tag & (CUT_BIT - 1))), tag & CUT_BIT, sum, y, slot_sum, slot_count);
         }
 
         /* short rows: sub-warps of v lanes, 32 / v rows at a time */
@@ -466,7 +544,7 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) spmv_hybrid_kernel(int ro
                 bool has = i < n_short;
                 float sum = group_sum(row_part<QUADS>(has ? ls[i] : 0, has ? le[i] : 0, vl, v, nnz, col, val, x), v);
                 if (has && vl == 0)
-                    finish(rows, row_ptr, (int)(rb + (lr[i] & ~CUT_BIT)), lr[i] & CUT_BIT, sum, y, slot_sum,
+                    finish(rows, row_ptr, (int)(rb + (lr[i] & (CUT_BIT - 1))), lr[i] & CUT_BIT, sum, y, slot_sum,
                            slot_count);
             }
         }
@@ -474,7 +552,7 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) spmv_hybrid_kernel(int ro
     }
 }
 
-/* The grid (the blocks that fit on the GPU at once) and the cut rows' slots,
+/* The grid (SPMV_WAVES times the blocks that fit on the GPU at once) and the cut rows' slots,
  * one per warp, zero between calls: set up at the first call, kept.  They
  * depend on the GPU only, never on the matrix. */
 static int grid_blocks;
@@ -492,7 +570,7 @@ void spmv_hybrid(int rows, const int *d_row_ptr, const int *d_col, const float *
         CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit_quads, spmv_hybrid_kernel<true>, THREADS, 0));
         CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit_singles, spmv_hybrid_kernel<false>, THREADS, 0));
         int fit = fit_quads < fit_singles ? fit_quads : fit_singles;
-        int blocks = sms * (fit > 0 ? fit : 1);
+        int blocks = sms * (fit > 0 ? fit : 1) * SPMV_WAVES;
         size_t slots = (size_t)blocks * WARPS;
         CUDA_CHECK(cudaMalloc(&d_slot_sum, slots * sizeof *d_slot_sum));
         CUDA_CHECK(cudaMalloc(&d_slot_count, slots * sizeof *d_slot_count));
