@@ -105,7 +105,7 @@ endif
 # make new-lab NAME=...: a bad or taken NAME is refused here, in one line (tools/new-lab --check).
 ifneq ($(filter new-lab,$(MAKECMDGOALS)),)
   ifneq ($(findstring ',$(NAME)),)
-    $(error make new-lab NAME=$(NAME): not labNN-name (e.g. lab12-transpose))
+    $(error make new-lab NAME=$(NAME): not labNN-name (e.g. lab13-transpose))
   endif
   NEW_LAB_BAD := $(shell tools/new-lab --check '$(NAME)' 2>&1)
   ifneq ($(NEW_LAB_BAD),)
@@ -335,7 +335,8 @@ test-quick: $(DEPS_OK) ## the unit tests but kitgrade's nvcc builds, the handout
 	 KIT_ROOT=$(KIT_ROOT) tests/check-handouts || rc=1; \
 	 { KIT_ROOT=$(KIT_ROOT) tests/check-walls && KIT_ROOT=$(KIT_ROOT) tests/check-walls --self-test; } || rc=1; \
 	 { KIT_ROOT=$(KIT_ROOT) tests/check-functions && KIT_ROOT=$(KIT_ROOT) tests/check-functions --self-test; } || rc=1; \
-	 KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/check-docs || rc=1; exit $$rc
+	 KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/check-docs || rc=1; \
+	 KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/check-docs --self-test || rc=1; exit $$rc
 
 build-cu: all demos ## compile every .cu in the tree (starters, solutions, demos) for CUDA_ARCH
 	@$(KITGRADE) build-all --jobs $(or $(JOBS),$(shell nproc))
@@ -364,7 +365,8 @@ test-cu-prep:
 
 test-build: all ## what the build and the documents tell users: unknown labs, no-GPU lines, packages, help, handouts, docs/
 	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-build; rc=$$?; \
-	 KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/check-docs || rc=1; exit $$rc
+	 KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/check-docs || rc=1; \
+	 KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/check-docs --self-test || rc=1; exit $$rc
 
 test-new-lab: all ## make new-lab in a scratch copy: the lab builds and validates; on a GPU its solution gets full marks, its starter fails
 	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-new-lab
@@ -391,7 +393,7 @@ test-hostile: all $(GPU_TESTS) ## the grader's robustness checks alone (kill -9,
 bench-grader: all ## how fast and how fair grading is on this GPU (per lab: seconds per check, spread of the speedups; prints, asserts nothing)
 	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tools/bench/grader
 
-new-lab: ## write a new lab's skeleton that builds, validates and grades: make new-lab NAME=lab12-transpose
+new-lab: ## write a new lab's skeleton that builds, validates and grades: make new-lab NAME=lab13-transpose
 	@tools/new-lab "$$NAME"
 
 deps: ## install missing distribution packages (as root)
