@@ -17,7 +17,9 @@
  *    panel's diagonal block is factored once, its solves run once when
  *    columns follow;
  *  - the update kernel's blocks (tile_of_block) cover every tile of each
- *    product exactly once;
+ *    product exactly once, its threads (tile_row, tile_col) every entry of
+ *    a tile, and c_valid lets them touch exactly the entries inside C; the
+ *    diagonal block's threads (diag_entry) load every entry once;
  *  - the result: the steps run on the CPU in double, in three orders the
  *    events allow (the plan's, the default stream first, the panel's stream
  *    first), give Crout's factors (L and unit upper U) to rounding.
@@ -238,6 +240,59 @@ static void check_tiles(int n, const lu_op *ops, int count)
     }
 }
 
+/* ---- which entries each thread loads and stores ---- */
+/* diag_kernel's load: every entry of the NB x NB block once.  The update
+ * kernel: every entry of a BM x BN tile of C owned by one thread, and
+ * c_valid letting load_4 / store_4 touch exactly the tile's entries inside
+ * an m x n C, wherever the tile lies. */
+static void check_thread_maps(void)
+{
+    static int seen[NB * NB];
+    memset(seen, 0, sizeof seen);
+    for (int t = 0; t < DIAG_THREADS; t++)
+        for (int k = 0; k < NB * NB / DIAG_THREADS; k++) {
+            int r, c;
+            diag_entry(t, k, &r, &c);
+            CHECK(r >= 0 && r < NB && c >= 0 && c < NB, "diag_entry(%d, %d) = (%d, %d), outside the block", t, k, r, c);
+            if (r >= 0 && r < NB && c >= 0 && c < NB)
+                seen[r * NB + c]++;
+        }
+    int wrong = 0;
+    for (int x = 0; x < NB * NB; x++)
+        wrong += seen[x] != 1;
+    CHECK(!wrong, "diag_kernel's load: %d entries of the block not loaded exactly once", wrong);
+
+    const int shapes[][4] = {/* row0, col0, m, n: the tile at (row0, col0) of an m x n C */
+                             {0, 0, BM, BN},   {0, 0, 1, 1},     {0, 0, 77, 130},   {128, 256, 200, 300},
+                             {0, 128, 3, 131}, {256, 0, 383, 5}, {128, 128, 255, 254}};
+    static int own[BM * BN];
+    for (const auto &sh : shapes) {
+        int row0 = sh[0], col0 = sh[1], m = sh[2], n = sh[3];
+        memset(own, 0, sizeof own);
+        int bad = 0;
+        for (int t = 0; t < THREADS; t++)
+            for (int i = 0; i < 8; i++)
+                for (int h = 0; h < 2; h++) {
+                    int r = tile_row(t, i), c = tile_col(t, h);
+                    int valid = c_valid(row0 + r, col0 + c, m, n);
+                    for (int q = 0; q < 4; q++) {
+                        if (r < 0 || r >= BM || c + q < 0 || c + q >= BN) {
+                            bad++;
+                            continue;
+                        }
+                        own[r * BN + c + q]++;
+                        int inside = row0 + r < m && col0 + c + q < n;
+                        if ((q < valid) != inside)
+                            bad++;
+                    }
+                }
+        for (int x = 0; x < BM * BN; x++)
+            bad += own[x] != 1;
+        CHECK(!bad, "the update tile at (%d, %d) of a %d x %d C: %d entries owned twice, never, or touched wrongly",
+              row0, col0, m, n, bad);
+    }
+}
+
 /* ---- the steps on the CPU, in double ---- */
 static void cpu_step(const lu_op &o, double *a, int n)
 {
@@ -350,6 +405,7 @@ static void check_result(int n, const lu_op *ops, int count)
 
 int main(void)
 {
+    check_thread_maps();
     const int sizes[] = {1, 2, 5, 127, 128, 129, 200, 255, 256, 257, 300, 383, 384, 385, 520, 1000, 1025, 2049, 4096};
     for (int n : sizes) {
         int count = lu_plan(n, NULL, 0);

@@ -19,7 +19,13 @@
  *   3. update_kernel: A22 -= L21 U12, inner dimension 128: lab 10's stretch
  *      kernel (128 x 128 tiles of A22 per block of 16 x 16 threads, an 8 x 8
  *      block in registers per thread, 16-byte loads where proven aligned, two
- *      shared buffers) with a minus sign and in place.
+ *      shared buffers) in place, its accumulators starting as A22's entries
+ *      (loaded with the first step's operands) and the products taken off
+ *      them: with only 8 steps of 16 per tile, a read-modify-write of A22
+ *      after the multiply (16 round trips to memory per thread, one after another)
+ *      took a large share of each block's time.
+ * The loads at the head of the serial steps (the diagonal block, the tile
+ * of A22) are all in flight at once, not a few at a time.
  * Step 3 carries all but O(n^2 NB) of the 2n^3/3 flops, but steps 1-2 are a
  * chain of short, mostly serial kernels per panel.  So the update of panel
  * J is split (look-ahead): the part that panel E needs - its columns and
@@ -231,6 +237,7 @@ int lu_crout_double(double *d_a, int n) { return lu_crout_t(d_a, n, LU_U_DOUBLE)
 #define FULL_MASK 0xffffffffu
 static_assert(NB % DIAG_W == 0 && DIAG_W <= 32 && NB <= 4 * 32 && NB == DIAG_TX * DIAG_EACH,
               "a sub-panel's pivots lie in one warp's lanes 0 .. DIAG_W - 1, its rows in 4 per lane");
+static_assert(NB * NB % DIAG_THREADS == 0, "the diagonal block's load: the same count of entries in every thread");
 
 /* 1c. The trailing update of sub-panel [s, e) inside the diagonal block S:
  *     S[r][c] -= sum_{s <= p < e} S[r][p] S[p][c] for r, c >= e.  Thread
@@ -276,6 +283,15 @@ template <int I0> __device__ __forceinline__ void diag_update(float *S, int s, i
     }
 }
 
+/* Entry k (0 .. NB * NB / DIAG_THREADS - 1) of thread t when diag_kernel
+ * loads the block: row r, column c; consecutive threads, consecutive
+ * columns. */
+__host__ __device__ inline void diag_entry(int t, int k, int *r, int *c)
+{
+    int x = t + k * DIAG_THREADS;
+    *r = x / NB, *c = x % NB;
+}
+
 /* 1. Crout of the b x b diagonal block at (J, J), b <= NB, blocked inside
  *    the block: the whole NB x NB block sits in shared memory (outside b:
  *    the identity, whose factors are itself and whose pivots of 1 pass the
@@ -310,8 +326,15 @@ __global__ void __launch_bounds__(DIAG_THREADS, 2)
     if (*status != LU_OK) /* the same in every thread: the whole block leaves */
         return;
     int t = threadIdx.x, lane = t % 32, tx = t % DIAG_TX, ty = t / DIAG_TX;
-    for (int x = t; x < NB * NB; x += DIAG_THREADS) { /* consecutive threads, consecutive columns */
-        int r = x / NB, c = x % NB;
+    /* Consecutive threads, consecutive columns; NB * NB / DIAG_THREADS = 64
+     * entries per thread, a fixed count unrolled 16-fold so that 16 loads
+     * are in flight at a time: the compiler's own choice, 4, made this 16
+     * round trips to memory one after another, at the head of the serial
+     * chain of every panel. */
+#pragma unroll 16
+    for (int k = 0; k < NB * NB / DIAG_THREADS; k++) {
+        int r, c;
+        diag_entry(t, k, &r, &c);
         S[r * DIAG_LD + c] = r < b && c < b ? a[(size_t)(J + r) * n + J + c] : r == c ? 1.0f : 0.0f;
     }
     for (int i = t; i < NB; i += DIAG_THREADS)
@@ -543,7 +566,9 @@ __global__ void __launch_bounds__(TRSM_THREADS)
 }
 
 /* 3. C -= A B for up to two products in one launch, all three in the
- *    matrix, rows ld apart: lab 10's stretch kernel with a minus sign.  A
+ *    matrix, rows ld apart: lab 10's stretch kernel, its accumulators
+ *    starting as C and the products subtracted (so C is read at the start,
+ *    with step 0's operands, and only written at the end).  A
  *    block computes a BM x BN tile of A B, each of its 16 x 16 threads an
  *    8 x 8 block of it (rows 4 ty .. + 3 and 64 more, columns 4 tx .. + 3
  *    and 64 more: each group one 16-byte shared read, no bank conflicts), A's
@@ -627,6 +652,16 @@ __host__ __device__ inline void tile_of_block(int bid, int tiles0, int n0, int n
     *row0 = tile_no / col_tiles * BM, *col0 = tile_no % col_tiles * BN;
 }
 
+/* Thread t's part of a BM x BN tile of C: rows tile_row(t, 0 .. 7), each
+ * with the 4 columns from tile_col(t, 0) and from tile_col(t, 1) - the
+ * rows and columns whose A and B values it reads from shared memory. */
+__host__ __device__ inline int tile_row(int t, int i) { return (i < 4 ? 0 : 64) + (t / 16) * 4 + i % 4; }
+__host__ __device__ inline int tile_col(int t, int h) { return 64 * h + (t % 16) * 4; }
+
+/* Of the 4 columns from `col` in row `row` of an m x n C: how many are
+ * inside it (load_4 and store_4 touch that many; <= 0: none). */
+__host__ __device__ inline int c_valid(int row, int col, int m, int n) { return row < m ? n - col : 0; }
+
 __global__ void __launch_bounds__(THREADS, 2) update_kernel(gemm_job j0, gemm_job j1, int tiles0, int ld,
                                                             const int *status)
 {
@@ -642,19 +677,29 @@ __global__ void __launch_bounds__(THREADS, 2) update_kernel(gemm_job j0, gemm_jo
         return;
     int ktiles = (g.k + BK - 1) / BK; /* uniform: the branches on it are too */
 
-    float acc[8][8];
-#pragma unroll
-    for (int i = 0; i < 8; i++)
-#pragma unroll
-        for (int j = 0; j < 8; j++)
-            acc[i][j] = 0.0f;
-
     float ra[2][4], rb[2][4];
     if (ktiles > 0) {
         load_a(g, ld, row0, 0, t, ra);
         load_b(g, ld, 0, col0, t, rb);
-        store_tiles(As[0], Bs[0], t, ra, rb);
     }
+    /* acc starts as the thread's 8 x 8 entries of C (0 outside it) and the
+     * products are taken off it, so the end only stores.  Read-modify-write
+     * at the end cost 16 round trips to memory one after another (the
+     * compiler cannot move a load of C above a store to C that may alias
+     * it), with the multiply done and nothing left to hide them; here the
+     * 16 loads are in flight together, beside step 0's loads. */
+    float acc[8][8];
+#pragma unroll
+    for (int i = 0; i < 8; i++) {
+        int row = row0 + tile_row(t, i);
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+            int col = col0 + tile_col(t, h);
+            load_4(g.c + (size_t)row * ld + col, c_valid(row, col, g.m, g.n), g.c_vec, &acc[i][4 * h]);
+        }
+    }
+    if (ktiles > 0)
+        store_tiles(As[0], Bs[0], t, ra, rb);
     __syncthreads(); /* step 0 stored before anyone reads it */
 
     for (int kt = 0; kt < ktiles; kt++) {
@@ -679,7 +724,7 @@ __global__ void __launch_bounds__(THREADS, 2) update_kernel(gemm_job j0, gemm_jo
             for (int i = 0; i < 8; i++)
 #pragma unroll
                 for (int j = 0; j < 8; j++)
-                    acc[i][j] += x[i] * y[j];
+                    acc[i][j] = fmaf(-x[i], y[j], acc[i][j]);
         }
         /* The other buffer was last read in the previous iteration, before
          * the barrier that ended it. */
@@ -689,25 +734,12 @@ __global__ void __launch_bounds__(THREADS, 2) update_kernel(gemm_job j0, gemm_jo
     }
 
 #pragma unroll
-    for (int i = 0; i < 8; i++) {
-        int row = row0 + (i < 4 ? ty * 4 + i : 64 + ty * 4 + i - 4);
-        if (row >= g.m)
-            continue;
+    for (int i = 0; i < 8; i++) { /* C's entries only; rows past m and columns past n are skipped */
+        int row = row0 + tile_row(t, i);
 #pragma unroll
         for (int h = 0; h < 2; h++) {
-            int col = col0 + 64 * h + tx * 4;
-            float *dst = g.c + (size_t)row * ld + col;
-            const float *v = &acc[i][4 * h];
-            if (g.c_vec && col + 3 < g.n) {
-                float4 x = *(float4 *)dst;
-                x.x -= v[0], x.y -= v[1], x.z -= v[2], x.w -= v[3];
-                *(float4 *)dst = x;
-            } else {
-#pragma unroll
-                for (int q = 0; q < 4; q++)
-                    if (col + q < g.n)
-                        dst[q] -= v[q];
-            }
+            int col = col0 + tile_col(t, h);
+            store_4(g.c + (size_t)row * ld + col, c_valid(row, col, g.m, g.n), g.c_vec, &acc[i][4 * h]);
         }
     }
 }
