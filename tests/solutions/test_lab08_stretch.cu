@@ -11,8 +11,17 @@
  * of a cut row arrive in any order on a GPU), and holds:
  *  - the co-rank search finds the rows ended before any step;
  *  - each part goes to the reader reader_for names (sub-warp, the warp in
- *    quads, the warp in strides: each exercised), at both thresholds;
- *  - piece_index gives every warp of a grid its own piece;
+ *    quads, the warp in strides: each exercised), at both thresholds, and
+ *    the plain kernel never reads in strides;
+ *  - which kernel a call runs (heavy_next): from its second call on a
+ *    matrix, the heavy one exactly when the matrix has a row of STRIDED_MIN
+ *    (the mark the pieces leave, modelled as the kernel leaves it), the
+ *    plain one otherwise - so of the bench's matrices only the heavy tail
+ *    (longest row 99962; the others 500, 16, 1199) - and the first call on
+ *    a matrix the kernel its predecessor chose; the plain kernel's grid is
+ *    the blocks that fit at once, the heavy one's SPMV_WAVES times that;
+ *  - piece_index gives every warp of a grid its own piece, in the plain
+ *    kernel the neighbouring ones (block b: pieces 8 b .. 8 b + 7);
  *  - every nonzero is read exactly once, by exactly one lane, for every lane
  *    count and both load widths (singles; quads, the first and last of a
  *    part partly outside it), and no quad is handed out that the part does
@@ -146,8 +155,14 @@ static int co_rank_by_scan(const csr *m, long long c)
     return n;
 }
 
-/* All pieces of m for `warps` warps, in a shuffled order, as the kernel does them. */
-static void run_pieces(const csr *m, int warps, bool quads)
+/* The host's side of heavy_next: the mark's word and the last call's number. */
+static volatile unsigned model_seen;
+static unsigned model_gen;
+
+/* All pieces of m for `warps` warps, in a shuffled order, as the kernel
+ * does them: the heavy kernel or the plain one, and call number gen (the
+ * mark it leaves in model_seen). */
+static void run_pieces(const csr *m, int warps, bool quads, bool heavy, unsigned gen)
 {
     long long total = (long long)m->rows + m->nnz, per = piece_steps(total, warps);
     int *reads = (int *)calloc((size_t)m->nnz + 1, sizeof(int)), *writes = (int *)calloc((size_t)m->rows, sizeof(int));
@@ -180,6 +195,7 @@ static void run_pieces(const csr *m, int warps, bool quads)
         for (int r = pc.first; r <= last; r++) {
             int a = m->row_ptr[r], b = m->row_ptr[r + 1], s, e;
             bool cut;
+            mark_row(&model_seen, gen, b - a); /* as the kernel: every row of the piece's batches */
             if (!row_in_piece(&pc, r, a, b, &s, &e, &cut)) {
                 CHECK(r == pc.end && a + (long long)r >= d1, "%s: piece %d: row %d left out", what, w, r);
                 continue;
@@ -192,10 +208,13 @@ static void run_pieces(const csr *m, int warps, bool quads)
                   cut);
             steps += e - s + (b + (long long)r < d1 ? 1 : 0);
             /* the reader the kernel picks: the whole warp for a long part, in
-             * strides (walk_long) or quads; else a lane count from 1 to 16 */
-            reader rd = reader_for(e - s, b - a);
-            CHECK(rd == (e - s <= LONG_ROW ? SUB_WARP : b - a >= STRIDED_MIN ? WARP_STRIDED : WARP_QUADS),
-                  "%s: piece %d: row %d of %d, part of %d: reader %d", what, w, r, b - a, e - s, (int)rd);
+             * strides (walk_long, the heavy kernel only) or quads; else a lane count from 1 to 16 */
+            reader rd = reader_for(e - s, b - a, heavy);
+            CHECK(rd == (e - s <= LONG_ROW                    ? SUB_WARP
+                         : heavy && b - a >= STRIDED_MIN ? WARP_STRIDED
+                                                         : WARP_QUADS),
+                  "%s, heavy %d: piece %d: row %d of %d, part of %d: reader %d", what, heavy, w, r, b - a, e - s,
+                  (int)rd);
             parts_read[rd]++;
             int v = rd == WARP_QUADS ? WARP : 1 << rnd(5);
             double sum = rd == WARP_STRIDED ? read_long_part(m, reads, s, e, what)
@@ -313,37 +332,86 @@ static void matrices(void (*test)(const csr *m))
     drop(&m);
 }
 
+/* Calls on m as the host makes them (spmv_hybrid: gen, heavy_next), one
+ * per grid: the first runs the kernel the previous matrix's calls chose,
+ * every later one the heavy kernel exactly when m has a row of STRIDED_MIN. */
 static void all_grids(const csr *m)
 {
-    for (int warps : {1, 2, 3, 8, 33, 256, 4224, 10000})
-        run_pieces(m, warps, warps % 2 == 0);
+    int longest = 0;
+    for (int r = 0; r < m->rows; r++)
+        longest = m->row_ptr[r + 1] - m->row_ptr[r] > longest ? m->row_ptr[r + 1] - m->row_ptr[r] : longest;
+    int n = 0;
+    for (int warps : {1, 2, 3, 8, 33, 256, 4224, 10000}) {
+        unsigned gen = ++model_gen;
+        bool heavy = heavy_next(model_seen, gen);
+        CHECK(n++ == 0 || heavy == (longest >= STRIDED_MIN), "%s (longest row %d): call %d ran the %s kernel", m->what,
+              longest, n, heavy ? "heavy" : "plain");
+        run_pieces(m, warps, warps % 2 == 0, heavy, gen);
+    }
+}
+
+/* The bench's four matrices by their longest rows (500 and 16 nonzeros in
+ * every row; the power law's 1199, the heavy tail's 99962): which kernel
+ * their calls after the first run, as all_grids holds it on small ones. */
+static void bench_choice(void)
+{
+    struct { const char *what; int longest; } mats[] = {
+        {"500 per row", 500}, {"16 per row", 16}, {"power law", 1199}, {"heavy tail", 99962}};
+    for (auto &mt : mats) {
+        int len[3] = {mt.longest, 0, 3};
+        csr m = make(mt.what, 3, len);
+        unsigned gen = ++model_gen;
+        run_pieces(&m, 4, true, heavy_next(model_seen, gen), gen);
+        gen = ++model_gen;
+        bool heavy = heavy_next(model_seen, gen);
+        CHECK(heavy == (mt.longest >= STRIDED_MIN), "%s (longest row %d): the %s kernel", mt.what, mt.longest,
+              heavy ? "heavy" : "plain");
+        drop(&m);
+    }
+#if SPMV_STRIDED_MIN == 2048 /* the default: only the heavy tail takes the heavy kernel */
+    CHECK(!heavy_row(500) && !heavy_row(16) && !heavy_row(1199) && heavy_row(99962),
+          "STRIDED_MIN %d: not only the heavy tail heavy", STRIDED_MIN);
+#endif
+    /* a mark two calls old (calls queued without a wait) or none: the plain kernel */
+    CHECK(!heavy_next(0, 1) && heavy_next(6, 7) && !heavy_next(5, 7) && !heavy_next(7, 7),
+          "heavy_next: the heavy kernel other than after a call that saw a long row");
+    CHECK(grid_for(132, 4, false) == 528 && grid_for(132, 4, true) == 528 * SPMV_WAVES &&
+              grid_for(132, 0, false) == 132,
+          "grid_for: plain %d, heavy %d blocks for 132 SMs of 4", grid_for(132, 4, false), grid_for(132, 4, true));
 }
 
 int main(void)
 {
     /* reader_for at its two thresholds: the part's length (LONG_ROW), the row's (STRIDED_MIN) */
-    CHECK(reader_for(LONG_ROW, STRIDED_MIN) == SUB_WARP && reader_for(1, 1 << 30) == SUB_WARP &&
-              reader_for(LONG_ROW + 1, STRIDED_MIN - 1) == WARP_QUADS &&
-              reader_for(LONG_ROW + 1, STRIDED_MIN) == WARP_STRIDED &&
-              reader_for(1 << 30, 1 << 30) == (STRIDED_MIN <= 1 << 30 ? WARP_STRIDED : WARP_QUADS),
+    CHECK(reader_for(LONG_ROW, STRIDED_MIN, true) == SUB_WARP && reader_for(1, 1 << 30, true) == SUB_WARP &&
+              reader_for(LONG_ROW + 1, STRIDED_MIN - 1, true) == WARP_QUADS &&
+              reader_for(LONG_ROW + 1, STRIDED_MIN, true) == WARP_STRIDED &&
+              reader_for(1 << 30, 1 << 30, true) == (STRIDED_MIN <= 1 << 30 ? WARP_STRIDED : WARP_QUADS),
           "reader_for: wrong reader at LONG_ROW = %d or STRIDED_MIN = %d", LONG_ROW, STRIDED_MIN);
+    /* the plain kernel: quads for every long part, whatever its row */
+    CHECK(reader_for(LONG_ROW, STRIDED_MIN, false) == SUB_WARP &&
+              reader_for(LONG_ROW + 1, STRIDED_MIN, false) == WARP_QUADS &&
+              reader_for(1 << 30, 1 << 30, false) == WARP_QUADS,
+          "reader_for: the plain kernel reads in strides");
     /* piece_index: every (block, warp) of a grid its own piece, all pieces taken */
-    for (int blocks : {1, 3, 528, 1056}) {
-        int total = blocks * WARPS, bad = 0;
-        int *taken = (int *)calloc(total, sizeof(int));
-        for (int b = 0; b < blocks; b++)
-            for (int wb = 0; wb < WARPS; wb++) {
-                i64 p = piece_index(b, wb, blocks);
-                if (p < 0 || p >= total)
-                    bad++;
-                else
-                    taken[p]++;
-            }
-        for (int p = 0; p < total; p++)
-            bad += taken[p] != 1;
-        CHECK(bad == 0, "piece_index: %d pieces of %d blocks not taken exactly once", bad, blocks);
-        free(taken);
-    }
+    for (int blocks : {1, 3, 528, 1056})
+        for (int heavy = 0; heavy < 2; heavy++) {
+            int total = blocks * WARPS, bad = 0;
+            int *taken = (int *)calloc(total, sizeof(int));
+            for (int b = 0; b < blocks; b++)
+                for (int wb = 0; wb < WARPS; wb++) {
+                    i64 p = piece_index(b, wb, blocks, heavy);
+                    if (p < 0 || p >= total || (!heavy && p != (i64)b * WARPS + wb))
+                        bad++;
+                    else
+                        taken[p]++;
+                }
+            for (int p = 0; p < total; p++)
+                bad += taken[p] != 1;
+            CHECK(bad == 0, "piece_index, heavy %d: %d pieces of %d blocks not taken once (plain: neighbours)",
+                  heavy, bad, blocks);
+            free(taken);
+        }
     /* lanes_for: a power of two from 1 to 16 for a short row (<= LONG_ROW), about PER_LANE nonzeros a lane */
     for (int mean = 1; mean <= LONG_ROW; mean++) {
         int v = lanes_for(mean * 3, 3);
@@ -384,6 +452,7 @@ int main(void)
         drop(&m);
     }
     matrices(all_grids);
+    bench_choice();
     /* quads only where some long part's row is shorter than STRIDED_MIN (-D SPMV_STRIDED_MIN=129: none) */
     CHECK(parts_read[SUB_WARP] > 0 && (parts_read[WARP_QUADS] > 0 || STRIDED_MIN <= LONG_ROW + 1) &&
               parts_read[WARP_STRIDED] > 0,
