@@ -5,14 +5,28 @@
  * a piece holds is read by 1 to 32 lanes, and a row cut by pieces' ends is
  * summed in a slot whose last arriving part writes y.  Its index arithmetic
  * is __host__ __device__; this program runs every piece of many matrices
- * (empty rows, one row, rows of 0 to 600, one huge row among empty ones,
+ * (empty rows, one row, rows of 0 to 600, rows either side of STRIDED_MIN,
+ * one huge row among empty ones, the heavy tail's longest row of 99962,
  * power laws) for grids of 1 to 10^4 warps, in a shuffled order (the parts
  * of a cut row arrive in any order on a GPU), and holds:
  *  - the co-rank search finds the rows ended before any step;
+ *  - each part goes to the reader reader_for names (sub-warp, the warp in
+ *    quads, the warp in strides: each exercised), at both thresholds, and
+ *    the plain kernel never reads in strides;
+ *  - which kernel a call runs (heavy_next): from its second call on a
+ *    matrix, the heavy one exactly when the matrix has a row of STRIDED_MIN
+ *    (the mark the pieces leave, modelled as the kernel leaves it), the
+ *    plain one otherwise - so of the bench's matrices only the heavy tail
+ *    (longest row 99962; the others 500, 16, 1199) - and the first call on
+ *    a matrix the kernel its predecessor chose; the plain kernel's grid is
+ *    the blocks that fit at once, the heavy one's SPMV_WAVES times that;
+ *  - piece_index gives every warp of a grid its own piece, in the plain
+ *    kernel the neighbouring ones (block b: pieces 8 b .. 8 b + 7);
  *  - every nonzero is read exactly once, by exactly one lane, for every lane
  *    count and both load widths (singles; quads, the first and last of a
  *    part partly outside it), and no quad is handed out that the part does
- *    not overlap;
+ *    not overlap; the same for a long part read by the whole warp in
+ *    strides of 32 (walk_long);
  *  - every y is written exactly once and is the row's exact sum (small
  *    integer values: no rounding), its parts' slot back at 0;
  *  - every piece holds exactly its steps (the balance the split is for);
@@ -93,6 +107,19 @@ struct tally {
         strays += n == 0;
     }
     HD void quads(int q, int r) { quad(q), quad(r); }
+    /* walk_long: the nonzeros k + j * WARP that strided_in says are in the
+     * part, j < LONG_UNROLL (more would be loads the kernel does not have
+     * registers for).  A step with none of them is a stray, but for a lane
+     * of the first step before s (from s rounded down to a multiple of 32,
+     * in a part of fewer than 32 nonzeros past it): the warp steps together */
+    HD void strided(int k, unsigned left)
+    {
+        int n = 0;
+        for (int j = 0; j < LONG_UNROLL; j++)
+            if (strided_in(k, j, left, s))
+                one(k + j * WARP), n++;
+        strays += n == 0 && !(k < s && k >= s - s % WARP);
+    }
 };
 
 /* The part [s, e) read by v lanes: what they add, each nonzero read once. */
@@ -106,6 +133,19 @@ template <bool QUADS> static double read_part(const csr *m, int *reads, int s, i
     return t.sum;
 }
 
+/* A long part [s, e) read by the whole warp (walk_long): what it adds, each nonzero read once. */
+static double read_long_part(const csr *m, int *reads, int s, int e, const char *what)
+{
+    tally t = {m, reads, 0.0, s, e, 0};
+    for (int lane = 0; lane < WARP; lane++)
+        walk_long(s, e, lane, t);
+    CHECK(t.strays == 0, "%s: long part [%d, %d): %d reads outside it", what, s, e, t.strays);
+    return t.sum;
+}
+
+/* Parts read by each reader (reader_for) over the whole run: each must be exercised. */
+static long long parts_read[3];
+
 /* The co-rank of step c by its definition: the rows whose end step comes before c. */
 static int co_rank_by_scan(const csr *m, long long c)
 {
@@ -115,8 +155,14 @@ static int co_rank_by_scan(const csr *m, long long c)
     return n;
 }
 
-/* All pieces of m for `warps` warps, in a shuffled order, as the kernel does them. */
-static void run_pieces(const csr *m, int warps, bool quads)
+/* The host's side of heavy_next: the mark's word and the last call's number. */
+static volatile unsigned model_seen;
+static unsigned model_gen;
+
+/* All pieces of m for `warps` warps, in a shuffled order, as the kernel
+ * does them: the heavy kernel or the plain one, and call number gen (the
+ * mark it leaves in model_seen). */
+static void run_pieces(const csr *m, int warps, bool quads, bool heavy, unsigned gen)
 {
     long long total = (long long)m->rows + m->nnz, per = piece_steps(total, warps);
     int *reads = (int *)calloc((size_t)m->nnz + 1, sizeof(int)), *writes = (int *)calloc((size_t)m->rows, sizeof(int));
@@ -149,6 +195,7 @@ static void run_pieces(const csr *m, int warps, bool quads)
         for (int r = pc.first; r <= last; r++) {
             int a = m->row_ptr[r], b = m->row_ptr[r + 1], s, e;
             bool cut;
+            mark_row(&model_seen, gen, b - a); /* as the kernel: every row of the piece's batches */
             if (!row_in_piece(&pc, r, a, b, &s, &e, &cut)) {
                 CHECK(r == pc.end && a + (long long)r >= d1, "%s: piece %d: row %d left out", what, w, r);
                 continue;
@@ -160,9 +207,19 @@ static void run_pieces(const csr *m, int warps, bool quads)
             CHECK(cut == (a + (long long)r < d0 || b + (long long)r >= d1), "%s: piece %d: row %d cut %d", what, w, r,
                   cut);
             steps += e - s + (b + (long long)r < d1 ? 1 : 0);
-            /* the lanes: the whole warp for a long part, else a lane count from 1 to 16 */
-            int v = e - s > LONG_ROW ? WARP : 1 << rnd(5);
-            double sum = quads ? read_part<true>(m, reads, s, e, v, what) : read_part<false>(m, reads, s, e, v, what);
+            /* the reader the kernel picks: the whole warp for a long part, in
+             * strides (walk_long, the heavy kernel only) or quads; else a lane count from 1 to 16 */
+            reader rd = reader_for(e - s, b - a, heavy);
+            CHECK(rd == (e - s <= LONG_ROW                    ? SUB_WARP
+                         : heavy && b - a >= STRIDED_MIN ? WARP_STRIDED
+                                                         : WARP_QUADS),
+                  "%s, heavy %d: piece %d: row %d of %d, part of %d: reader %d", what, heavy, w, r, b - a, e - s,
+                  (int)rd);
+            parts_read[rd]++;
+            int v = rd == WARP_QUADS ? WARP : 1 << rnd(5);
+            double sum = rd == WARP_STRIDED ? read_long_part(m, reads, s, e, what)
+                         : quads            ? read_part<true>(m, reads, s, e, v, what)
+                                            : read_part<false>(m, reads, s, e, v, what);
             if (!cut) {
                 y[r] = sum, writes[r]++;
                 continue;
@@ -231,6 +288,29 @@ static void matrices(void (*test)(const csr *m))
         test(&m);
         drop(&m);
     }
+    /* rows on either side of STRIDED_MIN (quads or strides), among empty ones and short ones */
+    {
+        int around[] = {STRIDED_MIN - 1, STRIDED_MIN, STRIDED_MIN + 1, 0, 3, STRIDED_MIN + 37, 0, 0, LONG_ROW + 1};
+        n = 0;
+        for (int rep = 0; rep < 7; rep++)
+            for (int l : around)
+                len[n++] = l;
+        csr m = make("rows of STRIDED_MIN - 1, STRIDED_MIN, STRIDED_MIN + 1 and others", n, len);
+        test(&m);
+        drop(&m);
+    }
+    /* the heavy tail's longest row (99962) among 19999 empty ones, and 20 more of its rows */
+    {
+        n = 20000;
+        for (int i = 0; i < n; i++)
+            len[i] = 0;
+        len[12345] = 99962;
+        for (int i = 0; i < 20; i++)
+            len[(int)rnd(n)] = (int)(100000 * pow(rnd(1u << 30) / (double)(1u << 30), 2000));
+        csr m = make("a row of 99962 among empty ones and a heavy tail", n, len);
+        test(&m);
+        drop(&m);
+    }
     /* power laws: floor(max * u^alpha), some rows empty; heavy tails */
     struct { int rows, max; double alpha; } pl[] = {{5000, 100, 2}, {10000, 2000, 4}, {20000, 20000, 40}, {257, 3000, 1}};
     for (auto &p : pl) {
@@ -252,14 +332,86 @@ static void matrices(void (*test)(const csr *m))
     drop(&m);
 }
 
+/* Calls on m as the host makes them (spmv_hybrid: gen, heavy_next), one
+ * per grid: the first runs the kernel the previous matrix's calls chose,
+ * every later one the heavy kernel exactly when m has a row of STRIDED_MIN. */
 static void all_grids(const csr *m)
 {
-    for (int warps : {1, 2, 3, 8, 33, 256, 4224, 10000})
-        run_pieces(m, warps, warps % 2 == 0);
+    int longest = 0;
+    for (int r = 0; r < m->rows; r++)
+        longest = m->row_ptr[r + 1] - m->row_ptr[r] > longest ? m->row_ptr[r + 1] - m->row_ptr[r] : longest;
+    int n = 0;
+    for (int warps : {1, 2, 3, 8, 33, 256, 4224, 10000}) {
+        unsigned gen = ++model_gen;
+        bool heavy = heavy_next(model_seen, gen);
+        CHECK(n++ == 0 || heavy == (longest >= STRIDED_MIN), "%s (longest row %d): call %d ran the %s kernel", m->what,
+              longest, n, heavy ? "heavy" : "plain");
+        run_pieces(m, warps, warps % 2 == 0, heavy, gen);
+    }
+}
+
+/* The bench's four matrices by their longest rows (500 and 16 nonzeros in
+ * every row; the power law's 1199, the heavy tail's 99962): which kernel
+ * their calls after the first run, as all_grids holds it on small ones. */
+static void bench_choice(void)
+{
+    struct { const char *what; int longest; } mats[] = {
+        {"500 per row", 500}, {"16 per row", 16}, {"power law", 1199}, {"heavy tail", 99962}};
+    for (auto &mt : mats) {
+        int len[3] = {mt.longest, 0, 3};
+        csr m = make(mt.what, 3, len);
+        unsigned gen = ++model_gen;
+        run_pieces(&m, 4, true, heavy_next(model_seen, gen), gen);
+        gen = ++model_gen;
+        bool heavy = heavy_next(model_seen, gen);
+        CHECK(heavy == (mt.longest >= STRIDED_MIN), "%s (longest row %d): the %s kernel", mt.what, mt.longest,
+              heavy ? "heavy" : "plain");
+        drop(&m);
+    }
+#if SPMV_STRIDED_MIN == 2048 /* the default: only the heavy tail takes the heavy kernel */
+    CHECK(!heavy_row(500) && !heavy_row(16) && !heavy_row(1199) && heavy_row(99962),
+          "STRIDED_MIN %d: not only the heavy tail heavy", STRIDED_MIN);
+#endif
+    /* a mark two calls old (calls queued without a wait) or none: the plain kernel */
+    CHECK(!heavy_next(0, 1) && heavy_next(6, 7) && !heavy_next(5, 7) && !heavy_next(7, 7),
+          "heavy_next: the heavy kernel other than after a call that saw a long row");
+    CHECK(grid_for(132, 4, false) == 528 && grid_for(132, 4, true) == 528 * SPMV_WAVES &&
+              grid_for(132, 0, false) == 132,
+          "grid_for: plain %d, heavy %d blocks for 132 SMs of 4", grid_for(132, 4, false), grid_for(132, 4, true));
 }
 
 int main(void)
 {
+    /* reader_for at its two thresholds: the part's length (LONG_ROW), the row's (STRIDED_MIN) */
+    CHECK(reader_for(LONG_ROW, STRIDED_MIN, true) == SUB_WARP && reader_for(1, 1 << 30, true) == SUB_WARP &&
+              reader_for(LONG_ROW + 1, STRIDED_MIN - 1, true) == WARP_QUADS &&
+              reader_for(LONG_ROW + 1, STRIDED_MIN, true) == WARP_STRIDED &&
+              reader_for(1 << 30, 1 << 30, true) == (STRIDED_MIN <= 1 << 30 ? WARP_STRIDED : WARP_QUADS),
+          "reader_for: wrong reader at LONG_ROW = %d or STRIDED_MIN = %d", LONG_ROW, STRIDED_MIN);
+    /* the plain kernel: quads for every long part, whatever its row */
+    CHECK(reader_for(LONG_ROW, STRIDED_MIN, false) == SUB_WARP &&
+              reader_for(LONG_ROW + 1, STRIDED_MIN, false) == WARP_QUADS &&
+              reader_for(1 << 30, 1 << 30, false) == WARP_QUADS,
+          "reader_for: the plain kernel reads in strides");
+    /* piece_index: every (block, warp) of a grid its own piece, all pieces taken */
+    for (int blocks : {1, 3, 528, 1056})
+        for (int heavy = 0; heavy < 2; heavy++) {
+            int total = blocks * WARPS, bad = 0;
+            int *taken = (int *)calloc(total, sizeof(int));
+            for (int b = 0; b < blocks; b++)
+                for (int wb = 0; wb < WARPS; wb++) {
+                    i64 p = piece_index(b, wb, blocks, heavy);
+                    if (p < 0 || p >= total || (!heavy && p != (i64)b * WARPS + wb))
+                        bad++;
+                    else
+                        taken[p]++;
+                }
+            for (int p = 0; p < total; p++)
+                bad += taken[p] != 1;
+            CHECK(bad == 0, "piece_index, heavy %d: %d pieces of %d blocks not taken once (plain: neighbours)",
+                  heavy, bad, blocks);
+            free(taken);
+        }
     /* lanes_for: a power of two from 1 to 16 for a short row (<= LONG_ROW), about PER_LANE nonzeros a lane */
     for (int mean = 1; mean <= LONG_ROW; mean++) {
         int v = lanes_for(mean * 3, 3);
@@ -285,9 +437,28 @@ int main(void)
                             bad += reads[k] != (k >= s && k < e);
                     }
         CHECK(bad == 0, "walk: %d nonzeros read other than once", bad);
+        /* walk_long: parts of 0 to 300 nonzeros (up to one full step of the warp and past it) at every
+         * start modulo 32 (its steps start at s rounded down to a multiple of 32) */
+        bad = 0;
+        for (int s = 0; s < 40; s++)
+            for (int e = s; e <= 300; e++) {
+                memset(reads, 0, 301 * sizeof(int));
+                read_long_part(&m, reads, s, e, "walk_long");
+                for (int k = 0; k < 300; k++)
+                    bad += reads[k] != (k >= s && k < e);
+            }
+        CHECK(bad == 0, "walk_long: %d nonzeros read other than once", bad);
         free(reads);
         drop(&m);
     }
     matrices(all_grids);
+    bench_choice();
+    /* quads only where some long part's row is shorter than STRIDED_MIN (-D SPMV_STRIDED_MIN=129: none) */
+    CHECK(parts_read[SUB_WARP] > 0 && (parts_read[WARP_QUADS] > 0 || STRIDED_MIN <= LONG_ROW + 1) &&
+              parts_read[WARP_STRIDED] > 0,
+          "readers not all exercised: %lld parts by sub-warps, %lld in quads, %lld in strides", parts_read[SUB_WARP],
+          parts_read[WARP_QUADS], parts_read[WARP_STRIDED]);
+    printf("parts read: %lld by sub-warps, %lld by the warp in quads, %lld in strides\n", parts_read[SUB_WARP],
+           parts_read[WARP_QUADS], parts_read[WARP_STRIDED]);
     return plain_check_summary();
 }

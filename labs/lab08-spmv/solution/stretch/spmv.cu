@@ -22,24 +22,29 @@
  * barriers per tile - on 500 nonzeros in every row (the performance test)
  * it was slower than the kit's scalar kernel.  Here the merge path only
  * splits the work between warps, and each warp reads its piece with
- * coalesced (16-byte where aligned) loads:
+ * coalesced loads (16-byte where aligned; 4-byte in dense long rows):
  *
  *  1. The path.  Merge the row ends A = row_ptr[1..rows] with the nonzero
  *     indices B = 0 .. nnz-1 (on a tie the row end first: a row that ends at
  *     k ends before nonzero k).  Nonzero k of row r is step k + r, the end
  *     of row r is step row_ptr[r+1] + r: the path has rows + nnz steps
  *     whatever the row lengths.  Warp w of the grid (the blocks that fit on
- *     the GPU at once) takes steps [w * per, (w+1) * per); its first row is
- *     the co-rank of w * per (lab 07's co_rank with b[k - i] = k - i), found
- *     by a 32-way search in which every lane tests one candidate (a ballot
- *     counts the hits): 3 or 4 rounds for a million rows.  The host knows
+ *     the GPU at once; in the heavy kernel, 4., more, and w in another
+ *     order) takes steps [w * per, (w+1) * per); its first row is the
+ *     co-rank of w * per (lab 07's co_rank with b[k - i] = k - i), found by
+ *     a 32-way search in which every lane tests one candidate (a ballot
+ *     counts the hits): 3 or 4 rounds for a million rows.  The host reads
  *     nothing of the matrix: nnz = row_ptr[rows] is read by every warp.
  *  2. The choice, per batch of 128 rows of a piece, from their row
  *     pointers (each lane loads 4, coalesced: a run of empty rows costs one
  *     round of loads per 128 rows).  The lengths decide how each row is
- *     read: an empty row's y is written by its lane; a row longer than
- *     LONG_ROW by the whole warp, lane l taking quads l, l+32, ... (the
- *     vector kernel: this is every row of the performance test's matrix);
+ *     read: an empty row's y is written by its lane; a row whose part is
+ *     longer than LONG_ROW by the whole warp (the vector kernel), in quads,
+ *     lane l taking quads l, l + 32, ... (fewest loads: the performance
+ *     test's rows of 500, the power law's) - except, in the heavy kernel
+ *     (4.), a row of STRIDED_MIN or more: in strides, lane l taking
+ *     nonzeros l, l + 32, ..., LONG_UNROLL at a time (walk_long says why:
+ *     the heavy tail's x);
  *     the short ones are shared out to sub-warps of v lanes, v from their
  *     mean length (v = 1 is the scalar kernel's lane per row), so rows of 16
  *     keep 16 rows in flight per warp instead of one.
@@ -51,14 +56,22 @@
  *     - writes y and sets the slot back to 0 for the next call (the
  *     threadfence pattern of the CUDA programming guide: add, __threadfence,
  *     count).  One kernel, no second pass, no clearing launch.
+ *  4. Two kernels (heavy_next says why and how the host chooses): the
+ *     plain one, all of the above with quads for every long row, its grid
+ *     the blocks that fit at once, each block's warps on neighbouring
+ *     pieces; and the heavy one, for a matrix with rows of STRIDED_MIN or
+ *     more (the heavy tail), strides for those rows, SPMV_WAVES times the
+ *     grid, the warps of a block on pieces spread over the matrix.
  *
- * Kept between calls: the grid size and the slots (one per warp, zero
- * whenever no call runs), which depend on the GPU only; every statistic of
- * the matrix is taken anew in every call.  The sums are grouped differently
- * from the reference's (float atomics even in a different order from run to
- * run), which the checker's bound (any order of summation) allows.  The
- * index arithmetic is __host__ __device__: tests/solutions/test_lab08_stretch.cu
- * runs it on the CPU against the CSR.
+ * Kept between calls: the grids and the slots (one per warp, zero
+ * whenever no call runs), which depend on the GPU only, and the mark of the
+ * last call that saw a row of STRIDED_MIN or more - the one statistic of a
+ * matrix kept, and it only picks the kernel; every other is taken anew in
+ * every call.  The sums are grouped differently from the reference's
+ * (float atomics even in a different order from run to run), which the
+ * checker's bound (any order of summation) allows.  The index arithmetic
+ * is __host__ __device__: tests/solutions/test_lab08_stretch.cu runs it on
+ * the CPU against the CSR.
  */
 #include <cuda_runtime.h>
 #include <stdint.h>
@@ -72,16 +85,67 @@
 #define GROUPS 4               /* row pointers per lane per batch */
 #define BATCH (GROUPS * WARP)  /* rows a warp looks at together */
 #define LONG_ROW 128           /* longer rows (their part in the piece) get the whole warp */
+/* nonzeros a lane of a long row reads a step in walk_long (the heavy
+ * kernel only); on an H100 the heavy tail did 0.89 of cuSPARSE at 4, 0.86
+ * at 8.  -D SPMV_LONG_UNROLL=n to time others */
+#ifndef SPMV_LONG_UNROLL
+#define SPMV_LONG_UNROLL 4
+#endif
+#define LONG_UNROLL SPMV_LONG_UNROLL
+/* Rows of at least this many nonzeros (the whole row's, not the part's in
+ * the piece) are read by walk_long, shorter long rows by the whole warp in
+ * quads.  The row's length stands for its density: walk_long pays where a
+ * gather's 32 columns share lines of x, which in a row of uniformly spread
+ * columns needs about cols / len < 32; quads pay where they do not (fewer
+ * loads of val and col).  On an H100: walk_long for every row over
+ * LONG_ROW lost on the 500-per-row matrix (0.1124 ms, quads 0.0865) and
+ * the power law (1.131, quads 1.020), won on the heavy tail (0.343, quads
+ * 0.411), whose nonzeros are mostly in rows of 10^4 to 10^5.  The density
+ * itself would need two loads of col, a dependent round, per row.  -D
+ * SPMV_STRIDED_MIN=n to time others (n <= LONG_ROW + 1: walk_long for all). */
+#ifndef SPMV_STRIDED_MIN
+#define SPMV_STRIDED_MIN 2048
+#endif
+#define STRIDED_MIN SPMV_STRIDED_MIN
 #define PER_LANE 8             /* nonzeros a short row's lane should get: two quads */
 #define MIN_PIECE 64           /* steps: a small matrix goes to fewer warps, in fewer cut rows */
 #define CUT_BIT 0x80           /* in a list entry: the row is cut (its offset in the batch is < 128) */
+#define STRIDED_BIT 0x100      /* in a list entry: the row is read by walk_long */
 #define FULL_MASK 0xffffffffu
 #define HD __host__ __device__
 /* Blocks of 256 threads per SM to fit registers for: 4, 64 registers a
  * thread (32 warps an SM; the most that fit before compute capability 8.0).
  * At 5 (48 registers) ptxas spilled 48 bytes.  Not yet timed against 5 on
- * an H100. */
-#define MIN_BLOCKS 4
+ * an H100.  -D SPMV_MIN_BLOCKS=n to time others. */
+#ifndef SPMV_MIN_BLOCKS
+#define SPMV_MIN_BLOCKS 4
+#endif
+#define MIN_BLOCKS SPMV_MIN_BLOCKS
+/* Which warps of the heavy kernel take which pieces (the plain kernel
+ * keeps neighbours: block b's warps take pieces 8 b .. 8 b + 7).  1: block
+ * b's warp i takes piece i * blocks + b, so that an SM's warps hold pieces from all over the
+ * matrix; 0: pieces 8 b .. 8 b + 7, neighbours.  Why spread: every warp is
+ * resident at once, each with the same number of steps, but a step does not
+ * cost the same everywhere (a nonzero of a dense long row shares its line
+ * of x with its neighbours, one of a sparse row does not; an empty row costs
+ * less than either), and with neighbouring pieces an SM's 32 warps sit in 4
+ * places of the matrix - in the heavy tail 4 rows - so some SMs have far
+ * more to read than others and the last one keeps the GPU waiting.  Spread,
+ * an SM's load is the mean of 32 places.  The pieces and slots are the same
+ * either way.  -D SPMV_SPREAD=0 to time neighbours. */
+#ifndef SPMV_SPREAD
+#define SPMV_SPREAD 1
+#endif
+/* The heavy kernel's grid: this many times the blocks that fit on the GPU
+ * at once (the plain kernel's is once).  More than 1 gives the hardware's
+ * block scheduler smaller pieces to even out (a block that finishes early
+ * makes room for another), for more cut rows and co-rank searches: on an
+ * H100, 2 took the heavy tail from 0.86 of cuSPARSE to 0.92 and the
+ * 500-per-row matrix from 0.81 to 0.59 - which is why only a matrix with
+ * rows of STRIDED_MIN gets it (heavy_next).  -D SPMV_WAVES=n to time others. */
+#ifndef SPMV_WAVES
+#define SPMV_WAVES 2
+#endif
 
 typedef long long i64;
 
@@ -211,6 +275,57 @@ HD inline void cut_row_slot(i64 per, int r, int a, int b, i64 *slot, unsigned *p
     *parts = (unsigned)(((i64)b + r) / per - *slot + 1);
 }
 
+/* Warp `wb` of block `block` (of `blocks`): its piece - spread in the
+ * heavy kernel (SPMV_SPREAD says why), neighbours in the plain one.  Either
+ * way each piece goes to exactly one warp. */
+HD inline i64 piece_index(unsigned block, int wb, int blocks, bool heavy)
+{
+    return heavy && SPMV_SPREAD ? (i64)wb * blocks + block : (i64)block * WARPS + wb;
+}
+
+/* How a row's part in a piece is read: its lane's sub-warp (parts up to
+ * LONG_ROW), or the whole warp, in quads or - in the heavy kernel only - in
+ * strides (walk_long) by the row's length (STRIDED_MIN says why).  len: the
+ * part's nonzeros, row_len: the row's. */
+enum reader { SUB_WARP, WARP_QUADS, WARP_STRIDED };
+HD inline reader reader_for(int len, int row_len, bool heavy)
+{
+    if (len <= LONG_ROW)
+        return SUB_WARP;
+    return heavy && row_len >= STRIDED_MIN ? WARP_STRIDED : WARP_QUADS;
+}
+
+/* Which kernel a call runs.  The plain one is the hybrid as it was before
+ * walk_long (quads for every long row, neighbouring pieces, one wave: on an
+ * H100 0.96 of cuSPARSE on 500 and 16 nonzeros a row, 0.94 on the power
+ * law); the heavy one reads rows of STRIDED_MIN or more in strides, with
+ * SPMV_WAVES waves and spread pieces (the heavy tail: 0.66 plain).  With
+ * walk_long in the one kernel, unused (-D SPMV_STRIDED_MIN=10^8), the
+ * 500-per-row matrix measured 0.80: so the two are apart, and the host
+ * picks one per call.  The host knows nothing of the matrix, and reading it back would stall
+ * every call; instead each kernel marks, in a word of host memory the GPU
+ * writes (mapped), the number of the call (gen, from 1) in which it saw a
+ * row of STRIDED_MIN or more, and a call runs the heavy kernel when the
+ * call before it saw one.  So the first call on a new matrix runs the
+ * kernel its predecessor chose - either gives the right y, one may be
+ * slower - and the next calls the right one.  A call may also look before
+ * the previous kernel has finished (calls queued without a wait between
+ * them); it may then run the plain kernel, as correct. */
+HD inline bool heavy_row(int row_len) { return row_len >= STRIDED_MIN; }
+/* The mark a kernel of call gen leaves for a row of its pieces (every one:
+ * a row has steps in some piece) - a few lanes, in a matrix with such rows. */
+HD inline void mark_row(volatile unsigned *seen, unsigned gen, int row_len)
+{
+    if (heavy_row(row_len))
+        *seen = gen;
+}
+HD inline bool heavy_next(unsigned seen, unsigned gen) { return seen != 0 && seen + 1 == gen; }
+
+/* The grid of a kernel of which `fit` blocks fit on each of `sms` SMs:
+ * the plain kernel's all resident at once, the heavy one's SPMV_WAVES
+ * times that. */
+HD inline int grid_for(int sms, int fit, bool heavy) { return sms * (fit > 0 ? fit : 1) * (heavy ? SPMV_WAVES : 1); }
+
 /* Lanes per short row: a power of two, about PER_LANE nonzeros each. */
 HD inline int lanes_for(int total_len, int n_rows)
 {
@@ -247,6 +362,36 @@ template <bool QUADS, class F> HD inline void walk(int s, int e, int vl, int v, 
         f.one(s + (int)t);
 }
 
+/* Which nonzeros of a long row's part [s, e) lane `lane` of the whole warp
+ * takes: base + lane, base + lane + 32, ..., LONG_UNROLL of them a step,
+ * from base = s rounded down to a multiple of 32, so that every load of
+ * val and col is one line of 128 bytes (from s, two lines, 5 sectors for 4);
+ * the visitor's strided(k, left) reads the nonzeros k + j * WARP that
+ * strided_in says are in the part, all their loads in flight at once.
+ * For dense long rows (reader_for).  Not quads: with them lane l reads
+ * nonzeros 4l .. 4l + 3, so one gather of x spans 128 nonzeros and, in a
+ * long row with nearby columns (the heavy tail's rows of up to 10^5
+ * nonzeros in 10^6 columns: up to one column in ten), touches a different
+ * line of x in every lane - 32 L1 wavefronts and L2 sectors a gather.
+ * Here one gather spans 32 consecutive nonzeros, whose columns share lines
+ * and sectors.  On an H100 the hybrid with quads did 1.1e11 nonzeros/s on
+ * the heavy tail, the same as on the power law, whose columns are far
+ * apart; cuSPARSE did 1.7e11 there, 1.2e11 on the power law.  The loads of
+ * val and col stay coalesced (128 bytes a warp). */
+template <class F> HD inline void walk_long(int s, int e, int lane, F &f)
+{
+    int base = s - s % WARP;           /* s >= 0 */
+    unsigned n = (unsigned)(e - base); /* offsets from base: t + LONG_UNROLL * WARP cannot overflow */
+    NO_UNROLL
+    for (unsigned t = (unsigned)lane; t < n; t += LONG_UNROLL * WARP)
+        f.strided(base + (int)t, n - t);
+}
+
+/* Nonzero k + j * WARP of a strided step at k (walk_long) is in the part
+ * [s, ...): within the `left` nonzeros from k, and not before s - only j = 0
+ * can be, for walk_long starts fewer than WARP nonzeros before s. */
+HD inline bool strided_in(int k, int j, unsigned left, int s) { return (unsigned)(j * WARP) < left && (j > 0 || k >= s); }
+
 /* A quad's nonzero k is in the part [s, e). */
 HD inline bool in_part(int k, int s, int e) { return k >= s && k < e; }
 
@@ -278,6 +423,22 @@ struct dot {
             if (j >= s)
                 one(j);
     }
+    /* nonzeros k + j * WARP of the part (walk_long, strided_in) */
+    __device__ void strided(int k, unsigned left)
+    {
+        float v[LONG_UNROLL];
+        int c[LONG_UNROLL];
+#pragma unroll
+        for (int j = 0; j < LONG_UNROLL; j++) {
+            bool in = strided_in(k, j, left, s);
+            v[j] = in ? __ldg(val + k + j * WARP) : 0.0f;
+            c[j] = in ? __ldg(col + k + j * WARP) : 0;
+        }
+#pragma unroll
+        for (int j = 0; j < LONG_UNROLL; j++)
+            if (strided_in(k, j, left, s)) /* no gather outside the part */
+                sum += v[j] * __ldg(x + c[j]);
+    }
     __device__ void quad(int q)
     {
         if (4 * q + 4 <= nnz)
@@ -302,6 +463,14 @@ __device__ float row_part(int s, int e, int vl, int v, int nnz, const int *col, 
 {
     dot d = {col, val, x, s, e, nnz, 0.0f};
     walk<QUADS>(s, e, vl, v, d);
+    return d.sum;
+}
+
+/* A long row's part, by the whole warp (walk_long). */
+__device__ float long_part(int s, int e, int lane, int nnz, const int *col, const float *val, const float *x)
+{
+    dot d = {col, val, x, s, e, nnz, 0.0f};
+    walk_long(s, e, lane, d);
     return d.sum;
 }
 
@@ -343,23 +512,35 @@ __device__ void finish(int rows, const int *row_ptr, int r, bool cut, float sum,
         y[r] = sum;
 }
 
-template <bool QUADS>
+/* A list entry's row offset and bits: a byte in the plain kernel (as
+ * before walk_long), two in the heavy one (STRIDED_BIT). */
+template <bool HEAVY> struct list_tag {
+    typedef unsigned char type;
+};
+template <> struct list_tag<true> {
+    typedef unsigned short type;
+};
+
+/* HEAVY: the heavy kernel (heavy_next); seen, gen: the call's mark (heavy_next). */
+template <bool QUADS, bool HEAVY>
 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) spmv_hybrid_kernel(int rows, const int *__restrict__ row_ptr,
                                                               const int *__restrict__ col,
                                                               const float *__restrict__ val,
                                                               const float *__restrict__ x, float *__restrict__ y,
-                                                              float *slot_sum, unsigned *slot_count)
+                                                              float *slot_sum, unsigned *slot_count,
+                                                              volatile unsigned *seen, unsigned gen)
 {
+    typedef typename list_tag<HEAVY>::type tag_t;
     /* each warp's rows of a batch that have nonzeros in its piece: the short
      * ones from the front, the long ones from the back; nonzeros [s, e), the
-     * row's offset in the batch | CUT_BIT */
+     * row's offset in the batch | CUT_BIT | STRIDED_BIT */
     __shared__ int list_s[WARPS][BATCH], list_e[WARPS][BATCH];
-    __shared__ unsigned char list_r[WARPS][BATCH];
+    __shared__ tag_t list_r[WARPS][BATCH];
     int lane = threadIdx.x % WARP, wb = threadIdx.x / WARP;
     int *ls = list_s[wb], *le = list_e[wb];
-    unsigned char *lr = list_r[wb];
+    tag_t *lr = list_r[wb];
     piece pc;
-    if (!piece_of(row_ptr, rows, (i64)blockIdx.x * WARPS + wb, (i64)gridDim.x * WARPS, lane, &pc))
+    if (!piece_of(row_ptr, rows, piece_index(blockIdx.x, wb, gridDim.x, HEAVY), (i64)gridDim.x * WARPS, lane, &pc))
         return; /* the whole warp: no barrier below involves other warps */
     unsigned below_me = (1u << lane) - 1;
     int nnz = row_ptr[rows];
@@ -388,12 +569,14 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) spmv_hybrid_kernel(int ro
             int len = mine ? e - s : -1;
             if (len == 0) /* an empty row, or a cut row's end alone */
                 finish(rows, row_ptr, r, cut, 0.0f, y, slot_sum, slot_count);
-            bool is_long = len > LONG_ROW, is_short = len > 0 && !is_long;
+            mark_row(seen, gen, b - a[g]);
+            reader rd = reader_for(len, b - a[g], HEAVY);
+            bool is_long = len > 0 && rd != SUB_WARP, is_short = len > 0 && rd == SUB_WARP;
             unsigned longs = __ballot_sync(FULL_MASK, is_long), shorts = __ballot_sync(FULL_MASK, is_short);
             if (len > 0) {
                 int at = is_long ? BATCH - 1 - n_long - __popc(longs & below_me) : n_short + __popc(shorts & below_me);
                 ls[at] = s, le[at] = e;
-                lr[at] = (unsigned char)((g * WARP + lane) | (cut ? CUT_BIT : 0));
+                lr[at] = (tag_t)((g * WARP + lane) | (cut ? CUT_BIT : 0) | (rd == WARP_STRIDED ? STRIDED_BIT : 0));
                 my_len += is_short ? len : 0;
             }
             n_long += __popc(longs);
@@ -401,11 +584,14 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) spmv_hybrid_kernel(int ro
         }
         __syncwarp(); /* the list is written */
 
-        /* long rows: the whole warp each, one after the other */
+        /* long rows: the whole warp each, one after the other, in strides or quads (the same in every lane) */
         for (int i = BATCH - n_long; i < BATCH; i++) {
-            float sum = group_sum(row_part<QUADS>(ls[i], le[i], lane, WARP, nnz, col, val, x), WARP);
+            unsigned tag = lr[i];
+            float part = HEAVY && (tag & STRIDED_BIT) ? long_part(ls[i], le[i], lane, nnz, col, val, x)
+                                           : row_part<QUADS>(ls[i], le[i], lane, WARP, nnz, col, val, x);
+            float sum = group_sum(part, WARP);
             if (lane == 0)
-                finish(rows, row_ptr, (int)(rb + (lr[i] & ~CUT_BIT)), lr[i] & CUT_BIT, sum, y, slot_sum, slot_count);
+                finish(rows, row_ptr, (int)(rb + (tag & (CUT_BIT - 1))), tag & CUT_BIT, sum, y, slot_sum, slot_count);
         }
 
         /* short rows: sub-warps of v lanes, 32 / v rows at a time */
@@ -418,7 +604,7 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) spmv_hybrid_kernel(int ro
                 bool has = i < n_short;
                 float sum = group_sum(row_part<QUADS>(has ? ls[i] : 0, has ? le[i] : 0, vl, v, nnz, col, val, x), v);
                 if (has && vl == 0)
-                    finish(rows, row_ptr, (int)(rb + (lr[i] & ~CUT_BIT)), lr[i] & CUT_BIT, sum, y, slot_sum,
+                    finish(rows, row_ptr, (int)(rb + (lr[i] & (CUT_BIT - 1))), lr[i] & CUT_BIT, sum, y, slot_sum,
                            slot_count);
             }
         }
@@ -426,39 +612,69 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) spmv_hybrid_kernel(int ro
     }
 }
 
-/* The grid (the blocks that fit on the GPU at once) and the cut rows' slots,
- * one per warp, zero between calls: set up at the first call, kept.  They
- * depend on the GPU only, never on the matrix. */
-static int grid_blocks;
+/* What depends on the GPU only, never on the matrix, set up at the first
+ * call and kept: the grids (the blocks that fit on the GPU at once for the
+ * plain kernel, SPMV_WAVES times that for the heavy one), the cut rows'
+ * slots (one per warp of the larger grid, zero between calls), and the
+ * mapped word in which kernels mark the call that saw a row of STRIDED_MIN
+ * (heavy_next) with the number of the last call. */
+static int plain_blocks, heavy_blocks;
 static float *d_slot_sum;
 static unsigned *d_slot_count;
+static volatile unsigned *h_seen; /* the host's view of the mark */
+static unsigned *d_seen;          /* the GPU's */
+static unsigned last_gen;
+
+/* Blocks of the kernel k that fit on an SM at once. */
+static int fit_of(const void *k)
+{
+    int fit;
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, k, THREADS, 0));
+    return fit;
+}
+
+static int min_int(int a, int b) { return a < b ? a : b; }
+
+static void setup(void)
+{
+    int dev, sms;
+    CUDA_CHECK(cudaGetDevice(&dev));
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    int fit_plain = min_int(fit_of((const void *)spmv_hybrid_kernel<true, false>),
+                            fit_of((const void *)spmv_hybrid_kernel<false, false>));
+    int fit_heavy = min_int(fit_of((const void *)spmv_hybrid_kernel<true, true>),
+                            fit_of((const void *)spmv_hybrid_kernel<false, true>));
+    int heavy = grid_for(sms, fit_heavy, true), plain = grid_for(sms, fit_plain, false);
+    size_t slots = (size_t)(heavy > plain ? heavy : plain) * WARPS;
+    CUDA_CHECK(cudaMalloc(&d_slot_sum, slots * sizeof *d_slot_sum));
+    CUDA_CHECK(cudaMalloc(&d_slot_count, slots * sizeof *d_slot_count));
+    CUDA_CHECK(cudaMemset(d_slot_sum, 0, slots * sizeof *d_slot_sum));
+    CUDA_CHECK(cudaMemset(d_slot_count, 0, slots * sizeof *d_slot_count));
+    unsigned *h;
+    CUDA_CHECK(cudaHostAlloc(&h, sizeof *h, cudaHostAllocMapped));
+    *h = 0;
+    CUDA_CHECK(cudaHostGetDevicePointer(&d_seen, h, 0));
+    h_seen = h;
+    heavy_blocks = heavy;
+    plain_blocks = plain;
+}
 
 void spmv_hybrid(int rows, const int *d_row_ptr, const int *d_col, const float *d_val, const float *d_x, float *d_y)
 {
     if (rows <= 0)
         return;
-    if (grid_blocks == 0) {
-        int dev, sms, fit_quads, fit_singles;
-        CUDA_CHECK(cudaGetDevice(&dev));
-        CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit_quads, spmv_hybrid_kernel<true>, THREADS, 0));
-        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit_singles, spmv_hybrid_kernel<false>, THREADS, 0));
-        int fit = fit_quads < fit_singles ? fit_quads : fit_singles;
-        int blocks = sms * (fit > 0 ? fit : 1);
-        size_t slots = (size_t)blocks * WARPS;
-        CUDA_CHECK(cudaMalloc(&d_slot_sum, slots * sizeof *d_slot_sum));
-        CUDA_CHECK(cudaMalloc(&d_slot_count, slots * sizeof *d_slot_count));
-        CUDA_CHECK(cudaMemset(d_slot_sum, 0, slots * sizeof *d_slot_sum));
-        CUDA_CHECK(cudaMemset(d_slot_count, 0, slots * sizeof *d_slot_count));
-        grid_blocks = blocks;
-    }
+    if (plain_blocks == 0)
+        setup();
+    unsigned gen = ++last_gen == 0 ? ++last_gen : last_gen; /* never 0: 0 is "no call saw one" */
+    bool heavy = heavy_next(*h_seen, gen);
+    int grid = heavy ? heavy_blocks : plain_blocks;
     /* 16-byte loads need 16-byte aligned arrays (cudaMalloc's are) */
-    if ((((uintptr_t)d_val | (uintptr_t)d_col) & 15) == 0)
-        spmv_hybrid_kernel<true><<<grid_blocks, THREADS>>>(rows, d_row_ptr, d_col, d_val, d_x, d_y, d_slot_sum,
-                                                           d_slot_count);
-    else
-        spmv_hybrid_kernel<false><<<grid_blocks, THREADS>>>(rows, d_row_ptr, d_col, d_val, d_x, d_y, d_slot_sum,
-                                                            d_slot_count);
+    bool quads = (((uintptr_t)d_val | (uintptr_t)d_col) & 15) == 0;
+    void (*k)(int, const int *, const int *, const float *, const float *, float *, float *, unsigned *,
+              volatile unsigned *, unsigned) =
+        quads ? (heavy ? spmv_hybrid_kernel<true, true> : spmv_hybrid_kernel<true, false>)
+              : (heavy ? spmv_hybrid_kernel<false, true> : spmv_hybrid_kernel<false, false>);
+    k<<<grid, THREADS>>>(rows, d_row_ptr, d_col, d_val, d_x, d_y, d_slot_sum, d_slot_count, d_seen, gen);
     CUDA_CHECK_LAUNCH();
 }
 
