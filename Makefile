@@ -382,8 +382,12 @@ test-slurm: all $(GPU_TESTS) ## make grade SLURM=1 on a throw-away one-node Slur
 test-fresh: ## CI's fresh-machine step (.ci/run) in a private view without the kit's packages (root)
 	@tests/run-fresh-machine
 
-test-cpu-submissions: all $(GPU_TESTS) ## the known-bad submissions that need no GPU (compile errors, floods, fork bombs...)
-	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-cpu-submissions
+# The hostile batch tests too, with the GPU hidden (their no-GPU mode: every
+# CUDA call fails, the sandbox, limits, batches, locks and results are the
+# same); with a GPU, test-gpu runs them on it.
+test-cpu-submissions: all $(GPU_TESTS) ## the known-bad submissions and the hostile batch tests that need no GPU (compile errors, floods, fork bombs...)
+	@KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/run-cpu-submissions && \
+	 CUDA_VISIBLE_DEVICES= KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/hostile/run
 
 test-gpu: all $(GPU_TESTS) demos ## GPU tests only, in parts: LABS="lab03 lab07" PARTS="labs bad cpu hostile demos", SHARD=2/3
 	@$(KIT_DEVICES) --quiet || { echo "test-gpu: no GPU ($$($(KIT_DEVICES) --why 2>&1)): the GPU integration tests need one" >&2; exit 1; }; $(KIT_DEVICES)
