@@ -86,8 +86,9 @@
 #define BATCH (GROUPS * WARP)  /* rows a warp looks at together */
 #define LONG_ROW 128           /* longer rows (their part in the piece) get the whole warp */
 /* nonzeros a lane of a long row reads a step in walk_long (the heavy
- * kernel only); on an H100 the heavy tail did 0.89 of cuSPARSE at 4, 0.86
- * at 8.  -D SPMV_LONG_UNROLL=n to time others */
+ * kernel only); on an H100, with walk_long in the one kernel there was
+ * then, the heavy tail did 0.89 of cuSPARSE at 4, 0.86 at 8; as the heavy
+ * kernel of 4., 0.87 at either.  -D SPMV_LONG_UNROLL=n to time others */
 #ifndef SPMV_LONG_UNROLL
 #define SPMV_LONG_UNROLL 4
 #endif
@@ -140,9 +141,11 @@
  * at once (the plain kernel's is once).  More than 1 gives the hardware's
  * block scheduler smaller pieces to even out (a block that finishes early
  * makes room for another), for more cut rows and co-rank searches: on an
- * H100, 2 took the heavy tail from 0.86 of cuSPARSE to 0.92 and the
- * 500-per-row matrix from 0.81 to 0.59 - which is why only a matrix with
- * rows of STRIDED_MIN gets it (heavy_next).  -D SPMV_WAVES=n to time others. */
+ * H100, with one kernel for every matrix, 2 took the heavy tail from 0.86
+ * of cuSPARSE to 0.92 and the 500-per-row matrix from 0.81 to 0.59 - which
+ * is why only a matrix with rows of STRIDED_MIN gets it (heavy_next).  As
+ * the heavy kernel of 4. (with LONG_UNROLL 4) the heavy tail did 0.87 at
+ * 2 and at 3: not yet the 0.92.  -D SPMV_WAVES=n to time others. */
 #ifndef SPMV_WAVES
 #define SPMV_WAVES 2
 #endif
