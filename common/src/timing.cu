@@ -236,12 +236,13 @@ static int settled(const double *ring, int calls)
  * 278 ms on an H100) never fill two windows within MAX_WARMUP_S, so they
  * used to warm for the whole 2 s.  With the score's bounds given (the
  * grader's performance test) their warm-up ends after KIT_SLOW_WARMUP_S
- * instead: by then the GPU has run kernels without a pause for half a
- * second, far longer than the boost takes (the clocks leave idle within
- * tens of milliseconds of sustained work; what the warm-up guards against
- * is the first few short calls timed before that), and each timed call is
- * itself long enough to run at the clock it reaches.  Fast calls keep the
- * settled-window rule: theirs is what needs it.  0, or what call_a said (or -1). */
+ * instead: by then the GPU has run the calls' kernels with hardly a pause
+ * for half a second.  What the warm-up guards against is short calls timed
+ * at the clock an idle spell left; a call of 50 ms or more keeps the GPU
+ * busy long enough to leave that clock behind (MAX_WARMUP_S's own cut-off
+ * already counts on this), and the few such calls of the warm-up come
+ * before any timed one.  Fast calls keep the settled-window rule: theirs is
+ * what needs it.  0, or what call_a said (or -1). */
 static int warm_up(const kit_time_pair_spec *s, pair_state *p)
 {
     int rc = 0;

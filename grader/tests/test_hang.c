@@ -1,7 +1,6 @@
 /* test_hang.c - a student call that did not return, grader side (hang.c):
  * the call's limit from what the case needs, the runner's arguments, a run
- * read as hung or not, the grace, the skipped call's line; and a timing
- * run's arguments (cases.c): the score's bounds for a performance test. */
+ * read as hung or not, the grace, the skipped call's line. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,50 +80,6 @@ START_TEST(runner_arguments)
     ck_assert_str_eq(argv[6], "--skip-calls");
     ck_assert_str_eq(argv[7], "scan,scan_int");
     ck_assert_ptr_null(argv[8]);
-}
-END_TEST
-
-/* The index of `word` in argv (NULL-ended), or -1. */
-static int arg_at(const char *const *argv, const char *word)
-{
-    for (int i = 0; argv[i]; i++)
-        if (!strcmp(argv[i], word))
-            return i;
-    return -1;
-}
-
-START_TEST(timing_run_arguments)
-{
-    setup();
-    char *one[] = {"impl=blocked matrix=dd n=2048"}, *two[] = {"n=2^20", "n=2^26"};
-    test.kind = KIND_PERFORMANCE, test.cases = one, test.n_cases = 1;
-    test.warmup = 2, test.reps = 9, test.threshold = 3.0, test.min_speedup = 1.05;
-    const char *argv[16] = {"runner", "bench"};
-    bench_args a;
-    int n = add_bench_args(&test, &a, argv, 2);
-    ck_assert_int_eq(n, 8);
-    ck_assert_str_eq(argv[2], "--warmup");
-    ck_assert_str_eq(argv[3], "2");
-    ck_assert_str_eq(argv[4], "--reps");
-    ck_assert_str_eq(argv[5], "9");
-    ck_assert_str_eq(argv[6], "--decided");
-    ck_assert_ptr_null(argv[8]);
-    /* the rubric's very numbers, min first, as the runner reads them */
-    kit_decided d;
-    char why[200];
-    ck_assert_int_eq(kit_decided_parse(argv[7], &d, why, sizeof why), 0);
-    ck_assert(d.given && d.min_speedup == 1.05 && d.full == 3.0);
-    /* several cases: the score is their geometric mean, which no one case decides */
-    test.cases = two, test.n_cases = 2;
-    n = add_bench_args(&test, &a, argv, 2);
-    ck_assert_int_eq(n, 6);
-    ck_assert_int_eq(arg_at(argv, "--decided"), -1);
-    ck_assert_int_eq(arg_at(argv, "--reps"), 4);
-    /* not a performance test: timed in full */
-    test.kind = KIND_CORRECTNESS, test.cases = one, test.n_cases = 1;
-    n = add_bench_args(&test, &a, argv, 2);
-    ck_assert_int_eq(n, 6);
-    ck_assert_int_eq(arg_at(argv, "--decided"), -1);
 }
 END_TEST
 
@@ -304,7 +259,6 @@ static Suite *hang_suite(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, limit_from_what_the_case_needs);
     tcase_add_test(tc, runner_arguments);
-    tcase_add_test(tc, timing_run_arguments);
     tcase_add_test(tc, a_run_read_as_hung);
     tcase_add_test(tc, skipped_runs_point_at_the_hang);
     tcase_add_test(tc, grace_from_the_gpus_other_users);

@@ -374,11 +374,7 @@ static void run_sanitizer(grading *gr, const rubric_test *t, test_result *tr)
         add_repro(e, t, &tr->output);
 }
 
-/* A timed case's line: the medians, how many calls they are of, the speedup.
- * A timing that stopped early (the runner was given the test's bounds,
- * add_bench_args) says why fewer calls were timed and that the score is the
- * one more calls would give. */
-static void timing_line(const rubric_test *t, const char *params, const outcome *c, strbuf *out)
+void timing_line(const rubric_test *t, const char *params, const outcome *c, strbuf *out)
 {
     double speedup = c->baseline_ms / c->student_ms;
     sb_printf(out, "case %s: yours %.3f ms, baseline %.3f ms ", params, c->student_ms, c->baseline_ms);

@@ -210,6 +210,11 @@ typedef struct {
     char warmup[16], reps[16], decided[64];
 } bench_args;
 int add_bench_args(const rubric_test *t, bench_args *a, const char **argv, int n);
+/* A timed case's line of the report (engine.c): the medians, how many calls
+ * they are of, the speedup.  A timing that stopped early (c->timed_decided)
+ * says how many calls it timed, why no more, and that the score is the one
+ * more calls would give. */
+void timing_line(const rubric_test *t, const char *params, const outcome *c, strbuf *out);
 /* Did a student call not return in the run that ended so (KIT_EXIT_HUNG,
  * its record in dir: kit/watchdog.h)?  1 with h filled. */
 int run_hung(const proc_result *r, const char *dir, kit_hang_record *h);
