@@ -282,16 +282,23 @@ static int grow_samples(double **va, double **vb, int *cap)
 /* Rounds of at least `reps` pairs and at least ROUND_MIN_S each: a round of
  * lab03's 0.2 ms calls would otherwise last 10 ms, and all three could fall
  * inside one disturbance.  Each round's samples (in *va, *vb, grown as
- * needed) fold into ta and tb.  With the score's bounds (s->decided) the
- * first round stops once its pairs decide the score (timing_decided.h), and
- * no other round follows: ta->decided and tb->decided say which way.  Only
- * the first KIT_DECIDED_MIN_PAIRS pairs can decide it, as every pair must
- * agree: a pair that did not keeps it undecided, and the timing goes on
- * exactly as without bounds.  0, or what call_a said (or -1). */
+ * needed) fold into ta and tb.
+ *
+ * With the score's bounds (s->decided) the first round stops as soon as it
+ * has lasted ROUND_MIN_S and its pairs decide the score (timing_decided.h),
+ * and no other round follows: ta->decided and tb->decided say which way.
+ * ROUND_MIN_S for the reason any round lasts that long: pairs that all fell
+ * inside one disturbance decide nothing.  lab09's 280 ms pairs stop after
+ * KIT_DECIDED_MIN_PAIRS, lab03's pairs of under a millisecond after 0.1 s
+ * (about a hundred of them: a median as good as a full round's).  Every
+ * pair must agree: from the first pair that does not, the timing goes on
+ * exactly as without bounds.  (The check reads the pairs so far after each
+ * one: microseconds of host work, outside the timed region.)  0, or what
+ * call_a said (or -1). */
 static int time_rounds(const kit_time_pair_spec *s, pair_state *p, int reps, double **va, double **vb, int *cap,
                        kit_timing *ta, kit_timing *tb)
 {
-    int rc = 0, decided = KIT_DECIDED_NOT, open = s->decided.given;
+    int rc = 0, decided = KIT_DECIDED_NOT, agreed = KIT_DECIDED_NOT, open = s->decided.given;
     double worst_a = 0, worst_b = 0;
     double t0 = kit_now();
     for (int round = 0; round < KIT_TIME_ROUNDS && !decided && (round == 0 || kit_now() - t0 < ROUNDS_BUDGET_S);
@@ -315,13 +322,17 @@ static int time_rounds(const kit_time_pair_spec *s, pair_state *p, int reps, dou
                 return rc ? rc : -1;
             (*va)[n] = x, (*vb)[n] = y, n++;
             if (open && n >= KIT_DECIDED_MIN_PAIRS) {
-                decided = kit_timing_decided(&s->decided, *va, *vb, n);
-                open = 0;
+                agreed = kit_timing_decided(&s->decided, *va, *vb, n);
+                open = agreed != KIT_DECIDED_NOT;
+                if (agreed && kit_now() - r0 >= ROUND_MIN_S)
+                    decided = agreed;
             }
         }
         fold_round(*va, n, round, ta, &worst_a);
         fold_round(*vb, n, round, tb, &worst_b);
-        open = 0; /* a round of fewer pairs than that: timed in full */
+        if (open && agreed) /* the round ended as it would have, every pair beyond the bound */
+            decided = agreed;
+        open = 0; /* only the first round decides */
     }
     ta->decided = tb->decided = decided;
     return 0;

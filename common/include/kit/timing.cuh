@@ -27,9 +27,10 @@
  *
  * Given the bounds of a performance test's score (spec.decided, from the
  * grader's --decided: timing_decided.h), the timing stops as soon as the
- * score cannot change: after the first KIT_DECIDED_MIN_PAIRS pairs of the
- * first round when every one of them is far beyond a bound (the result is
- * those pairs' medians, kit_timing.decided says which bound); and a
+ * score cannot change: once the first round has lasted its 0.1 s and timed
+ * KIT_DECIDED_MIN_PAIRS pairs or more, every one of them far beyond the same
+ * bound (the result is those pairs' medians, kit_timing.decided says which
+ * bound; a pair that is not keeps the timing as it was); and a
  * baseline whose calls take KIT_SLOW_PROBE_MS or more warms up for at most
  * KIT_SLOW_WARMUP_S (see warm_up in timing.cu).  Without bounds (make
  * bench, show mode, tools/bench) nothing changes.

@@ -7,9 +7,9 @@
  * the case's speedup alone is the test's score (a test of one case: with
  * several, the score is their geometric mean, which no one case decides).
  * The timed pairs then stop as soon as every pair so far is far beyond one
- * bound: at least KIT_DECIDED_MIN_PAIRS pairs, and each pair's speedup
- * (baseline / student) at least full x KIT_DECIDED_MARGIN, or each at most
- * min_speedup / KIT_DECIDED_MARGIN.  What is reported is the median of
+ * bound: at least KIT_DECIDED_MIN_PAIRS pairs (and, timing.cu, a round's
+ * least duration), and each pair's speedup (baseline / student) at least
+ * full x KIT_DECIDED_MARGIN, or each at most min_speedup / KIT_DECIDED_MARGIN.  What is reported is the median of
  * those pairs, which lies beyond the same bound (when every b_i >= k a_i,
  * median(b) >= k median(a)), so the score is the one the full timing gives;
  * anything nearer the bounds is timed exactly as without them.
