@@ -170,6 +170,15 @@ static kit_blobfile *judge_run(const check_args *a, kit_check_ctx *ctx, cJSON *k
     return blob;
 }
 
+/* A bench run's value for the grader's report: its times, how many pairs
+ * were timed and whether the timing stopped early, the lab's metrics. */
+static int reported(const char *name)
+{
+    return !strcmp(name, KIT_KEY_STUDENT_MS) || !strcmp(name, KIT_KEY_BASELINE_MS) ||
+           !strcmp(name, KIT_KEY_TIMED_PAIRS) || !strcmp(name, KIT_KEY_TIMED_DECIDED) ||
+           !strncmp(name, KIT_KEY_METRIC_PREFIX, strlen(KIT_KEY_METRIC_PREFIX));
+}
+
 /* Timings and lab metrics of a bench run, for the grader's report. */
 static cJSON *blob_metrics(kit_blobfile *blob)
 {
@@ -178,8 +187,7 @@ static cJSON *blob_metrics(kit_blobfile *blob)
         const char *name = kit_blob_name(blob, i);
         uint64_t cnt = 0;
         const double *v;
-        if ((!strcmp(name, KIT_KEY_STUDENT_MS) || !strcmp(name, KIT_KEY_BASELINE_MS) || !strncmp(name, KIT_KEY_METRIC_PREFIX, strlen(KIT_KEY_METRIC_PREFIX))) &&
-            (v = kit_blob_get(blob, name, KIT_T_F64, &cnt)) && cnt == 1)
+        if (reported(name) && (v = kit_blob_get(blob, name, KIT_T_F64, &cnt)) && cnt == 1)
             cJSON_AddNumberToObject(metrics, name, *v);
     }
     return metrics;

@@ -307,6 +307,9 @@ static void record_times(kit_run_ctx *ctx, const lab_case *lc, const kit_timing 
 {
     kit_out_f64(ctx, KIT_KEY_STUDENT_MS, ts->median_ms);
     kit_out_f64(ctx, KIT_KEY_BASELINE_MS, tb->median_ms);
+    kit_out_f64(ctx, KIT_KEY_TIMED_PAIRS, ts->reps);
+    if (ts->decided)
+        kit_out_f64(ctx, KIT_KEY_TIMED_DECIDED, ts->decided);
     for (int i = 0; i < KIT_LAB_MAX_METRICS && lc->lab->metrics[i].label; i++) {
         double v = lc->lab->metrics[i].value(lc->state, lc->lab->metrics[i].baseline ? tb->median_ms : ts->median_ms);
         if (isnan(v))

@@ -2,11 +2,15 @@
  *
  *   runner run   --params P --seed S --nonce N --out FILE [--no-trace]
  *   runner bench --params P --seed S --nonce N --out FILE [--warmup W] [--reps K] [--no-trace] [--gate-fd FD]
+ *                [--decided MIN,FULL]
  *   runner show  [--params P] [--seed S] [words...]
  *   runner serve --ctl-fd FD --out FILE [--no-trace]   (cases sent by the grader, see serve())
  *   runner baseline --params P --seed S --nonce N --out FILE   (the kit's baseline alone, timed)
  * run, bench and serve also take --call-limit S --call-grace K --skip-calls a,b
  * (a student call's time limit and the calls not to make: kit/watchdog.h).
+ * bench's --decided: the performance test's bounds (no points at or below
+ * MIN, full points at or above FULL); the timing stops once they decide the
+ * score (kit/timing_decided.h).  Without it, bench times in full.
  *
  * The runner only computes and records; the grader's checker judges.  Exit
  * statuses: KIT_EXIT_* (kit/protocol.h).  Output is written only after the
@@ -29,6 +33,7 @@ static int usage(void)
     fprintf(stderr, "usage: runner run|bench|show|baseline [--params \"k=v ...\"] [--seed S] [--nonce N] [--out FILE]\n"
                     "                             [--warmup W] [--reps K] [--no-trace] [--gate-fd FD] [k=v ...]\n"
                     "                             [--call-limit S] [--call-grace K] [--skip-calls a,b]\n"
+                    "                             [--decided MIN,FULL] (bench)\n"
                     "       runner serve --ctl-fd FD --out FILE [--no-trace] [--call-grace K] [--skip-calls a,b]\n");
     return KIT_EXIT_USAGE;
 }
@@ -105,12 +110,14 @@ typedef enum { MODE_RUN, MODE_BENCH, MODE_BASELINE } case_mode;
 /* One case: its parameters parsed, the lab's hook run, the result file
  * written.  Returns a KIT_EXIT_* status. */
 static int run_case(case_mode mode, const char *words, uint64_t seed, uint64_t nonce, const char *out_path, int warmup,
-                    int reps)
+                    int reps, const kit_decided *decided)
 {
     kit_params params;
     kit_run_ctx ctx;
     if (ctx_init(&ctx, &params, words, seed, warmup, reps) != 0)
         return KIT_EXIT_USAGE;
+    if (mode == MODE_BENCH && decided)
+        ctx.decided = *decided;
     /* Created before the student's code runs but filled only by kit_out_*
      * after each call returns; the checker rejects a file whose nonce is not
      * this run's (a stale or forged file). */
@@ -205,7 +212,7 @@ static int serve(int fd, const char *out_path)
         }
         snprintf(words, sizeof words, " %s", line + used);
         kit_watchdog_limit(limit);
-        int rc = run_case(MODE_RUN, words, seed, nonce, out_path, 0, 1);
+        int rc = run_case(MODE_RUN, words, seed, nonce, out_path, 0, 1, NULL);
         kit_trace_reset();
         fflush(stdout);
         fflush(stderr);
@@ -239,6 +246,7 @@ typedef struct {
     uint64_t seed, nonce, ctl_fd;
     int warmup, reps, trace;
     double call_limit, call_grace;
+    kit_decided decided; /* bench: the score's bounds (given = 0: none) */
 } runner_args;
 
 /* argv[2..] into r (--gate-fd into gate_fd, --skip-calls to the kit); 0, or
@@ -283,6 +291,13 @@ static int parse_args(int argc, char **argv, runner_args *r)
             if (*end || !(x >= 0 && x < 1e6))
                 return usage();
             *(!strcmp(arg, "--call-limit") ? &r->call_limit : &r->call_grace) = x;
+            i++;
+        } else if (!strcmp(arg, "--decided") && v) {
+            char why[200];
+            if (kit_decided_parse(v, &r->decided, why, sizeof why) != 0) {
+                fprintf(stderr, "runner: %s\n", why);
+                return KIT_EXIT_USAGE;
+            }
             i++;
         } else if (!strcmp(arg, "--skip-calls") && v) {
             kit_calls_skip(v), i++;
@@ -350,6 +365,6 @@ int main(int argc, char **argv)
         kit_time_set_gate(gate);
     if (!show)
         return run_case(bench ? MODE_BENCH : base ? MODE_BASELINE : MODE_RUN, r.words, r.seed, r.nonce,
-                        r.out_path, r.warmup, r.reps);
+                        r.out_path, r.warmup, r.reps, &r.decided);
     return show_case(&r);
 }

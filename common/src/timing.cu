@@ -187,6 +187,7 @@ static void summarise(double *v, int n, kit_timing *t)
             t->max_ms = v[i];
     }
     t->median_ms = kit_median(v, (size_t)n);
+    t->decided = KIT_DECIDED_NOT;
 }
 
 /* Folds one round's samples into the running min-of-medians. */
@@ -229,7 +230,19 @@ static int settled(const double *ring, int calls)
  * STABLE_WINDOW times is within 2% of the median of the window before (at
  * least KIT_WARMUP_MS, at most MAX_WARMUP_S).  An idle H200 runs at 840 MHz
  * and takes a while to boost: a short warm-up timed the first calls at
- * whatever clock the previous idle second left.  0, or what call_a said (or -1). */
+ * whatever clock the previous idle second left.
+ *
+ * Slow probes (KIT_SLOW_PROBE_MS a call or more: lab09's kit_lu_step takes
+ * 278 ms on an H100) never fill two windows within MAX_WARMUP_S, so they
+ * used to warm for the whole 2 s.  With the score's bounds given (the
+ * grader's performance test) their warm-up ends after KIT_SLOW_WARMUP_S
+ * instead: by then the GPU has run the calls' kernels with hardly a pause
+ * for half a second.  What the warm-up guards against is short calls timed
+ * at the clock an idle spell left; a call of 50 ms or more keeps the GPU
+ * busy long enough to leave that clock behind (MAX_WARMUP_S's own cut-off
+ * already counts on this), and the few such calls of the warm-up come
+ * before any timed one.  Fast calls keep the settled-window rule: theirs is
+ * what needs it.  0, or what call_a said (or -1). */
 static int warm_up(const kit_time_pair_spec *s, pair_state *p)
 {
     int rc = 0;
@@ -243,6 +256,8 @@ static int warm_up(const kit_time_pair_spec *s, pair_state *p)
         if (i + 1 < s->warmup)
             continue;
         if (elapsed >= MAX_WARMUP_S) /* slow calls: their own duration warms the GPU */
+            break;
+        if (s->decided.given && y >= KIT_SLOW_PROBE_MS && elapsed >= KIT_SLOW_WARMUP_S)
             break;
         if (elapsed * 1e3 >= KIT_WARMUP_MS && i + 1 >= 2 * STABLE_WINDOW && settled(probe, i + 1))
             break;
@@ -267,17 +282,30 @@ static int grow_samples(double **va, double **vb, int *cap)
 /* Rounds of at least `reps` pairs and at least ROUND_MIN_S each: a round of
  * lab03's 0.2 ms calls would otherwise last 10 ms, and all three could fall
  * inside one disturbance.  Each round's samples (in *va, *vb, grown as
- * needed) fold into ta and tb.  0, or what call_a said (or -1). */
+ * needed) fold into ta and tb.
+ *
+ * With the score's bounds (s->decided) the first round stops as soon as it
+ * has lasted ROUND_MIN_S and its pairs decide the score (timing_decided.h),
+ * and no other round follows: ta->decided and tb->decided say which way.
+ * ROUND_MIN_S for the reason any round lasts that long: pairs that all fell
+ * inside one disturbance decide nothing.  lab09's 280 ms pairs stop after
+ * KIT_DECIDED_MIN_PAIRS, lab03's pairs of under a millisecond after 0.1 s
+ * (about a hundred of them: a median as good as a full round's).  Every
+ * pair must agree: from the first pair that does not, the timing goes on
+ * exactly as without bounds.  (The check reads the pairs so far after each
+ * one: microseconds of host work, outside the timed region.)  0, or what
+ * call_a said (or -1). */
 static int time_rounds(const kit_time_pair_spec *s, pair_state *p, int reps, double **va, double **vb, int *cap,
                        kit_timing *ta, kit_timing *tb)
 {
-    int rc = 0;
+    int rc = 0, decided = KIT_DECIDED_NOT, agreed = KIT_DECIDED_NOT, open = s->decided.given;
     double worst_a = 0, worst_b = 0;
     double t0 = kit_now();
-    for (int round = 0; round < KIT_TIME_ROUNDS && (round == 0 || kit_now() - t0 < ROUNDS_BUDGET_S); round++) {
+    for (int round = 0; round < KIT_TIME_ROUNDS && !decided && (round == 0 || kit_now() - t0 < ROUNDS_BUDGET_S);
+         round++) {
         double r0 = kit_now();
         int n = 0;
-        for (int i = 0; i < reps || (kit_now() - r0 < ROUND_MIN_S && i < MAX_ROUND_CALLS); i++) {
+        for (int i = 0; !decided && (i < reps || (kit_now() - r0 < ROUND_MIN_S && i < MAX_ROUND_CALLS)); i++) {
             if (n == *cap && grow_samples(va, vb, cap) != 0)
                 return -1;
             /* A B, B A, ...: neither always follows the other. */
@@ -293,10 +321,20 @@ static int time_rounds(const kit_time_pair_spec *s, pair_state *p, int reps, dou
             if (x < 0 || y < 0)
                 return rc ? rc : -1;
             (*va)[n] = x, (*vb)[n] = y, n++;
+            if (open && n >= KIT_DECIDED_MIN_PAIRS) {
+                agreed = kit_timing_decided(&s->decided, *va, *vb, n);
+                open = agreed != KIT_DECIDED_NOT;
+                if (agreed && kit_now() - r0 >= ROUND_MIN_S)
+                    decided = agreed;
+            }
         }
         fold_round(*va, n, round, ta, &worst_a);
         fold_round(*vb, n, round, tb, &worst_b);
+        if (open && agreed) /* the round ended as it would have, every pair beyond the bound */
+            decided = agreed;
+        open = 0; /* only the first round decides */
     }
+    ta->decided = tb->decided = decided;
     return 0;
 }
 

@@ -6,8 +6,9 @@
  * from the declaration before every call (never left from an earlier one);
  * a call that left a CUDA error returns KIT_RC_STUDENT_CUDA and records
  * nothing; refusals and bad parameters say "tag: why"; release runs whatever
- * happened; bench records KIT_KEY_STUDENT_MS, KIT_KEY_BASELINE_MS and the
- * metrics under KIT_KEY_METRIC_PREFIX.
+ * happened; bench records KIT_KEY_STUDENT_MS, KIT_KEY_BASELINE_MS, the pairs
+ * timed (KIT_KEY_TIMED_PAIRS), KIT_KEY_TIMED_DECIDED when the timing stopped
+ * early, and the metrics under KIT_KEY_METRIC_PREFIX.
  *
  * Not a Check program (nvcc builds it, for the driver is CUDA C++):
  * plain_check.h's checks and summary line.
@@ -52,9 +53,12 @@ int kit_time_median(kit_timed_fn, void *, int, int, kit_timing *t) { return t->m
 static float timed_out[4]; /* the timed calls' own output */
 static struct fake *the_state;
 static int restored;      /* the state's pointer was put back after the timed call */
+static int stop_decided;  /* what the timing says it decided (kit_timing.decided) */
 int kit_timed_calls_time(kit_timed_calls *tc, kit_run_ctx *, kit_timed_fn baseline, void *arg, int, int,
                          kit_timing *ts, kit_timing *tb)
 {
+    ts->reps = tb->reps = stop_decided ? 3 : 27;
+    ts->decided = tb->decided = stop_decided;
     memset(timed_out, 0, sizeof timed_out);
     tc->out = timed_out;
     tc->call(tc);
@@ -178,8 +182,14 @@ int main(void)
     rc = run(PLAIN, 1, err, sizeof err);
     CHECK(rc == 0 && invoked == 2 && baselines == 1, "bench: rc %d invoked %d baselines %d", rc, invoked, baselines);
     CHECK(!strcmp(outs, "out=4.5;key=30;tag=300;" KIT_KEY_STUDENT_MS "=2;" KIT_KEY_BASELINE_MS "=4;"
-                        "metric.fake_call rate=4;metric.baseline rate=2;"),
+                        KIT_KEY_TIMED_PAIRS "=27;metric.fake_call rate=4;metric.baseline rate=2;"),
           "bench records '%s'", outs);
+    /* a timing stopped early says so, with the pairs it timed */
+    stop_decided = KIT_DECIDED_NONE;
+    rc = run(PLAIN, 1, err, sizeof err);
+    stop_decided = 0;
+    CHECK(rc == 0 && strstr(outs, KIT_KEY_TIMED_PAIRS "=3;" KIT_KEY_TIMED_DECIDED "=-1;"), "stopped early: rc %d "
+          "records '%s'", rc, outs);
     CHECK(timed_out[3] == 4.5f, "the timed call did not write the timed calls' output: %g", timed_out[3]);
     CHECK(restored, "the swapped pointer was not put back");
 

@@ -99,7 +99,8 @@ struct kit_timed_calls {
 
 struct kit_run_ctx;
 /* Times warmup + reps calls (kit_time_pair) of tc's function against
- * baseline(baseline_arg), which reads the original inputs; in bench mode
+ * baseline(baseline_arg), which reads the original inputs (fewer once the
+ * score's bounds in ctx->decided are decided, timing.cuh); in bench mode
  * (ctx->out) writes the record, what the timed calls left running
  * (KIT_KEY_TIMED_LEFT) and the plausibility check's inputs (KIT_KEY_TIMED_BYTES
  * ...; the checker decides); in show mode prints the check's refusal.

@@ -150,7 +150,9 @@ extern const kit_lab KIT_LAB;
 
 /* Times the lab's timed calls against its baseline (warmup + reps each),
  * allocating the timing buffers first; 0, -1 (said on stderr), KIT_LAB_UNTIMED,
- * or KIT_TIME_NO_KERNEL.  ts/tb: the student's and the baseline's medians. */
+ * or KIT_TIME_NO_KERNEL.  ts/tb: the student's and the baseline's medians
+ * (of fewer calls once the score's bounds, ctx->decided, decide the score:
+ * the runner's --decided, given in bench mode by the grader alone). */
 int kit_lab_time(kit_run_ctx *ctx, void *state, int warmup, int reps, kit_timing *ts, kit_timing *tb);
 
 /* The common timed calls (fill them in timed()): the case's own call,

@@ -55,6 +55,11 @@
 #define KIT_KEY_STUDENT_MS "student_ms"       /* bench: the student's time (f64) */
 #define KIT_KEY_BASELINE_MS "baseline_ms"     /* bench: the baseline's time (f64) */
 #define KIT_KEY_METRIC_PREFIX "metric."       /* bench: "metric.<label>" (f64), shown under the test */
+#define KIT_KEY_TIMED_PAIRS "timed.pairs"     /* bench: timed calls of each side, all rounds (f64) */
+/* bench, when the timing stopped early because the score's bounds (--decided)
+ * were decided (kit/timing_decided.h): KIT_DECIDED_FULL or _NONE (f64);
+ * absent: timed in full */
+#define KIT_KEY_TIMED_DECIDED "timed.decided"
 /* the kernel trace (trace.cu writes them, check_util.c and evidence.c read them) */
 #define KIT_KEY_TRACE_STATUS "trace.status"
 #define KIT_KEY_TRACE_CALLS "trace.calls"

@@ -5,7 +5,7 @@
  * generic main (common/src/runner_main.cu) parses the command line
  *
  *   runner run   --params "n=1025 type=float" --seed 0x1234 --nonce N --out FILE
- *   runner bench --params "..." --seed S --nonce N --out FILE --warmup 3 --reps 15
+ *   runner bench --params "..." --seed S --nonce N --out FILE --warmup 3 --reps 15 [--decided MIN,FULL]
  *   runner show  --params "..." [--seed S]      (runs once, prints a summary; for students)
  *
  * and calls the lab's hooks.  Inputs are generated from (params, seed) with
@@ -25,6 +25,7 @@ typedef struct kit_run_ctx {
     uint64_t seed;
     kit_writer *out; /* NULL in `show` mode */
     int warmup, reps; /* bench mode */
+    kit_decided decided; /* bench mode: the score's bounds (--decided), timing.cuh */
     int show;         /* `show` mode: print a human summary on stdout */
     int bench;        /* bench mode (set by the lab driver, lab_driver.cu) */
     int kernel_optional; /* set before kit_student_begin when the call may

@@ -24,10 +24,21 @@
  * The kernel trace (CUPTI activity records) is paused while timing: it costs
  * every launch about a microsecond, which would favour the side with fewer
  * launches.
+ *
+ * Given the bounds of a performance test's score (spec.decided, from the
+ * grader's --decided: timing_decided.h), the timing stops as soon as the
+ * score cannot change: once the first round has lasted its 0.1 s and timed
+ * KIT_DECIDED_MIN_PAIRS pairs or more, every one of them far beyond the same
+ * bound (the result is those pairs' medians, kit_timing.decided says which
+ * bound; a pair that is not keeps the timing as it was); and a
+ * baseline whose calls take KIT_SLOW_PROBE_MS or more warms up for at most
+ * KIT_SLOW_WARMUP_S (see warm_up in timing.cu).  Without bounds (make
+ * bench, show mode, tools/bench) nothing changes.
  */
 #ifndef KIT_TIMING_CUH
 #define KIT_TIMING_CUH
 #include <cuda_runtime.h>
+#include "kit/timing_decided.h"
 
 typedef void (*kit_timed_fn)(void *arg);
 
@@ -35,9 +46,15 @@ typedef struct {
     double median_ms, min_ms, max_ms;
     int reps;                 /* timed calls in all rounds */
     double round_spread;      /* (largest - smallest round median) / smallest */
+    int decided;              /* KIT_DECIDED_FULL or _NONE: stopped early, the score decided
+                                 (timing_decided.h); KIT_DECIDED_NOT: timed in full */
 } kit_timing;
 
 #define KIT_WARMUP_MS 250.0
+/* With the bounds given: a baseline call this long ends the warm-up after
+ * KIT_SLOW_WARMUP_S (timing.cu, warm_up, says why that is enough). */
+#define KIT_SLOW_PROBE_MS 50.0
+#define KIT_SLOW_WARMUP_S 0.5
 #define KIT_TIME_ROUNDS 3
 #define KIT_TIME_NO_KERNEL (-2) /* a timed call of the student's function launched no kernel */
 
@@ -53,6 +70,9 @@ typedef struct {
     /* After call `k` of a, untimed: record or check its output; nonzero
      * stops timing (the hook printed why).  NULL: none. */
     int (*after)(void *arg_a, int k);
+    /* The bounds of the test's score: timing stops once they decide it
+     * (timing_decided.h).  given = 0: timed in full, as always. */
+    kit_decided decided;
 } kit_time_pair_spec;
 
 /* Times one call of fn with events, until all its work on any stream ended; returns ms (< 0 on a CUDA error). */

@@ -77,25 +77,39 @@ static int start_run(const grading *g, uint64_t seed, run_ids *id, outcome *c)
     return 0;
 }
 
+int add_bench_args(const rubric_test *t, bench_args *a, const char **argv, int n)
+{
+    snprintf(a->warmup, sizeof a->warmup, "%d", t->warmup);
+    snprintf(a->reps, sizeof a->reps, "%d", t->reps);
+    argv[n++] = "--warmup", argv[n++] = a->warmup;
+    argv[n++] = "--reps", argv[n++] = a->reps;
+    /* The score's bounds, so that the timing stops once they decide it:
+     * only where one case's speedup is the score (with several, the
+     * geometric mean of them all is, and no one case decides it).  %.17g:
+     * the runner reads back the rubric's very numbers. */
+    if (t->kind == KIND_PERFORMANCE && t->n_cases == 1) {
+        snprintf(a->decided, sizeof a->decided, "%.17g,%.17g", t->min_speedup, t->threshold);
+        argv[n++] = "--decided", argv[n++] = a->decided;
+    }
+    argv[n] = NULL;
+    return n;
+}
+
 /* One run of the runner for run_case: its command line (bench: the timing
- * loop's counts; gated and sharing: the gate's fd), in the sandbox, through
- * the gate, sharing the GPU or alone. */
+ * loop's counts and the score's bounds; gated and sharing: the gate's fd),
+ * in the sandbox, through the gate, sharing the GPU or alone. */
 static void run_case_once(grading *g, const rubric_test *t, const char *params, const run_ids *id, int bench,
                           int gated, int alone, double limit, proc_result *r, double *waited_s)
 {
     engine *e = g->e;
     const workdirs *w = &g->w;
-    char warm[16], reps[16];
-    snprintf(warm, sizeof warm, "%d", t->warmup);
-    snprintf(reps, sizeof reps, "%d", t->reps);
     double grace = call_grace(g, alone);
     const char *argv[32] = {w->runner, bench ? "bench" : "run", "--params", params, "--seed", id->seed,
                             "--nonce", id->nonce_s, "--out", id->out};
     int n = 10;
-    if (bench) {
-        argv[n++] = "--warmup", argv[n++] = warm;
-        argv[n++] = "--reps", argv[n++] = reps;
-    }
+    bench_args ba;
+    if (bench)
+        n = add_bench_args(t, &ba, argv, n);
     call_args ca;
     n = add_call_args(g, limit, grace, &ca, argv, n);
     if (!alone && gated) /* the GPU alone for the timing loop only */

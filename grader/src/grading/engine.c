@@ -374,6 +374,22 @@ static void run_sanitizer(grading *gr, const rubric_test *t, test_result *tr)
         add_repro(e, t, &tr->output);
 }
 
+void timing_line(const rubric_test *t, const char *params, const outcome *c, strbuf *out)
+{
+    double speedup = c->baseline_ms / c->student_ms;
+    sb_printf(out, "case %s: yours %.3f ms, baseline %.3f ms ", params, c->student_ms, c->baseline_ms);
+    if (c->timed_decided)
+        sb_printf(out,
+                  "(medians of %d interleaved calls, each pair's speedup %s %.2fx: more calls could not change the "
+                  "score, so the timing stopped there): speedup %.2fx\n",
+                  c->timed_pairs, c->timed_decided == KIT_DECIDED_FULL ? "at least" : "at most",
+                  c->timed_decided == KIT_DECIDED_FULL ? t->threshold * KIT_DECIDED_MARGIN
+                                                       : t->min_speedup / KIT_DECIDED_MARGIN,
+                  speedup);
+    else
+        sb_printf(out, "(medians of >= %d interleaved calls, best round): speedup %.2fx\n", t->reps, speedup);
+}
+
 static void run_performance(grading *gr, const rubric_test *t, test_result *tr)
 {
     const engine *e = gr->e;
@@ -399,12 +415,8 @@ static void run_performance(grading *gr, const rubric_test *t, test_result *tr)
             for (char *line = strtok(c.text.s, "\n"); line; line = strtok(NULL, "\n"))
                 sb_printf(&tr->output, "  %s\n", line);
         } else {
-            double speedup = c.baseline_ms / c.student_ms;
-            log_sum += log(speedup);
-            sb_printf(&tr->output,
-                      "case %s: yours %.3f ms, baseline %.3f ms (medians of >= %d interleaved calls, best round): "
-                      "speedup %.2fx\n",
-                      params, c.student_ms, c.baseline_ms, t->reps, speedup);
+            log_sum += log(c.baseline_ms / c.student_ms);
+            timing_line(t, params, &c, &tr->output);
             for (char *line = strtok(c.metrics.s ? c.metrics.s : (char *)"", "\n"); line; line = strtok(NULL, "\n"))
                 sb_printf(&tr->output, "  %s\n", line);
             /* the checker's notes (e.g. calls timed until work they left running ended) */

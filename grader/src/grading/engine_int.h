@@ -18,6 +18,7 @@
 #include "grading/timings.h"
 #include "grading/engine.h"
 #include "kit/protocol.h"
+#include "kit/timing_decided.h"
 #include "kit/watchdog.h"
 #include "process/lock.h"
 #include "process/proc.h"
@@ -110,6 +111,9 @@ typedef struct {
     strbuf text;     /* why it failed (several lines), or notes */
     strbuf kernels;  /* "name (grid x block) ms" lines */
     double student_ms, baseline_ms;
+    int timed_pairs;   /* bench: calls of each side timed (0: not said) */
+    int timed_decided; /* bench: KIT_DECIDED_FULL or _NONE when the timing stopped early, the
+                          score decided by the bounds given (kit/timing_decided.h); 0: in full */
     double waited_s; /* for the GPU lock */
     strbuf metrics;  /* "label: value" lines */
     int not_own;     /* the device-execution check failed (no own kernel, library kernels) */
@@ -198,6 +202,19 @@ typedef struct {
     char limit[32], grace[32], skip[MAX_HUNG * 66];
 } call_args;
 int add_call_args(const grading *g, double limit, double grace, call_args *a, const char **argv, int n);
+/* A timing run's arguments (cases.c): --warmup and --reps, and for a
+ * performance test of one case --decided MIN,FULL (its min_speedup and
+ * threshold: kit/timing_decided.h); appended to argv at n (a holds their
+ * text), NULL after them, the new count returned. */
+typedef struct {
+    char warmup[16], reps[16], decided[64];
+} bench_args;
+int add_bench_args(const rubric_test *t, bench_args *a, const char **argv, int n);
+/* A timed case's line of the report (engine.c): the medians, how many calls
+ * they are of, the speedup.  A timing that stopped early (c->timed_decided)
+ * says how many calls it timed, why no more, and that the score is the one
+ * more calls would give. */
+void timing_line(const rubric_test *t, const char *params, const outcome *c, strbuf *out);
 /* Did a student call not return in the run that ended so (KIT_EXIT_HUNG,
  * its record in dir: kit/watchdog.h)?  1 with h filled. */
 int run_hung(const proc_result *r, const char *dir, kit_hang_record *h);

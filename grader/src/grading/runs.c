@@ -242,6 +242,12 @@ static void read_verdict(const cJSON *v, outcome *c)
             c->student_ms = it->valuedouble;
         else if (!strcmp(it->string, KIT_KEY_BASELINE_MS))
             c->baseline_ms = it->valuedouble;
+        else if (!strcmp(it->string, KIT_KEY_TIMED_PAIRS))
+            c->timed_pairs = (int)it->valuedouble;
+        else if (!strcmp(it->string, KIT_KEY_TIMED_DECIDED))
+            c->timed_decided = it->valuedouble > 0   ? KIT_DECIDED_FULL
+                               : it->valuedouble < 0 ? KIT_DECIDED_NONE
+                                                     : KIT_DECIDED_NOT;
         else if (!strncmp(it->string, KIT_KEY_METRIC_PREFIX, strlen(KIT_KEY_METRIC_PREFIX)))
             sb_printf(&c->metrics, "%s: %.4g\n", it->string + strlen(KIT_KEY_METRIC_PREFIX), it->valuedouble);
     }
