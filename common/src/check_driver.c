@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "kit/check_driver.h"
+#include "kit/timed.h"
 #include "kit/util.h"
 
 /* A KIT_CHECK the driver cannot follow: the kit's own mistake, exit 2 (an
@@ -75,6 +76,48 @@ static int check_output(kit_check_ctx *ctx, const void *data, const kit_check_ou
     return g->ok;
 }
 
+/* The outputs of KIT_CHECK.out that this case has, their lengths from the data. */
+static int table_outputs(const kit_check *lab, const void *data, kit_check_output *outs)
+{
+    int n = 0;
+    for (int i = 0; i < KIT_CHECK_MAX_OUT && lab->out[i].name; i++) {
+        if (!kit_when_holds(&lab->out[i].when, data))
+            continue;
+        outs[n] = lab->out[i];
+        if (outs[n].len_of)
+            outs[n].len = (uint64_t)kit_field_int(data, outs[n].len_of);
+        n++;
+    }
+    return n;
+}
+
+/* The timed calls of a rotating output (kit_check.timed_rotated), against
+ * the first output's reference. */
+static void check_rotated(kit_check_ctx *ctx, const kit_check *lab, const kit_check_got *g)
+{
+    const char *call = lab->timed_rotated.call;
+    int64_t len = (int64_t)g->out->len;
+    kit_timed_view v;
+    if (!g->ref.u || (g->out->type != KIT_T_U32 && g->out->type != KIT_T_I32) || len < 1 ||
+        kit_timed_load(ctx, (int)len, 1, len, &v) != 1)
+        return;
+    for (int k = 0; k < v.n && !ctx->failed; k++) {
+        if (!kit_timed_inputs_ok(ctx, &v, k, len, call))
+            break;
+        for (int64_t i = 0; i < len; i++) {
+            int64_t at = (i + v.shift[k]) % len;
+            uint32_t bits = v.value[(size_t)k * (size_t)len + (size_t)at];
+            long long got = g->out->type == KIT_T_U32 ? (long long)bits : (long long)(int32_t)bits;
+            long long exp = g->out->type == KIT_T_U32 ? (long long)g->ref.u[i] : (long long)g->ref.i[i];
+            if (got != exp) {
+                kit_timed_fail(ctx, &v, k, call, lab->timed_rotated.fresh, "%s %lld holds %lld, expected %lld",
+                               lab->timed_rotated.element, (long long)at, got, exp);
+                break;
+            }
+        }
+    }
+}
+
 int kit_check_run(kit_check_ctx *ctx, const kit_check *lab)
 {
     void *data = kit_xmalloc(lab->data_size ? lab->data_size : 1, "the checker's inputs");
@@ -85,13 +128,14 @@ int kit_check_run(kit_check_ctx *ctx, const kit_check *lab)
         free(data);
         return 1;
     }
-    if (lab->input) /* evidence (manifest): what the kernels must read */
-        kit_call_input(ctx, "*", lab->input(data), !(lab->input_on_host && lab->input_on_host(data)));
+    double input = lab->input ? lab->input(data) : lab->input_per * kit_field_int(data, lab->input_of);
+    if (lab->input || lab->input_of) /* evidence (manifest): what the kernels must read */
+        kit_call_input(ctx, "*", input, !(lab->input_on_host && lab->input_on_host(data)));
     kit_check_output outs[KIT_CHECK_MAX_OUT];
     kit_check_got got[KIT_CHECK_MAX_OUT];
     memset(outs, 0, sizeof outs);
     memset(got, 0, sizeof got);
-    int n = lab->outputs ? lab->outputs(data, outs) : 0, ok = 1;
+    int n = lab->outputs ? lab->outputs(data, outs) : table_outputs(lab, data, outs), ok = 1;
     for (int i = 0; i < n && ok; i++)
         ok = check_output(ctx, data, &outs[i], &got[i]);
     for (int i = 0; i < n; i++)
@@ -100,6 +144,8 @@ int kit_check_run(kit_check_ctx *ctx, const kit_check *lab)
         lab->judge(ctx, data, got, ok);
     if (lab->timed && (!ctx->failed || lab->timed_always))
         lab->timed(ctx, data, got);
+    else if (!lab->timed && lab->timed_rotated.call && n > 0 && !ctx->failed)
+        check_rotated(ctx, lab, &got[0]);
     for (int i = 0; i < n; i++) {
         free(got[i].ref.f);
         free(got[i].ref.bound);

@@ -27,6 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "kit/checker.h"
+#include "kit/field.h"
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -63,6 +64,10 @@ typedef struct {
      * own message, which it then follows as a detail. */
     void (*after)(kit_check_ctx *ctx, const void *data, const kit_check_got *g);
     int explain_first;
+    /* In KIT_CHECK.out (a table, no outputs() hook): len is the data's int
+     * field len_of when set; the row is the case's output when `when` holds. */
+    kit_at len_of;
+    kit_when when;
 } kit_check_output;
 
 /* An output as the driver found it. */
@@ -84,14 +89,28 @@ typedef struct kit_check {
      * declares none. */
     double (*input)(const void *data);
     int (*input_on_host)(const void *data);
+    /* Where input is NULL: input_per bytes for each of the data's int field input_of (0: none). */
+    kit_at input_of;
+    double input_per;
     /* The case's outputs into out[KIT_CHECK_MAX_OUT]; returns how many. */
     int (*outputs)(const void *data, kit_check_output *out);
+    /* Where outputs is NULL: the outputs as data (rows with a name whose `when` holds, in order). */
+    kit_check_output out[KIT_CHECK_MAX_OUT];
     /* The lab's own judgement after the outputs (outs as outputs() declared
      * them; ok: all passed). */
     void (*judge)(kit_check_ctx *ctx, const void *data, const kit_check_got *outs, int ok);
     /* The timed calls of a benchmark run (kit/timed.h). */
     void (*timed)(kit_check_ctx *ctx, const void *data, const kit_check_got *outs);
     int timed_always; /* also after a failure (its own failures follow as details) */
+    /* Where timed is NULL, the driver's own check of a rotating output
+     * (fresh.cuh's KIT_FRESH_OFFSET with modulus = the output's length: a
+     * histogram of shifted values): the first output, integer, recorded
+     * whole; timed call k's element (i + shift) % len must be the
+     * reference's element i.  Failures: "timed call K of CALL (fresh FRESH
+     * each call): ELEMENT j holds got, expected exp: ...".  call NULL: none. */
+    struct {
+        const char *call, *fresh, *element;
+    } timed_rotated;
 } kit_check;
 
 /* Defined by the lab's check.c. */

@@ -74,6 +74,7 @@ typedef struct {
 } kit_lab_swap;
 
 typedef struct kit_lab kit_lab;
+typedef struct kit_lab_decl kit_lab_decl; /* kit/lab_decl.cuh */
 struct kit_lab {
     const char *tag;    /* "lab03": the first word of every message */
     size_t state_size;  /* the lab's state: zeroed, handed to every hook */
@@ -126,6 +127,10 @@ struct kit_lab {
     /* Show mode, after the calls: the lab's own timing printout (it calls
      * kit_lab_time).  Its status is the run's. */
     int (*show_time)(kit_run_ctx *ctx, void *state);
+    /* The lab as data (kit/lab_decl.cuh): buffers, call, refuse, timed,
+     * metrics and show_time from the table where their hooks are NULL, and
+     * in show mode a summary of the outputs before `after`. */
+    const kit_lab_decl *decl;
 };
 
 /* generate and release for a state whose member `d` is the dataset's data:
