@@ -40,9 +40,6 @@ static void check_timed(kit_check_ctx *ctx, const void *data, const kit_check_go
     free(rb);
 }
 
-/* evidence (manifest): the kernels read both vectors, handed over on the device */
-static double input(const void *data) { return 2.0 * ((const lab03_data *)data)->n * 4; }
-
 static void reference(const void *data, const kit_check_ref *r)
 {
     const lab03_data *d = data;
@@ -63,19 +60,14 @@ static void note(kit_check_ctx *ctx, const void *data, const kit_check_got *g)
                    g->ref.bound[0]);
 }
 
-static int outputs(const void *data, kit_check_output *out)
-{
-    if (((const lab03_data *)data)->is_int)
-        out[0] = (kit_check_output){LAB03_OUT_RESULT_INT, KIT_T_I32, 1, .what = "dot_shared_int",
-                                    .reference = reference};
-    else
-        out[0] = (kit_check_output){LAB03_OUT_RESULT, KIT_T_F32, 1, .what = "dot_shared", .reference = reference,
-                                    .after = note};
-    return 1;
-}
-
 KIT_CHECK_DATASET(lab03)
 
-/* The timed calls are checked after a wrong result too. */
-const kit_check KIT_CHECK = {sizeof(lab03_data), check_generate, check_release, .input = input, .outputs = outputs,
-                             .timed = check_timed, .timed_always = 1};
+/* evidence (manifest): the kernels read both vectors, handed over on the
+ * device.  The timed calls are checked after a wrong result too. */
+const kit_check KIT_CHECK = {
+    sizeof(lab03_data), check_generate, check_release, .input_of = KIT_AT(lab03_data, n), .input_per = 8,
+    .out = {{LAB03_OUT_RESULT, KIT_T_F32, 1, .what = "dot_shared", .reference = reference, .after = note,
+             .when = KIT_WHEN(lab03_data, is_int, 0)},
+            {LAB03_OUT_RESULT_INT, KIT_T_I32, 1, .what = "dot_shared_int", .reference = reference,
+             .when = KIT_WHEN(lab03_data, is_int, 1)}},
+    .timed = check_timed, .timed_always = 1};
