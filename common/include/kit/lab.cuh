@@ -142,6 +142,24 @@ struct kit_lab {
     }                                                                                                      \
     static void release(kit_run_ctx *, void *s) { prefix##_free(&((state_t *)s)->d); }
 
+/* The one-statement adapters of a harness, on the lab's state as `in`:
+ *   KIT_LAB_INVOKE(inputs, histogram, histogram_shared(in->d_in, in->d.n, in->d_bins, in->d.bins))
+ * defines void histogram(void *state) (a call's invoke);
+ *   KIT_LAB_BASELINE(inputs, baseline, kit_histogram_global(...))
+ * defines int baseline(void *state) returning the expression (nonzero: it failed). */
+#define KIT_LAB_INVOKE(state_t, fn, ...)                                                                     \
+    static void fn(void *state_)                                                                           \
+    {                                                                                                      \
+        state_t *in = (state_t *)state_;                                                                   \
+        __VA_ARGS__;                                                                                       \
+    }
+#define KIT_LAB_BASELINE(state_t, fn, ...)                                                                   \
+    static int fn(void *state_)                                                                            \
+    {                                                                                                      \
+        state_t *in = (state_t *)state_;                                                                   \
+        return (__VA_ARGS__);                                                                              \
+    }
+
 /* call(): the case's one student call, with one output; returns 1. */
 static inline int kit_lab_one_call(kit_lab_call *c, const char *name, int kernel_optional, void (*invoke)(void *),
                                    kit_lab_out out)

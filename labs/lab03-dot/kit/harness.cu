@@ -22,25 +22,10 @@ typedef struct {
 
 KIT_LAB_DATASET(inputs, lab03)
 
-static void call_float(void *s)
-{
-    inputs *in = (inputs *)s;
-    in->r = dot_shared((const float *)in->da, (const float *)in->db, in->d.n);
-}
-
-static void call_int(void *s)
-{
-    inputs *in = (inputs *)s;
-    in->ri = dot_shared_int((const int *)in->da, (const int *)in->db, in->d.n);
-}
-
-static int baseline(void *s)
-{
-    inputs *in = (inputs *)s;
-    volatile float r = kit_dot_global((const float *)in->da, (const float *)in->db, in->d.n);
-    (void)r;
-    return 0;
-}
+KIT_LAB_INVOKE(inputs, call_float, in->r = dot_shared((const float *)in->da, (const float *)in->db, in->d.n))
+KIT_LAB_INVOKE(inputs, call_int, in->ri = dot_shared_int((const int *)in->da, (const int *)in->db, in->d.n))
+/* its result unused: kit_dot_global (kernels, a copy back) is made all the same */
+KIT_LAB_BASELINE(inputs, baseline, (void)kit_dot_global((const float *)in->da, (const float *)in->db, in->d.n), 0)
 
 /* variant=ladder (show mode): the four classic block reductions (ladder.h) side
  * by side, then the student's dot_shared and the baseline on the same n. */

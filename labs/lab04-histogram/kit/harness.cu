@@ -20,17 +20,8 @@ typedef struct {
 
 KIT_LAB_DATASET(inputs, lab04)
 
-static void histogram(void *s)
-{
-    inputs *in = (inputs *)s;
-    histogram_shared(in->d_in, in->d.n, in->d_bins, in->d.bins);
-}
-
-static int baseline(void *s)
-{
-    inputs *in = (inputs *)s;
-    return kit_histogram_global(in->d_in, in->d.n, in->d_bins_kit, in->d.bins);
-}
+KIT_LAB_INVOKE(inputs, histogram, histogram_shared(in->d_in, in->d.n, in->d_bins, in->d.bins))
+KIT_LAB_BASELINE(inputs, baseline, kit_histogram_global(in->d_in, in->d.n, in->d_bins_kit, in->d.bins))
 
 #define F(member) KIT_AT(inputs, member)
 static const kit_lab_decl DECL = {
