@@ -2,6 +2,7 @@
  * every lab whose check.c declares a KIT_CHECK.  A file of its own, in
  * libkit.a: a checker whose check.c defines lab_check() itself never pulls
  * it in. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,6 +119,54 @@ static void check_rotated(kit_check_ctx *ctx, const kit_check *lab, const kit_ch
     }
 }
 
+/* Timed call k's first output (o) against its reference on fresh data (r). 1 when right. */
+static int fresh_call_ok(kit_check_ctx *ctx, const kit_check *lab, const kit_check_output *o,
+                         const kit_timed_view *v, int k, const kit_check_ref *r)
+{
+    for (size_t i = 0; i < (size_t)o->len; i++) {
+        size_t at = (size_t)k * (size_t)o->len + i;
+        double got = (double)v->value[at], exp = (double)r->u[i], bound = 0; /* U32 */
+        if (o->type == KIT_T_F32)
+            got = kit_timed_f32(v, at), exp = r->f[i], bound = r->bound[i];
+        else if (o->type == KIT_T_I32)
+            got = kit_timed_i32(v, at), exp = (double)r->i[i];
+        if (fabs(got - exp) <= bound)
+            continue;
+        if (o->len == 1)
+            kit_timed_fail(ctx, v, k, lab->timed_fresh.call, lab->timed_fresh.input, "returned %.9g, expected %.9g",
+                           got, exp);
+        else
+            kit_timed_fail(ctx, v, k, lab->timed_fresh.call, lab->timed_fresh.input, "%s[%zu] = %.9g, expected %.9g",
+                           o->name, i, got, exp);
+        return 0;
+    }
+    return 1;
+}
+
+/* The timed calls recomputed on fresh data (kit_check.timed_fresh). */
+static void check_fresh(kit_check_ctx *ctx, const kit_check *lab, const void *data, const kit_check_got *g)
+{
+    const kit_check_output *o = g->out;
+    int64_t limit = kit_field_int(data, lab->timed_fresh.shift_of);
+    int known = o->type == KIT_T_F32 || o->type == KIT_T_I32 || o->type == KIT_T_U32;
+    kit_timed_view v;
+    if (!o->reference || o->len < 1 || !known || limit < 1 || !kit_when_holds(&lab->timed_fresh.when, data) ||
+        kit_timed_load(ctx, (int)o->len, 1, (int64_t)o->len, &v) != 1)
+        return;
+    void *exp = kit_xmalloc((size_t)o->len * 8, "the reference"), *fresh = kit_xmalloc(lab->data_size, "fresh inputs");
+    kit_check_ref r = {exp, exp, exp, kit_xmalloc((size_t)o->len * sizeof(double), "the reference")};
+    for (int k = 0; k < v.n && !ctx->failed; k++) {
+        if (!kit_timed_inputs_ok(ctx, &v, k, limit, lab->timed_fresh.call))
+            break;
+        lab->timed_fresh.make(data, v.shift[k], v.scale[k], fresh);
+        o->reference(fresh, &r);
+        lab->timed_fresh.release(fresh);
+        if (!fresh_call_ok(ctx, lab, o, &v, k, &r))
+            break;
+    }
+    free(exp), free(fresh), free(r.bound);
+}
+
 int kit_check_run(kit_check_ctx *ctx, const kit_check *lab)
 {
     void *data = kit_xmalloc(lab->data_size ? lab->data_size : 1, "the checker's inputs");
@@ -146,6 +195,8 @@ int kit_check_run(kit_check_ctx *ctx, const kit_check *lab)
         lab->timed(ctx, data, got);
     else if (!lab->timed && lab->timed_rotated.call && n > 0 && !ctx->failed)
         check_rotated(ctx, lab, &got[0]);
+    else if (!lab->timed && lab->timed_fresh.call && n > 0 && (!ctx->failed || lab->timed_always))
+        check_fresh(ctx, lab, data, &got[0]);
     for (int i = 0; i < n; i++) {
         free(got[i].ref.f);
         free(got[i].ref.bound);

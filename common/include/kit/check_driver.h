@@ -111,6 +111,22 @@ typedef struct kit_check {
     struct {
         const char *call, *fresh, *element;
     } timed_rotated;
+    /* Where timed is NULL, the driver's check of recomputed timed calls: the
+     * first output, recorded whole, must be its reference on the case's data
+     * as timed call k had it - make() copies data into `fresh` with the
+     * refreshed inputs made from (shift, scale) (fresh.cuh), release() frees
+     * what it made - within the bound (floats) or exactly.  The case has
+     * timed calls when `when` holds and the int field shift_of (the shifts'
+     * limit: the refreshed input's length) is positive.  Failures: "timed
+     * call K of CALL (fresh INPUT each call): returned got, expected exp: ..."
+     * (one element) or "NAME[i] = got, expected exp".  call NULL: none. */
+    struct {
+        const char *call, *input;
+        void (*make)(const void *data, int64_t shift, double scale, void *fresh);
+        void (*release)(void *fresh);
+        kit_at shift_of;
+        kit_when when;
+    } timed_fresh;
 } kit_check;
 
 /* Defined by the lab's check.c. */

@@ -4,41 +4,25 @@
  * n rounded products summed in any order, plus the final rounding to float.
  * Ints: exact.
  */
-#include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "dataset.h"
 #include "kit/check_driver.h"
 #include "kit/ref.h"
-#include "kit/timed.h"
 #include "kit/util.h"
 
-/* A benchmark run recorded the result of a few timed calls (chosen at
- * random as they happened, and the last) with the (shift, scale) of their
- * fresh b (timed.h): each is recomputed, so a result remembered from an
- * earlier call fails. */
-static void check_timed(kit_check_ctx *ctx, const void *data, const kit_check_got *outs)
+/* Timed call k's inputs (fresh.cuh): b became scale * (b rotated by shift);
+ * the driver recomputes each recorded result from them (timed_fresh). */
+static void fresh_b(const void *data, int64_t shift, double scale, void *fresh)
 {
     const lab03_data *d = data;
-    kit_timed_view v;
-    (void)outs;
-    if (d->is_int || d->n < 1 || kit_timed_load(ctx, 1, 1, 1, &v) != 1)
-        return;
-    float *rb = kit_xmalloc((size_t)d->n * sizeof *rb, "rotated b");
-    for (int k = 0; k < v.n && !ctx->failed; k++) {
-        if (!kit_timed_inputs_ok(ctx, &v, k, d->n, "dot_shared"))
-            break;
-        kit_fresh_apply_host(d->fb, rb, d->n, v.shift[k], v.scale[k]);
-        double sum_abs = 0;
-        double exact = kit_ref_dot_f32(d->fa, rb, (size_t)d->n, &sum_abs);
-        double bound = kit_sum_bound((double)d->n + 1, sum_abs, KIT_U_F32);
-        float got = kit_timed_f32(&v, (size_t)k);
-        if (!(fabs((double)got - exact) <= bound))
-            kit_timed_fail(ctx, &v, k, "dot_shared", "b", "returned %.9g, expected %.9g", got, exact);
-    }
-    free(rb);
+    lab03_data *f = fresh;
+    *f = *d;
+    f->fb = kit_xmalloc((size_t)d->n * sizeof *f->fb, "rotated b");
+    kit_fresh_apply_host(d->fb, f->fb, d->n, shift, scale);
 }
+
+static void fresh_free(void *fresh) { free(((lab03_data *)fresh)->fb); }
 
 static void reference(const void *data, const kit_check_ref *r)
 {
@@ -70,4 +54,5 @@ const kit_check KIT_CHECK = {
              .when = KIT_WHEN(lab03_data, is_int, 0)},
             {LAB03_OUT_RESULT_INT, KIT_T_I32, 1, .what = "dot_shared_int", .reference = reference,
              .when = KIT_WHEN(lab03_data, is_int, 1)}},
-    .timed = check_timed, .timed_always = 1};
+    .timed_always = 1,
+    .timed_fresh = {"dot_shared", "b", fresh_b, fresh_free, KIT_AT(lab03_data, n), KIT_WHEN(lab03_data, is_int, 0)}};
