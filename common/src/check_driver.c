@@ -158,9 +158,18 @@ static void check_fresh(kit_check_ctx *ctx, const kit_check *lab, const void *da
     for (int k = 0; k < v.n && !ctx->failed; k++) {
         if (!kit_timed_inputs_ok(ctx, &v, k, limit, lab->timed_fresh.call))
             break;
-        lab->timed_fresh.make(data, v.shift[k], v.scale[k], fresh);
+        float *made[2] = {NULL, NULL};
+        memcpy(fresh, data, lab->data_size);
+        for (int j = 0; j < 2 && lab->timed_fresh.in[j]; j++) {
+            size_t at = lab->timed_fresh.in[j] - 1;
+            const float *orig;
+            memcpy(&orig, (const char *)data + at, sizeof orig);
+            made[j] = kit_xmalloc((size_t)limit * sizeof(float), "fresh inputs");
+            kit_fresh_apply_host(orig, made[j], limit, v.shift[k], v.scale[k]);
+            memcpy((char *)fresh + at, &made[j], sizeof made[j]);
+        }
         o->reference(fresh, &r);
-        lab->timed_fresh.release(fresh);
+        free(made[0]), free(made[1]);
         if (!fresh_call_ok(ctx, lab, o, &v, k, &r))
             break;
     }

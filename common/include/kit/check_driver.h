@@ -113,17 +113,16 @@ typedef struct kit_check {
     } timed_rotated;
     /* Where timed is NULL, the driver's check of recomputed timed calls: the
      * first output, recorded whole, must be its reference on the case's data
-     * as timed call k had it - make() copies data into `fresh` with the
-     * refreshed inputs made from (shift, scale) (fresh.cuh), release() frees
-     * what it made - within the bound (floats) or exactly.  The case has
-     * timed calls when `when` holds and the int field shift_of (the shifts'
-     * limit: the refreshed input's length) is positive.  Failures: "timed
-     * call K of CALL (fresh INPUT each call): returned got, expected exp: ..."
-     * (one element) or "NAME[i] = got, expected exp".  call NULL: none. */
+     * as timed call k had it - the float arrays `in` (pointer fields of the
+     * data, shift_of elements each) made scale * (rotated by shift)
+     * (KIT_FRESH_ROTATE_SCALE, fresh.cuh) - within the bound (floats) or
+     * exactly.  The case has timed calls when `when` holds and the int field
+     * shift_of (the shifts' limit) is positive.  Failures: "timed call K of
+     * CALL (fresh INPUT each call): returned got, expected exp: ..." (one
+     * element) or "NAME[i] = got, expected exp".  call NULL: none. */
     struct {
         const char *call, *input;
-        void (*make)(const void *data, int64_t shift, double scale, void *fresh);
-        void (*release)(void *fresh);
+        kit_at in[2];
         kit_at shift_of;
         kit_when when;
     } timed_fresh;
