@@ -176,6 +176,18 @@ static void check_fresh(kit_check_ctx *ctx, const kit_check *lab, const void *da
     free(exp), free(fresh), free(r.bound);
 }
 
+/* The sampled timed calls (kit_check.timed_sampled) of the first output. */
+static void check_sampled(kit_check_ctx *ctx, const kit_check *lab, const void *data, const kit_check_got *g)
+{
+    const kit_check_output *o = g->out;
+    int64_t len = (int64_t)o->len;
+    if (!kit_when_holds(&lab->timed_sampled.when, data))
+        return;
+    kit_timed_samples s = {o->what, lab->timed_sampled.fresh, o->name, lab->timed_sampled.per, len, len,
+                           lab->timed_sampled.element};
+    kit_timed_check_samples(ctx, data, &s);
+}
+
 int kit_check_run(kit_check_ctx *ctx, const kit_check *lab)
 {
     void *data = kit_xmalloc(lab->data_size ? lab->data_size : 1, "the checker's inputs");
@@ -206,6 +218,8 @@ int kit_check_run(kit_check_ctx *ctx, const kit_check *lab)
         check_rotated(ctx, lab, &got[0]);
     else if (!lab->timed && lab->timed_fresh.call && n > 0 && (!ctx->failed || lab->timed_always))
         check_fresh(ctx, lab, data, &got[0]);
+    else if (!lab->timed && lab->timed_sampled.element && n > 0 && !ctx->failed)
+        check_sampled(ctx, lab, data, &got[0]);
     for (int i = 0; i < n; i++) {
         free(got[i].ref.f);
         free(got[i].ref.bound);

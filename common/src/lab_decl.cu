@@ -46,9 +46,9 @@ const kit_decl_call *kit_decl_the_call(const kit_lab_decl *d, const void *s)
 
 static kit_lab_out out_of(const kit_decl_out *o, void *s)
 {
-    void *at = o->in_state ? (void *)field_ptr(s, o->at) : *field_ptr(s, o->at);
+    void *at = o->where == KIT_DECL_IN_STATE ? (void *)field_ptr(s, o->at) : *field_ptr(s, o->at);
     uint64_t count = o->count ? (uint64_t)kit_field_int(s, o->count) : 1;
-    return kit_lab_out{o->name, o->type, at, o->in_state, count, 0, 0, o->poison};
+    return kit_lab_out{o->name, o->type, at, o->where != KIT_DECL_DEVICE, count, 0, 0, o->poison};
 }
 
 int kit_decl_fill_call(const kit_lab_decl *d, void *s, int k, kit_lab_call *c)
@@ -101,9 +101,20 @@ static double unrefreshed_bytes(const kit_lab_decl *d, const void *s)
     return bytes;
 }
 
+/* The call timed: the row timed.call names, else the case's call; NULL: none. */
+static const kit_decl_call *timed_call(const kit_lab_decl *d, const void *s)
+{
+    if (!d->timed.call)
+        return kit_decl_the_call(d, s);
+    for (int i = 0; i < KIT_DECL_MAX_CALLS && d->calls[i].name; i++)
+        if (!strcmp(d->calls[i].name, d->timed.call))
+            return &d->calls[i];
+    return NULL;
+}
+
 int kit_decl_timed_calls(const kit_lab_decl *d, void *s, kit_timed_calls *tc, kit_lab_swap *sw)
 {
-    const kit_decl_call *c = kit_decl_the_call(d, s);
+    const kit_decl_call *c = timed_call(d, s);
     if (!c || !d->timed.in[0])
         return KIT_LAB_UNTIMED;
     sw->invoke = c->invoke;
@@ -114,8 +125,8 @@ int kit_decl_timed_calls(const kit_lab_decl *d, void *s, kit_timed_calls *tc, ki
         tc->in[i].orig = *sw->in[i], tc->in[i].count = b ? kit_field_int(s, b->count) : 0, tc->n_in++;
     }
     const kit_decl_out *o = &c->out[0];
-    if (o->in_state)
-        tc->out = field_ptr(s, o->at), tc->out_host = 1;
+    if (o->where != KIT_DECL_DEVICE)
+        tc->out = o->where == KIT_DECL_IN_STATE ? (void *)field_ptr(s, o->at) : *field_ptr(s, o->at), tc->out_host = 1;
     else
         sw->out = field_ptr(s, o->at);
     tc->out_count = o->count ? kit_field_int(s, o->count) : 1;
@@ -189,7 +200,7 @@ int kit_decl_show_time(const kit_lab_decl *d, kit_run_ctx *ctx, void *s)
         return 0;
     if (kit_decl_refused(d, ctx, s, KIT_LAB_BENCH_BEFORE) || kit_decl_refused(d, ctx, s, KIT_LAB_BENCH_AFTER))
         return 0;
-    const kit_decl_call *c = kit_decl_the_call(d, s);
+    const kit_decl_call *c = timed_call(d, s);
     return c ? kit_lab_show_speedup(ctx, s, d->show_time.warmup, d->show_time.reps, c->name, d->show_time.baseline)
              : 0;
 }

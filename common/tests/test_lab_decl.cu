@@ -27,6 +27,7 @@ typedef struct {
     float *da, *db;    /* device inputs */
     unsigned *dout;    /* device output */
     unsigned *dkit;    /* the baseline's, timing only */
+    unsigned *hout;    /* host output (an entry on host arrays) */
     float r;           /* a result returned by value */
 } fake;
 
@@ -41,7 +42,8 @@ static const kit_lab_decl DECL = {
              {F(dkit), KIT_T_U32, F(bins), .stage = KIT_LAB_TIMING}},
     .calls = {{"whole", call_i, KIT_WHEN(fake, is_int, 1), .optional_if_zero = F(n),
                .out = {{"bins", KIT_T_U32, F(dout), F(bins), KIT_POISON(0x7F)}}},
-              {"scalar", call_f, KIT_WHEN(fake, is_int, 0), .out = {{"r", KIT_T_F32, F(r), 0, KIT_POISON(0xFF), 1}}}},
+              {"scalar", call_f, KIT_WHEN(fake, is_int, 0),
+               .out = {{"r", KIT_T_F32, F(r), 0, KIT_POISON(0xFF), KIT_DECL_IN_STATE}}}},
     .refuse = {{KIT_LAB_BENCH_AFTER, F(n), 1, 1000, "n out of range"},
                {KIT_LAB_RUN_BEFORE, F(is_int), 0, 0, "ints are shown only", 1}},
     .timed = {KIT_FRESH_ROTATE_SCALE, {F(db)}},
@@ -54,13 +56,22 @@ static const kit_lab_decl OFFSET = {
     .timed = {KIT_FRESH_OFFSET, {F(da)}, .modulus = F(bins)},
 };
 
+/* Two entries, one on host arrays; the timed call is the device one whatever the case's. */
+static const kit_lab_decl ENTRIES = {
+    .bufs = {{F(da), KIT_T_F32, F(n), F(ha)}, {F(dout), KIT_T_U32, F(bins)}},
+    .calls = {{"dev", call_f, KIT_WHEN(fake, is_int, 0), .out = {{"o", KIT_T_U32, F(dout), F(bins), KIT_POISON(0xFF)}}},
+              {"host", call_i, KIT_WHEN(fake, is_int, 1),
+               .out = {{"o", KIT_T_U32, F(hout), F(bins), KIT_POISON(0xFF), KIT_DECL_HOST}}}},
+    .timed = {KIT_FRESH_ROTATE_SCALE, {F(da)}, .call = "dev"},
+};
+
 static fake make(int is_int)
 {
     static float a[5], b[5];
     fake s;
     memset(&s, 0, sizeof s);
     s.n = 5, s.bins = 3, s.is_int = is_int, s.ha = a, s.hb = b;
-    s.da = (float *)0x1000, s.db = (float *)0x2000, s.dout = (unsigned *)0x3000;
+    s.da = (float *)0x1000, s.db = (float *)0x2000, s.dout = (unsigned *)0x3000, s.hout = (unsigned *)0x4000;
     return s;
 }
 
@@ -137,11 +148,34 @@ static void timed(void)
     CHECK(fabs(kit_decl_metric_value(&DECL.metrics[0], &s, 2.0) - 8.0 * 5 / 1e9 / 2e-3) < 1e-15, "metric");
 }
 
+/* An output in host memory behind a pointer field, and the timed call chosen by name. */
+static void entries(void)
+{
+    fake s = make(1);
+    kit_lab_call c;
+    kit_timed_calls tc;
+    kit_lab_swap sw;
+    memset(&c, 0, sizeof c), memset(&tc, 0, sizeof tc), memset(&sw, 0, sizeof sw);
+    CHECK(kit_decl_fill_call(&ENTRIES, &s, 0, &c) == 1 && !strcmp(c.name, "host"), "the host entry");
+    CHECK(c.out[0].at == s.hout && c.out[0].on_host && c.out[0].count == 3, "its output is where hout points");
+    CHECK(kit_decl_timed_calls(&ENTRIES, &s, &tc, &sw) == 0 && !strcmp(tc.name, "dev") && sw.invoke == call_f,
+          "the timed call is the one named, not the case's");
+    CHECK(sw.out == (void **)&s.dout && !tc.out && !tc.out_host && tc.out_count == 3, "its device output");
+    kit_lab_decl host = ENTRIES;
+    host.timed.call = "host";
+    memset(&tc, 0, sizeof tc), memset(&sw, 0, sizeof sw);
+    kit_decl_timed_calls(&host, &s, &tc, &sw);
+    CHECK(tc.out == s.hout && tc.out_host && !sw.out, "a timed host output: the memory hout points to");
+    host.timed.call = "none";
+    CHECK(kit_decl_timed_calls(&host, &s, &tc, &sw) == KIT_LAB_UNTIMED, "a name no row has: untimed");
+}
+
 int main(void)
 {
     buffers();
     calls();
     refusals();
     timed();
+    entries();
     return plain_check_summary();
 }

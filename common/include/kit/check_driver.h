@@ -126,6 +126,19 @@ typedef struct kit_check {
         kit_at shift_of;
         kit_when when;
     } timed_fresh;
+    /* Where timed is NULL, the driver's check of sampled timed calls
+     * (kit_timed_check_samples, timed.h): `per` elements of the first
+     * output (its len both the output's length and the shifts' limit) of
+     * each recorded call, each recomputed by element() from its index and
+     * the call's (shift, scale), within the bound element() gives; the
+     * function named in messages is the output's `what`, `fresh` the input
+     * refreshed.  When nothing failed and `when` holds.  element NULL: none. */
+    struct {
+        const char *fresh;
+        int per;
+        double (*element)(const void *data, int64_t i, int64_t shift, double scale, double *bound);
+        kit_when when;
+    } timed_sampled;
 } kit_check;
 
 /* Defined by the lab's check.c. */

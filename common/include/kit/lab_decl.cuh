@@ -14,10 +14,12 @@
  *            uploaded from `host` (count elements) when set;
  *   calls    the case's one student call: the first whose `when` holds
  *            (none when `no_call_if` is nonzero); its outputs in the state
- *            (a pointer to device memory, or `in_state`: the value itself,
- *            a result returned by value) with their poison;
+ *            (`where`: a pointer to device memory; KIT_DECL_IN_STATE: the
+ *            value itself, a result returned by value; KIT_DECL_HOST: a
+ *            pointer to host memory) with their poison;
  *   refuse   "tag: why" when a field is outside [lo, hi] at a stage;
- *   timed    the call's timed calls (fresh.cuh): the pointer fields
+ *   timed    the call's timed calls (fresh.cuh) - of the call row named
+ *            `call` whatever the case's entry, else the case's call: the pointer fields
  *            refreshed (their counts from their bufs rows), the call's first
  *            output poisoned as it declares; the shift range from `how`
  *            (ROTATE_SCALE: [0, count); OFFSET: [1, modulus) when modulus > 1);
@@ -42,13 +44,20 @@ typedef struct {
     kit_when when;
 } kit_decl_buf;
 
+/* Where an output is (kit_decl_out.where). */
+typedef enum {
+    KIT_DECL_DEVICE,   /* `at` is a pointer field to device memory */
+    KIT_DECL_IN_STATE, /* host memory: the state's field is the output (a result returned by value) */
+    KIT_DECL_HOST,     /* `at` is a pointer field to host memory (an entry on host arrays) */
+} kit_decl_where;
+
 typedef struct {
     const char *name;     /* its record (dataset.h) */
     kit_type type;
-    kit_at at;            /* the pointer field (device memory), or the value itself when in_state */
+    kit_at at;            /* the pointer field, or the value itself (KIT_DECL_IN_STATE) */
     kit_at count;         /* int field; 0: one element */
     int poison;           /* KIT_POISON(byte) or KIT_POISON_NONE */
-    int in_state;         /* host memory: the state's field is the output (returned by value) */
+    kit_decl_where where;
 } kit_decl_out;
 
 typedef struct {
@@ -72,6 +81,7 @@ typedef struct {
     kit_at in[KIT_FRESH_MAX_IN]; /* the pointer fields refreshed; in[0] 0: the lab has no benchmark */
     kit_at modulus;              /* KIT_FRESH_OFFSET: int field */
     int sample;                  /* output elements recorded per call; 0: all */
+    const char *call;            /* the calls row timed (by name); NULL: the case's call */
 } kit_decl_timed;
 
 typedef struct {

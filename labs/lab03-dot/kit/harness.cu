@@ -55,9 +55,10 @@ static const kit_lab_decl DECL = {
     .bufs = {{F(da), KIT_T_F32, F(d.n), F(d.fa), .when = INT(0)}, {F(db), KIT_T_F32, F(d.n), F(d.fb), .when = INT(0)},
              {F(da), KIT_T_I32, F(d.n), F(d.ia), .when = INT(1)}, {F(db), KIT_T_I32, F(d.n), F(d.ib), .when = INT(1)}},
     /* the result, returned by value, poisoned in the state; none for variant=ladder */
-    .calls = {{"dot_shared", call_float, INT(0), F(d.n), {{LAB03_OUT_RESULT, KIT_T_F32, F(r), 0, KIT_POISON(0xFF), 1}}},
+    .calls = {{"dot_shared", call_float, INT(0), F(d.n),
+               {{LAB03_OUT_RESULT, KIT_T_F32, F(r), 0, KIT_POISON(0xFF), KIT_DECL_IN_STATE}}},
               {"dot_shared_int", call_int, INT(1), F(d.n),
-               {{LAB03_OUT_RESULT_INT, KIT_T_I32, F(ri), 0, KIT_POISON(0xFF), 1}}}},
+               {{LAB03_OUT_RESULT_INT, KIT_T_I32, F(ri), 0, KIT_POISON(0xFF), KIT_DECL_IN_STATE}}}},
     .no_call_if = F(d.ladder),
     .refuse = {{KIT_LAB_RUN_BEFORE, F(d.ladder), 0, 0, "variant=ladder only times the reduction ladder (make run-lab03); "
                                                        "it is not graded", 1},
