@@ -132,13 +132,17 @@ int kit_decl_timed_calls(const kit_lab_decl *d, void *s, kit_timed_calls *tc, ki
     tc->out_count = o->count ? kit_field_int(s, o->count) : 1;
     tc->poison = (unsigned char)(o->poison & 0xFF);
     tc->extra_bytes = unrefreshed_bytes(d, s);
+    tc->flops = d->timed.flops_per;
+    for (int i = 0; i < 2 && d->timed.flops_of[i]; i++)
+        tc->flops *= kit_field_int(s, d->timed.flops_of[i]);
     shift_range(d, s, tc);
     return 0;
 }
 
 double kit_decl_metric_value(const kit_decl_metric *m, const void *s, double ms)
 {
-    return m->per * kit_field_int(s, m->count) / 1e9 / (ms / 1e3);
+    double units = m->per * kit_field_int(s, m->count) * (m->times ? kit_field_int(s, m->times) : 1);
+    return units / 1e9 / (ms / 1e3);
 }
 
 /* One element of an output, as a double (integers exactly up to 2^53). */

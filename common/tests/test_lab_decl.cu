@@ -46,8 +46,8 @@ static const kit_lab_decl DECL = {
                .out = {{"r", KIT_T_F32, F(r), 0, KIT_POISON(0xFF), KIT_DECL_IN_STATE}}}},
     .refuse = {{KIT_LAB_BENCH_AFTER, F(n), 1, 1000, "n out of range"},
                {KIT_LAB_RUN_BEFORE, F(is_int), 0, 0, "ints are shown only", 1}},
-    .timed = {KIT_FRESH_ROTATE_SCALE, {F(db)}},
-    .metrics = {{"GB/s", F(n), 8}},
+    .timed = {KIT_FRESH_ROTATE_SCALE, {F(db)}, .flops_per = 2, .flops_of = {F(n), F(bins)}},
+    .metrics = {{"GB/s", F(n), 8}, {"GFLOP/s", F(n), 2, 1, F(bins)}},
 };
 
 static const kit_lab_decl OFFSET = {
@@ -137,15 +137,19 @@ static void timed(void)
     CHECK(tc.shift_lo == 0 && tc.shift_hi == 4, "shift [%lld, %lld]", (long long)tc.shift_lo, (long long)tc.shift_hi);
     CHECK(tc.out == &s.r && tc.out_host && !sw.out && tc.out_count == 1 && tc.poison == 0xFF, "the result");
     CHECK(tc.extra_bytes == 20, "a is read by every call: %g", tc.extra_bytes);
+    CHECK(tc.flops == 2.0 * 5 * 3, "flops: 2 * n * bins, not %g", tc.flops);
     memset(&tc, 0, sizeof tc), memset(&sw, 0, sizeof sw);
     CHECK(kit_decl_timed_calls(&OFFSET, &s, &tc, &sw) == 0 && tc.how == KIT_FRESH_OFFSET, "offset");
     CHECK(tc.modulus == 3 && tc.shift_lo == 1 && tc.shift_hi == 2, "offset in [1, bins)");
     CHECK(sw.out == (void **)&s.dout && !tc.out && tc.out_count == 3 && tc.extra_bytes == 0, "the histogram");
+    CHECK(tc.flops == 0, "no flops declared: none");
     s.bins = 1;
     memset(&tc, 0, sizeof tc);
     kit_decl_timed_calls(&OFFSET, &s, &tc, &sw);
     CHECK(tc.shift_lo == 0 && tc.shift_hi == 0, "one bin: offset 0");
     CHECK(fabs(kit_decl_metric_value(&DECL.metrics[0], &s, 2.0) - 8.0 * 5 / 1e9 / 2e-3) < 1e-15, "metric");
+    s.bins = 3;
+    CHECK(fabs(kit_decl_metric_value(&DECL.metrics[1], &s, 2.0) - 2.0 * 5 * 3 / 1e9 / 2e-3) < 1e-15, "n * bins");
 }
 
 /* An output in host memory behind a pointer field, and the timed call chosen by name. */

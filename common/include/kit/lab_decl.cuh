@@ -24,8 +24,10 @@
  *            output poisoned as it declares; the shift range from `how`
  *            (ROTATE_SCALE: [0, count); OFFSET: [1, modulus) when modulus > 1);
  *            the bytes of the case's uploaded inputs that are not refreshed
- *            counted as read by every call (plausible.h);
- *   metrics  per * count / 1e9 / seconds (G elements/s, GB/s);
+ *            counted as read by every call, and each call's flops
+ *            (plausible.h);
+ *   metrics  per * count (* times) / 1e9 / seconds (G elements/s, GB/s,
+ *            GFLOP/s);
  *   show     `make run-labNN` prints the outputs (kit_decl_summary) and, with
  *            time=1 and a case bench mode would take, the speedup line.
  */
@@ -82,6 +84,10 @@ typedef struct {
     kit_at modulus;              /* KIT_FRESH_OFFSET: int field */
     int sample;                  /* output elements recorded per call; 0: all */
     const char *call;            /* the calls row timed (by name); NULL: the case's call */
+    /* One call's floating-point operations: flops_per * the int fields
+     * flops_of (those set); flops_per 0: not a measure of this lab. */
+    double flops_per;
+    kit_at flops_of[2];
 } kit_decl_timed;
 
 typedef struct {
@@ -89,6 +95,7 @@ typedef struct {
     kit_at count;         /* int field */
     double per;           /* units per count, in G units/s: value = per * count / 1e9 / (ms / 1e3) */
     int baseline;         /* the baseline's time */
+    kit_at times;         /* int field: count multiplied by it (n * mask_size terms); 0: none */
 } kit_decl_metric;
 
 #define KIT_DECL_MAX_CALLS 4
