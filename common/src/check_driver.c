@@ -123,8 +123,8 @@ static void check_rotated(kit_check_ctx *ctx, const kit_check *lab, const kit_ch
 static int fresh_call_ok(kit_check_ctx *ctx, const kit_check *lab, const kit_check_output *o,
                          const kit_timed_view *v, int k, const kit_check_ref *r)
 {
-    for (size_t i = 0; i < (size_t)o->len; i++) {
-        size_t at = (size_t)k * (size_t)o->len + i;
+    for (size_t j = 0; j < (size_t)v->per; j++) {
+        size_t at = (size_t)k * (size_t)v->per + j, i = v->index ? (size_t)v->index[at] : j;
         double got = (double)v->value[at], exp = (double)r->u[i], bound = 0; /* U32 */
         if (o->type == KIT_T_F32)
             got = kit_timed_f32(v, at), exp = r->f[i], bound = r->bound[i];
@@ -149,9 +149,10 @@ static void check_fresh(kit_check_ctx *ctx, const kit_check *lab, const void *da
     const kit_check_output *o = g->out;
     int64_t limit = kit_field_int(data, lab->timed_fresh.shift_of);
     int known = o->type == KIT_T_F32 || o->type == KIT_T_I32 || o->type == KIT_T_U32;
+    int per = lab->timed_fresh.per;
     kit_timed_view v;
     if (!o->reference || o->len < 1 || !known || limit < 1 || !kit_when_holds(&lab->timed_fresh.when, data) ||
-        kit_timed_load(ctx, (int)o->len, 1, (int64_t)o->len, &v) != 1)
+        kit_timed_load(ctx, per ? per : (int)o->len, !per, (int64_t)o->len, &v) != 1)
         return;
     void *exp = kit_xmalloc((size_t)o->len * 8, "the reference"), *fresh = kit_xmalloc(lab->data_size, "fresh inputs");
     kit_check_ref r = {exp, exp, exp, kit_xmalloc((size_t)o->len * sizeof(double), "the reference")};

@@ -202,9 +202,11 @@ int kit_decl_show_time(const kit_lab_decl *d, kit_run_ctx *ctx, void *s)
 {
     if (!d || !d->show_time.baseline || !kit_params_ll(ctx->params, "time", 0, NULL))
         return 0;
-    if (kit_decl_refused(d, ctx, s, KIT_LAB_BENCH_BEFORE) || kit_decl_refused(d, ctx, s, KIT_LAB_BENCH_AFTER))
-        return 0;
     const kit_decl_call *c = timed_call(d, s);
-    return c ? kit_lab_show_speedup(ctx, s, d->show_time.warmup, d->show_time.reps, c->name, d->show_time.baseline)
-             : 0;
+    int warmup = d->show_time.warmup, reps = d->show_time.reps;
+    if (c && d->show_time.alone_if.field && kit_when_holds(&d->show_time.alone_if, s))
+        return kit_lab_show_alone(c->invoke, s, warmup, reps, c->name, d->show_time.alone_note);
+    if (!c || kit_decl_refused(d, ctx, s, KIT_LAB_BENCH_AFTER))
+        return 0;
+    return kit_lab_show_speedup(ctx, s, warmup, reps, c->name, d->show_time.baseline);
 }

@@ -17,8 +17,18 @@
 
 KIT_LAB_DESCRIPTORS_OMIT_FIELDS
 
-/* lab_decl.cu's one call into the driver (show mode's timing): not made here. */
-int kit_lab_show_speedup(kit_run_ctx *, void *, int, int, const char *, const char *) { return -1; }
+/* lab_decl.cu's calls into the driver (show mode's timing): recorded, not made. */
+static char shown[256];
+int kit_lab_show_speedup(kit_run_ctx *, void *, int warmup, int reps, const char *name, const char *baseline)
+{
+    snprintf(shown, sizeof shown, "speedup %d %d %s %s", warmup, reps, name, baseline);
+    return 0;
+}
+int kit_lab_show_alone(void (*)(void *), void *, int warmup, int reps, const char *name, const char *note)
+{
+    snprintf(shown, sizeof shown, "alone %d %d %s %s", warmup, reps, name, note);
+    return 0;
+}
 
 typedef struct {
     int pad;           /* no field at offset 0: KIT_AT's + 1 is what tells "none" */
@@ -172,6 +182,39 @@ static void entries(void)
     CHECK(tc.out == s.hout && tc.out_host && !sw.out, "a timed host output: the memory hout points to");
     host.timed.call = "none";
     CHECK(kit_decl_timed_calls(&host, &s, &tc, &sw) == KIT_LAB_UNTIMED, "a name no row has: untimed");
+    kit_when both = KIT_WHEN2(fake, is_int, 1, n, 5);
+    CHECK(kit_when_holds(&both, &s), "is_int = 1 and n = 5");
+    s.n = 4;
+    CHECK(!kit_when_holds(&both, &s), "the second condition fails");
+    s = make(0);
+    CHECK(!kit_when_holds(&both, &s), "the first fails");
+}
+
+/* time=1: int data alone, floats against the baseline where bench mode's
+ * timing takes n (a BENCH_BEFORE refusal does not stop it), nothing else. */
+static void show_time(void)
+{
+    kit_lab_decl d = DECL;
+    d.show_time.baseline = "base", d.show_time.warmup = 1, d.show_time.reps = 2;
+    d.show_time.alone_note = "no baseline", d.show_time.alone_if = (kit_when)KIT_WHEN(fake, is_int, 1);
+    d.refuse[2] = kit_decl_refuse{KIT_LAB_BENCH_BEFORE, F(pad), 1, 1, "not graded"};
+    kit_params p;
+    char err[128];
+    CHECK(kit_params_parse("time=1", &p, err, sizeof err) == 0, "%s", err);
+    kit_run_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.params = &p, ctx.show = 1;
+    fake s = make(1);
+    shown[0] = 0;
+    CHECK(kit_decl_show_time(&d, &ctx, &s) == 0 && !strcmp(shown, "alone 1 2 whole no baseline"), "int: %s", shown);
+    s = make(0), shown[0] = 0;
+    kit_decl_show_time(&d, &ctx, &s);
+    CHECK(!strcmp(shown, "speedup 1 2 scalar base"), "float: %s", shown);
+    s.n = 0, shown[0] = 0;
+    CHECK(kit_decl_show_time(&d, &ctx, &s) == 0 && !shown[0], "n = 0, refused by bench mode's timing: %s", shown);
+    s = make(0), shown[0] = 0;
+    CHECK(kit_params_parse("n=5", &p, err, sizeof err) == 0, "%s", err);
+    CHECK(kit_decl_show_time(&d, &ctx, &s) == 0 && !shown[0], "no time=1: %s", shown);
 }
 
 int main(void)
@@ -181,5 +224,6 @@ int main(void)
     refusals();
     timed();
     entries();
+    show_time();
     return plain_check_summary();
 }

@@ -116,15 +116,17 @@ typedef struct kit_check {
      * as timed call k had it - the float arrays `in` (pointer fields of the
      * data, shift_of elements each) made scale * (rotated by shift)
      * (KIT_FRESH_ROTATE_SCALE, fresh.cuh) - within the bound (floats) or
-     * exactly.  The case has timed calls when `when` holds and the int field
-     * shift_of (the shifts' limit) is positive.  Failures: "timed call K of
-     * CALL (fresh INPUT each call): returned got, expected exp: ..." (one
-     * element) or "NAME[i] = got, expected exp".  call NULL: none. */
+     * exactly; with `per`, only the per elements the record sampled (their
+     * indices recorded).  The case has timed calls when `when` holds and the
+     * int field shift_of (the shifts' limit) is positive.  Failures: "timed
+     * call K of CALL (fresh INPUT each call): returned got, expected exp:
+     * ..." (one element) or "NAME[i] = got, expected exp".  call NULL: none. */
     struct {
         const char *call, *input;
         kit_at in[2];
         kit_at shift_of;
         kit_when when;
+        int per; /* elements sampled per call; 0: the whole output recorded */
     } timed_fresh;
     /* Where timed is NULL, the driver's check of sampled timed calls
      * (kit_timed_check_samples, timed.h): `per` elements of the first

@@ -20,16 +20,21 @@ static inline int kit_field_int(const void *s, kit_at at)
     return v;
 }
 
-/* Holds when the int field equals `is`; field 0: always. */
+/* Holds when the int field equals `is` and the int field `and_field`
+ * equals `and_is` (lab06's part=1 type=int); a field 0: no condition. */
 typedef struct {
     kit_at field;
     int is;
+    kit_at and_field;
+    int and_is;
 } kit_when;
 #define KIT_WHEN(type, member, value) {KIT_AT(type, member), value}
+#define KIT_WHEN2(type, member, value, member2, value2) {KIT_AT(type, member), value, KIT_AT(type, member2), value2}
 
 static inline int kit_when_holds(const kit_when *w, const void *s)
 {
-    return !w->field || kit_field_int(s, w->field) == w->is;
+    return (!w->field || kit_field_int(s, w->field) == w->is) &&
+           (!w->and_field || kit_field_int(s, w->and_field) == w->and_is);
 }
 
 #endif

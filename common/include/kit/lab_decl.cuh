@@ -29,7 +29,10 @@
  *   metrics  per * count (* times) / 1e9 / seconds (G elements/s, GB/s,
  *            GFLOP/s);
  *   show     `make run-labNN` prints the outputs (kit_decl_summary) and, with
- *            time=1 and a case bench mode would take, the speedup line.
+ *            time=1, the call timed alone where show_time.alone_if holds,
+ *            else the speedup line where bench mode's timing takes the case
+ *            (no KIT_LAB_BENCH_AFTER refusal) - also a case the benchmark
+ *            does not grade (KIT_LAB_BENCH_BEFORE: lab06's part=1).
  */
 #ifndef KIT_LAB_DECL_CUH
 #define KIT_LAB_DECL_CUH
@@ -108,10 +111,14 @@ struct kit_lab_decl {
     kit_decl_refuse refuse[KIT_DECL_MAX_REFUSE];
     kit_decl_timed timed;
     kit_decl_metric metrics[KIT_LAB_MAX_METRICS];
-    /* time=1 in show mode: kit_lab_show_speedup against `baseline` (NULL: no timing) */
+    /* time=1 in show mode: kit_lab_show_speedup against `baseline` (NULL: no
+     * timing); where alone_if holds (a case the baseline cannot take: int
+     * data), the call timed alone with alone_note (kit_lab_show_alone). */
     struct {
         const char *baseline;
         int warmup, reps;
+        const char *alone_note;
+        kit_when alone_if;
     } show_time;
 };
 
@@ -128,7 +135,7 @@ double kit_decl_metric_value(const kit_decl_metric *m, const void *state, double
  * length, sum, non-zero elements and largest (integers) or NaN elements
  * (floats: poisoned, never written), and its first 8. */
 void kit_decl_summary(const kit_lab_call *c, const kit_params *p, void *const *host);
-/* Show mode, after the calls: time=1 and a case bench mode takes: the speedup line. */
+/* Show mode, after the calls, with time=1: the call alone or the speedup line (show above). */
 int kit_decl_show_time(const kit_lab_decl *d, kit_run_ctx *ctx, void *state);
 
 #endif

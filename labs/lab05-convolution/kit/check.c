@@ -7,8 +7,6 @@
  * of the array (the halo outside [0, n)), everywhere, or nowhere written.
  */
 #include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
 
 #include "dataset.h"
 #include "kit/check_driver.h"

@@ -46,18 +46,10 @@ static const kit_lab_decl DECL = {
               .flops_of = {F(d.n), F(d.mask_size)}},
     .metrics = {{"%s (GFLOP/s)", F(d.n), 2, 0, F(d.mask_size)},
                 {"global-memory baseline (GFLOP/s)", F(d.n), 2, 1, F(d.mask_size)}},
-    .show_time = {"global-memory baseline", 3, 10},
+    /* exercises 13, 14 and 16 */
+    .show_time = {"global-memory baseline", 3, 10, "the baseline is float only: use type=float to compare",
+                  KIT_WHEN(inputs, d.is_int, 1)},
 };
 
-/* time=1 on int data (exercises 13, 14 and 16): the student's function
- * alone, the baseline is float only. */
-static int show_time(kit_run_ctx *ctx, void *s)
-{
-    const kit_decl_call *c = kit_decl_the_call(&DECL, s);
-    if (!((inputs *)s)->d.is_int || !kit_params_ll(ctx->params, "time", 0, NULL))
-        return kit_decl_show_time(&DECL, ctx, s);
-    return kit_lab_show_alone(c->invoke, s, 3, 10, c->name, "the baseline is float only: use type=float to compare");
-}
-
 const kit_lab KIT_LAB = {.tag = "lab05", .state_size = sizeof(inputs), .generate = generate, .release = release,
-                         .baseline = baseline, .show_time = show_time, .decl = &DECL};
+                         .baseline = baseline, .decl = &DECL};
