@@ -84,15 +84,6 @@ static void reference(const void *data, const kit_check_ref *r)
         r->bound[i] = kit_sum_bound((double)i + 1, r->bound[i], KIT_U_F32);
 }
 
-/* A wrong length is the comparison's to say. */
-static int outputs(const void *data, kit_check_output *out)
-{
-    const lab06_data *d = data;
-    out[0] = (kit_check_output){LAB06_OUT, d->is_int ? KIT_T_I32 : KIT_T_F32, (uint64_t)d->n, 1,
-                                .what = lab06_function(d), .reference = reference, .after = explain};
-    return 1;
-}
-
 KIT_CHECK_DATASET(lab06)
 
 /* evidence (manifest): the kernels read the whole array, handed over on the
@@ -100,8 +91,12 @@ KIT_CHECK_DATASET(lab06)
  * (chosen at random as they happened, and the last) with the (shift, scale)
  * of their fresh input: the sampled prefixes are the reference's on that
  * input, so an output left from an earlier call fails. */
+#define OUT(type, function, p_, i_) {LAB06_OUT, type, 0, 1, .what = function, .reference = reference, \
+    .after = explain, .len_of = KIT_AT(lab06_data, n), .when = KIT_WHEN2(lab06_data, part, p_, is_int, i_)}
 const kit_check KIT_CHECK = {
     sizeof(lab06_data), check_generate, check_release, .input_of = KIT_AT(lab06_data, n), .input_per = 4,
-    .outputs = outputs,
+    /* the case's function (lab06_function), ints exactly; a wrong length is the comparison's to say */
+    .out = {OUT(KIT_T_F32, "scan_block", 1, 0), OUT(KIT_T_I32, "scan_block_int", 1, 1),
+            OUT(KIT_T_F32, "scan", 2, 0), OUT(KIT_T_I32, "scan_int", 2, 1)},
     .timed_fresh = {"scan", "input", {KIT_AT(lab06_data, fin)}, KIT_AT(lab06_data, n), KIT_WHEN(lab06_data, is_int, 0),
                     LAB06_TIMED_SAMPLE}};
