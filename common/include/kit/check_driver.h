@@ -134,7 +134,10 @@ typedef struct kit_check {
      * each recorded call, each recomputed by element() from its index and
      * the call's (shift, scale), within the bound element() gives; the
      * function named in messages is the output's `what`, `fresh` the input
-     * refreshed.  When nothing failed and `when` holds.  element NULL: none. */
+     * refreshed.  When nothing failed and `when` holds.  element NULL: none.
+     * For outputs whose elements are cheap alone (lab02's sums, lab05's
+     * convolution); one that needs the whole input (lab06's prefixes) is
+     * timed_fresh with per: the reference on the fresh input, sampled. */
     struct {
         const char *fresh;
         int per;
