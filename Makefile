@@ -291,9 +291,15 @@ $(BUILD)/grader/tests/test_%: grader/tests/test_%.c $(call obj,$(GRADER_LIB_C)) 
 
 # The lab driver's rules on the CPU (nvcc: the driver is CUDA C++; no CUDA call is made).
 UNIT_TESTS += $(BUILD)/common/tests/test_lab_driver
-$(BUILD)/common/tests/test_lab_driver: common/tests/test_lab_driver.cu common/src/lab_driver.cu common/tests/plain_check.h $(LIBKIT) $(DEPS_OK) $(FLAGS_STAMP)
+$(BUILD)/common/tests/test_lab_driver: common/tests/test_lab_driver.cu common/src/lab_driver.cu common/src/lab_decl.cu common/tests/plain_check.h $(LIBKIT) $(DEPS_OK) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
-	$(Q)$(call say,NVCC,$@)$(NVCC) $(KIT_NVCCFLAGS) $(NVCCFLAGS) -o $@ $< common/src/lab_driver.cu $(LIBKIT) $(OPENMP_LINK) -lm
+	$(Q)$(call say,NVCC,$@)$(NVCC) $(KIT_NVCCFLAGS) $(NVCCFLAGS) -o $@ $< common/src/lab_driver.cu common/src/lab_decl.cu $(LIBKIT) $(OPENMP_LINK) -lm
+
+# The data descriptor's interpreter on the CPU (nvcc: CUDA C++; no CUDA call is made).
+UNIT_TESTS += $(BUILD)/common/tests/test_lab_decl
+$(BUILD)/common/tests/test_lab_decl: common/tests/test_lab_decl.cu common/src/lab_decl.cu common/tests/plain_check.h $(LIBKIT) $(DEPS_OK) $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(Q)$(call say,NVCC,$@)$(NVCC) $(KIT_NVCCFLAGS) $(NVCCFLAGS) -o $@ $< common/src/lab_decl.cu $(LIBKIT) $(OPENMP_LINK) -lm
 
 # Solutions' own index arithmetic on the CPU (nvcc: the test includes the
 # solution's .cu; no CUDA call is made).  Not in a student copy of the kit.

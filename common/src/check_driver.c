@@ -2,11 +2,13 @@
  * every lab whose check.c declares a KIT_CHECK.  A file of its own, in
  * libkit.a: a checker whose check.c defines lab_check() itself never pulls
  * it in. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kit/check_driver.h"
+#include "kit/timed.h"
 #include "kit/util.h"
 
 /* A KIT_CHECK the driver cannot follow: the kit's own mistake, exit 2 (an
@@ -75,6 +77,118 @@ static int check_output(kit_check_ctx *ctx, const void *data, const kit_check_ou
     return g->ok;
 }
 
+/* The outputs of KIT_CHECK.out that this case has, their lengths from the data. */
+static int table_outputs(const kit_check *lab, const void *data, kit_check_output *outs)
+{
+    int n = 0;
+    for (int i = 0; i < KIT_CHECK_MAX_OUT && lab->out[i].name; i++) {
+        if (!kit_when_holds(&lab->out[i].when, data))
+            continue;
+        outs[n] = lab->out[i];
+        if (outs[n].len_of)
+            outs[n].len = (uint64_t)kit_field_int(data, outs[n].len_of);
+        n++;
+    }
+    return n;
+}
+
+/* The timed calls of a rotating output (kit_check.timed_rotated), against
+ * the first output's reference. */
+static void check_rotated(kit_check_ctx *ctx, const kit_check *lab, const kit_check_got *g)
+{
+    const char *call = lab->timed_rotated.call;
+    int64_t len = (int64_t)g->out->len;
+    kit_timed_view v;
+    if (!g->ref.u || (g->out->type != KIT_T_U32 && g->out->type != KIT_T_I32) || len < 1 ||
+        kit_timed_load(ctx, (int)len, 1, len, &v) != 1)
+        return;
+    for (int k = 0; k < v.n && !ctx->failed; k++) {
+        if (!kit_timed_inputs_ok(ctx, &v, k, len, call))
+            break;
+        for (int64_t i = 0; i < len; i++) {
+            int64_t at = (i + v.shift[k]) % len;
+            uint32_t bits = v.value[(size_t)k * (size_t)len + (size_t)at];
+            long long got = g->out->type == KIT_T_U32 ? (long long)bits : (long long)(int32_t)bits;
+            long long exp = g->out->type == KIT_T_U32 ? (long long)g->ref.u[i] : (long long)g->ref.i[i];
+            if (got != exp) {
+                kit_timed_fail(ctx, &v, k, call, lab->timed_rotated.fresh, "%s %lld holds %lld, expected %lld",
+                               lab->timed_rotated.element, (long long)at, got, exp);
+                break;
+            }
+        }
+    }
+}
+
+/* Timed call k's first output (o) against its reference on fresh data (r). 1 when right. */
+static int fresh_call_ok(kit_check_ctx *ctx, const kit_check *lab, const kit_check_output *o,
+                         const kit_timed_view *v, int k, const kit_check_ref *r)
+{
+    for (size_t j = 0; j < (size_t)v->per; j++) {
+        size_t at = (size_t)k * (size_t)v->per + j, i = v->index ? (size_t)v->index[at] : j;
+        double got = (double)v->value[at], exp = (double)r->u[i], bound = 0; /* U32 */
+        if (o->type == KIT_T_F32)
+            got = kit_timed_f32(v, at), exp = r->f[i], bound = r->bound[i];
+        else if (o->type == KIT_T_I32)
+            got = kit_timed_i32(v, at), exp = (double)r->i[i];
+        if (fabs(got - exp) <= bound)
+            continue;
+        if (o->len == 1)
+            kit_timed_fail(ctx, v, k, lab->timed_fresh.call, lab->timed_fresh.input, "returned %.9g, expected %.9g",
+                           got, exp);
+        else
+            kit_timed_fail(ctx, v, k, lab->timed_fresh.call, lab->timed_fresh.input, "%s[%zu] = %.9g, expected %.9g",
+                           o->name, i, got, exp);
+        return 0;
+    }
+    return 1;
+}
+
+/* The timed calls recomputed on fresh data (kit_check.timed_fresh). */
+static void check_fresh(kit_check_ctx *ctx, const kit_check *lab, const void *data, const kit_check_got *g)
+{
+    const kit_check_output *o = g->out;
+    int64_t limit = kit_field_int(data, lab->timed_fresh.shift_of);
+    int known = o->type == KIT_T_F32 || o->type == KIT_T_I32 || o->type == KIT_T_U32;
+    int per = lab->timed_fresh.per;
+    kit_timed_view v;
+    if (!o->reference || o->len < 1 || !known || limit < 1 || !kit_when_holds(&lab->timed_fresh.when, data) ||
+        kit_timed_load(ctx, per ? per : (int)o->len, !per, (int64_t)o->len, &v) != 1)
+        return;
+    void *exp = kit_xmalloc((size_t)o->len * 8, "the reference"), *fresh = kit_xmalloc(lab->data_size, "fresh inputs");
+    kit_check_ref r = {exp, exp, exp, kit_xmalloc((size_t)o->len * sizeof(double), "the reference")};
+    for (int k = 0; k < v.n && !ctx->failed; k++) {
+        if (!kit_timed_inputs_ok(ctx, &v, k, limit, lab->timed_fresh.call))
+            break;
+        float *made[2] = {NULL, NULL};
+        memcpy(fresh, data, lab->data_size);
+        for (int j = 0; j < 2 && lab->timed_fresh.in[j]; j++) {
+            size_t at = lab->timed_fresh.in[j] - 1;
+            const float *orig;
+            memcpy(&orig, (const char *)data + at, sizeof orig);
+            made[j] = kit_xmalloc((size_t)limit * sizeof(float), "fresh inputs");
+            kit_fresh_apply_host(orig, made[j], limit, v.shift[k], v.scale[k]);
+            memcpy((char *)fresh + at, &made[j], sizeof made[j]);
+        }
+        o->reference(fresh, &r);
+        free(made[0]), free(made[1]);
+        if (!fresh_call_ok(ctx, lab, o, &v, k, &r))
+            break;
+    }
+    free(exp), free(fresh), free(r.bound);
+}
+
+/* The sampled timed calls (kit_check.timed_sampled) of the first output. */
+static void check_sampled(kit_check_ctx *ctx, const kit_check *lab, const void *data, const kit_check_got *g)
+{
+    const kit_check_output *o = g->out;
+    int64_t len = (int64_t)o->len;
+    if (!kit_when_holds(&lab->timed_sampled.when, data))
+        return;
+    kit_timed_samples s = {o->what, lab->timed_sampled.fresh, o->name, lab->timed_sampled.per, len, len,
+                           lab->timed_sampled.element};
+    kit_timed_check_samples(ctx, data, &s);
+}
+
 int kit_check_run(kit_check_ctx *ctx, const kit_check *lab)
 {
     void *data = kit_xmalloc(lab->data_size ? lab->data_size : 1, "the checker's inputs");
@@ -85,13 +199,14 @@ int kit_check_run(kit_check_ctx *ctx, const kit_check *lab)
         free(data);
         return 1;
     }
-    if (lab->input) /* evidence (manifest): what the kernels must read */
-        kit_call_input(ctx, "*", lab->input(data), !(lab->input_on_host && lab->input_on_host(data)));
+    double input = lab->input ? lab->input(data) : lab->input_per * kit_field_int(data, lab->input_of);
+    if (lab->input || lab->input_of) /* evidence (manifest): what the kernels must read */
+        kit_call_input(ctx, "*", input, !(lab->input_on_host && lab->input_on_host(data)));
     kit_check_output outs[KIT_CHECK_MAX_OUT];
     kit_check_got got[KIT_CHECK_MAX_OUT];
     memset(outs, 0, sizeof outs);
     memset(got, 0, sizeof got);
-    int n = lab->outputs ? lab->outputs(data, outs) : 0, ok = 1;
+    int n = lab->outputs ? lab->outputs(data, outs) : table_outputs(lab, data, outs), ok = 1;
     for (int i = 0; i < n && ok; i++)
         ok = check_output(ctx, data, &outs[i], &got[i]);
     for (int i = 0; i < n; i++)
@@ -100,6 +215,12 @@ int kit_check_run(kit_check_ctx *ctx, const kit_check *lab)
         lab->judge(ctx, data, got, ok);
     if (lab->timed && (!ctx->failed || lab->timed_always))
         lab->timed(ctx, data, got);
+    else if (!lab->timed && lab->timed_rotated.call && n > 0 && !ctx->failed)
+        check_rotated(ctx, lab, &got[0]);
+    else if (!lab->timed && lab->timed_fresh.call && n > 0 && (!ctx->failed || lab->timed_always))
+        check_fresh(ctx, lab, data, &got[0]);
+    else if (!lab->timed && lab->timed_sampled.element && n > 0 && !ctx->failed)
+        check_sampled(ctx, lab, data, &got[0]);
     for (int i = 0; i < n; i++) {
         free(got[i].ref.f);
         free(got[i].ref.bound);

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kit/lab.cuh"
+#include "kit/lab_decl.cuh"
 #include "kit/watchdog.h"
 
 /* What the driver holds for one case. */
@@ -30,10 +30,9 @@ static int oom(const kit_lab *lab)
 /* Allocates the buffers of one stage, then uploads them. */
 static int buffers(kit_run_ctx *ctx, lab_case *lc, kit_lab_stage stage)
 {
-    if (!lc->lab->buffers)
-        return 0;
     kit_lab_buf *b = lc->bufs + lc->n_bufs;
-    int n = lc->lab->buffers(ctx, lc->state, stage, b);
+    int n = lc->lab->buffers ? lc->lab->buffers(ctx, lc->state, stage, b)
+                             : kit_decl_buffers(lc->lab->decl, lc->state, stage, b);
     if (n < 0 || n > KIT_LAB_MAX_BUFS) {
         fprintf(stderr, "%s: %d buffers declared (0..%d)\n", lc->lab->tag, n, KIT_LAB_MAX_BUFS);
         return -1;
@@ -90,7 +89,8 @@ static void teardown(kit_run_ctx *ctx, lab_case *lc)
 /* 0, or -1 after saying why this case is not run at this stage. */
 static int refused(kit_run_ctx *ctx, const lab_case *lc, kit_lab_stage stage)
 {
-    const char *why = lc->lab->refuse ? lc->lab->refuse(ctx, lc->state, stage) : NULL;
+    const char *why = lc->lab->refuse ? lc->lab->refuse(ctx, lc->state, stage)
+                                      : kit_decl_refused(lc->lab->decl, ctx, lc->state, stage);
     if (!why)
         return 0;
     fprintf(stderr, "%s: %s\n", lc->lab->tag, why);
@@ -176,6 +176,8 @@ static int student_call(kit_run_ctx *ctx, lab_case *lc, kit_lab_call *c, int k)
     for (int i = 0; rc == 0 && i < c->n_out; i++)
         if (c->out[i].name)
             kit_out(ctx, c->out[i].name, c->out[i].type, host[i], c->out[i].count);
+    if (rc == 0 && lab->decl && ctx->show)
+        kit_decl_summary(c, ctx->params, host);
     if (rc == 0 && lab->after)
         rc = lab->after(ctx, lc->state, k, host);
     for (int i = 0; i < c->n_out; i++) {
@@ -192,7 +194,9 @@ static int student_calls(kit_run_ctx *ctx, lab_case *lc)
     for (int k = 0;; k++) {
         kit_lab_call c;
         memset(&c, 0, sizeof c);
-        if (!lc->lab->call(ctx, lc->state, k, &c))
+        const kit_lab *lab = lc->lab;
+        int made = lab->call ? lab->call(ctx, lc->state, k, &c) : kit_decl_fill_call(lab->decl, lc->state, k, &c);
+        if (!made)
             return lc->lab->untraced ? lc->lab->untraced(ctx, lc->state) : 0;
         int rc = student_call(ctx, lc, &c, k);
         if (rc == KIT_LAB_STOP)
@@ -219,6 +223,9 @@ static int timing_buffers(kit_run_ctx *ctx, lab_case *lc)
     return buffers(ctx, lc, KIT_LAB_TIMING);
 }
 
+/* The lab times its function: a timed() hook, or timed calls in its table. */
+static int has_timed(const kit_lab *lab) { return lab->timed || (lab->decl && lab->decl->timed.in[0]); }
+
 /* A timed call the driver makes (timed() left tc->call NULL): the case's
  * own call on the timed calls' buffers. */
 static kit_lab_swap swap;
@@ -243,7 +250,7 @@ int kit_lab_time(kit_run_ctx *ctx, void *state, int warmup, int reps, kit_timing
 {
     lab_case *lc = current;
     const kit_lab *lab = lc->lab;
-    if (!lab->timed || state != lc->state) {
+    if (!has_timed(lab) || state != lc->state) {
         fprintf(stderr, "%s: nothing to time\n", lab->tag);
         return -1;
     }
@@ -253,7 +260,7 @@ int kit_lab_time(kit_run_ctx *ctx, void *state, int warmup, int reps, kit_timing
     memset(&tc, 0, sizeof tc);
     tc.lab = state;
     memset(&swap, 0, sizeof swap);
-    int rc = lab->timed(ctx, state, &tc, &swap);
+    int rc = lab->timed ? lab->timed(ctx, state, &tc, &swap) : kit_decl_timed_calls(lab->decl, state, &tc, &swap);
     if (rc != 0)
         return rc;
     if (!tc.call && !swap.invoke) {
@@ -303,20 +310,30 @@ int kit_lab_show_alone(void (*invoke)(void *), void *state, int warmup, int reps
     return 0;
 }
 
+static void record_metric(kit_run_ctx *ctx, const lab_case *lc, const char *label, double v)
+{
+    if (isnan(v))
+        return;
+    char key[128];
+    kit_lab_metric_key(label, lc->timed_name, key, sizeof key);
+    kit_out_f64(ctx, key, v);
+}
+
 static void record_times(kit_run_ctx *ctx, const lab_case *lc, const kit_timing *ts, const kit_timing *tb)
 {
+    const kit_lab *lab = lc->lab;
     kit_out_f64(ctx, KIT_KEY_STUDENT_MS, ts->median_ms);
     kit_out_f64(ctx, KIT_KEY_BASELINE_MS, tb->median_ms);
     kit_out_f64(ctx, KIT_KEY_TIMED_PAIRS, ts->reps);
     if (ts->decided)
         kit_out_f64(ctx, KIT_KEY_TIMED_DECIDED, ts->decided);
-    for (int i = 0; i < KIT_LAB_MAX_METRICS && lc->lab->metrics[i].label; i++) {
-        double v = lc->lab->metrics[i].value(lc->state, lc->lab->metrics[i].baseline ? tb->median_ms : ts->median_ms);
-        if (isnan(v))
-            continue;
-        char key[128];
-        kit_lab_metric_key(lc->lab->metrics[i].label, lc->timed_name, key, sizeof key);
-        kit_out_f64(ctx, key, v);
+    for (int i = 0; i < KIT_LAB_MAX_METRICS && lab->metrics[i].label; i++)
+        record_metric(ctx, lc, lab->metrics[i].label,
+                      lab->metrics[i].value(lc->state, lab->metrics[i].baseline ? tb->median_ms : ts->median_ms));
+    for (int i = 0; lab->decl && i < KIT_LAB_MAX_METRICS && lab->decl->metrics[i].label; i++) {
+        const kit_decl_metric *m = &lab->decl->metrics[i];
+        double ms = m->baseline ? tb->median_ms : ts->median_ms;
+        record_metric(ctx, lc, m->label, kit_decl_metric_value(m, lc->state, ms));
     }
 }
 
@@ -330,8 +347,8 @@ int lab_run(kit_run_ctx *ctx)
         rc = refused(ctx, &lc, KIT_LAB_RUN_BEFORE);
     if (rc == 0)
         rc = student_calls(ctx, &lc);
-    if (rc == 0 && ctx->show && KIT_LAB.show_time)
-        rc = KIT_LAB.show_time(ctx, lc.state);
+    if (rc == 0 && ctx->show)
+        rc = KIT_LAB.show_time ? KIT_LAB.show_time(ctx, lc.state) : kit_decl_show_time(KIT_LAB.decl, ctx, lc.state);
     teardown(ctx, &lc);
     return rc;
 }
@@ -361,7 +378,7 @@ int lab_baseline(kit_run_ctx *ctx)
 
 int lab_bench(kit_run_ctx *ctx)
 {
-    if (!KIT_LAB.timed) {
+    if (!has_timed(&KIT_LAB)) {
         fprintf(stderr, "%s: there is nothing to time in this lab\n", KIT_LAB.tag);
         return -1;
     }

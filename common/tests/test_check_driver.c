@@ -256,6 +256,45 @@ START_TEST(timed_calls_after_a_failure_only_when_asked)
 }
 END_TEST
 
+/* timed_sampled: call k's v[i] recomputed from x rotated by shift and scaled. */
+static double sq_element(const void *data, int64_t i, int64_t shift, double scale, double *bound)
+{
+    const sq_data *d = data;
+    double x = scale * d->x[(i + shift) % d->n];
+    *bound = 0.5;
+    return x * x;
+}
+
+/* One timed call (7, shift 1, scale 2: x' = {4, 6, 2}), v[0] and v[2] sampled. */
+static int run_sampled(const char *params, float v2, char *text, size_t len)
+{
+    kit_check lab = KIT_CHECK;
+    lab.timed = NULL;
+    lab.timed_sampled.fresh = "x", lab.timed_sampled.per = 2, lab.timed_sampled.element = sq_element;
+    lab.timed_sampled.when = (kit_when)KIT_WHEN(sq_data, is_int, 0);
+    int is_int = strstr(params, "int") != NULL;
+    int32_t vi[3] = {1, 4, 9}, call = 7;
+    int64_t shift = 1, idx[2] = {0, 2};
+    double scale = 2;
+    float val[2] = {16, v2};
+    kit_writer *w = is_int ? lct_open() : with_v(RIGHT, 3);
+    if (is_int)
+        kit_writer_put(w, "v", KIT_T_I32, vi, 3);
+    lct_timed(w, &call, &shift, &scale, 1, idx, val, 2);
+    return run(w, params, &lab, NULL, text, len);
+}
+
+START_TEST(sampled_timed_calls_recomputed_where_declared)
+{
+    char text[1024];
+    ck_assert_msg(run_sampled("n=3", 4, text, sizeof text) == 0, "%s", text);
+    ck_assert_int_eq(run_sampled("n=3", 5, text, sizeof text), 1);
+    ck_assert_msg(strstr(text, "timed call 7 of sq (fresh x each call): v[2] = 5, expected 4"), "%s", text);
+    /* `when` does not hold: the timed calls are not looked at */
+    ck_assert_msg(run_sampled("n=3 type=int", 5, text, sizeof text) == 0, "%s", text);
+}
+END_TEST
+
 static Suite *driver_suite(void)
 {
     Suite *s = suite_create("check_driver");
@@ -267,6 +306,7 @@ static Suite *driver_suite(void)
     tcase_add_test(t, wrong_value_then_its_explanation);
     tcase_add_test(t, first_failing_output_ends_the_loop);
     tcase_add_test(t, timed_calls_after_a_failure_only_when_asked);
+    tcase_add_test(t, sampled_timed_calls_recomputed_where_declared);
     suite_add_tcase(s, t);
     return s;
 }

@@ -27,6 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "kit/checker.h"
+#include "kit/field.h"
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -63,6 +64,10 @@ typedef struct {
      * own message, which it then follows as a detail. */
     void (*after)(kit_check_ctx *ctx, const void *data, const kit_check_got *g);
     int explain_first;
+    /* In KIT_CHECK.out (a table, no outputs() hook): len is the data's int
+     * field len_of when set; the row is the case's output when `when` holds. */
+    kit_at len_of;
+    kit_when when;
 } kit_check_output;
 
 /* An output as the driver found it. */
@@ -84,14 +89,61 @@ typedef struct kit_check {
      * declares none. */
     double (*input)(const void *data);
     int (*input_on_host)(const void *data);
+    /* Where input is NULL: input_per bytes for each of the data's int field input_of (0: none). */
+    kit_at input_of;
+    double input_per;
     /* The case's outputs into out[KIT_CHECK_MAX_OUT]; returns how many. */
     int (*outputs)(const void *data, kit_check_output *out);
+    /* Where outputs is NULL: the outputs as data (rows with a name whose `when` holds, in order). */
+    kit_check_output out[KIT_CHECK_MAX_OUT];
     /* The lab's own judgement after the outputs (outs as outputs() declared
      * them; ok: all passed). */
     void (*judge)(kit_check_ctx *ctx, const void *data, const kit_check_got *outs, int ok);
     /* The timed calls of a benchmark run (kit/timed.h). */
     void (*timed)(kit_check_ctx *ctx, const void *data, const kit_check_got *outs);
     int timed_always; /* also after a failure (its own failures follow as details) */
+    /* Where timed is NULL, the driver's own check of a rotating output
+     * (fresh.cuh's KIT_FRESH_OFFSET with modulus = the output's length: a
+     * histogram of shifted values): the first output, integer, recorded
+     * whole; timed call k's element (i + shift) % len must be the
+     * reference's element i.  Failures: "timed call K of CALL (fresh FRESH
+     * each call): ELEMENT j holds got, expected exp: ...".  call NULL: none. */
+    struct {
+        const char *call, *fresh, *element;
+    } timed_rotated;
+    /* Where timed is NULL, the driver's check of recomputed timed calls: the
+     * first output, recorded whole, must be its reference on the case's data
+     * as timed call k had it - the float arrays `in` (pointer fields of the
+     * data, shift_of elements each) made scale * (rotated by shift)
+     * (KIT_FRESH_ROTATE_SCALE, fresh.cuh) - within the bound (floats) or
+     * exactly; with `per`, only the per elements the record sampled (their
+     * indices recorded).  The case has timed calls when `when` holds and the
+     * int field shift_of (the shifts' limit) is positive.  Failures: "timed
+     * call K of CALL (fresh INPUT each call): returned got, expected exp:
+     * ..." (one element) or "NAME[i] = got, expected exp".  call NULL: none. */
+    struct {
+        const char *call, *input;
+        kit_at in[2];
+        kit_at shift_of;
+        kit_when when;
+        int per; /* elements sampled per call; 0: the whole output recorded */
+    } timed_fresh;
+    /* Where timed is NULL, the driver's check of sampled timed calls
+     * (kit_timed_check_samples, timed.h): `per` elements of the first
+     * output (its len both the output's length and the shifts' limit) of
+     * each recorded call, each recomputed by element() from its index and
+     * the call's (shift, scale), within the bound element() gives; the
+     * function named in messages is the output's `what`, `fresh` the input
+     * refreshed.  When nothing failed and `when` holds.  element NULL: none.
+     * For outputs whose elements are cheap alone (lab02's sums, lab05's
+     * convolution); one that needs the whole input (lab06's prefixes) is
+     * timed_fresh with per: the reference on the fresh input, sampled. */
+    struct {
+        const char *fresh;
+        int per;
+        double (*element)(const void *data, int64_t i, int64_t shift, double scale, double *bound);
+        kit_when when;
+    } timed_sampled;
 } kit_check;
 
 /* Defined by the lab's check.c. */

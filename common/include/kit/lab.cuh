@@ -74,6 +74,7 @@ typedef struct {
 } kit_lab_swap;
 
 typedef struct kit_lab kit_lab;
+typedef struct kit_lab_decl kit_lab_decl; /* kit/lab_decl.cuh */
 struct kit_lab {
     const char *tag;    /* "lab03": the first word of every message */
     size_t state_size;  /* the lab's state: zeroed, handed to every hook */
@@ -126,6 +127,10 @@ struct kit_lab {
     /* Show mode, after the calls: the lab's own timing printout (it calls
      * kit_lab_time).  Its status is the run's. */
     int (*show_time)(kit_run_ctx *ctx, void *state);
+    /* The lab as data (kit/lab_decl.cuh): buffers, call, refuse, timed,
+     * metrics and show_time from the table where their hooks are NULL, and
+     * in show mode a summary of the outputs before `after`. */
+    const kit_lab_decl *decl;
 };
 
 /* generate and release for a state whose member `d` is the dataset's data:
@@ -136,6 +141,24 @@ struct kit_lab {
         return prefix##_generate(p, seed, &((state_t *)s)->d, err, len);                                   \
     }                                                                                                      \
     static void release(kit_run_ctx *, void *s) { prefix##_free(&((state_t *)s)->d); }
+
+/* The one-statement adapters of a harness, on the lab's state as `in`:
+ *   KIT_LAB_INVOKE(inputs, histogram, histogram_shared(in->d_in, in->d.n, in->d_bins, in->d.bins))
+ * defines void histogram(void *state) (a call's invoke);
+ *   KIT_LAB_BASELINE(inputs, baseline, kit_histogram_global(...))
+ * defines int baseline(void *state) returning the expression (nonzero: it failed). */
+#define KIT_LAB_INVOKE(state_t, fn, ...)                                                                     \
+    static void fn(void *state_)                                                                           \
+    {                                                                                                      \
+        state_t *in = (state_t *)state_;                                                                   \
+        __VA_ARGS__;                                                                                       \
+    }
+#define KIT_LAB_BASELINE(state_t, fn, ...)                                                                   \
+    static int fn(void *state_)                                                                            \
+    {                                                                                                      \
+        state_t *in = (state_t *)state_;                                                                   \
+        return (__VA_ARGS__);                                                                              \
+    }
 
 /* call(): the case's one student call, with one output; returns 1. */
 static inline int kit_lab_one_call(kit_lab_call *c, const char *name, int kernel_optional, void (*invoke)(void *),

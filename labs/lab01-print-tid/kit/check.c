@@ -365,16 +365,6 @@ static int parse(const kit_params *p, uint64_t seed, void *c, char *err, size_t 
     return lab01_parse(p, c, err, errlen);
 }
 
-/* print_tids' launch; query_device's fields are fetched by check_query,
- * every missing one named. */
-static int outputs(const void *c, kit_check_output *out)
-{
-    if (!((const lab01_case *)c)->do_tids)
-        return 0;
-    out[0] = (kit_check_output){.name = LAB01_OUT_LAUNCH, .type = KIT_T_I32, .len = 2};
-    return 1;
-}
-
 /* The lines once the launch is there; the query whatever the lines were. */
 static void judge(kit_check_ctx *ctx, const void *data, const kit_check_got *outs, int ok)
 {
@@ -385,4 +375,8 @@ static void judge(kit_check_ctx *ctx, const void *data, const kit_check_got *out
         check_query(ctx);
 }
 
-const kit_check KIT_CHECK = {sizeof(lab01_case), parse, .outputs = outputs, .judge = judge};
+/* print_tids' launch, when the case calls it; query_device's fields are
+ * fetched by check_query, every missing one named. */
+const kit_check KIT_CHECK = {
+    sizeof(lab01_case), parse,
+    .out = {{LAB01_OUT_LAUNCH, KIT_T_I32, 2, .when = KIT_WHEN(lab01_case, do_tids, 1)}}, .judge = judge};

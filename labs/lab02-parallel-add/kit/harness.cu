@@ -1,19 +1,17 @@
-/* harness.cu - lab02's declaration (kit/lab.cuh): one call of vector_add
- * (host arrays) or vector_add_device (device arrays) on a poisoned c, "c"
- * recorded; bench mode times vector_add_device against the device's own copy
- * of the same bytes, and a serial CPU loop (exercise 4).  `make run-lab02
- * P="n=... time=1"` prints those timings (and the round trip's) instead.
- *
- * Over 100 lines: two entries (host and device arrays) and exercise 4's show-
- * mode timings (a serial CPU loop, the round trip, a table).
+/* harness.cu - lab02's declaration, mostly data (kit/lab_decl.cuh): one call
+ * of vector_add (host arrays) or vector_add_device (device arrays) on a
+ * poisoned c (an element never written, or never copied back, stays NaN),
+ * "c" recorded; bench mode times vector_add_device on fresh a and b against
+ * the device's own copy of the same bytes, and a serial CPU loop (exercise
+ * 4).  `make run-lab02 P="n=... time=1"` prints those timings (and the round
+ * trip's) in a table of its own.
  */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "baseline.h"
 #include "dataset.h"
-#include "kit/lab.cuh"
+#include "kit/lab_decl.cuh"
 #include "kit/util.h"
 #include "parallel_add.h"
 
@@ -21,9 +19,9 @@ KIT_LAB_DESCRIPTORS_OMIT_FIELDS
 
 typedef struct {
     lab02_data d;
-    float *h_c;          /* the result on the host (entry=host) */
-    float *da, *db, *dc; /* device copies (entry=device, bench, or timings in show mode) */
-    double cpu_ms;       /* serial loop, median */
+    float *h_c;           /* the result on the host (entry=host) */
+    float *da, *db, *dc;  /* device copies (entry=device, bench, or timings in show mode) */
+    double cpu_ms;        /* serial loop, median */
     double round_trip_ms; /* vector_add, median (show mode only) */
 } inputs;
 
@@ -39,101 +37,10 @@ static int generate(const kit_params *p, uint64_t seed, void *s, char *err, size
     return 0;
 }
 
-static void release(kit_run_ctx *, void *s)
-{
-    free(((inputs *)s)->h_c);
-    lab02_free(&((inputs *)s)->d);
-}
+static void release(kit_run_ctx *, void *s) { free(((inputs *)s)->h_c), lab02_free(&((inputs *)s)->d); }
 
-/* time=1, `make run-lab02` only: the timings need device arrays whatever the entry */
-static int show_timed(const kit_run_ctx *ctx) { return ctx->show && kit_params_ll(ctx->params, "time", 0, NULL) != 0; }
-
-static int buffers(kit_run_ctx *ctx, void *s, kit_lab_stage stage, kit_lab_buf *b)
-{
-    inputs *in = (inputs *)s;
-    if (stage != KIT_LAB_CASE || !(in->d.on_device || ctx->bench || show_timed(ctx)))
-        return 0;
-    size_t bytes = (in->d.n ? (size_t)in->d.n : 1) * sizeof(float), upload = (size_t)in->d.n * sizeof(float);
-    b[0] = kit_lab_buf{(void **)&in->da, bytes, in->d.a, upload, 0};
-    b[1] = kit_lab_buf{(void **)&in->db, bytes, in->d.b, upload, 0};
-    b[2] = kit_lab_buf{(void **)&in->dc, bytes, NULL, 0, 0};
-    return 3;
-}
-
-static void add_device(void *s)
-{
-    inputs *in = (inputs *)s;
-    vector_add_device(in->da, in->db, in->dc, in->d.n);
-}
-
-static void add_host(void *s)
-{
-    inputs *in = (inputs *)s;
-    vector_add(in->d.a, in->d.b, in->h_c, in->d.n);
-}
-
-/* One call on a NaN c: an element never written (or never copied back) stays NaN. */
-static int call(kit_run_ctx *, void *s, int k, kit_lab_call *c)
-{
-    inputs *in = (inputs *)s;
-    if (k > 0)
-        return 0;
-    int dev = in->d.on_device;
-    *c = kit_lab_call{dev ? "vector_add_device" : "vector_add", in->d.n == 0, dev ? add_device : add_host, {}, 1};
-    c->out[0] = kit_lab_out{LAB02_OUT_C, KIT_T_F32, dev ? (void *)in->dc : (void *)in->h_c, !dev, (uint64_t)in->d.n, 0, 0,
-                            KIT_POISON(0xFF)};
-    return 1;
-}
-
-/* show mode: a few elements of c next to a + b, and how many were never written. */
-static int after(kit_run_ctx *ctx, void *s, int, void *const *host)
-{
-    const inputs *in = (const inputs *)s;
-    const float *c = (const float *)host[0];
-    int n = in->d.n;
-    if (!ctx->show)
-        return 0;
-    printf("%s(n=%d):\n", in->d.on_device ? "vector_add_device" : "vector_add", n);
-    int idx[4] = {0, 1, n / 2, n - 1};
-    for (int k = 0; k < 4; k++) {
-        int i = idx[k];
-        if (i < 0 || i >= n || (k > 0 && i <= idx[k - 1]))
-            continue;
-        printf("  c[%d] = %.9g    (a[%d] + b[%d] = %.9g)\n", i, c[i], i, i, (double)in->d.a[i] + (double)in->d.b[i]);
-    }
-    long nan = 0;
-    for (int i = 0; i < n; i++)
-        nan += isnan(c[i]) != 0;
-    if (nan)
-        printf("  %ld of %d elements of c are NaN: the kit filled c with NaN before the call, so these were never "
-               "written\n",
-               nan, n);
-    return 0;
-}
-
-static const char *refuse(kit_run_ctx *, const void *s, kit_lab_stage stage)
-{
-    const inputs *in = (const inputs *)s;
-    if (stage == KIT_LAB_BENCH_BEFORE && (!in->d.on_device || in->d.n == 0))
-        return "the benchmark times vector_add_device (entry=device) with n > 0";
-    return NULL;
-}
-
-/* The timed calls of vector_add_device (fresh.cuh): before each, a and b
- * are replaced by scale * (a, b rotated by shift) and c is poisoned (NaN), in
- * buffers of their own (the baseline writes the shared c); LAB02_TIMED_SAMPLE
- * elements of c of a few calls are recorded for the checker. */
-static int timed(kit_run_ctx *, void *s, kit_timed_calls *tc, kit_lab_swap *sw)
-{
-    inputs *in = (inputs *)s;
-    sw->invoke = add_device, sw->in[0] = (void **)&in->da, sw->in[1] = (void **)&in->db, sw->out = (void **)&in->dc;
-    tc->name = "vector_add_device";
-    tc->how = KIT_FRESH_ROTATE_SCALE, tc->shift_hi = in->d.n - 1;
-    tc->in[0].orig = in->da, tc->in[1].orig = in->db, tc->n_in = 2;
-    tc->in[0].count = tc->in[1].count = in->d.n;
-    tc->out_count = in->d.n, tc->poison = 0xFF, tc->sample = LAB02_TIMED_SAMPLE;
-    return 0;
-}
+KIT_LAB_INVOKE(inputs, add_device, vector_add_device(in->da, in->db, in->dc, in->d.n))
+KIT_LAB_INVOKE(inputs, add_host, vector_add(in->d.a, in->d.b, in->h_c, in->d.n))
 
 static int copy_baseline(void *s)
 {
@@ -179,6 +86,9 @@ static double gbs(const void *s, double ms) { return gb(s) / (ms / 1e3); }
 static double cpu_ms(const void *s, double) { return ((const inputs *)s)->cpu_ms; }
 static double vs_cpu(const void *s, double ms) { return ((const inputs *)s)->cpu_ms / ms; }
 
+/* time=1, `make run-lab02` only: the timings need device arrays whatever the entry */
+static int show_timed(const kit_run_ctx *ctx) { return ctx->show && kit_params_ll(ctx->params, "time", 0, NULL) != 0; }
+
 static int show_time(kit_run_ctx *ctx, void *s)
 {
     inputs *in = (inputs *)s;
@@ -201,13 +111,34 @@ static int show_time(kit_run_ctx *ctx, void *s)
     return 0;
 }
 
+#define F(member) KIT_AT(inputs, member)
+#define BENCH(field, lo, hi) {KIT_LAB_BENCH_BEFORE, field, lo, hi, \
+    "the benchmark times vector_add_device (entry=device) with n > 0"}
+static const kit_lab_decl DECL = {
+    .bufs = {{F(da), KIT_T_F32, F(d.n), F(d.a)}, {F(db), KIT_T_F32, F(d.n), F(d.b)}, {F(dc), KIT_T_F32, F(d.n)}},
+    /* c poisoned with NaN; n = 0 needs no kernel */
+    .calls = {{"vector_add_device", add_device, KIT_WHEN(inputs, d.on_device, 1), F(d.n),
+               {{LAB02_OUT_C, KIT_T_F32, F(dc), F(d.n), KIT_POISON(0xFF)}}},
+              {"vector_add", add_host, KIT_WHEN(inputs, d.on_device, 0), F(d.n),
+               {{LAB02_OUT_C, KIT_T_F32, F(h_c), F(d.n), KIT_POISON(0xFF), KIT_DECL_HOST}}}},
+    .refuse = {BENCH(F(d.on_device), 1, 1), BENCH(F(d.n), 1, INT32_MAX)},
+    /* a and b fresh (rotated, scaled) each call, c in a buffer of its own (the baseline writes dc) */
+    .timed = {KIT_FRESH_ROTATE_SCALE, {F(da), F(db)}, .sample = LAB02_TIMED_SAMPLE, .call = "vector_add_device"},
+};
+
+/* The device arrays: for entry=device, and for the timings whatever the entry. */
+static int buffers(kit_run_ctx *ctx, void *s, kit_lab_stage stage, kit_lab_buf *b)
+{
+    int wanted = ((inputs *)s)->d.on_device || ctx->bench || show_timed(ctx);
+    return wanted ? kit_decl_buffers(&DECL, s, stage, b) : 0;
+}
+
 const kit_lab KIT_LAB = {
     .tag = "lab02", .state_size = sizeof(inputs), .generate = generate, .release = release, .buffers = buffers,
-    .call = call, .after = after, .refuse = refuse, .timed = timed, .baseline = copy_baseline,
-    .after_timing = after_timing,
+    .baseline = copy_baseline, .after_timing = after_timing,
     .metrics = {{"vector_add_device (GB/s, a and b read, c written)", gbs},
                 {"device copy of the same bytes (GB/s)", gbs, 1},
                 {"serial CPU loop (ms)", cpu_ms},
                 {"kernel vs the serial CPU loop (x faster)", vs_cpu}},
-    .show_time = show_time,
+    .show_time = show_time, .decl = &DECL,
 };

@@ -5,13 +5,12 @@
  * are wrong, the pattern is named: all bins equal (one count added to every
  * bin), counts that add up to less than n (lost updates: a non-atomic
  * increment), counts larger than n (a counter that was never cleared).
+ * The histograms of a benchmark's timed calls must be the reference rotated
+ * by their values' offset (the driver's timed_rotated).
  */
-#include <stdio.h>
-#include <stdlib.h>
 
 #include "dataset.h"
 #include "kit/check_driver.h"
-#include "kit/timed.h"
 #include "kit/ref.h"
 
 /* Explains what kind of wrong the histogram is. */
@@ -52,50 +51,18 @@ static void diagnose(kit_check_ctx *ctx, const void *data, const kit_check_got *
                    (unsigned long long)want[d->hot], got[d->hot]);
 }
 
-/* A benchmark run recorded the histograms of a few timed calls (chosen at
- * random as they happened, and the last) with the offset their input values
- * were shifted by (timed.h, shift = the offset): each must be the reference
- * rotated by it, so a histogram left from an earlier call fails. */
-static void check_timed(kit_check_ctx *ctx, const void *data, const kit_check_got *outs)
-{
-    const lab04_data *d = data;
-    const uint64_t *want = outs[0].ref.u;
-    kit_timed_view v;
-    if (kit_timed_load(ctx, d->bins, 1, d->bins, &v) != 1)
-        return;
-    for (int k = 0; k < v.n && !ctx->failed; k++) {
-        if (!kit_timed_inputs_ok(ctx, &v, k, d->bins, "histogram_shared"))
-            break;
-        for (int b = 0; b < d->bins; b++) {
-            int at = (int)((b + v.shift[k]) % d->bins);
-            uint32_t got = v.value[(size_t)k * d->bins + (size_t)at];
-            if ((uint64_t)got != want[b]) {
-                kit_timed_fail(ctx, &v, k, "histogram_shared", "values", "bin %d holds %u, expected %llu", at, got,
-                               (unsigned long long)want[b]);
-                break;
-            }
-        }
-    }
-}
-
-/* evidence (manifest): the kernels read every value, handed over on the device */
-static double input(const void *data) { return (double)((const lab04_data *)data)->n * sizeof(int32_t); }
-
 static void reference(const void *data, const kit_check_ref *r)
 {
     const lab04_data *d = data;
     kit_ref_histogram(d->in, (size_t)d->n, d->bins, r->u);
 }
 
-/* A wrong number of bins is the comparison's to say. */
-static int outputs(const void *data, kit_check_output *out)
-{
-    out[0] = (kit_check_output){LAB04_OUT_BINS, KIT_T_U32, (uint64_t)((const lab04_data *)data)->bins, 1,
-                                .what = "histogram", .reference = reference, .after = diagnose};
-    return 1;
-}
-
 KIT_CHECK_DATASET(lab04)
 
-const kit_check KIT_CHECK = {sizeof(lab04_data), check_generate, check_release, .input = input, .outputs = outputs,
-                             .timed = check_timed};
+/* evidence (manifest): the kernels read every value, handed over on the
+ * device.  A wrong number of bins is the comparison's to say (len_any). */
+const kit_check KIT_CHECK = {
+    sizeof(lab04_data), check_generate, check_release, .input_of = KIT_AT(lab04_data, n), .input_per = 4,
+    .out = {{LAB04_OUT_BINS, KIT_T_U32, 0, 1, .what = "histogram", .reference = reference, .after = diagnose,
+             .len_of = KIT_AT(lab04_data, bins)}},
+    .timed_rotated = {"histogram_shared", "values", "bin"}};

@@ -7,12 +7,9 @@
  * of the array (the halo outside [0, n)), everywhere, or nowhere written.
  */
 #include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
 
 #include "dataset.h"
 #include "kit/check_driver.h"
-#include "kit/timed.h"
 #include "kit/ref.h"
 
 typedef struct {
@@ -23,11 +20,6 @@ typedef struct {
 static int near_end(size_t i, size_t n, int radius)
 {
     return i <= (size_t)radius || i + (size_t)radius + 1 >= n;
-}
-
-static const char *function_name(const lab05_data *d)
-{
-    return d->halo ? "conv1d_halo_global" : d->is_int ? "conv1d_tiled_int" : "conv1d_tiled";
 }
 
 /* After a wrong output: where the wrong elements are. */
@@ -80,15 +72,6 @@ static void reference(const void *data, const kit_check_ref *r)
         r->bound[i] = kit_sum_bound((double)d->mask_size + 1, r->bound[i], KIT_U_F32);
 }
 
-/* A wrong length is the comparison's to say. */
-static int outputs(const void *data, kit_check_output *out)
-{
-    const lab05_data *d = data;
-    out[0] = (kit_check_output){LAB05_OUT, d->is_int ? KIT_T_I32 : KIT_T_F32, (uint64_t)d->n, 1,
-                                .what = function_name(d), .reference = reference, .after = explain};
-    return 1;
-}
-
 /* A benchmark run sampled the output of a few timed calls (chosen at random
  * as they happened, and the last) with the (shift, scale) of their fresh
  * input (timed.h): every sampled element is recomputed, so an output left
@@ -111,19 +94,16 @@ static double timed_element(const void *data, int64_t i, int64_t shift, double s
     return want;
 }
 
-static void check_timed(kit_check_ctx *ctx, const void *data, const kit_check_got *outs)
-{
-    const lab05_data *d = data;
-    (void)outs;
-    if (!d->is_int)
-        kit_timed_check_samples(ctx, data, &(kit_timed_samples){function_name(d), "input", LAB05_OUT,
-                                                                LAB05_TIMED_SAMPLE, d->n, d->n, timed_element});
-}
-
-/* evidence (manifest): the kernels read the whole array, handed over on the device */
-static double input(const void *data) { return (double)((const lab05_data *)data)->n * 4; }
-
 KIT_CHECK_DATASET(lab05)
 
-const kit_check KIT_CHECK = {sizeof(lab05_data), check_generate, check_release, .input = input, .outputs = outputs,
-                             .timed = check_timed};
+/* The case's function, ints exactly; a wrong length is the comparison's to
+ * say.  evidence (manifest): the kernels read the whole array, handed over on
+ * the device.  The float versions' timed calls are sampled. */
+#define OUT(type, function, when_) {LAB05_OUT, type, 0, 1, .what = function, .reference = reference, \
+    .after = explain, .len_of = KIT_AT(lab05_data, n), .when = when_}
+const kit_check KIT_CHECK = {
+    sizeof(lab05_data), check_generate, check_release, .input_of = KIT_AT(lab05_data, n), .input_per = 4,
+    .out = {OUT(KIT_T_F32, "conv1d_halo_global", KIT_WHEN(lab05_data, halo, 1)),
+            OUT(KIT_T_I32, "conv1d_tiled_int", KIT_WHEN(lab05_data, is_int, 1)),
+            OUT(KIT_T_F32, "conv1d_tiled", KIT_WHEN2(lab05_data, halo, 0, is_int, 0))},
+    .timed_sampled = {"input", LAB05_TIMED_SAMPLE, timed_element, KIT_WHEN(lab05_data, is_int, 0)}};

@@ -8,14 +8,10 @@
  * run point to a race.
  */
 #include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
 
 #include "dataset.h"
 #include "kit/check_driver.h"
-#include "kit/timed.h"
 #include "kit/ref.h"
-#include "kit/util.h"
 
 /* Does got[0..lim) look like an inclusive scan restarted every `block`
  * elements?  (What Part 2's first step alone produces.) */
@@ -88,69 +84,19 @@ static void reference(const void *data, const kit_check_ref *r)
         r->bound[i] = kit_sum_bound((double)i + 1, r->bound[i], KIT_U_F32);
 }
 
-/* A wrong length is the comparison's to say. */
-static int outputs(const void *data, kit_check_output *out)
-{
-    const lab06_data *d = data;
-    out[0] = (kit_check_output){LAB06_OUT, d->is_int ? KIT_T_I32 : KIT_T_F32, (uint64_t)d->n, 1,
-                                .what = lab06_function(d), .reference = reference, .after = explain};
-    return 1;
-}
-
-typedef struct {
-    int64_t index;
-    int pos; /* in the record */
-} sampled;
-
-static int by_index(const void *a, const void *b)
-{
-    int64_t x = ((const sampled *)a)->index, y = ((const sampled *)b)->index;
-    return (x > y) - (x < y);
-}
-
-/* A benchmark run sampled the output of a few timed calls (chosen at random
- * as they happened, and the last) with the (shift, scale) of their fresh
- * input (timed.h): every sampled prefix is recomputed, so an output left from
- * an earlier call fails. */
-static void check_timed(kit_check_ctx *ctx, const void *data, const kit_check_got *outs)
-{
-    const lab06_data *d = data;
-    kit_timed_view v;
-    int64_t n = d->n;
-    (void)outs;
-    if (d->is_int || kit_timed_load(ctx, LAB06_TIMED_SAMPLE, 0, n, &v) != 1)
-        return;
-    float *x = kit_xmalloc((size_t)n * sizeof *x, "a timed call's input");
-    sampled *order = kit_xmalloc(LAB06_TIMED_SAMPLE * sizeof *order, "the samples");
-    for (int k = 0; k < v.n && !ctx->failed; k++) {
-        if (!kit_timed_inputs_ok(ctx, &v, k, n, "scan"))
-            break;
-        size_t at = (size_t)k * LAB06_TIMED_SAMPLE;
-        for (int j = 0; j < LAB06_TIMED_SAMPLE; j++)
-            order[j].index = v.index[at + j], order[j].pos = j;
-        qsort(order, LAB06_TIMED_SAMPLE, sizeof *order, by_index);
-        kit_fresh_apply_host(d->fin, x, n, v.shift[k], v.scale[k]);
-        double sum = 0, mag = 0;
-        int64_t i = 0;
-        for (int j = 0; j < LAB06_TIMED_SAMPLE; j++) {
-            for (; i <= order[j].index; i++)
-                sum += x[i], mag += fabs((double)x[i]);
-            double got = kit_timed_f32(&v, at + (size_t)order[j].pos);
-            if (!(fabs(got - sum) <= kit_sum_bound((double)order[j].index + 1, mag, KIT_U_F32))) {
-                kit_timed_fail(ctx, &v, k, "scan", "input", "out[%lld] = %.9g, expected %.9g",
-                               (long long)order[j].index, got, sum);
-                break;
-            }
-        }
-    }
-    free(x);
-    free(order);
-}
-
-/* evidence (manifest): the kernels read the whole array, handed over on the device */
-static double input(const void *data) { return (double)((const lab06_data *)data)->n * 4; }
-
 KIT_CHECK_DATASET(lab06)
 
-const kit_check KIT_CHECK = {sizeof(lab06_data), check_generate, check_release, .input = input, .outputs = outputs,
-                             .timed = check_timed};
+/* evidence (manifest): the kernels read the whole array, handed over on the
+ * device.  A benchmark run sampled the output of a few timed calls of scan
+ * (chosen at random as they happened, and the last) with the (shift, scale)
+ * of their fresh input: the sampled prefixes are the reference's on that
+ * input, so an output left from an earlier call fails. */
+#define OUT(type, function, p_, i_) {LAB06_OUT, type, 0, 1, .what = function, .reference = reference, \
+    .after = explain, .len_of = KIT_AT(lab06_data, n), .when = KIT_WHEN2(lab06_data, part, p_, is_int, i_)}
+const kit_check KIT_CHECK = {
+    sizeof(lab06_data), check_generate, check_release, .input_of = KIT_AT(lab06_data, n), .input_per = 4,
+    /* the case's function (lab06_function), ints exactly; a wrong length is the comparison's to say */
+    .out = {OUT(KIT_T_F32, "scan_block", 1, 0), OUT(KIT_T_I32, "scan_block_int", 1, 1),
+            OUT(KIT_T_F32, "scan", 2, 0), OUT(KIT_T_I32, "scan_int", 2, 1)},
+    .timed_fresh = {"scan", "input", {KIT_AT(lab06_data, fin)}, KIT_AT(lab06_data, n), KIT_WHEN(lab06_data, is_int, 0),
+                    LAB06_TIMED_SAMPLE}};

@@ -36,8 +36,8 @@ static int parse(const kit_params *p, lab12_data *d, float *lo, char *err, size_
         snprintf(err, errlen, "nx=%d ny=%d: the grid must have at most 2^17 points", d->nx, d->ny);
         return -1;
     }
-    d->n = (size_t)d->nx * d->ny;
-    d->b_count = (2 * (size_t)d->ny - 1) * LAB12_LDB(d->nx);
+    d->n = d->nx * d->ny;
+    d->b_count = (2 * d->ny - 1) * (int)LAB12_LDB(d->nx);
     return kit_gen_float_dist(kit_params_get(p, "dist", "uniform"), lo, err, errlen);
 }
 
@@ -54,8 +54,8 @@ int lab12_generate(const kit_params *p, uint64_t seed, lab12_data *d, char *err,
     float lo;
     if (parse(p, d, &lo, err, errlen) != 0)
         return -1;
-    d->b = malloc(d->b_count * sizeof *d->b);
-    d->p = malloc(d->n * sizeof *d->p);
+    d->b = malloc((size_t)d->b_count * sizeof *d->b);
+    d->p = malloc((size_t)d->n * sizeof *d->p);
     if (!d->b || !d->p) {
         snprintf(err, errlen, "out of host memory for nx=%d ny=%d", d->nx, d->ny);
         lab12_free(d);
@@ -69,7 +69,7 @@ int lab12_generate(const kit_params *p, uint64_t seed, lab12_data *d, char *err,
         kit_gen_uniform_f32(&rb, d->b + ky * ldb, ldb - 1, lo, 1.0f);
         d->b[ky * ldb + ldb - 1] = 0.0f; /* the dummy entry: read by a tile load, never in a product */
     }
-    kit_gen_uniform_f32(&rp, d->p, d->n, lo, 1.0f);
+    kit_gen_uniform_f32(&rp, d->p, (size_t)d->n, lo, 1.0f);
     return 0;
 }
 

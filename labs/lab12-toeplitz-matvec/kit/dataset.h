@@ -41,8 +41,8 @@ extern "C" {
 
 typedef struct {
     int nx, ny;
-    size_t n;       /* nx * ny grid points */
-    size_t b_count; /* (2ny - 1) * LAB12_LDB(nx) */
+    int n;       /* nx * ny grid points (int: the descriptors' counts, kit/field.h) */
+    int b_count; /* (2ny - 1) * LAB12_LDB(nx), under 2^20 */
     float *b, *p;
 } lab12_data;
 

@@ -1,0 +1,212 @@
+/* lab_decl.cu - the interpreter of a lab's data descriptor (kit/lab_decl.cuh):
+ * fills the driver's kit_lab_buf, kit_lab_call and kit_timed_calls from the
+ * table and the lab's state.  No CUDA call of its own (common/tests/
+ * test_lab_decl.cu holds it on the CPU); the driver allocates, uploads,
+ * poisons and times. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kit/lab_decl.cuh"
+
+static void **field_ptr(void *s, kit_at at) { return (void **)((char *)s + at - 1); }
+
+/* The buffer row that applies to this case and allocates into `at`, or NULL. */
+static const kit_decl_buf *buf_of(const kit_lab_decl *d, const void *s, kit_at at)
+{
+    for (int i = 0; i < KIT_LAB_MAX_BUFS && d->bufs[i].at; i++)
+        if (d->bufs[i].at == at && kit_when_holds(&d->bufs[i].when, s))
+            return &d->bufs[i];
+    return NULL;
+}
+
+int kit_decl_buffers(const kit_lab_decl *d, void *s, kit_lab_stage stage, kit_lab_buf *b)
+{
+    int n = 0;
+    for (int i = 0; d && i < KIT_LAB_MAX_BUFS && d->bufs[i].at; i++) {
+        const kit_decl_buf *r = &d->bufs[i];
+        if (r->stage != stage || !kit_when_holds(&r->when, s))
+            continue;
+        size_t size = kit_type_size(r->type), count = (size_t)kit_field_int(s, r->count);
+        b[n++] = kit_lab_buf{field_ptr(s, r->at), (count ? count : 1) * size, r->host ? *field_ptr(s, r->host) : NULL,
+                             r->host ? count * size : 0, 0};
+    }
+    return n;
+}
+
+const kit_decl_call *kit_decl_the_call(const kit_lab_decl *d, const void *s)
+{
+    if (!d || kit_field_int(s, d->no_call_if))
+        return NULL;
+    for (int i = 0; i < KIT_DECL_MAX_CALLS && d->calls[i].name; i++)
+        if (kit_when_holds(&d->calls[i].when, s))
+            return &d->calls[i];
+    return NULL;
+}
+
+static kit_lab_out out_of(const kit_decl_out *o, void *s)
+{
+    void *at = o->where == KIT_DECL_IN_STATE ? (void *)field_ptr(s, o->at) : *field_ptr(s, o->at);
+    uint64_t count = o->count ? (uint64_t)kit_field_int(s, o->count) : 1;
+    return kit_lab_out{o->name, o->type, at, o->where != KIT_DECL_DEVICE, count, 0, 0, o->poison};
+}
+
+int kit_decl_fill_call(const kit_lab_decl *d, void *s, int k, kit_lab_call *c)
+{
+    const kit_decl_call *r = kit_decl_the_call(d, s);
+    if (k > 0 || !r)
+        return 0;
+    c->name = r->name, c->invoke = r->invoke, c->n_out = 0;
+    c->kernel_optional = r->optional_if_zero && kit_field_int(s, r->optional_if_zero) == 0;
+    for (int i = 0; i < KIT_LAB_MAX_OUTS && r->out[i].name; i++)
+        c->out[c->n_out++] = out_of(&r->out[i], s);
+    return 1;
+}
+
+const char *kit_decl_refused(const kit_lab_decl *d, const kit_run_ctx *ctx, const void *s, kit_lab_stage stage)
+{
+    for (int i = 0; d && i < KIT_DECL_MAX_REFUSE && d->refuse[i].why; i++) {
+        const kit_decl_refuse *r = &d->refuse[i];
+        int v = kit_field_int(s, r->field);
+        if (r->stage == stage && (v < r->lo || v > r->hi) && !(r->show_runs && ctx->show))
+            return r->why;
+    }
+    return NULL;
+}
+
+/* The shift range of a timed call (fresh.cuh), from how its inputs are refreshed. */
+static void shift_range(const kit_lab_decl *d, const void *s, kit_timed_calls *tc)
+{
+    if (d->timed.how == KIT_FRESH_OFFSET) {
+        tc->modulus = kit_field_int(s, d->timed.modulus);
+        tc->shift_lo = tc->modulus > 1 ? 1 : 0, tc->shift_hi = tc->modulus - 1;
+    } else {
+        tc->shift_hi = tc->in[0].count - 1;
+    }
+}
+
+/* The bytes every timed call reads besides its refreshed inputs: the case's
+ * other uploaded inputs. */
+static double unrefreshed_bytes(const kit_lab_decl *d, const void *s)
+{
+    double bytes = 0;
+    for (int i = 0; i < KIT_LAB_MAX_BUFS && d->bufs[i].at; i++) {
+        const kit_decl_buf *r = &d->bufs[i];
+        int refreshed = 0;
+        for (int j = 0; j < KIT_FRESH_MAX_IN; j++)
+            refreshed |= d->timed.in[j] == r->at;
+        if (r->stage == KIT_LAB_CASE && r->host && !refreshed && kit_when_holds(&r->when, s))
+            bytes += (double)kit_field_int(s, r->count) * (double)kit_type_size(r->type);
+    }
+    return bytes;
+}
+
+/* The call timed: the row timed.call names, else the case's call; NULL: none. */
+static const kit_decl_call *timed_call(const kit_lab_decl *d, const void *s)
+{
+    if (!d->timed.call)
+        return kit_decl_the_call(d, s);
+    for (int i = 0; i < KIT_DECL_MAX_CALLS && d->calls[i].name; i++)
+        if (!strcmp(d->calls[i].name, d->timed.call))
+            return &d->calls[i];
+    return NULL;
+}
+
+int kit_decl_timed_calls(const kit_lab_decl *d, void *s, kit_timed_calls *tc, kit_lab_swap *sw)
+{
+    const kit_decl_call *c = timed_call(d, s);
+    if (!c || !d->timed.in[0])
+        return KIT_LAB_UNTIMED;
+    sw->invoke = c->invoke;
+    tc->name = c->name, tc->how = d->timed.how, tc->sample = d->timed.sample;
+    for (int i = 0; i < KIT_FRESH_MAX_IN && d->timed.in[i]; i++) {
+        const kit_decl_buf *b = buf_of(d, s, d->timed.in[i]);
+        sw->in[i] = field_ptr(s, d->timed.in[i]);
+        tc->in[i].orig = *sw->in[i], tc->in[i].count = b ? kit_field_int(s, b->count) : 0, tc->n_in++;
+    }
+    const kit_decl_out *o = &c->out[0];
+    if (o->where != KIT_DECL_DEVICE)
+        tc->out = o->where == KIT_DECL_IN_STATE ? (void *)field_ptr(s, o->at) : *field_ptr(s, o->at), tc->out_host = 1;
+    else
+        sw->out = field_ptr(s, o->at);
+    tc->out_count = o->count ? kit_field_int(s, o->count) : 1;
+    tc->poison = (unsigned char)(o->poison & 0xFF);
+    tc->extra_bytes = unrefreshed_bytes(d, s);
+    tc->flops = d->timed.flops_per;
+    for (int i = 0; i < 2 && d->timed.flops_of[i]; i++)
+        tc->flops *= kit_field_int(s, d->timed.flops_of[i]);
+    shift_range(d, s, tc);
+    return 0;
+}
+
+double kit_decl_metric_value(const kit_decl_metric *m, const void *s, double ms)
+{
+    double units = m->per * kit_field_int(s, m->count) * (m->times ? kit_field_int(s, m->times) : 1);
+    return units / 1e9 / (ms / 1e3);
+}
+
+/* One element of an output, as a double (integers exactly up to 2^53). */
+static double element(const kit_lab_out *o, const void *p, uint64_t i)
+{
+    switch (o->type) {
+    case KIT_T_F32: return ((const float *)p)[i];
+    case KIT_T_F64: return ((const double *)p)[i];
+    case KIT_T_I32: return ((const int32_t *)p)[i];
+    case KIT_T_U32: return ((const uint32_t *)p)[i];
+    case KIT_T_I64: return (double)((const int64_t *)p)[i];
+    default: return NAN;
+    }
+}
+
+static void summary_line(const kit_lab_out *o, const void *p)
+{
+    int is_float = o->type == KIT_T_F32 || o->type == KIT_T_F64;
+    const char *fmt = is_float ? " %.9g" : " %.17g"; /* integers whole */
+    double sum = 0;
+    uint64_t marked = 0, top = 0;
+    for (uint64_t i = 0; i < o->count; i++) {
+        double v = element(o, p, i);
+        marked += is_float ? isnan(v) != 0 : v != 0;
+        sum += isnan(v) ? 0 : v;
+        top = v > element(o, p, top) ? i : top;
+    }
+    printf("  %s: %llu elements, sum", o->name, (unsigned long long)o->count);
+    printf(fmt, sum);
+    if (is_float)
+        printf(", %llu NaN (the kit filled it with NaN before the call: never written)\n", (unsigned long long)marked);
+    else
+        printf(", %llu non-zero, the largest %.17g at [%llu]\n", (unsigned long long)marked,
+               o->count ? element(o, p, top) : 0.0, (unsigned long long)top);
+    printf("  %s[0..%d]:", o->name, o->count < 8 ? (int)o->count - 1 : 7);
+    for (uint64_t i = 0; i < o->count && i < 8; i++)
+        printf(fmt, element(o, p, i));
+    printf("\n");
+}
+
+void kit_decl_summary(const kit_lab_call *c, const kit_params *p, void *const *host)
+{
+    char params[512] = "";
+    kit_params_format(p, params, sizeof params);
+    if (c->n_out == 1 && c->out[0].count == 1) {
+        int is_float = c->out[0].type == KIT_T_F32 || c->out[0].type == KIT_T_F64;
+        printf(is_float ? "%s(%s) = %.9g\n" : "%s(%s) = %.17g\n", c->name, params, element(&c->out[0], host[0], 0));
+        return;
+    }
+    printf("%s(%s):\n", c->name, params);
+    for (int i = 0; i < c->n_out; i++)
+        if (c->out[i].name)
+            summary_line(&c->out[i], host[i]);
+}
+
+int kit_decl_show_time(const kit_lab_decl *d, kit_run_ctx *ctx, void *s)
+{
+    if (!d || !d->show_time.baseline || !kit_params_ll(ctx->params, "time", 0, NULL))
+        return 0;
+    const kit_decl_call *c = timed_call(d, s);
+    int warmup = d->show_time.warmup, reps = d->show_time.reps;
+    if (c && d->show_time.alone_if.field && kit_when_holds(&d->show_time.alone_if, s))
+        return kit_lab_show_alone(c->invoke, s, warmup, reps, c->name, d->show_time.alone_note);
+    if (!c || kit_decl_refused(d, ctx, s, KIT_LAB_BENCH_AFTER))
+        return 0;
+    return kit_lab_show_speedup(ctx, s, warmup, reps, c->name, d->show_time.baseline);
+}
