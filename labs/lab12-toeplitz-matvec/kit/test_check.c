@@ -155,7 +155,7 @@ START_TEST(timed_calls_are_checked)
     int32_t call = 9;
     for (int stale = 0; stale < 2; stale++) {
         float *u = malloc(d.n * sizeof *u);
-        for (size_t i = 0; i < d.n; i++)
+        for (int i = 0; i < d.n; i++)
             u[i] = (float)u_at(&d, (int)(i % d.nx), (int)(i / d.nx), 0, 1, 0);
         for (int j = 0; j < LAB12_TIMED_SAMPLE; j++) {
             idx[j] = (int64_t)((j * 7919LL) % (int64_t)d.n);
