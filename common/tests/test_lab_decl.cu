@@ -190,9 +190,9 @@ static void entries(void)
     CHECK(!kit_when_holds(&both, &s), "the first fails");
 }
 
-/* Records in one buffer (keys and tags of 8-byte records), timed with
+/* Records in one buffer (keys and tags of 8-byte records); timed with
  * offsets in a declared range and an output poison of their own, and a
- * show run that times without time=1. */
+ * show run that times without time=1 (offsets). */
 static const kit_lab_decl RECORDS = {
     .bufs = {{F(da), KIT_T_I32, F(n), F(ha)}, {F(dout), KIT_T_I64, F(bins)}},
     .calls = {{"rec", call_i,
@@ -206,9 +206,7 @@ static void records(void)
 {
     fake s = make(0);
     kit_lab_call c;
-    kit_timed_calls tc;
-    kit_lab_swap sw;
-    memset(&c, 0, sizeof c), memset(&tc, 0, sizeof tc), memset(&sw, 0, sizeof sw);
+    memset(&c, 0, sizeof c);
     CHECK(kit_decl_fill_call(&RECORDS, &s, 0, &c) == 1 && c.n_out == 2, "two outputs");
     CHECK(c.out[0].at == s.dout && c.out[0].stride == 8 && c.out[0].offset == 0, "keys: stride %zu offset %zu",
           c.out[0].stride, c.out[0].offset);
@@ -217,6 +215,14 @@ static void records(void)
     memset(&c, 0, sizeof c);
     kit_decl_fill_call(&DECL, &s, 0, &c);
     CHECK(c.out[0].stride == 0 && c.out[0].offset == 0, "undeclared: packed");
+}
+
+static void offsets(void)
+{
+    fake s = make(0);
+    kit_timed_calls tc;
+    kit_lab_swap sw;
+    memset(&tc, 0, sizeof tc), memset(&sw, 0, sizeof sw);
     CHECK(kit_decl_timed_calls(&RECORDS, &s, &tc, &sw) == 0 && tc.how == KIT_FRESH_OFFSET, "timed");
     CHECK(tc.shift_lo == -7 && tc.shift_hi == 9 && tc.modulus == 0, "shift [%lld, %lld], modulus %lld",
           (long long)tc.shift_lo, (long long)tc.shift_hi, (long long)tc.modulus);
@@ -266,5 +272,6 @@ int main(void)
     entries();
     show_time();
     records();
+    offsets();
     return plain_check_summary();
 }
