@@ -48,7 +48,7 @@ static kit_lab_out out_of(const kit_decl_out *o, void *s)
 {
     void *at = o->where == KIT_DECL_IN_STATE ? (void *)field_ptr(s, o->at) : *field_ptr(s, o->at);
     uint64_t count = o->count ? (uint64_t)kit_field_int(s, o->count) : 1;
-    return kit_lab_out{o->name, o->type, at, o->where != KIT_DECL_DEVICE, count, 0, 0, o->poison};
+    return kit_lab_out{o->name, o->type, at, o->where != KIT_DECL_DEVICE, count, o->stride, o->offset, o->poison};
 }
 
 int kit_decl_fill_call(const kit_lab_decl *d, void *s, int k, kit_lab_call *c)
@@ -77,7 +77,9 @@ const char *kit_decl_refused(const kit_lab_decl *d, const kit_run_ctx *ctx, cons
 /* The shift range of a timed call (fresh.cuh), from how its inputs are refreshed. */
 static void shift_range(const kit_lab_decl *d, const void *s, kit_timed_calls *tc)
 {
-    if (d->timed.how == KIT_FRESH_OFFSET) {
+    if (d->timed.shift_hi > d->timed.shift_lo) {
+        tc->shift_lo = d->timed.shift_lo, tc->shift_hi = d->timed.shift_hi;
+    } else if (d->timed.how == KIT_FRESH_OFFSET) {
         tc->modulus = kit_field_int(s, d->timed.modulus);
         tc->shift_lo = tc->modulus > 1 ? 1 : 0, tc->shift_hi = tc->modulus - 1;
     } else {
@@ -130,7 +132,7 @@ int kit_decl_timed_calls(const kit_lab_decl *d, void *s, kit_timed_calls *tc, ki
     else
         sw->out = field_ptr(s, o->at);
     tc->out_count = o->count ? kit_field_int(s, o->count) : 1;
-    tc->poison = (unsigned char)(o->poison & 0xFF);
+    tc->poison = (unsigned char)((d->timed.poison ? d->timed.poison : o->poison) & 0xFF);
     tc->extra_bytes = unrefreshed_bytes(d, s);
     tc->flops = d->timed.flops_per;
     for (int i = 0; i < 2 && d->timed.flops_of[i]; i++)
@@ -200,7 +202,7 @@ void kit_decl_summary(const kit_lab_call *c, const kit_params *p, void *const *h
 
 int kit_decl_show_time(const kit_lab_decl *d, kit_run_ctx *ctx, void *s)
 {
-    if (!d || !d->show_time.baseline || !kit_params_ll(ctx->params, "time", 0, NULL))
+    if (!d || !d->show_time.baseline || !(d->show_time.always || kit_params_ll(ctx->params, "time", 0, NULL)))
         return 0;
     const kit_decl_call *c = timed_call(d, s);
     int warmup = d->show_time.warmup, reps = d->show_time.reps;

@@ -190,6 +190,52 @@ static void entries(void)
     CHECK(!kit_when_holds(&both, &s), "the first fails");
 }
 
+/* Records in one buffer (keys and tags of 8-byte records); timed with
+ * offsets in a declared range and an output poison of their own, and a
+ * show run that times without time=1 (offsets). */
+static const kit_lab_decl RECORDS = {
+    .bufs = {{F(da), KIT_T_I32, F(n), F(ha)}, {F(dout), KIT_T_I64, F(bins)}},
+    .calls = {{"rec", call_i,
+               .out = {{"key", KIT_T_I32, F(dout), F(bins), KIT_POISON(0xFF), .stride = 8},
+                       {"tag", KIT_T_I32, F(dout), F(bins), KIT_POISON(0xFF), .stride = 8, .offset = 4}}}},
+    .timed = {KIT_FRESH_OFFSET, {F(da)}, .shift_lo = -7, .shift_hi = 9, .poison = KIT_POISON(0x7F)},
+    .show_time = {"base", 1, 2, .always = 1},
+};
+
+static void records(void)
+{
+    fake s = make(0);
+    kit_lab_call c;
+    memset(&c, 0, sizeof c);
+    CHECK(kit_decl_fill_call(&RECORDS, &s, 0, &c) == 1 && c.n_out == 2, "two outputs");
+    CHECK(c.out[0].at == s.dout && c.out[0].stride == 8 && c.out[0].offset == 0, "keys: stride %zu offset %zu",
+          c.out[0].stride, c.out[0].offset);
+    CHECK(c.out[1].at == s.dout && c.out[1].stride == 8 && c.out[1].offset == 4, "tags: stride %zu offset %zu",
+          c.out[1].stride, c.out[1].offset);
+    memset(&c, 0, sizeof c);
+    kit_decl_fill_call(&DECL, &s, 0, &c);
+    CHECK(c.out[0].stride == 0 && c.out[0].offset == 0, "undeclared: packed");
+}
+
+static void offsets(void)
+{
+    fake s = make(0);
+    kit_timed_calls tc;
+    kit_lab_swap sw;
+    memset(&tc, 0, sizeof tc), memset(&sw, 0, sizeof sw);
+    CHECK(kit_decl_timed_calls(&RECORDS, &s, &tc, &sw) == 0 && tc.how == KIT_FRESH_OFFSET, "timed");
+    CHECK(tc.shift_lo == -7 && tc.shift_hi == 9 && tc.modulus == 0, "shift [%lld, %lld], modulus %lld",
+          (long long)tc.shift_lo, (long long)tc.shift_hi, (long long)tc.modulus);
+    CHECK(tc.poison == 0x7F, "the timed calls' poison, not the call's: %#x", tc.poison);
+    kit_params p;
+    char err[128];
+    CHECK(kit_params_parse("n=5", &p, err, sizeof err) == 0, "%s", err);
+    kit_run_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.params = &p, ctx.show = 1, shown[0] = 0;
+    CHECK(kit_decl_show_time(&RECORDS, &ctx, &s) == 0 && !strcmp(shown, "speedup 1 2 rec base"), "always: %s", shown);
+}
+
 /* time=1: int data alone, floats against the baseline where bench mode's
  * timing takes n (a BENCH_BEFORE refusal does not stop it), nothing else. */
 static void show_time(void)
@@ -225,5 +271,7 @@ int main(void)
     timed();
     entries();
     show_time();
+    records();
+    offsets();
     return plain_check_summary();
 }

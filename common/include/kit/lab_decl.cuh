@@ -22,14 +22,15 @@
  *            `call` whatever the case's entry, else the case's call: the pointer fields
  *            refreshed (their counts from their bufs rows), the call's first
  *            output poisoned as it declares; the shift range from `how`
- *            (ROTATE_SCALE: [0, count); OFFSET: [1, modulus) when modulus > 1);
+ *            (ROTATE_SCALE: [0, count); OFFSET: [1, modulus) when modulus > 1,
+ *            else [shift_lo, shift_hi]);
  *            the bytes of the case's uploaded inputs that are not refreshed
  *            counted as read by every call, and each call's flops
  *            (plausible.h);
  *   metrics  per * count (* times) / 1e9 / seconds (G elements/s, GB/s,
  *            GFLOP/s);
  *   show     `make run-labNN` prints the outputs (kit_decl_summary) and, with
- *            time=1, the call timed alone where show_time.alone_if holds,
+ *            time=1 (or `always`), the call timed alone where show_time.alone_if holds,
  *            else the speedup line where bench mode's timing takes the case
  *            (no KIT_LAB_BENCH_AFTER refusal) - also a case the benchmark
  *            does not grade (KIT_LAB_BENCH_BEFORE: lab06's part=1).
@@ -63,6 +64,9 @@ typedef struct {
     kit_at count;         /* int field; 0: one element */
     int poison;           /* KIT_POISON(byte) or KIT_POISON_NONE */
     kit_decl_where where;
+    /* Records in one buffer (lab07's {key, tag}): bytes from one element to
+     * the next and of this one in each; 0, 0: packed elements of `type`. */
+    size_t stride, offset;
 } kit_decl_out;
 
 typedef struct {
@@ -91,6 +95,13 @@ typedef struct {
      * flops_of (those set); flops_per 0: not a measure of this lab. */
     double flops_per;
     kit_at flops_of[2];
+    /* KIT_FRESH_OFFSET without a modulus: the offsets' range [shift_lo,
+     * shift_hi] where shift_hi > shift_lo (lab07: any offset that keeps its
+     * keys ints).  poison: KIT_POISON(byte) for the timed calls' output when
+     * it differs from the checked call's (lab07: a key no input has); 0: the
+     * call's. */
+    int64_t shift_lo, shift_hi;
+    int poison;
 } kit_decl_timed;
 
 typedef struct {
@@ -113,12 +124,15 @@ struct kit_lab_decl {
     kit_decl_metric metrics[KIT_LAB_MAX_METRICS];
     /* time=1 in show mode: kit_lab_show_speedup against `baseline` (NULL: no
      * timing); where alone_if holds (a case the baseline cannot take: int
-     * data), the call timed alone with alone_note (kit_lab_show_alone). */
+     * data), the call timed alone with alone_note (kit_lab_show_alone).
+     * always: every show run times, no time=1 asked (lab07's and lab08's
+     * handouts: make run-labNN prints the times). */
     struct {
         const char *baseline;
         int warmup, reps;
         const char *alone_note;
         kit_when alone_if;
+        int always;
     } show_time;
 };
 

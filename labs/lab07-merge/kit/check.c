@@ -23,11 +23,10 @@
  * output and the timed calls. */
 typedef struct {
     lab07_data d;
-    size_t total;
+    int total;
+    int fn;        /* op=merge: 1 + impl=tiled + 2 type=rec (which function's C); op=corank: 0 */
     int32_t *c;    /* the stable merge */
     uint32_t *src; /* where c[k] came from */
-    const char *what;  /* the merge's name in messages */
-    char c_len_fmt[96];
 } reference;
 
 static void describe_origin(const lab07_data *d, uint32_t tag, char *buf, size_t len)
@@ -45,30 +44,32 @@ static void tail_hint(kit_check_ctx *ctx, const void *data, const kit_check_got 
 {
     const reference *ref = data;
     const int32_t *got = g->got;
-    size_t t = ref->total;
+    size_t total = (size_t)ref->total, t = total;
     if (g->ok)
         return;
     while (t > 0 && got[t - 1] == -1 && ref->c[t - 1] != -1)
         t--;
-    if (t < ref->total)
+    if (t < total)
         kit_detail(ctx, "the last %zu outputs (C[%zu] to C[%zu]) still hold -1, the value the harness filled C "
                         "with before your call: were they ever written?",
-                   ref->total - t, t, ref->total - 1);
+                   total - t, t, total - 1);
 }
 
 static void merged_keys(const void *data, const kit_check_ref *r)
 {
     const reference *ref = data;
-    for (size_t k = 0; k < ref->total; k++)
+    for (int k = 0; k < ref->total; k++)
         r->i[k] = ref->c[k];
 }
 
-/* Keys are right; every tag must say the element came from where the
- * stable merge takes it. */
-static void check_tags(kit_check_ctx *ctx, const reference *ref, const int32_t *tag)
+/* Keys are right (the tags are checked after them); every tag must say the
+ * element came from where the stable merge takes it. */
+static void check_tags(kit_check_ctx *ctx, const void *data, const kit_check_got *g)
 {
+    const reference *ref = data;
+    const int32_t *tag = g->got;
     size_t bad = 0, first = 0;
-    for (size_t k = 0; k < ref->total; k++)
+    for (size_t k = 0; k < (size_t)ref->total; k++)
         if ((uint32_t)tag[k] != ref->src[k] && !bad++)
             first = k;
     if (!bad)
@@ -78,7 +79,7 @@ static void check_tags(kit_check_ctx *ctx, const reference *ref, const int32_t *
     describe_origin(&ref->d, ref->src[first], exp_s, sizeof exp_s);
     kit_fail(ctx, "the merge is not stable: %zu of %zu outputs hold the right key from the wrong element; first "
                   "C[%zu] (key %d) came from %s, the stable merge takes %s there (on a tie A's element comes first)",
-             bad, ref->total, first, ref->c[first], got_s, exp_s);
+             bad, (size_t)ref->total, first, ref->c[first], got_s, exp_s);
 }
 
 /* Is i a split of k that is valid but unstable (it cuts a run of equal keys
@@ -94,13 +95,15 @@ static int unstable_split(const lab07_data *d, int k, int i)
     return a_ok && b_ok;
 }
 
-static void check_corank(kit_check_ctx *ctx, const reference *ref, const int32_t *got)
+static void check_corank(kit_check_ctx *ctx, const void *data, const kit_check_got *g)
 {
+    const reference *ref = data;
     const lab07_data *d = &ref->d;
+    const int32_t *got = g->got;
     /* from_a[k] = how many of the first k outputs come from A */
-    int32_t *from_a = kit_xmalloc((ref->total + 1) * sizeof *from_a, "co-ranks");
+    int32_t *from_a = kit_xmalloc(((size_t)ref->total + 1) * sizeof *from_a, "co-ranks");
     from_a[0] = 0;
-    for (size_t k = 0; k < ref->total; k++)
+    for (int k = 0; k < ref->total; k++)
         from_a[k + 1] = from_a[k] + (ref->src[k] < (uint32_t)d->m);
     int bad = 0, first = 0;
     for (int t = 0; t < d->nk; t++)
@@ -152,13 +155,11 @@ static int generate(const kit_params *p, uint64_t seed, void *data, char *err, s
     const lab07_data *d = &ref->d;
     if (lab07_generate(p, seed, &ref->d, err, errlen) != 0)
         return -1;
-    ref->total = (size_t)d->m + (size_t)d->n;
-    ref->c = kit_xmalloc((ref->total ? ref->total : 1) * sizeof *ref->c, "the reference merge");
-    ref->src = kit_xmalloc((ref->total ? ref->total : 1) * sizeof *ref->src, "the reference merge");
+    size_t total = (size_t)d->m + (size_t)d->n;
+    ref->total = (int)total, ref->fn = d->op == LAB07_MERGE ? 1 + d->tiled + 2 * d->is_rec : 0;
+    ref->c = kit_xmalloc((total ? total : 1) * sizeof *ref->c, "the reference merge");
+    ref->src = kit_xmalloc((total ? total : 1) * sizeof *ref->src, "the reference merge");
     kit_ref_merge_i32(d->a, (size_t)d->m, d->b, (size_t)d->n, ref->c, ref->src);
-    ref->what = d->is_rec ? (d->tiled ? "merge_tiled_rec keys" : "merge_basic_rec keys")
-                          : (d->tiled ? "merge_tiled" : "merge_basic");
-    snprintf(ref->c_len_fmt, sizeof ref->c_len_fmt, "%s: C has %%llu elements, expected m + n = %%llu", ref->what);
     return 0;
 }
 
@@ -180,34 +181,17 @@ static double input(const void *data)
     return ((double)d->m + d->n) * sizeof(int32_t) * (d->is_rec ? 2 : 1);
 }
 
-/* The keys, then a record merge's tags, or the co-ranks. */
-static int outputs(const void *data, kit_check_output *out)
-{
-    const reference *ref = data;
-    const lab07_data *d = &ref->d;
-    if (d->op == LAB07_CORANK) {
-        out[0] = (kit_check_output){.name = LAB07_OUT_CORANK, .type = KIT_T_I32, .len = (uint64_t)d->nk,
-                                    .len_fmt = "corank: %llu results, expected %llu"};
-        return 1;
-    }
-    out[0] = (kit_check_output){.name = LAB07_OUT_C, .type = KIT_T_I32, .len = ref->total, .len_fmt = ref->c_len_fmt,
-                                .what = ref->what, .reference = merged_keys, .after = tail_hint};
-    out[1] = (kit_check_output){.name = LAB07_OUT_TAG, .type = KIT_T_I32, .len = ref->total,
-                                .len_fmt = "tags: %llu elements, expected m + n = %llu"};
-    return d->is_rec ? 2 : 1;
-}
-
-/* Co-ranks and tags, once they are there (and the keys right). */
-static void judge(kit_check_ctx *ctx, const void *data, const kit_check_got *outs, int ok)
-{
-    const reference *ref = data;
-    if (!ok)
-        return;
-    if (ref->d.op == LAB07_CORANK)
-        check_corank(ctx, ref, outs[0].got);
-    else if (ref->d.is_rec)
-        check_tags(ctx, ref, outs[1].got);
-}
-
-const kit_check KIT_CHECK = {sizeof(reference), generate, release, .input = input, .outputs = outputs,
-                             .judge = judge, .timed = check_timed};
+#define F(member) KIT_AT(reference, member)
+#define C(fn_, function)                                                                                        \
+    {LAB07_OUT_C, KIT_T_I32, .len_fmt = function ": C has %llu elements, expected m + n = %llu", .what = function, \
+     .reference = merged_keys, .after = tail_hint, .len_of = F(total), .when = KIT_WHEN(reference, fn, fn_)}
+/* The keys, then a record merge's tags; or the co-ranks.  A benchmark run's
+ * timed int merges: check_timed. */
+const kit_check KIT_CHECK = {
+    sizeof(reference), generate, release, .input = input,
+    .out = {C(1, "merge_basic"), C(2, "merge_tiled"), C(3, "merge_basic_rec keys"), C(4, "merge_tiled_rec keys"),
+            {LAB07_OUT_TAG, KIT_T_I32, .len_fmt = "tags: %llu elements, expected m + n = %llu", .after = check_tags,
+             .len_of = F(total), .when = KIT_WHEN2(reference, d.op, LAB07_MERGE, d.is_rec, 1)},
+            {LAB07_OUT_CORANK, KIT_T_I32, .len_fmt = "corank: %llu results, expected %llu", .after = check_corank,
+             .len_of = F(d.nk), .when = KIT_WHEN(reference, d.op, LAB07_CORANK)}},
+    .timed = check_timed};

@@ -9,13 +9,10 @@
  */
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "dataset.h"
 #include "kit/check_driver.h"
-#include "kit/timed.h"
 #include "kit/ref.h"
-#include "kit/util.h"
 
 /* Row-length classes, to point at the bug: rows longer than a warp, rows
  * that need a reduction, rows that don't. */
@@ -61,47 +58,6 @@ static void explain(kit_check_ctx *ctx, const void *data, const kit_check_got *g
         kit_detail(ctx, "an empty row's y must be written as 0");
 }
 
-/* A benchmark run recorded the y of a few timed calls (chosen at random as
- * they happened, and the last) with the (shift, scale) of their fresh x
- * (timed.h): each is recomputed, so y left from an earlier call (or the
- * baseline's) fails. */
-static void check_timed(kit_check_ctx *ctx, const void *data, const kit_check_got *outs)
-{
-    const lab08_data *d = data;
-    kit_timed_view v;
-    const kit_csr *A = &d->A;
-    size_t rows = (size_t)A->rows;
-    if (!outs[0].got || outs[0].count != rows) /* after a wrong y too, not after a missing one */
-        return;
-    if (A->cols < 1 || kit_timed_load(ctx, A->rows, 1, A->rows, &v) != 1)
-        return;
-    float *x = kit_xmalloc((size_t)A->cols * sizeof *x, "a timed call's x");
-    float *y = kit_xmalloc((rows ? rows : 1) * sizeof *y, "a timed call's y");
-    double *exp = kit_xmalloc((rows ? rows : 1) * sizeof *exp, "the reference");
-    double *bound = kit_xmalloc((rows ? rows : 1) * sizeof *bound, "the reference");
-    for (int k = 0; k < v.n && !ctx->failed; k++) {
-        if (!kit_timed_inputs_ok(ctx, &v, k, A->cols, "spmv_vector"))
-            break;
-        kit_fresh_apply_host(d->x, x, A->cols, v.shift[k], v.scale[k]);
-        kit_ref_spmv_csr(A, x, exp, bound);
-        for (size_t i = 0; i < rows; i++) {
-            bound[i] = kit_sum_bound((double)(A->row_ptr[i + 1] - A->row_ptr[i]) + 1, bound[i], KIT_U_F32);
-            y[i] = kit_timed_f32(&v, (size_t)k * rows + i);
-        }
-        kit_cmp r;
-        kit_cmp_f32(&r, y, rows, exp, bound, rows);
-        if (!kit_cmp_ok(&r)) {
-            char what[160];
-            kit_cmp_describe(&r, what, sizeof what);
-            kit_timed_fail(ctx, &v, k, "spmv_vector", "x", "a wrong y (%s)", what);
-        }
-    }
-    free(x);
-    free(y);
-    free(exp);
-    free(bound);
-}
-
 /* evidence (manifest): the kernel reads every nonzero's value and column, handed over on the device */
 static double input(const void *data)
 {
@@ -117,15 +73,15 @@ static void reference(const void *data, const kit_check_ref *r)
         r->bound[i] = kit_sum_bound((double)(A->row_ptr[i + 1] - A->row_ptr[i]) + 1, r->bound[i], KIT_U_F32);
 }
 
-static int outputs(const void *data, kit_check_output *out)
-{
-    out[0] = (kit_check_output){LAB08_OUT_Y, KIT_T_F32, (uint64_t)((const lab08_data *)data)->A.rows,
-                                .len_fmt = "output 'y' has %llu elements, expected one per row (%llu)",
-                                .what = "spmv_vector y", .reference = reference, .after = explain};
-    return 1;
-}
-
 KIT_CHECK_DATASET(lab08)
 
-const kit_check KIT_CHECK = {sizeof(lab08_data), check_generate, check_release, .input = input, .outputs = outputs,
-                             .timed = check_timed, .timed_always = 1};
+/* A benchmark run recorded the y of a few timed calls (chosen at random as
+ * they happened, and the last) with the (shift, scale) of their fresh x: each
+ * is the reference on that x (the driver's timed_fresh), so y left from an
+ * earlier call (or the baseline's) fails. */
+const kit_check KIT_CHECK = {
+    sizeof(lab08_data), check_generate, check_release, .input = input,
+    .out = {{LAB08_OUT_Y, KIT_T_F32, .len_fmt = "output 'y' has %llu elements, expected one per row (%llu)",
+             .what = "spmv_vector y", .reference = reference, .after = explain, .len_of = KIT_AT(lab08_data, A.rows)}},
+    .timed_always = 1,
+    .timed_fresh = {"spmv_vector", "x", {KIT_AT(lab08_data, x)}, KIT_AT(lab08_data, A.cols)}};
