@@ -182,9 +182,10 @@ static void check_sampled(kit_check_ctx *ctx, const kit_check *lab, const void *
 {
     const kit_check_output *o = g->out;
     int64_t len = (int64_t)o->len;
+    int64_t limit = lab->timed_sampled.shift_of ? kit_field_int(data, lab->timed_sampled.shift_of) : len;
     if (!kit_when_holds(&lab->timed_sampled.when, data))
         return;
-    kit_timed_samples s = {o->what, lab->timed_sampled.fresh, o->name, lab->timed_sampled.per, len, len,
+    kit_timed_samples s = {o->what, lab->timed_sampled.fresh, o->name, lab->timed_sampled.per, len, limit,
                            lab->timed_sampled.element};
     kit_timed_check_samples(ctx, data, &s);
 }

@@ -83,7 +83,9 @@ static void shift_range(const kit_lab_decl *d, const void *s, kit_timed_calls *t
         tc->modulus = kit_field_int(s, d->timed.modulus);
         tc->shift_lo = tc->modulus > 1 ? 1 : 0, tc->shift_hi = tc->modulus - 1;
     } else {
-        tc->shift_hi = tc->in[0].count - 1;
+        int step = kit_field_int(s, d->timed.step); /* a shift of whole steps: step * [0, count / step) */
+        tc->shift_step = step > 0 ? step : 0;
+        tc->shift_hi = (step > 0 ? tc->in[0].count / step : tc->in[0].count) - 1;
     }
 }
 

@@ -13,6 +13,7 @@
 
 typedef struct {
     int n, is_int, two, host;
+    int shifts; /* a timed call's shift limit other than n (timed_sampled.shift_of) */
     float *x;
 } sq_data;
 
@@ -35,6 +36,7 @@ static int sq_generate(const kit_params *p, uint64_t seed, void *data, char *err
     d->is_int = !strcmp(kit_params_get(p, "type", "float"), "int");
     d->two = kit_params_has(p, "two");
     d->host = kit_params_has(p, "host");
+    d->shifts = (int)kit_params_ll(p, "shifts", 0, NULL);
     d->x = kit_xmalloc((size_t)(d->n ? d->n : 1) * sizeof *d->x, "x");
     for (int i = 0; i < d->n; i++)
         d->x[i] = (float)(i + 1);
@@ -265,16 +267,19 @@ static double sq_element(const void *data, int64_t i, int64_t shift, double scal
     return x * x;
 }
 
-/* One timed call (7, shift 1, scale 2: x' = {4, 6, 2}), v[0] and v[2] sampled. */
-static int run_sampled(const char *params, float v2, char *text, size_t len)
+/* One timed call (7, shift 1 or 4 - with n = 3 the same x' = {4, 6, 2} at
+ * scale 2), v[0] and v[2] sampled; shifts=N: the shifts' limit is N. */
+static int run_sampled_at(const char *params, int64_t shift, float v2, char *text, size_t len)
 {
     kit_check lab = KIT_CHECK;
     lab.timed = NULL;
     lab.timed_sampled.fresh = "x", lab.timed_sampled.per = 2, lab.timed_sampled.element = sq_element;
     lab.timed_sampled.when = (kit_when)KIT_WHEN(sq_data, is_int, 0);
+    if (strstr(params, "shifts"))
+        lab.timed_sampled.shift_of = KIT_AT(sq_data, shifts);
     int is_int = strstr(params, "int") != NULL;
     int32_t vi[3] = {1, 4, 9}, call = 7;
-    int64_t shift = 1, idx[2] = {0, 2};
+    int64_t idx[2] = {0, 2};
     double scale = 2;
     float val[2] = {16, v2};
     kit_writer *w = is_int ? lct_open() : with_v(RIGHT, 3);
@@ -282,6 +287,11 @@ static int run_sampled(const char *params, float v2, char *text, size_t len)
         kit_writer_put(w, "v", KIT_T_I32, vi, 3);
     lct_timed(w, &call, &shift, &scale, 1, idx, val, 2);
     return run(w, params, &lab, NULL, text, len);
+}
+
+static int run_sampled(const char *params, float v2, char *text, size_t len)
+{
+    return run_sampled_at(params, 1, v2, text, len);
 }
 
 START_TEST(sampled_timed_calls_recomputed_where_declared)
@@ -292,6 +302,19 @@ START_TEST(sampled_timed_calls_recomputed_where_declared)
     ck_assert_msg(strstr(text, "timed call 7 of sq (fresh x each call): v[2] = 5, expected 4"), "%s", text);
     /* `when` does not hold: the timed calls are not looked at */
     ck_assert_msg(run_sampled("n=3 type=int", 5, text, sizeof text) == 0, "%s", text);
+}
+END_TEST
+
+/* The shifts' limit: the output's length, or the field shift_of names (lab10:
+ * whole rows of A, up to m * k, whatever the length of C). */
+START_TEST(sampled_timed_calls_shift_limit_from_a_field)
+{
+    char text[1024];
+    ck_assert_int_eq(run_sampled_at("n=3", 4, 4, text, sizeof text), 1);
+    ck_assert_msg(strstr(text, "timed call 7 of sq: its inputs were not recorded"), "%s", text);
+    ck_assert_msg(run_sampled_at("n=3 shifts=5", 4, 4, text, sizeof text) == 0, "%s", text);
+    ck_assert_int_eq(run_sampled_at("n=3 shifts=4", 4, 4, text, sizeof text), 1);
+    ck_assert_msg(strstr(text, "its inputs were not recorded"), "%s", text);
 }
 END_TEST
 
@@ -307,6 +330,7 @@ static Suite *driver_suite(void)
     tcase_add_test(t, first_failing_output_ends_the_loop);
     tcase_add_test(t, timed_calls_after_a_failure_only_when_asked);
     tcase_add_test(t, sampled_timed_calls_recomputed_where_declared);
+    tcase_add_test(t, sampled_timed_calls_shift_limit_from_a_field);
     suite_add_tcase(s, t);
     return s;
 }

@@ -148,6 +148,14 @@ static void timed(void)
     CHECK(tc.out == &s.r && tc.out_host && !sw.out && tc.out_count == 1 && tc.poison == 0xFF, "the result");
     CHECK(tc.extra_bytes == 20, "a is read by every call: %g", tc.extra_bytes);
     CHECK(tc.flops == 2.0 * 5 * 3, "flops: 2 * n * bins, not %g", tc.flops);
+    CHECK(tc.shift_step == 0, "no step declared: any element");
+    kit_lab_decl rows = DECL; /* b as rows of `bins` elements: n = 7 holds two whole rows of 3 */
+    rows.timed.step = F(bins), s.n = 7;
+    memset(&tc, 0, sizeof tc), memset(&sw, 0, sizeof sw);
+    kit_decl_timed_calls(&rows, &s, &tc, &sw);
+    CHECK(tc.shift_step == 3 && tc.shift_lo == 0 && tc.shift_hi == 1, "rows of 3 of 7 elements: shift 3 * [0, 1], "
+          "not %lld * [%lld, %lld]", (long long)tc.shift_step, (long long)tc.shift_lo, (long long)tc.shift_hi);
+    s.n = 5;
     memset(&tc, 0, sizeof tc), memset(&sw, 0, sizeof sw);
     CHECK(kit_decl_timed_calls(&OFFSET, &s, &tc, &sw) == 0 && tc.how == KIT_FRESH_OFFSET, "offset");
     CHECK(tc.modulus == 3 && tc.shift_lo == 1 && tc.shift_hi == 2, "offset in [1, bins)");

@@ -130,8 +130,8 @@ typedef struct kit_check {
     } timed_fresh;
     /* Where timed is NULL, the driver's check of sampled timed calls
      * (kit_timed_check_samples, timed.h): `per` elements of the first
-     * output (its len both the output's length and the shifts' limit) of
-     * each recorded call, each recomputed by element() from its index and
+     * output (its len the output's length and, without shift_of, the
+     * shifts' limit) of each recorded call, each recomputed by element() from its index and
      * the call's (shift, scale), within the bound element() gives; the
      * function named in messages is the output's `what`, `fresh` the input
      * refreshed.  When nothing failed and `when` holds.  element NULL: none.
@@ -143,6 +143,7 @@ typedef struct kit_check {
         int per;
         double (*element)(const void *data, int64_t i, int64_t shift, double scale, double *bound);
         kit_when when;
+        kit_at shift_of; /* int field: the shifts' limit (lab10: m * k, A's elements); 0: len */
     } timed_sampled;
 } kit_check;
 

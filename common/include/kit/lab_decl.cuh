@@ -22,8 +22,8 @@
  *            `call` whatever the case's entry, else the case's call: the pointer fields
  *            refreshed (their counts from their bufs rows), the call's first
  *            output poisoned as it declares; the shift range from `how`
- *            (ROTATE_SCALE: [0, count); OFFSET: [1, modulus) when modulus > 1,
- *            else [shift_lo, shift_hi]);
+ *            (ROTATE_SCALE: [0, count), or whole `step`s of it; OFFSET:
+ *            [1, modulus) when modulus > 1, else [shift_lo, shift_hi]);
  *            the bytes of the case's uploaded inputs that are not refreshed
  *            counted as read by every call, and each call's flops
  *            (plausible.h);
@@ -89,6 +89,8 @@ typedef struct {
     kit_fresh_how how;
     kit_at in[KIT_FRESH_MAX_IN]; /* the pointer fields refreshed; in[0] 0: the lab has no benchmark */
     kit_at modulus;              /* KIT_FRESH_OFFSET: int field */
+    kit_at step;                 /* ROTATE_SCALE, int field: every shift a multiple of it (lab10: whole
+                                    rows of A, k floats), in [0, count / step); 0: any element */
     int sample;                  /* output elements recorded per call; 0: all */
     const char *call;            /* the calls row timed (by name); NULL: the case's call */
     /* One call's floating-point operations: flops_per * the int fields
