@@ -38,6 +38,8 @@ static int parse(const kit_params *p, lab10_data *d, float *lo, char *err, size_
         snprintf(err, errlen, "m=%d n=%d k=%d: every matrix must have at most 2^26 elements", d->m, d->n, d->k);
         return -1;
     }
+    d->a_count = (int)mk, d->b_count = (int)kn, d->c_count = (int)mn;
+    d->nonempty = mn > 0 && d->k > 0;
     return kit_gen_float_dist(kit_params_get(p, "dist", "uniform"), lo, err, errlen);
 }
 
@@ -54,9 +56,9 @@ int lab10_generate(const kit_params *p, uint64_t seed, lab10_data *d, char *err,
     float lo;
     if (parse(p, d, &lo, err, errlen) != 0)
         return -1;
-    long long mk = (long long)d->m * d->k, kn = (long long)d->k * d->n;
-    d->a = malloc((size_t)(mk ? mk : 1) * sizeof *d->a);
-    d->b = malloc((size_t)(kn ? kn : 1) * sizeof *d->b);
+    size_t mk = (size_t)d->a_count, kn = (size_t)d->b_count;
+    d->a = malloc((mk ? mk : 1) * sizeof *d->a);
+    d->b = malloc((kn ? kn : 1) * sizeof *d->b);
     if (!d->a || !d->b) {
         snprintf(err, errlen, "out of host memory for m=%d n=%d k=%d", d->m, d->n, d->k);
         lab10_free(d);
@@ -65,8 +67,8 @@ int lab10_generate(const kit_params *p, uint64_t seed, lab10_data *d, char *err,
     kit_rng ra, rb;
     kit_rng_seed(&ra, seed, 0);
     kit_rng_seed(&rb, seed, 1);
-    kit_gen_uniform_f32(&ra, d->a, (size_t)mk, lo, 1.0f);
-    kit_gen_uniform_f32(&rb, d->b, (size_t)kn, lo, 1.0f);
+    kit_gen_uniform_f32(&ra, d->a, mk, lo, 1.0f);
+    kit_gen_uniform_f32(&rb, d->b, kn, lo, 1.0f);
     return 0;
 }
 

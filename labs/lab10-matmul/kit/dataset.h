@@ -32,6 +32,8 @@ extern "C" {
 
 typedef struct {
     int m, n, k;
+    int a_count, b_count, c_count; /* m k, k n, m n (int: the descriptors' counts, kit/field.h) */
+    int nonempty;                  /* m, n, k > 0: C has a product to compute (else no kernel is needed) */
     float *a; /* m x k */
     float *b; /* k x n */
 } lab10_data;

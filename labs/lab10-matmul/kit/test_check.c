@@ -58,12 +58,13 @@ START_TEST(right_product_passes)
 }
 END_TEST
 
-/* A benchmark's outputs: the checked C, then one timed call on a fresh A
- * (rows rotated by 5, scaled by 2), sampled; `stale` makes the samples the
- * checked call's C (left from an earlier call). */
-START_TEST(timed_calls_are_checked)
+/* A benchmark's outputs for m=33 n=47 k=70: the checked C, then one timed
+ * call on a fresh A (rows rotated by `rows`, plus `off` elements, scaled by
+ * 2), sampled; `stale` makes the samples the checked call's C (left from an
+ * earlier call).  Returns the verdict, why the text. */
+static int timed_case(int64_t rows, int64_t off, int stale, char *why, size_t len)
 {
-    char why[1024], err[128];
+    char err[128];
     const char *params = "m=33 n=47 k=70";
     int m, n;
     float *c = cpu_product(params, 11, 0, &m, &n);
@@ -71,33 +72,41 @@ START_TEST(timed_calls_are_checked)
     kit_params_parse(params, &p, err, sizeof err);
     lab10_data d;
     lab10_generate(&p, 11, &d, err, sizeof err);
-    int64_t shift = 5 * (int64_t)d.k, idx[LAB10_TIMED_SAMPLE];
+    int64_t shift = rows * (int64_t)d.k + off, idx[LAB10_TIMED_SAMPLE];
     double scale = 2;
     float val[LAB10_TIMED_SAMPLE];
     int32_t call = 9;
-    for (int stale = 0; stale < 2; stale++) {
-        for (int j = 0; j < LAB10_TIMED_SAMPLE; j++) {
-            idx[j] = (int64_t)((j * 7919LL) % ((int64_t)m * n));
-            int64_t row = idx[j] / n, col = idx[j] % n, src = (row + 5) % m;
-            double e = 0;
-            for (int q = 0; q < d.k; q++)
-                e += 2.0 * d.a[src * d.k + q] * d.b[(size_t)q * n + col];
-            val[j] = stale ? c[idx[j]] : (float)e;
-        }
-        kit_writer *w = lct_open();
-        kit_writer_put(w, "c", KIT_T_F32, c, (uint64_t)m * n);
-        lct_timed(w, &call, &shift, &scale, 1, idx, val, LAB10_TIMED_SAMPLE);
-        lct_trace(w, CALL, KERNEL);
-        int rc = lct_run(w, params, 11, "", 0, 1, 1, 1, why, sizeof why);
-        if (!stale)
-            ck_assert_msg(rc == 0, "%s", why);
-        else {
-            ck_assert_int_eq(rc, 1);
-            ck_assert_msg(strstr(why, "timed call 9 of matmul_tiled"), "%s", why);
-        }
+    for (int j = 0; j < LAB10_TIMED_SAMPLE; j++) {
+        idx[j] = (int64_t)((j * 7919LL) % ((int64_t)m * n));
+        int64_t row = idx[j] / n, col = idx[j] % n, src = (row + rows) % m;
+        double e = 0;
+        for (int q = 0; q < d.k; q++)
+            e += 2.0 * d.a[src * d.k + q] * d.b[(size_t)q * n + col];
+        val[j] = stale ? c[idx[j]] : (float)e;
     }
+    kit_writer *w = lct_open();
+    kit_writer_put(w, "c", KIT_T_F32, c, (uint64_t)m * n);
+    lct_timed(w, &call, &shift, &scale, 1, idx, val, LAB10_TIMED_SAMPLE);
+    lct_trace(w, CALL, KERNEL);
+    int rc = lct_run(w, params, 11, "", 0, 1, 1, 1, why, len);
     lab10_free(&d);
     free(c);
+    return rc;
+}
+
+START_TEST(timed_calls_are_checked)
+{
+    char why[1024];
+    ck_assert_msg(timed_case(5, 0, 0, why, sizeof why) == 0, "%s", why);
+    /* the last row: a shift of 32 k = 2240 elements, beyond m n = 1551 (C's length) but within A's m k */
+    ck_assert_msg(timed_case(32, 0, 0, why, sizeof why) == 0, "%s", why);
+    ck_assert_int_eq(timed_case(5, 0, 1, why, sizeof why), 1);
+    ck_assert_msg(strstr(why, "timed call 9 of matmul_tiled"), "%s", why);
+    /* a shift of no whole rows, or beyond A: never made by the kit */
+    ck_assert_int_eq(timed_case(5, 1, 0, why, sizeof why), 1);
+    ck_assert_msg(strstr(why, "timed call 9 of matmul_tiled"), "%s", why);
+    ck_assert_int_eq(timed_case(33, 0, 0, why, sizeof why), 1);
+    ck_assert_msg(strstr(why, "timed call 9 of matmul_tiled: its inputs were not recorded"), "%s", why);
 }
 END_TEST
 
