@@ -195,26 +195,13 @@ template <typename T> __device__ T look_back(const unsigned long long *status, i
     }
 }
 
+/* Chunk c of this warp: 32 lanes x 4 consecutive elements, 512 bytes.  A
+ * whole tile (every tile but perhaps the last) is read with 16-byte loads
+ * and no bounds checks, all CHUNKS of them issued before the first is used;
+ * the same for every thread of the block (full is). */
 template <typename T>
-__global__ void __launch_bounds__(THREADS) scan_single_pass(const T *in, T *out, int n, int tiles,
-                                                            unsigned long long *status, unsigned *ticket,
-                                                            unsigned epoch, bool vec)
+__device__ __forceinline__ void load_tile(const T *in, long first, int n, bool vec, bool full, T (&v)[CHUNKS][VEC])
 {
-    __shared__ int my_tile;
-    __shared__ T warp_offset[WARPS]; /* the warps' totals, then what each warp adds */
-    int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    if (threadIdx.x == 0) /* 0, 1, ..., tiles - 1, and back to 0 for the next call */
-        my_tile = (int)atomicInc(ticket, (unsigned)tiles - 1u);
-    __syncthreads();
-    int tile = my_tile;
-
-    /* Chunk c of this warp: 32 lanes x 4 consecutive elements, 512 bytes.
-     * A whole tile (every tile but perhaps the last) is read with 16-byte
-     * loads and no bounds checks, all CHUNKS of them issued before the
-     * first is used; the same for every thread of the block (full is). */
-    long first = (long)tile * TILE + (long)warp * WARP_ITEMS + lane * VEC;
-    bool full = vec && (long)(tile + 1) * TILE <= n;
-    T v[CHUNKS][VEC];
     if (full) {
         typedef typename vec4<T>::type V;
         const V *src = (const V *)(in + first);
@@ -228,9 +215,13 @@ __global__ void __launch_bounds__(THREADS) scan_single_pass(const T *in, T *out,
         for (int c = 0; c < CHUNKS; c++)
             load4(in, first + c * 32 * VEC, n, vec, v[c]);
     }
+}
 
-    /* The warp's elements: each chunk scanned across the lanes, the
-     * chunks one after the other (carry = the warp's elements before the chunk). */
+/* The warp's elements: each chunk scanned across the lanes, the chunks one
+ * after the other (carry = the warp's elements before the chunk).  Returns
+ * the warp's total (in every lane). */
+template <typename T> __device__ __forceinline__ T scan_warp_chunks(T (&v)[CHUNKS][VEC])
+{
     T carry = T(0);
 #pragma unroll
     for (int c = 0; c < CHUNKS; c++) {
@@ -242,31 +233,38 @@ __global__ void __launch_bounds__(THREADS) scan_single_pass(const T *in, T *out,
             v[c][k] += add;
         carry += __shfl_sync(FULL_MASK, upto_lane, 31);
     }
-    if (lane == 31)
-        warp_offset[warp] = carry;
-    __syncthreads();
+    return carry;
+}
 
-    if (warp == 0) {
-        T upto_warp = warp_scan(lane < WARPS ? warp_offset[lane] : T(0));
-        T aggregate = __shfl_sync(FULL_MASK, upto_warp, WARPS - 1);
-        T before = T(0);
-        if (tile == 0) {
-            if (lane == 0)
-                publish(&status[0], epoch, true, aggregate);
-        } else {
-            if (lane == 0)
-                publish(&status[tile], epoch, false, aggregate);
-            before = look_back<T>(status, tile, epoch);
-            if (lane == 0)
-                publish(&status[tile], epoch, true, before + aggregate);
-        }
-        T warp_before = from_lane_before(upto_warp);
-        if (lane < WARPS) /* each lane reads and writes only its own entry */
-            warp_offset[lane] = before + warp_before;
+/* Warp 0: the warps' totals scanned, the tile's aggregate published, the
+ * tiles before it looked back on (tile 0 publishes its prefix at once), and
+ * warp_offset[w] set to what warp w adds to its elements. */
+template <typename T>
+__device__ __forceinline__ void tile_offsets(T *warp_offset, unsigned long long *status, int tile, unsigned epoch)
+{
+    int lane = threadIdx.x % 32;
+    T upto_warp = warp_scan(lane < WARPS ? warp_offset[lane] : T(0));
+    T aggregate = __shfl_sync(FULL_MASK, upto_warp, WARPS - 1);
+    T before = T(0);
+    if (tile == 0) {
+        if (lane == 0)
+            publish(&status[0], epoch, true, aggregate);
+    } else {
+        if (lane == 0)
+            publish(&status[tile], epoch, false, aggregate);
+        before = look_back<T>(status, tile, epoch);
+        if (lane == 0)
+            publish(&status[tile], epoch, true, before + aggregate);
     }
-    __syncthreads();
+    T warp_before = from_lane_before(upto_warp);
+    if (lane < WARPS) /* each lane reads and writes only its own entry */
+        warp_offset[lane] = before + warp_before;
+}
 
-    T offset = warp_offset[warp];
+/* The tile's elements plus offset, written as load_tile read them. */
+template <typename T>
+__device__ __forceinline__ void store_tile(T *out, long first, int n, bool vec, bool full, T offset, T (&v)[CHUNKS][VEC])
+{
 #pragma unroll
     for (int c = 0; c < CHUNKS; c++)
         for (int k = 0; k < VEC; k++)
@@ -285,6 +283,33 @@ __global__ void __launch_bounds__(THREADS) scan_single_pass(const T *in, T *out,
         for (int c = 0; c < CHUNKS; c++)
             store4(out, first + c * 32 * VEC, n, vec, v[c]);
     }
+}
+
+template <typename T>
+__global__ void __launch_bounds__(THREADS) scan_single_pass(const T *in, T *out, int n, int tiles,
+                                                            unsigned long long *status, unsigned *ticket,
+                                                            unsigned epoch, bool vec)
+{
+    __shared__ int my_tile;
+    __shared__ T warp_offset[WARPS]; /* the warps' totals, then what each warp adds */
+    int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    if (threadIdx.x == 0) /* 0, 1, ..., tiles - 1, and back to 0 for the next call */
+        my_tile = (int)atomicInc(ticket, (unsigned)tiles - 1u);
+    __syncthreads();
+    int tile = my_tile;
+
+    long first = (long)tile * TILE + (long)warp * WARP_ITEMS + lane * VEC;
+    bool full = vec && (long)(tile + 1) * TILE <= n;
+    T v[CHUNKS][VEC];
+    load_tile(in, first, n, vec, full, v);
+    T total = scan_warp_chunks(v);
+    if (lane == 31)
+        warp_offset[warp] = total;
+    __syncthreads();
+    if (warp == 0)
+        tile_offsets(warp_offset, status, tile, epoch);
+    __syncthreads();
+    store_tile(out, first, n, vec, full, warp_offset[warp], v);
 }
 
 /* Kept between calls (the handout allows it): the tiles' statuses (cleared

@@ -317,20 +317,15 @@ __host__ __device__ inline void diag_entry(int t, int k, int *r, int *c)
  *    1 / l_jj on it, 0 below (NB x NB each, 0 outside b).  256 threads of
  *    at most 128 registers (launch bounds) and 66 KB of shared memory: the
  *    block fits where one update block has finished. */
-__global__ void __launch_bounds__(DIAG_THREADS, 2)
-    diag_kernel(float *a, int n, int J, int b, const float *tol, int *status, float *tri_u, float *tri_lt)
+/* The block into S (the identity outside b) and its tolerances into stol.
+ * Consecutive threads, consecutive columns; NB * NB / DIAG_THREADS = 64
+ * entries per thread, a fixed count unrolled 16-fold so that 16 loads are
+ * in flight at a time: the compiler's own choice, 4, made this 16 round
+ * trips to memory one after another, at the head of the serial chain of
+ * every panel. */
+__device__ __forceinline__ void diag_load(float *S, float *stol, const float *a, int n, int J, int b,
+                                          const float *tol, int t)
 {
-    extern __shared__ float S[]; /* NB x NB, rows DIAG_LD apart */
-    __shared__ float stol[NB], sinv[NB];
-    __shared__ int failed;
-    if (*status != LU_OK) /* the same in every thread: the whole block leaves */
-        return;
-    int t = threadIdx.x, lane = t % 32, tx = t % DIAG_TX, ty = t / DIAG_TX;
-    /* Consecutive threads, consecutive columns; NB * NB / DIAG_THREADS = 64
-     * entries per thread, a fixed count unrolled 16-fold so that 16 loads
-     * are in flight at a time: the compiler's own choice, 4, made this 16
-     * round trips to memory one after another, at the head of the serial
-     * chain of every panel. */
 #pragma unroll 16
     for (int k = 0; k < NB * NB / DIAG_THREADS; k++) {
         int r, c;
@@ -339,94 +334,102 @@ __global__ void __launch_bounds__(DIAG_THREADS, 2)
     }
     for (int i = t; i < NB; i += DIAG_THREADS)
         stol[i] = i < b ? tol[J + i] : 0.0f;
-    if (t == 0)
-        failed = 0;
-    __syncthreads(); /* the block, stol and the flag in place */
+}
 
-    for (int s = 0; s < NB; s += DIAG_W) {
-        int e = s + DIAG_W;
-        if (t < 32) { /* a. warp 0: rows s + lane + 32 i (0 past NB, not stored), columns s .. e - 1 */
-            float v[4][DIAG_W];
+/* a. Warp 0: the sub-panel's columns s .. s + DIAG_W - 1, rows s + lane +
+ * 32 i (0 past NB, not stored), factored in registers; a rejected pivot sets
+ * the status and *failed and ends the factoring (what was done is stored). */
+__device__ __forceinline__ void diag_factor_subpanel(float *S, const float *stol, float *sinv, int s, int J,
+                                                     int lane, int *status, int *failed)
+{
+    float v[4][DIAG_W];
 #pragma unroll
-            for (int i = 0; i < 4; i++) {
-                int r = s + lane + 32 * i;
+    for (int i = 0; i < 4; i++) {
+        int r = s + lane + 32 * i;
 #pragma unroll
-                for (int c = 0; c < DIAG_W; c++)
-                    v[i][c] = r < NB ? S[r * DIAG_LD + s + c] : 0.0f;
-            }
-#pragma unroll
-            for (int jj = 0; jj < DIAG_W; jj++) { /* unrolled: every register index is a constant */
-                float p = __shfl_sync(FULL_MASK, v[0][jj], jj); /* row s + jj is lane jj's; the same p in every lane */
-                if (!(fabsf(p) > stol[s + jj])) { /* uniform: the whole warp leaves the loop */
-                    if (lane == 0) {
-                        *status = J + s + jj + 1;
-                        failed = 1;
-                    }
-                    break;
-                }
-                float inv = 1.0f / p;
-                if (lane == 0)
-                    sinv[s + jj] = inv;
-                float u[DIAG_W]; /* row s + jj of U, columns after jj */
-#pragma unroll
-                for (int c = jj + 1; c < DIAG_W; c++)
-                    u[c] = __shfl_sync(FULL_MASK, v[0][c], jj) * inv;
-#pragma unroll
-                for (int i = 0; i < 4; i++) {
-                    float l = i > 0 || lane > jj ? v[i][jj] : 0.0f; /* rows after s + jj only (l final) */
-#pragma unroll
-                    for (int c = jj + 1; c < DIAG_W; c++)
-                        v[i][c] = fmaf(-l, u[c], v[i][c]);
-                }
-                if (lane == jj)
-#pragma unroll
-                    for (int c = jj + 1; c < DIAG_W; c++)
-                        v[0][c] = u[c];
-            }
-#pragma unroll
-            for (int i = 0; i < 4; i++) {
-                int r = s + lane + 32 * i;
-                if (r < NB)
-#pragma unroll
-                    for (int c = 0; c < DIAG_W; c++)
-                        S[r * DIAG_LD + s + c] = v[i][c];
-            }
-        }
-        __syncthreads(); /* the sub-panel (L11, L21, sinv) stored; `failed` final for this sub-panel */
-        if (failed || e >= NB) /* the same in every thread */
-            break;
-        if (t < NB - e) { /* b. column c of U12: rows s .. e - 1 */
-            int c = e + t;
-            float x[DIAG_W];
-#pragma unroll
-            for (int r = 0; r < DIAG_W; r++)
-                x[r] = S[(s + r) * DIAG_LD + c];
-#pragma unroll
-            for (int jj = 0; jj < DIAG_W; jj++) {
-                x[jj] *= sinv[s + jj];
-#pragma unroll
-                for (int r = jj + 1; r < DIAG_W; r++)
-                    x[r] = fmaf(-S[(s + r) * DIAG_LD + s + jj], x[jj], x[r]);
-            }
-#pragma unroll
-            for (int r = 0; r < DIAG_W; r++)
-                S[(s + r) * DIAG_LD + c] = x[r];
-        }
-        __syncthreads(); /* U12 stored before the update reads it */
-        switch (e / DIAG_TX) { /* c. the first thread group reaching rows and columns from e */
-        case 0: diag_update<0>(S, s, e, tx, ty); break;
-        case 1: diag_update<1>(S, s, e, tx, ty); break;
-        case 2: diag_update<2>(S, s, e, tx, ty); break;
-        case 3: diag_update<3>(S, s, e, tx, ty); break;
-        case 4: diag_update<4>(S, s, e, tx, ty); break;
-        case 5: diag_update<5>(S, s, e, tx, ty); break;
-        case 6: diag_update<6>(S, s, e, tx, ty); break;
-        default: diag_update<7>(S, s, e, tx, ty); break;
-        }
-        __syncthreads(); /* updated before the next sub-panel reads it */
+        for (int c = 0; c < DIAG_W; c++)
+            v[i][c] = r < NB ? S[r * DIAG_LD + s + c] : 0.0f;
     }
+#pragma unroll
+    for (int jj = 0; jj < DIAG_W; jj++) { /* unrolled: every register index is a constant */
+        float p = __shfl_sync(FULL_MASK, v[0][jj], jj); /* row s + jj is lane jj's; the same p in every lane */
+        if (!(fabsf(p) > stol[s + jj])) { /* uniform: the whole warp leaves the loop */
+            if (lane == 0) {
+                *status = J + s + jj + 1;
+                *failed = 1;
+            }
+            break;
+        }
+        float inv = 1.0f / p;
+        if (lane == 0)
+            sinv[s + jj] = inv;
+        float u[DIAG_W]; /* row s + jj of U, columns after jj */
+#pragma unroll
+        for (int c = jj + 1; c < DIAG_W; c++)
+            u[c] = __shfl_sync(FULL_MASK, v[0][c], jj) * inv;
+#pragma unroll
+        for (int i = 0; i < 4; i++) {
+            float l = i > 0 || lane > jj ? v[i][jj] : 0.0f; /* rows after s + jj only (l final) */
+#pragma unroll
+            for (int c = jj + 1; c < DIAG_W; c++)
+                v[i][c] = fmaf(-l, u[c], v[i][c]);
+        }
+        if (lane == jj)
+#pragma unroll
+            for (int c = jj + 1; c < DIAG_W; c++)
+                v[0][c] = u[c];
+    }
+#pragma unroll
+    for (int i = 0; i < 4; i++) {
+        int r = s + lane + 32 * i;
+        if (r < NB)
+#pragma unroll
+            for (int c = 0; c < DIAG_W; c++)
+                S[r * DIAG_LD + s + c] = v[i][c];
+    }
+}
 
-    bool ok = !failed; /* a rejected pivot: no solve follows, and 1 / 0 is never formed */
+/* b. Column c = e + t of U12, rows s .. e - 1: substitution down the
+ * sub-panel's unit lower triangle (its pivots' inverses in sinv). */
+__device__ __forceinline__ void diag_solve_u12(float *S, const float *sinv, int s, int e, int t)
+{
+    int c = e + t;
+    float x[DIAG_W];
+#pragma unroll
+    for (int r = 0; r < DIAG_W; r++)
+        x[r] = S[(s + r) * DIAG_LD + c];
+#pragma unroll
+    for (int jj = 0; jj < DIAG_W; jj++) {
+        x[jj] *= sinv[s + jj];
+#pragma unroll
+        for (int r = jj + 1; r < DIAG_W; r++)
+            x[r] = fmaf(-S[(s + r) * DIAG_LD + s + jj], x[jj], x[r]);
+    }
+#pragma unroll
+    for (int r = 0; r < DIAG_W; r++)
+        S[(s + r) * DIAG_LD + c] = x[r];
+}
+
+/* c. The rest of the block, rows and columns from e: the first thread group
+ * reaching them (a constant for diag_update's unrolled loops). */
+__device__ __forceinline__ void diag_update_from(float *S, int s, int e, int tx, int ty)
+{
+    switch (e / DIAG_TX) {
+    case 0: diag_update<0>(S, s, e, tx, ty); break;
+    case 1: diag_update<1>(S, s, e, tx, ty); break;
+    case 2: diag_update<2>(S, s, e, tx, ty); break;
+    case 3: diag_update<3>(S, s, e, tx, ty); break;
+    case 4: diag_update<4>(S, s, e, tx, ty); break;
+    case 5: diag_update<5>(S, s, e, tx, ty); break;
+    case 6: diag_update<6>(S, s, e, tx, ty); break;
+    default: diag_update<7>(S, s, e, tx, ty); break;
+    }
+}
+
+/* The factors back into a; with ok, tri_u and tri_lt for trsm_kernel. */
+__device__ __forceinline__ void diag_store(const float *S, const float *sinv, float *a, int n, int J, int b, bool ok,
+                                           float *tri_u, float *tri_lt, int t)
+{
     for (int x = t; x < NB * NB; x += DIAG_THREADS) {
         int r = x / NB, c = x % NB;
         float v = S[r * DIAG_LD + c];
@@ -442,6 +445,37 @@ __global__ void __launch_bounds__(DIAG_THREADS, 2)
             bool in = r < b && c < b;
             tri_lt[x] = in && r > c ? S[r * DIAG_LD + c] : in && r == c ? sinv[r] : 0.0f;
         }
+}
+
+__global__ void __launch_bounds__(DIAG_THREADS, 2)
+    diag_kernel(float *a, int n, int J, int b, const float *tol, int *status, float *tri_u, float *tri_lt)
+{
+    extern __shared__ float S[]; /* NB x NB, rows DIAG_LD apart */
+    __shared__ float stol[NB], sinv[NB];
+    __shared__ int failed;
+    if (*status != LU_OK) /* the same in every thread: the whole block leaves */
+        return;
+    int t = threadIdx.x, lane = t % 32, tx = t % DIAG_TX, ty = t / DIAG_TX;
+    diag_load(S, stol, a, n, J, b, tol, t);
+    if (t == 0)
+        failed = 0;
+    __syncthreads(); /* the block, stol and the flag in place */
+
+    for (int s = 0; s < NB; s += DIAG_W) {
+        int e = s + DIAG_W;
+        if (t < 32)
+            diag_factor_subpanel(S, stol, sinv, s, J, lane, status, &failed);
+        __syncthreads(); /* the sub-panel (L11, L21, sinv) stored; `failed` final for this sub-panel */
+        if (failed || e >= NB) /* the same in every thread */
+            break;
+        if (t < NB - e)
+            diag_solve_u12(S, sinv, s, e, t);
+        __syncthreads(); /* U12 stored before the update reads it */
+        diag_update_from(S, s, e, tx, ty);
+        __syncthreads(); /* updated before the next sub-panel reads it */
+    }
+    /* a rejected pivot: no solve follows, and 1 / 0 is never formed */
+    diag_store(S, sinv, a, n, J, b, !failed, tri_u, tri_lt, t);
 }
 
 /* p[0 .. 3] into v, the first `valid` of them (0 past that): one 16-byte
@@ -662,6 +696,50 @@ __host__ __device__ inline int tile_col(int t, int h) { return 64 * h + (t % 16)
  * inside it (load_4 and store_4 touch that many; <= 0: none). */
 __host__ __device__ inline int c_valid(int row, int col, int m, int n) { return row < m ? n - col : 0; }
 
+/* The thread's 8 x 8 entries of C at (row0, col0) into acc (0 outside C), or
+ * acc back into C (rows past m and columns past n skipped). */
+template <bool STORE> __device__ __forceinline__ void c_entries(const gemm_job &g, int ld, int row0, int col0, int t,
+                                                               float (&acc)[8][8])
+{
+#pragma unroll
+    for (int i = 0; i < 8; i++) {
+        int row = row0 + tile_row(t, i);
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+            int col = col0 + tile_col(t, h);
+            if (STORE)
+                store_4(g.c + (size_t)row * ld + col, c_valid(row, col, g.m, g.n), g.c_vec, &acc[i][4 * h]);
+            else
+                load_4(g.c + (size_t)row * ld + col, c_valid(row, col, g.m, g.n), g.c_vec, &acc[i][4 * h]);
+        }
+    }
+}
+
+/* acc -= the step's A tile (transposed in as) times its B tile, for the
+ * thread's rows (ty) and columns (tx): 4 float4 reads of shared memory per p. */
+__device__ __forceinline__ void multiply_step(const float (*as)[AS_STRIDE], const float (*bs)[BN], int tx, int ty,
+                                              float (&acc)[8][8])
+{
+#pragma unroll
+    for (int p = 0; p < BK; p++) {
+        float x[8], y[8];
+        float4 v;
+        v = *(const float4 *)&as[p][ty * 4];
+        x[0] = v.x, x[1] = v.y, x[2] = v.z, x[3] = v.w;
+        v = *(const float4 *)&as[p][64 + ty * 4];
+        x[4] = v.x, x[5] = v.y, x[6] = v.z, x[7] = v.w;
+        v = *(const float4 *)&bs[p][tx * 4];
+        y[0] = v.x, y[1] = v.y, y[2] = v.z, y[3] = v.w;
+        v = *(const float4 *)&bs[p][64 + tx * 4];
+        y[4] = v.x, y[5] = v.y, y[6] = v.z, y[7] = v.w;
+#pragma unroll
+        for (int i = 0; i < 8; i++)
+#pragma unroll
+            for (int j = 0; j < 8; j++)
+                acc[i][j] = fmaf(-x[i], y[j], acc[i][j]);
+    }
+}
+
 __global__ void __launch_bounds__(THREADS, 2) update_kernel(gemm_job j0, gemm_job j1, int tiles0, int ld,
                                                             const int *status)
 {
@@ -689,15 +767,7 @@ __global__ void __launch_bounds__(THREADS, 2) update_kernel(gemm_job j0, gemm_jo
      * it), with the multiply done and nothing left to hide them; here the
      * 16 loads are in flight together, beside step 0's loads. */
     float acc[8][8];
-#pragma unroll
-    for (int i = 0; i < 8; i++) {
-        int row = row0 + tile_row(t, i);
-#pragma unroll
-        for (int h = 0; h < 2; h++) {
-            int col = col0 + tile_col(t, h);
-            load_4(g.c + (size_t)row * ld + col, c_valid(row, col, g.m, g.n), g.c_vec, &acc[i][4 * h]);
-        }
-    }
+    c_entries<false>(g, ld, row0, col0, t, acc);
     if (ktiles > 0)
         store_tiles(As[0], Bs[0], t, ra, rb);
     __syncthreads(); /* step 0 stored before anyone reads it */
@@ -708,24 +778,7 @@ __global__ void __launch_bounds__(THREADS, 2) update_kernel(gemm_job j0, gemm_jo
             load_a(g, ld, row0, (kt + 1) * BK, t, ra);
             load_b(g, ld, (kt + 1) * BK, col0, t, rb);
         }
-#pragma unroll
-        for (int p = 0; p < BK; p++) {
-            float x[8], y[8];
-            float4 v;
-            v = *(const float4 *)&As[cur][p][ty * 4];
-            x[0] = v.x, x[1] = v.y, x[2] = v.z, x[3] = v.w;
-            v = *(const float4 *)&As[cur][p][64 + ty * 4];
-            x[4] = v.x, x[5] = v.y, x[6] = v.z, x[7] = v.w;
-            v = *(const float4 *)&Bs[cur][p][tx * 4];
-            y[0] = v.x, y[1] = v.y, y[2] = v.z, y[3] = v.w;
-            v = *(const float4 *)&Bs[cur][p][64 + tx * 4];
-            y[4] = v.x, y[5] = v.y, y[6] = v.z, y[7] = v.w;
-#pragma unroll
-            for (int i = 0; i < 8; i++)
-#pragma unroll
-                for (int j = 0; j < 8; j++)
-                    acc[i][j] = fmaf(-x[i], y[j], acc[i][j]);
-        }
+        multiply_step(As[cur], Bs[cur], tx, ty, acc);
         /* The other buffer was last read in the previous iteration, before
          * the barrier that ended it. */
         if (kt + 1 < ktiles)
@@ -733,15 +786,7 @@ __global__ void __launch_bounds__(THREADS, 2) update_kernel(gemm_job j0, gemm_jo
         __syncthreads(); /* stored before the next iteration reads it; read before the one after overwrites this one */
     }
 
-#pragma unroll
-    for (int i = 0; i < 8; i++) { /* C's entries only; rows past m and columns past n are skipped */
-        int row = row0 + tile_row(t, i);
-#pragma unroll
-        for (int h = 0; h < 2; h++) {
-            int col = col0 + tile_col(t, h);
-            store_4(g.c + (size_t)row * ld + col, c_valid(row, col, g.m, g.n), g.c_vec, &acc[i][4 * h]);
-        }
-    }
+    c_entries<true>(g, ld, row0, col0, t, acc); /* C's entries only */
 }
 
 /* ---- host side: the plan, streams, phases ---- */
