@@ -12,7 +12,10 @@
  *  - within a group, consecutive blocks stay inside its GROUP_M row tiles;
  *  - the bench's sizes: 1999 x 2049 gives 16 x 16 full blocks and 16 thin
  *    ones (one wave of two blocks per SM on 132 SMs leaves room for them),
- *    4096 x 4096 gives 32 x 32 full blocks and no thin one;
+ *    4096 x 4096 gives 32 x 32 full blocks and no thin one (with a 256
+ *    side, -D SGEMM_BM or SGEMM_BN, half as many along it); a thread's part
+ *    of C is BM / 16 x BN / 16, and the default 128 x 128 tile keeps 8 x 8,
+ *    two blocks an SM and static shared memory;
  *  - the index maps of a block's threads (for the -D knobs this is built
  *    with): the loads of A's, B's and a thin B's tile take every element of
  *    it once, float4 aligned; the threads' parts of a full and of a thin tile
@@ -117,10 +120,10 @@ static void check_c_maps(void)
     memset(full, 0, sizeof full), memset(thin, 0, sizeof thin);
     int misaligned = 0;
     for (int t = 0; t < THREADS; t++)
-        for (int i = 0; i < 8; i++) {
+        for (int i = 0; i < TM; i++) {
             int r = c_row(t, i / 4) + i % 4;
             misaligned += i % 4 == 0 && c_row(t, i / 4) % 4 != 0;
-            for (int j = 0; j < 8; j++) {
+            for (int j = 0; j < TN_FULL; j++) {
                 int c = c_col(t, j / 4) + j % 4;
                 misaligned += i == 0 && j % 4 == 0 && c_col(t, j / 4) % 4 != 0;
                 if (r >= 0 && r < BM && c >= 0 && c < BN)
@@ -139,7 +142,7 @@ static void check_c_maps(void)
 #if SGEMM_WARP_TILE
     const int b_span = SGEMM_WARP_TILE == 1 ? 32 : 16, a_span = SGEMM_WARP_TILE == 1 ? 16 : 32;
     for (int w = 0; w < THREADS / 32; w++)
-        for (int g = 0; g < 2; g++) {
+        for (int g = 0; g < (RG < CG ? RG : CG); g++) {
             int lo = BN, hi = -1, rlo = BM, rhi = -1;
             for (int t = 32 * w; t < 32 * w + 32; t++) {
                 int c = c_col(t, g), r = c_row(t, g);
@@ -167,11 +170,18 @@ int main(void)
     check_order(5000, 3);
     check_order(3, 5000);
 
+    /* the bench's sizes (2048 and 4096 are multiples of either BN) */
     int main_cols = full_col_tiles(2049);
-    CHECK(main_cols == 16 && (1999 + BM - 1) / BM == 16, "1999 x 2049: %d full column tiles, %d row tiles",
+    CHECK(main_cols == 2048 / BN && (1999 + BM - 1) / BM == 2048 / BM, "1999 x 2049: %d full column tiles, %d row tiles",
           main_cols, (1999 + BM - 1) / BM);
-    CHECK(full_col_tiles(4096) == 32, "4096: %d full column tiles", full_col_tiles(4096));
-    CHECK(full_col_tiles(2080) == 16 && full_col_tiles(2081) == 17, "n = 2080, 2081: %d, %d full column tiles",
-          full_col_tiles(2080), full_col_tiles(2081));
+    CHECK(full_col_tiles(4096) == 4096 / BN, "4096: %d full column tiles", full_col_tiles(4096));
+    CHECK(full_col_tiles(2048 + THIN_BN) == 2048 / BN && full_col_tiles(2049 + THIN_BN) == 2048 / BN + 1,
+          "n = %d, %d: %d, %d full column tiles", 2048 + THIN_BN, 2049 + THIN_BN, full_col_tiles(2048 + THIN_BN),
+          full_col_tiles(2049 + THIN_BN));
+    /* a thread's part: BM / 16 x BN / 16, the 128 x 128 tile's 8 x 8 */
+    CHECK(TM * 16 == BM && TN_FULL * 16 == BN, "a thread's part %d x %d of a %d x %d tile", TM, TN_FULL, BM, BN);
+    CHECK(BM != 128 || BN != 128 || (TM == 8 && TN_FULL == 8 && SGEMM_MIN_BLOCKS == 2 && !DYN_SMEM),
+          "128 x 128: %d x %d a thread, %d blocks an SM, dynamic shared memory %d", TM, TN_FULL, SGEMM_MIN_BLOCKS,
+          DYN_SMEM);
     return plain_check_summary();
 }

@@ -60,8 +60,20 @@
  *                    by cp.async (no registers hold it, no stores to shared
  *                    memory issued for it); 0: through registers like A's.
  *   SGEMM_MIN_BLOCKS __launch_bounds__' blocks per SM (2: at most 128
- *                    registers a thread);
- *   SGEMM_GROUP_M    row tiles per group in the block order. */
+ *                    registers a thread; the default is 1, up to 255,
+ *                    for a tile larger than 128 x 128);
+ *   SGEMM_GROUP_M    row tiles per group in the block order;
+ *   SGEMM_BM, SGEMM_BN 128 or 256 (not both 256): the block's tile of C.
+ *                    Each thread's part grows with it - BM / 16 rows in
+ *                    groups of 4 by BN / 16 columns in groups of 4 (8 x 8
+ *                    at 128 x 128, 8 x 16 at 128 x 256) - so a step along
+ *                    k reads BM / 64 + BN / 64 float4 of shared memory for
+ *                    BM BN / 256 multiply-adds (6 for 128 at 256 x 128,
+ *                    where 128 x 128 reads 4 for 64), and one block an SM
+ *                    holds the 128 accumulators (registers: 255 at most).
+ *                    Where the two buffers pass the 48 KB of static shared
+ *                    memory (BK 16 with a 256 side), they are allocated
+ *                    at launch (dynamic shared memory) instead. */
 #ifndef SGEMM_BK
 #define SGEMM_BK 16
 #endif
@@ -71,8 +83,17 @@
 #ifndef SGEMM_B_ASYNC
 #define SGEMM_B_ASYNC 0
 #endif
+#ifndef SGEMM_BM
+#define SGEMM_BM 128
+#endif
+#ifndef SGEMM_BN
+#define SGEMM_BN 128
+#endif
+#if (SGEMM_BM != 128 && SGEMM_BM != 256) || (SGEMM_BN != 128 && SGEMM_BN != 256) || SGEMM_BM * SGEMM_BN > 128 * 256
+#error "SGEMM_BM and SGEMM_BN must be 128 or 256, not both 256"
+#endif
 #ifndef SGEMM_MIN_BLOCKS
-#define SGEMM_MIN_BLOCKS 2
+#define SGEMM_MIN_BLOCKS (SGEMM_BM * SGEMM_BN > 128 * 128 ? 1 : 2)
 #endif
 #ifndef SGEMM_GROUP_M
 #define SGEMM_GROUP_M 16
@@ -84,8 +105,12 @@
 #error "SGEMM_BK must be 8 or 16"
 #endif
 
-#define BM 128           /* rows of C per block */
-#define BN 128           /* columns of C per block */
+#define BM SGEMM_BM      /* rows of C per block */
+#define BN SGEMM_BN      /* columns of C per block */
+#define RG (BM / 64)     /* a thread's groups of 4 rows of C */
+#define CG (BN / 64)     /* a thread's groups of 4 columns of C (a full tile) */
+#define TM (4 * RG)      /* a thread's rows of C */
+#define TN_FULL (4 * CG) /* a thread's columns of C in a full tile */
 #define BK SGEMM_BK      /* the step along k */
 #define THREADS 256      /* 8 warps */
 #define AS_STRIDE (BM + 4) /* padding: fewer bank conflicts storing A transposed; rows stay 16-byte aligned */
@@ -94,6 +119,10 @@
 #define A_LOADS (BM * BK / 4 / THREADS)     /* float4 of A per thread per tile: 2 (BK 16) or 1 (BK 8) */
 #define B_LOADS (BK * BN / 4 / THREADS)     /* float4 of B likewise */
 #define THIN_PER (BK * THIN_BN / THREADS)   /* consecutive floats of a thin tile's B per thread: 2 or 1 */
+/* The two buffers' bytes; past 48 KB (the most a kernel may declare
+ * statically) they are dynamic shared memory. */
+#define SMEM_BYTES (2 * BK * (AS_STRIDE + BN) * 4) /* floats of 4 bytes */
+#define DYN_SMEM (SMEM_BYTES > 48 * 1024)
 
 /* The index maps (host and device: the CPU test checks that they cover
  * every element once).  Loads: float4 number f = t + THREADS h of a tile,
@@ -107,15 +136,15 @@ __host__ __device__ inline int b_load_col(int t, int) { return t % (BN / 4) * 4;
 __host__ __device__ inline int thin_load_row(int t) { return t / (THIN_BN / THIN_PER); }
 __host__ __device__ inline int thin_load_col(int t) { return t % (THIN_BN / THIN_PER) * THIN_PER; }
 
-/* Thread t's part of a tile of C: rows c_row(t, 0) .. + 3 and c_row(t, 1)
- * .. + 3; columns c_col(t, 0) .. + 3 and c_col(t, 1) .. + 3 (a full tile)
- * or thin_col(t) .. + 1 (a thin one). */
+/* Thread t's part of a tile of C: rows c_row(t, g) .. + 3 for g < RG;
+ * columns c_col(t, g) .. + 3 for g < CG (a full tile) or thin_col(t) .. + 1
+ * (a thin one).  At 128 x 128 RG = CG = 2. */
 __host__ __device__ inline int c_row(int t, int g)
 {
 #if SGEMM_WARP_TILE == 1
-    return t / 64 * 32 + t % 32 / 8 * 4 + 16 * g; /* warps 4 x 2, lanes 4 x 8 */
+    return t / 64 * (BM / 4) + t % 32 / 8 * 4 + 16 * g; /* warps 4 x 2, lanes 4 x 8 */
 #elif SGEMM_WARP_TILE == 2
-    return t / 128 * 64 + t % 32 / 4 * 4 + 32 * g; /* warps 2 x 4, lanes 8 x 4 */
+    return t / 128 * (BM / 2) + t % 32 / 4 * 4 + 32 * g; /* warps 2 x 4, lanes 8 x 4 */
 #else
     return t / 16 * 4 + 64 * g;
 #endif
@@ -123,9 +152,9 @@ __host__ __device__ inline int c_row(int t, int g)
 __host__ __device__ inline int c_col(int t, int g)
 {
 #if SGEMM_WARP_TILE == 1
-    return t / 32 % 2 * 64 + t % 8 * 4 + 32 * g;
+    return t / 32 % 2 * (BN / 2) + t % 8 * 4 + 32 * g;
 #elif SGEMM_WARP_TILE == 2
-    return t / 32 % 4 * 32 + t % 4 * 4 + 16 * g;
+    return t / 32 % 4 * (BN / 4) + t % 4 * 4 + 16 * g;
 #else
     return t % 16 * 4 + 64 * g;
 #endif
@@ -264,16 +293,16 @@ template <bool THIN> __device__ __forceinline__ void store_b(float (*bs)[BN], in
     }
 }
 
-/* One step p along k of a tile: thread t's 8 x TN products, from row p of
+/* One step p along k of a tile: thread t's TM x TN products, from row p of
  * As (transposed A) and of Bs. */
 template <bool THIN>
 __device__ __forceinline__ void step_product(const float (*as)[AS_STRIDE], const float (*bs)[BN], int p, int t,
-                                             float acc[8][THIN ? 2 : 8])
+                                             float acc[TM][THIN ? 2 : TN_FULL])
 {
-    constexpr int TN = THIN ? 2 : 8;
-    float a[8], b[TN];
+    constexpr int TN = THIN ? 2 : TN_FULL;
+    float a[TM], b[TN];
 #pragma unroll
-    for (int g = 0; g < 2; g++) {
+    for (int g = 0; g < RG; g++) {
         float4 v = *(const float4 *)&as[p][c_row(t, g)];
         a[4 * g] = v.x, a[4 * g + 1] = v.y, a[4 * g + 2] = v.z, a[4 * g + 3] = v.w;
     }
@@ -282,26 +311,26 @@ __device__ __forceinline__ void step_product(const float (*as)[AS_STRIDE], const
         b[0] = w.x, b[1] = w.y;
     } else {
 #pragma unroll
-        for (int g = 0; g < 2; g++) {
+        for (int g = 0; g < CG; g++) {
             float4 v = *(const float4 *)&bs[p][c_col(t, g)];
             b[4 * g] = v.x, b[4 * g + 1] = v.y, b[4 * g + 2] = v.z, b[4 * g + 3] = v.w;
         }
     }
 #pragma unroll
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < TM; i++)
 #pragma unroll
         for (int j = 0; j < TN; j++)
             acc[i][j] += a[i] * b[j];
 }
 
-/* Thread t's 8 x TN results into C (rows from row0, columns from col0),
+/* Thread t's TM x TN results into C (rows from row0, columns from col0),
  * those inside C; 16 bytes at a time where aligned (c_vec) and inside. */
 template <bool THIN>
 __device__ __forceinline__ void store_c(float *C, int m, int n, int row0, int col0, bool c_vec, int t,
-                                        const float acc[8][THIN ? 2 : 8])
+                                        const float acc[TM][THIN ? 2 : TN_FULL])
 {
 #pragma unroll
-    for (int i = 0; i < 8; i++) {
+    for (int i = 0; i < TM; i++) {
         int row = row0 + c_row(t, i / 4) + i % 4;
         if (row >= m)
             continue;
@@ -313,7 +342,7 @@ __device__ __forceinline__ void store_c(float *C, int m, int n, int row0, int co
                     dst[col0 + thin_col(t) + q] = acc[i][q];
         } else {
 #pragma unroll
-            for (int h = 0; h < 2; h++) {
+            for (int h = 0; h < CG; h++) {
                 int col = col0 + c_col(t, h);
                 const float *v = &acc[i][4 * h];
                 if (c_vec && col + 3 < n) {
@@ -337,13 +366,13 @@ __device__ __forceinline__ void tile_product(const float *A, const float *B, flo
                                              int row0, int col0, bool a_vec, bool b_vec, bool c_vec,
                                              float (*As)[BK][AS_STRIDE], float (*Bs)[BK][BN])
 {
-    constexpr int TN = THIN ? 2 : 8; /* columns per thread */
+    constexpr int TN = THIN ? 2 : TN_FULL; /* columns per thread */
     int t = threadIdx.x;
     int tiles = (k + BK - 1) / BK; /* the same in every thread: the branches on it are uniform */
 
-    float acc[8][TN];
+    float acc[TM][TN];
 #pragma unroll
-    for (int i = 0; i < 8; i++)
+    for (int i = 0; i < TM; i++)
 #pragma unroll
         for (int j = 0; j < TN; j++)
             acc[i][j] = 0.0f;
@@ -407,8 +436,14 @@ __global__ void __launch_bounds__(THREADS, SGEMM_MIN_BLOCKS)
     matmul_regtile_kernel(const float *A, const float *B, float *C, int m, int n, int k, int main_cols, bool a_vec,
                           bool b_vec, bool c_vec)
 {
+#if DYN_SMEM
+    extern __shared__ __align__(16) float smem[]; /* SMEM_BYTES, given at launch */
+    float(*As)[BK][AS_STRIDE] = (float(*)[BK][AS_STRIDE])smem;
+    float(*Bs)[BK][BN] = (float(*)[BK][BN])(smem + 2 * BK * AS_STRIDE); /* AS_STRIDE % 4 == 0: 16-byte aligned */
+#else
     __shared__ __align__(16) float As[2][BK][AS_STRIDE];
     __shared__ __align__(16) float Bs[2][BK][BN];
+#endif
     int row_tiles = (m + BM - 1) / BM, row_tile, col_tile;
     tile_of_block(blockIdx.x, row_tiles, main_cols, &row_tile, &col_tile);
     if (col_tile < main_cols) /* uniform across the block */
@@ -439,6 +474,16 @@ void matmul_tiled(const float *d_a, const float *d_b, float *d_c, int m, int n, 
      * count (m n / 2^14 at most, plus a column) is far below the grid's
      * limit of 2^31 - 1. */
     unsigned blocks = (unsigned)row_tiles * (unsigned)main_cols + (unsigned)thin;
+#if DYN_SMEM
+    static bool smem_set; /* the kernel's limit on dynamic shared memory, raised once */
+    if (!smem_set) {
+        CUDA_CHECK(cudaFuncSetAttribute(matmul_regtile_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        SMEM_BYTES));
+        smem_set = true;
+    }
+    matmul_regtile_kernel<<<blocks, THREADS, SMEM_BYTES>>>(d_a, d_b, d_c, m, n, k, main_cols, a_vec, b_vec, c_vec);
+#else
     matmul_regtile_kernel<<<blocks, THREADS>>>(d_a, d_b, d_c, m, n, k, main_cols, a_vec, b_vec, c_vec);
+#endif
     CUDA_CHECK_LAUNCH();
 }
