@@ -412,6 +412,16 @@ UNROLL
     }
 }
 
+/* A thread's TM x TN sums, set to 0 before a tile's first step. */
+template <int TN> __device__ __forceinline__ void zero_acc(float acc[TM][TN])
+{
+UNROLL
+    for (int i = 0; i < TM; i++)
+UNROLL
+        for (int j = 0; j < TN; j++)
+            acc[i][j] = 0.0f;
+}
+
 /* One tile of C: rows row0 .., columns col0 .. (BN of them, or THIN_BN),
  * through the kernel's two shared buffers As and Bs (declared there: the two
  * kinds of tile share them, a thin one uses the first THIN_BN columns of Bs). */
@@ -425,11 +435,7 @@ __device__ __forceinline__ void tile_product(const float *A, const float *B, flo
     int tiles = (k + BK - 1) / BK; /* the same in every thread: the branches on it are uniform */
 
     float acc[TM][TN];
-UNROLL
-    for (int i = 0; i < TM; i++)
-UNROLL
-        for (int j = 0; j < TN; j++)
-            acc[i][j] = 0.0f;
+    zero_acc<TN>(acc);
 
     float ra[A_LOADS][4];
     b_regs<THIN> rb;
@@ -564,11 +570,7 @@ __device__ __forceinline__ void tile_product_async(const float *A, const float *
     int tiles = (k + BK - 1) / BK; /* the same in every thread: the branches on it are uniform */
 
     float acc[TM][TN];
-UNROLL
-    for (int i = 0; i < TM; i++)
-UNROLL
-        for (int j = 0; j < TN; j++)
-            acc[i][j] = 0.0f;
+    zero_acc<TN>(acc);
 
     /* one group per tile, committed even when empty: so at tile `tile`
      * wait_prior(S - 2) leaves only later tiles' copies pending */
