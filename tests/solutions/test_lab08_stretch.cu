@@ -20,13 +20,15 @@
  *    (longest row 99962; the others 500, 16, 1199) - and the first call on
  *    a matrix the kernel its predecessor chose; the plain kernel's grid is
  *    the blocks that fit at once, the heavy one's SPMV_WAVES times that;
+ *    every row's mark may be left by some piece, with SPMV_MARK_ONCE by
+ *    exactly one (the one where the row starts);
  *  - piece_index gives every warp of a grid its own piece, in the plain
  *    kernel the neighbouring ones (block b: pieces 8 b .. 8 b + 7);
  *  - every nonzero is read exactly once, by exactly one lane, for every lane
  *    count and both load widths (singles; quads, the first and last of a
  *    part partly outside it), and no quad is handed out that the part does
  *    not overlap; the same for a long part read by the whole warp in
- *    strides of 32 (walk_long);
+ *    strides of 32 (walk_long, its steps fetched ahead with SPMV_LONG_PIPE);
  *  - every y is written exactly once and is the row's exact sum (small
  *    integer values: no rounding), its parts' slot back at 0;
  *  - every piece holds exactly its steps (the balance the split is for);
@@ -120,6 +122,14 @@ struct tally {
                 one(k + j * WARP), n++;
         strays += n == 0 && !(k < s && k >= s - s % WARP);
     }
+    /* walk_long's pipelined steps (SPMV_LONG_PIPE): fetch a step, use it
+     * later - read as strided when used */
+    struct step {
+        int k;
+        unsigned left;
+    };
+    HD void fetch(step &st, int k, unsigned left) { st.k = k, st.left = left; }
+    HD void use(const step &st) { strided(st.k, st.left); }
 };
 
 /* The part [s, e) read by v lanes: what they add, each nonzero read once. */
@@ -158,6 +168,9 @@ static int co_rank_by_scan(const csr *m, long long c)
 /* The host's side of heavy_next: the mark's word and the last call's number. */
 static volatile unsigned model_seen;
 static unsigned model_gen;
+#if SPMV_MARK_ONCE
+static unsigned model_claim; /* SPMV_MARK_ONCE 2: the device word of claim_mark */
+#endif
 
 /* All pieces of m for `warps` warps, in a shuffled order, as the kernel
  * does them: the heavy kernel or the plain one, and call number gen (the
@@ -166,6 +179,7 @@ static void run_pieces(const csr *m, int warps, bool quads, bool heavy, unsigned
 {
     long long total = (long long)m->rows + m->nnz, per = piece_steps(total, warps);
     int *reads = (int *)calloc((size_t)m->nnz + 1, sizeof(int)), *writes = (int *)calloc((size_t)m->rows, sizeof(int));
+    int *marks = (int *)calloc((size_t)m->rows, sizeof(int)); /* pieces whose lane of the row may leave its mark */
     double *y = (double *)calloc((size_t)m->rows, sizeof(double)), *slot_sum = (double *)calloc(warps, sizeof(double));
     unsigned *slot_count = (unsigned *)calloc(warps, sizeof(unsigned));
     int *order = (int *)malloc(warps * sizeof(int));
@@ -195,8 +209,15 @@ static void run_pieces(const csr *m, int warps, bool quads, bool heavy, unsigned
         for (int r = pc.first; r <= last; r++) {
             int a = m->row_ptr[r], b = m->row_ptr[r + 1], s, e;
             bool cut;
-            mark_row(&model_seen, gen, b - a); /* as the kernel: every row of the piece's batches */
-            if (!row_in_piece(&pc, r, a, b, &s, &e, &cut)) {
+            bool mine = row_in_piece(&pc, r, a, b, &s, &e, &cut);
+            marks[r] += marks_here(mine, s, a);
+            /* as the kernel: every row of the piece's batches, or (SPMV_MARK_ONCE) where it starts */
+#if SPMV_MARK_ONCE
+            mark_row_once(&model_seen, &model_claim, gen, b - a, mine, s, a);
+#else
+            mark_row(&model_seen, gen, b - a);
+#endif
+            if (!mine) {
                 CHECK(r == pc.end && a + (long long)r >= d1, "%s: piece %d: row %d left out", what, w, r);
                 continue;
             }
@@ -253,13 +274,20 @@ static void run_pieces(const csr *m, int warps, bool quads, bool heavy, unsigned
     }
     for (int k = 0; k < m->nnz; k++)
         bad_reads += reads[k] != 1;
+    /* SPMV_MARK_ONCE: each row's mark from the one piece where it starts (a
+     * row of STRIDED_MIN then marks every call that has one) */
+    int bad_marks = 0;
+    for (int r = 0; r < m->rows; r++)
+        bad_marks += SPMV_MARK_ONCE ? marks[r] != 1 : marks[r] < 1;
+    CHECK(bad_marks == 0, "%s: %d rows whose mark is left by other than %s piece", what, bad_marks,
+          SPMV_MARK_ONCE ? "exactly one" : "at least one");
     for (int w = 0; w < warps; w++)
         bad_slots += slot_sum[w] != 0 || slot_count[w] != 0;
     CHECK(bad_rows == 0, "%s, quads %d: %d rows wrong or not written once (first: row %d, %d writes)", what, quads,
           bad_rows, first_bad, first_bad >= 0 ? writes[first_bad] : 0);
     CHECK(bad_reads == 0, "%s, quads %d: %d nonzeros not read exactly once", what, quads, bad_reads);
     CHECK(bad_slots == 0, "%s: %d slots not back at 0", what, bad_slots);
-    free(reads), free(writes), free(y), free(slot_sum), free(slot_count), free(order);
+    free(reads), free(writes), free(marks), free(y), free(slot_sum), free(slot_count), free(order);
 }
 
 static void matrices(void (*test)(const csr *m))

@@ -122,6 +122,35 @@
 #define SPMV_MIN_BLOCKS 4
 #endif
 #define MIN_BLOCKS SPMV_MIN_BLOCKS
+/* The same for the heavy kernel alone (the default: SPMV_MIN_BLOCKS).  Its
+ * time on the heavy tail goes mostly to walk_long, whose gathers of x wait
+ * on the loads of col: more warps an SM keep more of them in flight, if
+ * the registers fit - for sm_90 ptxas gave the heavy kernel with quads, at
+ * 5 (48 registers, 40 warps), 16 bytes of spill stores and 56 of loads; at
+ * 6 (40 registers, 48 warps) 96 and 200.  -D SPMV_HEAVY_MIN_BLOCKS=n to
+ * time others. */
+#ifndef SPMV_HEAVY_MIN_BLOCKS
+#define SPMV_HEAVY_MIN_BLOCKS SPMV_MIN_BLOCKS
+#endif
+/* walk_long's steps (the heavy kernel only): 0, each step loads its
+ * LONG_UNROLL nonzeros of val and col, then gathers their x - no load of
+ * val or col in flight while the gathers wait; 1, software-pipelined: the
+ * next step's val and col are loaded before this step's x is gathered, so
+ * that the two overlap (twice the registers for them).  -D SPMV_LONG_PIPE=1
+ * to time it. */
+#ifndef SPMV_LONG_PIPE
+#define SPMV_LONG_PIPE 0
+#endif
+/* Who leaves the mark of a row of STRIDED_MIN or more (heavy_next) in the
+ * mapped word, a write across PCIe: 0, every lane whose batch holds such a
+ * row (in the heavy tail about 10^4 writes a call: a row of 10^5 is in
+ * some 18 pieces); 1, only the piece where the row's first nonzero is
+ * (one write per such row, about 2000); 2, of those only the first to
+ * claim the call's number in a device word (one write a call, a few where
+ * claims race).  -D SPMV_MARK_ONCE=n to time them. */
+#ifndef SPMV_MARK_ONCE
+#define SPMV_MARK_ONCE 0
+#endif
 /* Which warps of the heavy kernel take which pieces (the plain kernel
  * keeps neighbours: block b's warps take pieces 8 b .. 8 b + 7).  1: block
  * b's warp i takes piece i * blocks + b, so that an SM's warps hold pieces from all over the
@@ -322,6 +351,33 @@ HD inline void mark_row(volatile unsigned *seen, unsigned gen, int row_len)
     if (heavy_row(row_len))
         *seen = gen;
 }
+/* Whether a lane whose row part is [s, e) of nonzeros [a, ...) (mine: the
+ * row has steps in the piece) leaves the row's mark (SPMV_MARK_ONCE): 0,
+ * every lane; else only in the piece where its first nonzero is - every
+ * row has one (the piece holding step a + r lists the row with s == a). */
+HD inline bool marks_here(bool mine, int s, int a) { return SPMV_MARK_ONCE == 0 || (mine && s == a); }
+/* SPMV_MARK_ONCE 2: the first caller of call gen to claim it in *word
+ * (zero at first, never 0 after: gen is never 0) - it alone writes the
+ * mark.  A word left at gen by a call 2^32 calls ago takes a mark away:
+ * the plain kernel next, as correct. */
+HD inline bool claim_mark(unsigned *word, unsigned gen)
+{
+#ifdef __CUDA_ARCH__
+    return atomicExch(word, gen) != gen;
+#else
+    unsigned old = *word;
+    *word = gen;
+    return old != gen;
+#endif
+}
+/* The mark as SPMV_MARK_ONCE leaves it, for a lane's row (mine, s, a as
+ * marks_here; claim: the device word of claim_mark). */
+HD inline void mark_row_once(volatile unsigned *seen, unsigned *claim, unsigned gen, int row_len, bool mine, int s,
+                             int a)
+{
+    if (marks_here(mine, s, a) && heavy_row(row_len) && (SPMV_MARK_ONCE < 2 || claim_mark(claim, gen)))
+        mark_row(seen, gen, row_len);
+}
 HD inline bool heavy_next(unsigned seen, unsigned gen) { return seen != 0 && seen + 1 == gen; }
 
 /* The grid of a kernel of which `fit` blocks fit on each of `sms` SMs:
@@ -385,9 +441,26 @@ template <class F> HD inline void walk_long(int s, int e, int lane, F &f)
 {
     int base = s - s % WARP;           /* s >= 0 */
     unsigned n = (unsigned)(e - base); /* offsets from base: t + LONG_UNROLL * WARP cannot overflow */
+#if SPMV_LONG_PIPE
+    /* the same steps, each one's loads (fetch) issued before the previous
+     * one's gathers (use): f.fetch then f.use of a step is f.strided */
+    unsigned t = (unsigned)lane;
+    if (t >= n)
+        return;
+    typename F::step cur, next;
+    f.fetch(cur, base + (int)t, n - t);
+    NO_UNROLL
+    for (; t + LONG_UNROLL * WARP < n; t += LONG_UNROLL * WARP) {
+        f.fetch(next, base + (int)(t + LONG_UNROLL * WARP), n - t - LONG_UNROLL * WARP);
+        f.use(cur);
+        cur = next;
+    }
+    f.use(cur);
+#else
     NO_UNROLL
     for (unsigned t = (unsigned)lane; t < n; t += LONG_UNROLL * WARP)
         f.strided(base + (int)t, n - t);
+#endif
 }
 
 /* Nonzero k + j * WARP of a strided step at k (walk_long) is in the part
@@ -426,21 +499,36 @@ struct dot {
             if (j >= s)
                 one(j);
     }
-    /* nonzeros k + j * WARP of the part (walk_long, strided_in) */
-    __device__ void strided(int k, unsigned left)
-    {
+    /* a strided step's nonzeros k + j * WARP (walk_long, strided_in):
+     * fetch loads their val and col, use gathers their x */
+    struct step {
         float v[LONG_UNROLL];
         int c[LONG_UNROLL];
+        int k;
+        unsigned left;
+    };
+    __device__ void fetch(step &st, int k, unsigned left)
+    {
+        st.k = k, st.left = left;
 #pragma unroll
         for (int j = 0; j < LONG_UNROLL; j++) {
             bool in = strided_in(k, j, left, s);
-            v[j] = in ? __ldg(val + k + j * WARP) : 0.0f;
-            c[j] = in ? __ldg(col + k + j * WARP) : 0;
+            st.v[j] = in ? __ldg(val + k + j * WARP) : 0.0f;
+            st.c[j] = in ? __ldg(col + k + j * WARP) : 0;
         }
+    }
+    __device__ void use(const step &st)
+    {
 #pragma unroll
         for (int j = 0; j < LONG_UNROLL; j++)
-            if (strided_in(k, j, left, s)) /* no gather outside the part */
-                sum += v[j] * __ldg(x + c[j]);
+            if (strided_in(st.k, j, st.left, s)) /* no gather outside the part */
+                sum += st.v[j] * __ldg(x + st.c[j]);
+    }
+    __device__ void strided(int k, unsigned left)
+    {
+        step st;
+        fetch(st, k, left);
+        use(st);
     }
     __device__ void quad(int q)
     {
@@ -525,8 +613,16 @@ template <> struct list_tag<true> {
 };
 
 /* HEAVY: the heavy kernel (heavy_next); seen, gen: the call's mark (heavy_next). */
+#if SPMV_MARK_ONCE >= 2
+/* The word of SPMV_MARK_ONCE 2 (claim_mark). */
+__device__ unsigned mark_claim;
+#define MARK_CLAIM (&mark_claim)
+#else
+#define MARK_CLAIM ((unsigned *)0) /* not read */
+#endif
+
 template <bool QUADS, bool HEAVY>
-__global__ void __launch_bounds__(THREADS, MIN_BLOCKS) spmv_hybrid_kernel(int rows, const int *__restrict__ row_ptr,
+__global__ void __launch_bounds__(THREADS, HEAVY ? SPMV_HEAVY_MIN_BLOCKS : MIN_BLOCKS) spmv_hybrid_kernel(int rows, const int *__restrict__ row_ptr,
                                                               const int *__restrict__ col,
                                                               const float *__restrict__ val,
                                                               const float *__restrict__ x, float *__restrict__ y,
@@ -572,7 +668,11 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) spmv_hybrid_kernel(int ro
             int len = mine ? e - s : -1;
             if (len == 0) /* an empty row, or a cut row's end alone */
                 finish(rows, row_ptr, r, cut, 0.0f, y, slot_sum, slot_count);
+#if SPMV_MARK_ONCE
+            mark_row_once(seen, MARK_CLAIM, gen, b - a[g], mine, s, a[g]);
+#else
             mark_row(seen, gen, b - a[g]);
+#endif
             reader rd = reader_for(len, b - a[g], HEAVY);
             bool is_long = len > 0 && rd != SUB_WARP, is_short = len > 0 && rd == SUB_WARP;
             unsigned longs = __ballot_sync(FULL_MASK, is_long), shorts = __ballot_sync(FULL_MASK, is_short);

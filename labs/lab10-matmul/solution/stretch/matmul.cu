@@ -60,8 +60,31 @@
  *                    by cp.async (no registers hold it, no stores to shared
  *                    memory issued for it); 0: through registers like A's.
  *   SGEMM_MIN_BLOCKS __launch_bounds__' blocks per SM (2: at most 128
- *                    registers a thread);
- *   SGEMM_GROUP_M    row tiles per group in the block order. */
+ *                    registers a thread; the default is 1, up to 255,
+ *                    for a tile larger than 128 x 128);
+ *   SGEMM_GROUP_M    row tiles per group in the block order;
+ *   SGEMM_STAGES     0: the two buffers above; 2 to 4: a pipeline of that
+ *                    many buffers, A's tile and B's both copied by
+ *                    cp.async (16 bytes where aligned and inside), the
+ *                    copies of the next STAGES - 1 tiles in flight while
+ *                    one is multiplied, no registers staging them and one
+ *                    barrier a tile.  cp.async cannot transpose, so A's
+ *                    tile stays row-major (As[i][p], rows padded to BK + 4
+ *                    floats) and a thread reads its rows SGEMM_A_VEC
+ *                    steps at a time (4: float4 along k, TM reads per 4
+ *                    steps, as many as transposed, in 4 TM registers;
+ *                    2: float2, twice the reads in half the registers);
+ *   SGEMM_BM, SGEMM_BN 128 or 256 (not both 256): the block's tile of C.
+ *                    Each thread's part grows with it - BM / 16 rows in
+ *                    groups of 4 by BN / 16 columns in groups of 4 (8 x 8
+ *                    at 128 x 128, 8 x 16 at 128 x 256) - so a step along
+ *                    k reads BM / 64 + BN / 64 float4 of shared memory for
+ *                    BM BN / 256 multiply-adds (6 for 128 at 256 x 128,
+ *                    where 128 x 128 reads 4 for 64), and one block an SM
+ *                    holds the 128 accumulators (registers: 255 at most).
+ *                    Where the two buffers pass the 48 KB of static shared
+ *                    memory (BK 16 with a 256 side), they are allocated
+ *                    at launch (dynamic shared memory) instead. */
 #ifndef SGEMM_BK
 #define SGEMM_BK 16
 #endif
@@ -71,8 +94,17 @@
 #ifndef SGEMM_B_ASYNC
 #define SGEMM_B_ASYNC 0
 #endif
+#ifndef SGEMM_BM
+#define SGEMM_BM 128
+#endif
+#ifndef SGEMM_BN
+#define SGEMM_BN 128
+#endif
+#if (SGEMM_BM != 128 && SGEMM_BM != 256) || (SGEMM_BN != 128 && SGEMM_BN != 256) || SGEMM_BM * SGEMM_BN > 128 * 256
+#error "SGEMM_BM and SGEMM_BN must be 128 or 256, not both 256"
+#endif
 #ifndef SGEMM_MIN_BLOCKS
-#define SGEMM_MIN_BLOCKS 2
+#define SGEMM_MIN_BLOCKS (SGEMM_BM * SGEMM_BN > 128 * 128 ? 1 : 2)
 #endif
 #ifndef SGEMM_GROUP_M
 #define SGEMM_GROUP_M 16
@@ -83,9 +115,35 @@
 #if SGEMM_BK != 8 && SGEMM_BK != 16
 #error "SGEMM_BK must be 8 or 16"
 #endif
+#ifndef SGEMM_STAGES
+#define SGEMM_STAGES 0
+#endif
+#if SGEMM_STAGES != 0 && (SGEMM_STAGES < 2 || SGEMM_STAGES > 4)
+#error "SGEMM_STAGES must be 0 (registers, two buffers) or 2 to 4 (cp.async)"
+#endif
+#ifndef SGEMM_A_VEC
+#define SGEMM_A_VEC 4
+#endif
+#if SGEMM_A_VEC != 2 && SGEMM_A_VEC != 4
+#error "SGEMM_A_VEC must be 2 or 4"
+#endif
+#define AV SGEMM_A_VEC /* steps along k per read of A's rows (SGEMM_STAGES) */
 
-#define BM 128           /* rows of C per block */
-#define BN 128           /* columns of C per block */
+/* #pragma unroll in device code only: the CPU test (tests/solutions/
+ * test_lab10_stretch.cu) compiles these functions for the host as well,
+ * whose compiler does not know it. */
+#ifdef __CUDA_ARCH__
+#define UNROLL _Pragma("unroll")
+#else
+#define UNROLL
+#endif
+
+#define BM SGEMM_BM      /* rows of C per block */
+#define BN SGEMM_BN      /* columns of C per block */
+#define RG (BM / 64)     /* a thread's groups of 4 rows of C */
+#define CG (BN / 64)     /* a thread's groups of 4 columns of C (a full tile) */
+#define TM (4 * RG)      /* a thread's rows of C */
+#define TN_FULL (4 * CG) /* a thread's columns of C in a full tile */
 #define BK SGEMM_BK      /* the step along k */
 #define THREADS 256      /* 8 warps */
 #define AS_STRIDE (BM + 4) /* padding: fewer bank conflicts storing A transposed; rows stay 16-byte aligned */
@@ -94,6 +152,15 @@
 #define A_LOADS (BM * BK / 4 / THREADS)     /* float4 of A per thread per tile: 2 (BK 16) or 1 (BK 8) */
 #define B_LOADS (BK * BN / 4 / THREADS)     /* float4 of B likewise */
 #define THIN_PER (BK * THIN_BN / THREADS)   /* consecutive floats of a thin tile's B per thread: 2 or 1 */
+/* The two buffers' bytes; past 48 KB (the most a kernel may declare
+ * statically) they are dynamic shared memory. */
+#define AK_STRIDE (BK + 4) /* a row of A's untransposed tile (SGEMM_STAGES): 16-byte aligned, padded */
+#if SGEMM_STAGES
+#define SMEM_BYTES (SGEMM_STAGES * (BM * AK_STRIDE + BK * BN) * 4) /* floats of 4 bytes */
+#else
+#define SMEM_BYTES (2 * BK * (AS_STRIDE + BN) * 4)
+#endif
+#define DYN_SMEM (SMEM_BYTES > 48 * 1024)
 
 /* The index maps (host and device: the CPU test checks that they cover
  * every element once).  Loads: float4 number f = t + THREADS h of a tile,
@@ -107,15 +174,15 @@ __host__ __device__ inline int b_load_col(int t, int) { return t % (BN / 4) * 4;
 __host__ __device__ inline int thin_load_row(int t) { return t / (THIN_BN / THIN_PER); }
 __host__ __device__ inline int thin_load_col(int t) { return t % (THIN_BN / THIN_PER) * THIN_PER; }
 
-/* Thread t's part of a tile of C: rows c_row(t, 0) .. + 3 and c_row(t, 1)
- * .. + 3; columns c_col(t, 0) .. + 3 and c_col(t, 1) .. + 3 (a full tile)
- * or thin_col(t) .. + 1 (a thin one). */
+/* Thread t's part of a tile of C: rows c_row(t, g) .. + 3 for g < RG;
+ * columns c_col(t, g) .. + 3 for g < CG (a full tile) or thin_col(t) .. + 1
+ * (a thin one).  At 128 x 128 RG = CG = 2. */
 __host__ __device__ inline int c_row(int t, int g)
 {
 #if SGEMM_WARP_TILE == 1
-    return t / 64 * 32 + t % 32 / 8 * 4 + 16 * g; /* warps 4 x 2, lanes 4 x 8 */
+    return t / 64 * (BM / 4) + t % 32 / 8 * 4 + 16 * g; /* warps 4 x 2, lanes 4 x 8 */
 #elif SGEMM_WARP_TILE == 2
-    return t / 128 * 64 + t % 32 / 4 * 4 + 32 * g; /* warps 2 x 4, lanes 8 x 4 */
+    return t / 128 * (BM / 2) + t % 32 / 4 * 4 + 32 * g; /* warps 2 x 4, lanes 8 x 4 */
 #else
     return t / 16 * 4 + 64 * g;
 #endif
@@ -123,9 +190,9 @@ __host__ __device__ inline int c_row(int t, int g)
 __host__ __device__ inline int c_col(int t, int g)
 {
 #if SGEMM_WARP_TILE == 1
-    return t / 32 % 2 * 64 + t % 8 * 4 + 32 * g;
+    return t / 32 % 2 * (BN / 2) + t % 8 * 4 + 32 * g;
 #elif SGEMM_WARP_TILE == 2
-    return t / 32 % 4 * 32 + t % 4 * 4 + 16 * g;
+    return t / 32 % 4 * (BN / 4) + t % 4 * 4 + 16 * g;
 #else
     return t % 16 * 4 + 64 * g;
 #endif
@@ -145,7 +212,7 @@ __host__ __device__ inline int thin_col(int t)
 __device__ __forceinline__ void load_a(const float *A, int m, int k, bool vec, int row0, int p0, int t,
                                        float r[A_LOADS][4])
 {
-#pragma unroll
+UNROLL
     for (int h = 0; h < A_LOADS; h++) {
         int row = row0 + a_load_row(t, h), p = p0 + a_load_col(t, h);
         const float *src = A + (size_t)row * k + p;
@@ -153,7 +220,7 @@ __device__ __forceinline__ void load_a(const float *A, int m, int k, bool vec, i
             float4 v = *(const float4 *)src;
             r[h][0] = v.x, r[h][1] = v.y, r[h][2] = v.z, r[h][3] = v.w;
         } else {
-#pragma unroll
+UNROLL
             for (int q = 0; q < 4; q++)
                 r[h][q] = row < m && p + q < k ? src[q] : 0.0f;
         }
@@ -164,7 +231,7 @@ __device__ __forceinline__ void load_a(const float *A, int m, int k, bool vec, i
 __device__ __forceinline__ void load_b(const float *B, int k, int n, bool vec, int p0, int col0, int t,
                                        float r[B_LOADS][4])
 {
-#pragma unroll
+UNROLL
     for (int h = 0; h < B_LOADS; h++) {
         int p = p0 + b_load_row(t, h), col = col0 + b_load_col(t, h);
         const float *src = B + (size_t)p * n + col;
@@ -172,33 +239,49 @@ __device__ __forceinline__ void load_b(const float *B, int k, int n, bool vec, i
             float4 v = *(const float4 *)src;
             r[h][0] = v.x, r[h][1] = v.y, r[h][2] = v.z, r[h][3] = v.w;
         } else {
-#pragma unroll
+UNROLL
             for (int q = 0; q < 4; q++)
                 r[h][q] = p < k && col + q < n ? src[q] : 0.0f;
         }
     }
 }
 
-/* B's tile straight into shared memory by cp.async: 16 bytes where aligned
- * and inside B, else 4 at a time, zero-filled (nothing read) outside B. */
+/* Floats src[0 .. 3] of a row of a matrix into dst by cp.async, src at
+ * column col of a row of len: 16 bytes where the rows are aligned (vec) and
+ * all four inside (the row is, row_in, and col + 3 < len), else 4 at a
+ * time, those outside zero-filled and not read (base, the matrix, stands
+ * in as their source); not committed. */
+__device__ __forceinline__ void copy4_async(float *dst, const float *src, const float *base, bool row_in, int col,
+                                            int len, bool vec)
+{
+    if (vec && row_in && col + 3 < len) {
+        __pipeline_memcpy_async(dst, src, 16);
+    } else {
+UNROLL
+        for (int q = 0; q < 4; q++) {
+            bool in = row_in && col + q < len;
+            __pipeline_memcpy_async(dst + q, in ? src + q : base, 4, in ? 0 : 4);
+        }
+    }
+}
+
+/* B's tile straight into shared memory by cp.async (copy4_async); not
+ * committed. */
+__device__ __forceinline__ void copy_b_async(const float *B, int k, int n, bool vec, int p0, int col0, int t,
+                                             float (*bs)[BN])
+{
+UNROLL
+    for (int h = 0; h < B_LOADS; h++) {
+        int p = p0 + b_load_row(t, h), col = col0 + b_load_col(t, h);
+        copy4_async(&bs[b_load_row(t, h)][b_load_col(t, h)], B + (size_t)p * n + col, B, p < k, col, n, vec);
+    }
+}
+
+/* The same, committed as one group (SGEMM_B_ASYNC). */
 __device__ __forceinline__ void load_b_async(const float *B, int k, int n, bool vec, int p0, int col0, int t,
                                              float (*bs)[BN])
 {
-#pragma unroll
-    for (int h = 0; h < B_LOADS; h++) {
-        int p = p0 + b_load_row(t, h), col = col0 + b_load_col(t, h);
-        float *dst = &bs[b_load_row(t, h)][b_load_col(t, h)];
-        const float *src = B + (size_t)p * n + col;
-        if (vec && p < k && col + 3 < n) {
-            __pipeline_memcpy_async(dst, src, 16);
-        } else {
-#pragma unroll
-            for (int q = 0; q < 4; q++) {
-                bool in = p < k && col + q < n;
-                __pipeline_memcpy_async(dst + q, in ? src + q : B, 4, in ? 0 : 4);
-            }
-        }
-    }
+    copy_b_async(B, k, n, vec, p0, col0, t, bs);
     __pipeline_commit(); /* one group: wait_prior(0) waits only for committed copies */
 }
 
@@ -209,16 +292,16 @@ __device__ __forceinline__ void load_b_thin(const float *B, int k, int n, int p0
 {
     int p = p0 + thin_load_row(t), col = col0 + thin_load_col(t);
     const float *src = B + (size_t)p * n + col;
-#pragma unroll
+UNROLL
     for (int q = 0; q < THIN_PER; q++)
         r[q] = p < k && col + q < n ? src[q] : 0.0f;
 }
 
 __device__ __forceinline__ void store_a(float (*as)[AS_STRIDE], int t, const float ra[A_LOADS][4])
 {
-#pragma unroll
+UNROLL
     for (int h = 0; h < A_LOADS; h++)
-#pragma unroll
+UNROLL
         for (int q = 0; q < 4; q++)
             as[a_load_col(t, h) + q][a_load_row(t, h)] = ra[h][q]; /* transposed */
 }
@@ -257,23 +340,23 @@ template <bool THIN> __device__ __forceinline__ void store_b(float (*bs)[BN], in
     } else if constexpr (SGEMM_B_ASYNC) {
         __pipeline_wait_prior(0);
     } else {
-#pragma unroll
+UNROLL
         for (int h = 0; h < B_LOADS; h++)
             *(float4 *)&bs[b_load_row(t, h)][b_load_col(t, h)] =
                 make_float4(rb.r[h][0], rb.r[h][1], rb.r[h][2], rb.r[h][3]);
     }
 }
 
-/* One step p along k of a tile: thread t's 8 x TN products, from row p of
+/* One step p along k of a tile: thread t's TM x TN products, from row p of
  * As (transposed A) and of Bs. */
 template <bool THIN>
 __device__ __forceinline__ void step_product(const float (*as)[AS_STRIDE], const float (*bs)[BN], int p, int t,
-                                             float acc[8][THIN ? 2 : 8])
+                                             float acc[TM][THIN ? 2 : TN_FULL])
 {
-    constexpr int TN = THIN ? 2 : 8;
-    float a[8], b[TN];
-#pragma unroll
-    for (int g = 0; g < 2; g++) {
+    constexpr int TN = THIN ? 2 : TN_FULL;
+    float a[TM], b[TN];
+UNROLL
+    for (int g = 0; g < RG; g++) {
         float4 v = *(const float4 *)&as[p][c_row(t, g)];
         a[4 * g] = v.x, a[4 * g + 1] = v.y, a[4 * g + 2] = v.z, a[4 * g + 3] = v.w;
     }
@@ -281,45 +364,45 @@ __device__ __forceinline__ void step_product(const float (*as)[AS_STRIDE], const
         float2 w = *(const float2 *)&bs[p][thin_col(t)];
         b[0] = w.x, b[1] = w.y;
     } else {
-#pragma unroll
-        for (int g = 0; g < 2; g++) {
+UNROLL
+        for (int g = 0; g < CG; g++) {
             float4 v = *(const float4 *)&bs[p][c_col(t, g)];
             b[4 * g] = v.x, b[4 * g + 1] = v.y, b[4 * g + 2] = v.z, b[4 * g + 3] = v.w;
         }
     }
-#pragma unroll
-    for (int i = 0; i < 8; i++)
-#pragma unroll
+UNROLL
+    for (int i = 0; i < TM; i++)
+UNROLL
         for (int j = 0; j < TN; j++)
             acc[i][j] += a[i] * b[j];
 }
 
-/* Thread t's 8 x TN results into C (rows from row0, columns from col0),
+/* Thread t's TM x TN results into C (rows from row0, columns from col0),
  * those inside C; 16 bytes at a time where aligned (c_vec) and inside. */
 template <bool THIN>
 __device__ __forceinline__ void store_c(float *C, int m, int n, int row0, int col0, bool c_vec, int t,
-                                        const float acc[8][THIN ? 2 : 8])
+                                        const float acc[TM][THIN ? 2 : TN_FULL])
 {
-#pragma unroll
-    for (int i = 0; i < 8; i++) {
+UNROLL
+    for (int i = 0; i < TM; i++) {
         int row = row0 + c_row(t, i / 4) + i % 4;
         if (row >= m)
             continue;
         float *dst = C + (size_t)row * n;
         if constexpr (THIN) {
-#pragma unroll
+UNROLL
             for (int q = 0; q < 2; q++)
                 if (col0 + thin_col(t) + q < n)
                     dst[col0 + thin_col(t) + q] = acc[i][q];
         } else {
-#pragma unroll
-            for (int h = 0; h < 2; h++) {
+UNROLL
+            for (int h = 0; h < CG; h++) {
                 int col = col0 + c_col(t, h);
                 const float *v = &acc[i][4 * h];
                 if (c_vec && col + 3 < n) {
                     *(float4 *)&dst[col] = make_float4(v[0], v[1], v[2], v[3]);
                 } else {
-#pragma unroll
+UNROLL
                     for (int q = 0; q < 4; q++)
                         if (col + q < n)
                             dst[col + q] = v[q];
@@ -327,6 +410,16 @@ __device__ __forceinline__ void store_c(float *C, int m, int n, int row0, int co
             }
         }
     }
+}
+
+/* A thread's TM x TN sums, set to 0 before a tile's first step. */
+template <int TN> __device__ __forceinline__ void zero_acc(float acc[TM][TN])
+{
+UNROLL
+    for (int i = 0; i < TM; i++)
+UNROLL
+        for (int j = 0; j < TN; j++)
+            acc[i][j] = 0.0f;
 }
 
 /* One tile of C: rows row0 .., columns col0 .. (BN of them, or THIN_BN),
@@ -337,16 +430,12 @@ __device__ __forceinline__ void tile_product(const float *A, const float *B, flo
                                              int row0, int col0, bool a_vec, bool b_vec, bool c_vec,
                                              float (*As)[BK][AS_STRIDE], float (*Bs)[BK][BN])
 {
-    constexpr int TN = THIN ? 2 : 8; /* columns per thread */
+    constexpr int TN = THIN ? 2 : TN_FULL; /* columns per thread */
     int t = threadIdx.x;
     int tiles = (k + BK - 1) / BK; /* the same in every thread: the branches on it are uniform */
 
-    float acc[8][TN];
-#pragma unroll
-    for (int i = 0; i < 8; i++)
-#pragma unroll
-        for (int j = 0; j < TN; j++)
-            acc[i][j] = 0.0f;
+    float acc[TM][TN];
+    zero_acc<TN>(acc);
 
     float ra[A_LOADS][4];
     b_regs<THIN> rb;
@@ -367,7 +456,7 @@ __device__ __forceinline__ void tile_product(const float *A, const float *B, flo
             load_a(A, m, k, a_vec, row0, (tile + 1) * BK, t, ra);
             load_b_any<THIN>(B, k, n, b_vec, (tile + 1) * BK, col0, t, rb, Bs[cur ^ 1]);
         }
-#pragma unroll
+UNROLL
         for (int p = 0; p < BK; p++)
             step_product<THIN>(As[cur], Bs[cur], p, t, acc);
         if (tile + 1 < tiles) {
@@ -375,6 +464,133 @@ __device__ __forceinline__ void tile_product(const float *A, const float *B, flo
             store_b<THIN>(Bs[cur ^ 1], t, rb);
         }
         __syncthreads(); /* stored before the next iteration reads it; read before the one after overwrites this one */
+    }
+    store_c<THIN>(C, m, n, row0, col0, c_vec, t, acc);
+}
+
+/* ---- SGEMM_STAGES: A's and B's tiles by cp.async, STAGES buffers ---- */
+
+/* A's tile, BM x BK, into as (row-major, rows AK_STRIDE apart) by
+ * cp.async (copy4_async); not committed. */
+__device__ __forceinline__ void copy_a_async(const float *A, int m, int k, bool vec, int row0, int p0, int t,
+                                             float (*as)[AK_STRIDE])
+{
+UNROLL
+    for (int h = 0; h < A_LOADS; h++) {
+        int row = row0 + a_load_row(t, h), p = p0 + a_load_col(t, h);
+        copy4_async(&as[a_load_row(t, h)][a_load_col(t, h)], A + (size_t)row * k + p, A, row < m, p, k, vec);
+    }
+}
+
+/* A thin tile's B, BK x THIN_BN, by cp.async a float at a time; not committed. */
+__device__ __forceinline__ void copy_b_thin_async(const float *B, int k, int n, int p0, int col0, int t,
+                                                  float (*bs)[BN])
+{
+    int p = p0 + thin_load_row(t), col = col0 + thin_load_col(t);
+    const float *src = B + (size_t)p * n + col;
+    float *dst = &bs[thin_load_row(t)][thin_load_col(t)];
+UNROLL
+    for (int q = 0; q < THIN_PER; q++) {
+        bool in = p < k && col + q < n;
+        __pipeline_memcpy_async(dst + q, in ? src + q : B, 4, in ? 0 : 4);
+    }
+}
+
+/* Tile number `tile` of A's strip and B's into the buffers as, bs; not committed. */
+template <bool THIN>
+__device__ __forceinline__ void copy_tiles_async(const float *A, const float *B, int m, int n, int k, int row0,
+                                                 int col0, bool a_vec, bool b_vec, int tile, int t,
+                                                 float (*as)[AK_STRIDE], float (*bs)[BN])
+{
+    copy_a_async(A, m, k, a_vec, row0, tile * BK, t, as);
+    if constexpr (THIN)
+        copy_b_thin_async(B, k, n, tile * BK, col0, t, bs);
+    else
+        copy_b_async(B, k, n, b_vec, tile * BK, col0, t, bs);
+}
+
+/* AV consecutive floats of a row of A's tile, one read (float4 or float2). */
+struct a_run {
+    float v[AV];
+};
+__device__ __forceinline__ a_run read_a_run(const float *src)
+{
+    a_run r;
+    if constexpr (AV == 4) {
+        float4 w = *(const float4 *)src;
+        r.v[0] = w.x, r.v[1] = w.y, r.v[2] = w.z, r.v[3] = w.w;
+    } else {
+        float2 w = *(const float2 *)src;
+        r.v[0] = w.x, r.v[1] = w.y;
+    }
+    return r;
+}
+
+/* Steps p4 .. p4 + AV - 1 along k (p4 a multiple of AV): thread t's TM x TN
+ * products, its rows of A read once each, AV floats along k. */
+template <bool THIN>
+__device__ __forceinline__ void steps_product(const float (*as)[AK_STRIDE], const float (*bs)[BN], int p4, int t,
+                                              float acc[TM][THIN ? 2 : TN_FULL])
+{
+    constexpr int TN = THIN ? 2 : TN_FULL;
+    a_run a[TM];
+UNROLL
+    for (int i = 0; i < TM; i++)
+        a[i] = read_a_run(&as[c_row(t, i / 4) + i % 4][p4]);
+UNROLL
+    for (int q = 0; q < AV; q++) {
+        float b[TN];
+        if constexpr (THIN) {
+            float2 w = *(const float2 *)&bs[p4 + q][thin_col(t)];
+            b[0] = w.x, b[1] = w.y;
+        } else {
+UNROLL
+            for (int g = 0; g < CG; g++) {
+                float4 v = *(const float4 *)&bs[p4 + q][c_col(t, g)];
+                b[4 * g] = v.x, b[4 * g + 1] = v.y, b[4 * g + 2] = v.z, b[4 * g + 3] = v.w;
+            }
+        }
+UNROLL
+        for (int i = 0; i < TM; i++)
+UNROLL
+            for (int j = 0; j < TN; j++)
+                acc[i][j] += a[i].v[q] * b[j];
+    }
+}
+
+/* One tile of C as tile_product, through SGEMM_STAGES buffers: tiles
+ * tile + 1 .. tile + STAGES - 1 on their way while tile is multiplied. */
+template <bool THIN>
+__device__ __forceinline__ void tile_product_async(const float *A, const float *B, float *C, int m, int n, int k,
+                                                   int row0, int col0, bool a_vec, bool b_vec, bool c_vec,
+                                                   float (*As)[BM][AK_STRIDE], float (*Bs)[BK][BN])
+{
+    constexpr int TN = THIN ? 2 : TN_FULL, S = SGEMM_STAGES > 0 ? SGEMM_STAGES : 2;
+    int t = threadIdx.x;
+    int tiles = (k + BK - 1) / BK; /* the same in every thread: the branches on it are uniform */
+
+    float acc[TM][TN];
+    zero_acc<TN>(acc);
+
+    /* one group per tile, committed even when empty: so at tile `tile`
+     * wait_prior(S - 2) leaves only later tiles' copies pending */
+UNROLL
+    for (int s = 0; s < S - 1; s++) {
+        if (s < tiles)
+            copy_tiles_async<THIN>(A, B, m, n, k, row0, col0, a_vec, b_vec, s, t, As[s], Bs[s]);
+        __pipeline_commit();
+    }
+    for (int tile = 0; tile < tiles; tile++) {
+        __pipeline_wait_prior(S - 2); /* this thread's copies of tile are in */
+        __syncthreads(); /* everyone's are; and everyone has done with tile - 1, whose buffer is refilled next */
+        int next = tile + S - 1;
+        if (next < tiles)
+            copy_tiles_async<THIN>(A, B, m, n, k, row0, col0, a_vec, b_vec, next, t, As[next % S], Bs[next % S]);
+        __pipeline_commit();
+        int cur = tile % S;
+UNROLL
+        for (int p4 = 0; p4 < BK; p4 += AV)
+            steps_product<THIN>(As[cur], Bs[cur], p4, t, acc);
     }
     store_c<THIN>(C, m, n, row0, col0, c_vec, t, acc);
 }
@@ -407,14 +623,37 @@ __global__ void __launch_bounds__(THREADS, SGEMM_MIN_BLOCKS)
     matmul_regtile_kernel(const float *A, const float *B, float *C, int m, int n, int k, int main_cols, bool a_vec,
                           bool b_vec, bool c_vec)
 {
+#if SGEMM_STAGES
+    constexpr int S = SGEMM_STAGES;
+#if DYN_SMEM
+    extern __shared__ __align__(16) float smem[]; /* SMEM_BYTES, given at launch */
+    float(*As)[BM][AK_STRIDE] = (float(*)[BM][AK_STRIDE])smem;
+    float(*Bs)[BK][BN] = (float(*)[BK][BN])(smem + S * BM * AK_STRIDE); /* AK_STRIDE % 4 == 0: 16-byte aligned */
+#else
+    __shared__ __align__(16) float As[S][BM][AK_STRIDE];
+    __shared__ __align__(16) float Bs[S][BK][BN];
+#endif
+#elif DYN_SMEM
+    extern __shared__ __align__(16) float smem[]; /* SMEM_BYTES, given at launch */
+    float(*As)[BK][AS_STRIDE] = (float(*)[BK][AS_STRIDE])smem;
+    float(*Bs)[BK][BN] = (float(*)[BK][BN])(smem + 2 * BK * AS_STRIDE); /* AS_STRIDE % 4 == 0: 16-byte aligned */
+#else
     __shared__ __align__(16) float As[2][BK][AS_STRIDE];
     __shared__ __align__(16) float Bs[2][BK][BN];
+#endif
     int row_tiles = (m + BM - 1) / BM, row_tile, col_tile;
     tile_of_block(blockIdx.x, row_tiles, main_cols, &row_tile, &col_tile);
+#if SGEMM_STAGES
+    if (col_tile < main_cols) /* uniform across the block */
+        tile_product_async<false>(A, B, C, m, n, k, row_tile * BM, col_tile * BN, a_vec, b_vec, c_vec, As, Bs);
+    else
+        tile_product_async<true>(A, B, C, m, n, k, row_tile * BM, col_tile * BN, a_vec, b_vec, c_vec, As, Bs);
+#else
     if (col_tile < main_cols) /* uniform across the block */
         tile_product<false>(A, B, C, m, n, k, row_tile * BM, col_tile * BN, a_vec, b_vec, c_vec, As, Bs);
     else
         tile_product<true>(A, B, C, m, n, k, row_tile * BM, col_tile * BN, a_vec, b_vec, c_vec, As, Bs);
+#endif
 }
 
 /* Rows of length len starting at p are 16-byte aligned. */
@@ -439,6 +678,16 @@ void matmul_tiled(const float *d_a, const float *d_b, float *d_c, int m, int n, 
      * count (m n / 2^14 at most, plus a column) is far below the grid's
      * limit of 2^31 - 1. */
     unsigned blocks = (unsigned)row_tiles * (unsigned)main_cols + (unsigned)thin;
+#if DYN_SMEM
+    static bool smem_set; /* the kernel's limit on dynamic shared memory, raised once */
+    if (!smem_set) {
+        CUDA_CHECK(cudaFuncSetAttribute(matmul_regtile_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        SMEM_BYTES));
+        smem_set = true;
+    }
+    matmul_regtile_kernel<<<blocks, THREADS, SMEM_BYTES>>>(d_a, d_b, d_c, m, n, k, main_cols, a_vec, b_vec, c_vec);
+#else
     matmul_regtile_kernel<<<blocks, THREADS>>>(d_a, d_b, d_c, m, n, k, main_cols, a_vec, b_vec, c_vec);
+#endif
     CUDA_CHECK_LAUNCH();
 }
