@@ -621,6 +621,46 @@ __device__ unsigned mark_claim;
 #define MARK_CLAIM ((unsigned *)0) /* not read */
 #endif
 
+/* A batch's long rows, list entries [from, BATCH): the whole warp each, one
+ * after the other, in strides or quads (the same in every lane). */
+template <bool QUADS, bool HEAVY, typename tag_t>
+__device__ __forceinline__ void long_rows(const int *ls, const int *le, const tag_t *lr, int from, int rb, int lane,
+                                          int rows, const int *__restrict__ row_ptr, int nnz,
+                                          const int *__restrict__ col, const float *__restrict__ val,
+                                          const float *__restrict__ x, float *__restrict__ y, float *slot_sum,
+                                          unsigned *slot_count)
+{
+    for (int i = from; i < BATCH; i++) {
+        unsigned tag = lr[i];
+        float part = HEAVY && (tag & STRIDED_BIT) ? long_part(ls[i], le[i], lane, nnz, col, val, x)
+                                       : row_part<QUADS>(ls[i], le[i], lane, WARP, nnz, col, val, x);
+        float sum = group_sum(part, WARP);
+        if (lane == 0)
+            finish(rows, row_ptr, (int)(rb + (tag & (CUT_BIT - 1))), tag & CUT_BIT, sum, y, slot_sum, slot_count);
+    }
+}
+
+/* A batch's n_short short rows, list entries [0, n_short): sub-warps of v
+ * lanes, 32 / v rows at a time (v from the lanes' summed my_len). */
+template <bool QUADS, typename tag_t>
+__device__ __forceinline__ void short_rows(const int *ls, const int *le, const tag_t *lr, int n_short, int my_len,
+                                           int rb, int lane, int rows, const int *__restrict__ row_ptr, int nnz,
+                                           const int *__restrict__ col, const float *__restrict__ val,
+                                           const float *__restrict__ x, float *__restrict__ y, float *slot_sum,
+                                           unsigned *slot_count)
+{
+    for (int off = WARP / 2; off > 0; off /= 2)
+        my_len += __shfl_xor_sync(FULL_MASK, my_len, off);
+    int v = lanes_for(my_len, n_short), per = WARP / v, sub = lane / v, vl = lane % v;
+    for (int t = 0; t < n_short; t += per) {
+        int i = t + sub;
+        bool has = i < n_short;
+        float sum = group_sum(row_part<QUADS>(has ? ls[i] : 0, has ? le[i] : 0, vl, v, nnz, col, val, x), v);
+        if (has && vl == 0)
+            finish(rows, row_ptr, (int)(rb + (lr[i] & (CUT_BIT - 1))), lr[i] & CUT_BIT, sum, y, slot_sum, slot_count);
+    }
+}
+
 template <bool QUADS, bool HEAVY>
 __global__ void __launch_bounds__(THREADS, HEAVY ? SPMV_HEAVY_MIN_BLOCKS : MIN_BLOCKS) spmv_hybrid_kernel(int rows, const int *__restrict__ row_ptr,
                                                               const int *__restrict__ col,
@@ -687,30 +727,11 @@ __global__ void __launch_bounds__(THREADS, HEAVY ? SPMV_HEAVY_MIN_BLOCKS : MIN_B
         }
         __syncwarp(); /* the list is written */
 
-        /* long rows: the whole warp each, one after the other, in strides or quads (the same in every lane) */
-        for (int i = BATCH - n_long; i < BATCH; i++) {
-            unsigned tag = lr[i];
-            float part = HEAVY && (tag & STRIDED_BIT) ? long_part(ls[i], le[i], lane, nnz, col, val, x)
-                                           : row_part<QUADS>(ls[i], le[i], lane, WARP, nnz, col, val, x);
-            float sum = group_sum(part, WARP);
-            if (lane == 0)
-                finish(rows, row_ptr, (int)(rb + (tag & (CUT_BIT - 1))), tag & CUT_BIT, sum, y, slot_sum, slot_count);
-        }
-
-        /* short rows: sub-warps of v lanes, 32 / v rows at a time */
-        if (n_short > 0) {
-            for (int off = WARP / 2; off > 0; off /= 2)
-                my_len += __shfl_xor_sync(FULL_MASK, my_len, off);
-            int v = lanes_for(my_len, n_short), per = WARP / v, sub = lane / v, vl = lane % v;
-            for (int t = 0; t < n_short; t += per) {
-                int i = t + sub;
-                bool has = i < n_short;
-                float sum = group_sum(row_part<QUADS>(has ? ls[i] : 0, has ? le[i] : 0, vl, v, nnz, col, val, x), v);
-                if (has && vl == 0)
-                    finish(rows, row_ptr, (int)(rb + (lr[i] & (CUT_BIT - 1))), lr[i] & CUT_BIT, sum, y, slot_sum,
-                           slot_count);
-            }
-        }
+        long_rows<QUADS, HEAVY>(ls, le, lr, BATCH - n_long, rb, lane, rows, row_ptr, nnz, col, val, x, y, slot_sum,
+                                slot_count);
+        if (n_short > 0)
+            short_rows<QUADS>(ls, le, lr, n_short, my_len, rb, lane, rows, row_ptr, nnz, col, val, x, y, slot_sum,
+                              slot_count);
         __syncwarp(); /* the list is read before the next batch writes it */
     }
 }

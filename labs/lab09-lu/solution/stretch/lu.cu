@@ -336,59 +336,6 @@ __device__ __forceinline__ void diag_load(float *S, float *stol, const float *a,
         stol[i] = i < b ? tol[J + i] : 0.0f;
 }
 
-/* a. Warp 0: the sub-panel's columns s .. s + DIAG_W - 1, rows s + lane +
- * 32 i (0 past NB, not stored), factored in registers; a rejected pivot sets
- * the status and *failed and ends the factoring (what was done is stored). */
-__device__ __forceinline__ void diag_factor_subpanel(float *S, const float *stol, float *sinv, int s, int J,
-                                                     int lane, int *status, int *failed)
-{
-    float v[4][DIAG_W];
-#pragma unroll
-    for (int i = 0; i < 4; i++) {
-        int r = s + lane + 32 * i;
-#pragma unroll
-        for (int c = 0; c < DIAG_W; c++)
-            v[i][c] = r < NB ? S[r * DIAG_LD + s + c] : 0.0f;
-    }
-#pragma unroll
-    for (int jj = 0; jj < DIAG_W; jj++) { /* unrolled: every register index is a constant */
-        float p = __shfl_sync(FULL_MASK, v[0][jj], jj); /* row s + jj is lane jj's; the same p in every lane */
-        if (!(fabsf(p) > stol[s + jj])) { /* uniform: the whole warp leaves the loop */
-            if (lane == 0) {
-                *status = J + s + jj + 1;
-                *failed = 1;
-            }
-            break;
-        }
-        float inv = 1.0f / p;
-        if (lane == 0)
-            sinv[s + jj] = inv;
-        float u[DIAG_W]; /* row s + jj of U, columns after jj */
-#pragma unroll
-        for (int c = jj + 1; c < DIAG_W; c++)
-            u[c] = __shfl_sync(FULL_MASK, v[0][c], jj) * inv;
-#pragma unroll
-        for (int i = 0; i < 4; i++) {
-            float l = i > 0 || lane > jj ? v[i][jj] : 0.0f; /* rows after s + jj only (l final) */
-#pragma unroll
-            for (int c = jj + 1; c < DIAG_W; c++)
-                v[i][c] = fmaf(-l, u[c], v[i][c]);
-        }
-        if (lane == jj)
-#pragma unroll
-            for (int c = jj + 1; c < DIAG_W; c++)
-                v[0][c] = u[c];
-    }
-#pragma unroll
-    for (int i = 0; i < 4; i++) {
-        int r = s + lane + 32 * i;
-        if (r < NB)
-#pragma unroll
-            for (int c = 0; c < DIAG_W; c++)
-                S[r * DIAG_LD + s + c] = v[i][c];
-    }
-}
-
 /* b. Column c = e + t of U12, rows s .. e - 1: substitution down the
  * sub-panel's unit lower triangle (its pivots' inverses in sinv). */
 __device__ __forceinline__ void diag_solve_u12(float *S, const float *sinv, int s, int e, int t)
@@ -463,8 +410,53 @@ __global__ void __launch_bounds__(DIAG_THREADS, 2)
 
     for (int s = 0; s < NB; s += DIAG_W) {
         int e = s + DIAG_W;
-        if (t < 32)
-            diag_factor_subpanel(S, stol, sinv, s, J, lane, status, &failed);
+        if (t < 32) { /* a. warp 0: rows s + lane + 32 i (0 past NB, not stored), columns s .. e - 1 */
+            float v[4][DIAG_W];
+#pragma unroll
+            for (int i = 0; i < 4; i++) {
+                int r = s + lane + 32 * i;
+#pragma unroll
+                for (int c = 0; c < DIAG_W; c++)
+                    v[i][c] = r < NB ? S[r * DIAG_LD + s + c] : 0.0f;
+            }
+#pragma unroll
+            for (int jj = 0; jj < DIAG_W; jj++) { /* unrolled: every register index is a constant */
+                float p = __shfl_sync(FULL_MASK, v[0][jj], jj); /* row s + jj is lane jj's; the same p in every lane */
+                if (!(fabsf(p) > stol[s + jj])) { /* uniform: the whole warp leaves the loop */
+                    if (lane == 0) {
+                        *status = J + s + jj + 1;
+                        failed = 1;
+                    }
+                    break;
+                }
+                float inv = 1.0f / p;
+                if (lane == 0)
+                    sinv[s + jj] = inv;
+                float u[DIAG_W]; /* row s + jj of U, columns after jj */
+#pragma unroll
+                for (int c = jj + 1; c < DIAG_W; c++)
+                    u[c] = __shfl_sync(FULL_MASK, v[0][c], jj) * inv;
+#pragma unroll
+                for (int i = 0; i < 4; i++) {
+                    float l = i > 0 || lane > jj ? v[i][jj] : 0.0f; /* rows after s + jj only (l final) */
+#pragma unroll
+                    for (int c = jj + 1; c < DIAG_W; c++)
+                        v[i][c] = fmaf(-l, u[c], v[i][c]);
+                }
+                if (lane == jj)
+#pragma unroll
+                    for (int c = jj + 1; c < DIAG_W; c++)
+                        v[0][c] = u[c];
+            }
+#pragma unroll
+            for (int i = 0; i < 4; i++) {
+                int r = s + lane + 32 * i;
+                if (r < NB)
+#pragma unroll
+                    for (int c = 0; c < DIAG_W; c++)
+                        S[r * DIAG_LD + s + c] = v[i][c];
+            }
+        }
         __syncthreads(); /* the sub-panel (L11, L21, sinv) stored; `failed` final for this sub-panel */
         if (failed || e >= NB) /* the same in every thread */
             break;
