@@ -147,9 +147,12 @@
  * some 18 pieces); 1, only the piece where the row's first nonzero is
  * (one write per such row, about 2000); 2, of those only the first to
  * claim the call's number in a device word (one write a call, a few where
- * claims race).  -D SPMV_MARK_ONCE=n to time them. */
+ * claims race).  -D SPMV_MARK_ONCE=n to time them.  1 is the default: on
+ * an H100 the heavy tail took 0.2925 ms with it and 0.304 to 0.309 with
+ * 0, 0.91 of cuSPARSE where 0 gave 0.87; 2 saved as much there but slowed
+ * the 500-per-row matrix by a fifth (0.80 of cuSPARSE, 0.92 with 1). */
 #ifndef SPMV_MARK_ONCE
-#define SPMV_MARK_ONCE 0
+#define SPMV_MARK_ONCE 1
 #endif
 /* Which warps of the heavy kernel take which pieces (the plain kernel
  * keeps neighbours: block b's warps take pieces 8 b .. 8 b + 7).  1: block
@@ -174,7 +177,8 @@
  * of cuSPARSE to 0.92 and the 500-per-row matrix from 0.81 to 0.59 - which
  * is why only a matrix with rows of STRIDED_MIN gets it (heavy_next).  As
  * the heavy kernel of 4. (with LONG_UNROLL 4) the heavy tail did 0.87 at
- * 2 and at 3: not yet the 0.92.  -D SPMV_WAVES=n to time others. */
+ * 2 and at 3 while every piece of a long row wrote its mark; one write a
+ * row (SPMV_MARK_ONCE 1) made it 0.91 at 2.  -D SPMV_WAVES=n to time others. */
 #ifndef SPMV_WAVES
 #define SPMV_WAVES 2
 #endif
