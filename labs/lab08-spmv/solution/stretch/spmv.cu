@@ -148,8 +148,8 @@
  * (one write per such row, about 2000); 2, of those only the first to
  * claim the call's number in a device word (one write a call, a few where
  * claims race).  -D SPMV_MARK_ONCE=n to time them.  1 is the default: on
- * an H100 the heavy tail took 0.2925 ms with it and 0.304 to 0.309 with
- * 0, 0.91 of cuSPARSE where 0 gave 0.87; 2 saved as much there but slowed
+ * an H100 the heavy tail took 0.2925 to 0.2975 ms with it and 0.304 to
+ * 0.309 with 0, 0.91-0.92 of cuSPARSE where 0 gave 0.87; 2 saved as much but slowed
  * the 500-per-row matrix by a fifth (0.80 of cuSPARSE, 0.92 with 1). */
 #ifndef SPMV_MARK_ONCE
 #define SPMV_MARK_ONCE 1
