@@ -274,7 +274,7 @@ static int run_sampled_at(const char *params, int64_t shift, float v2, char *tex
     kit_check lab = KIT_CHECK;
     lab.timed = NULL;
     lab.timed_sampled.fresh = "x", lab.timed_sampled.per = 2, lab.timed_sampled.element = sq_element;
-    lab.timed_sampled.when = (kit_when)KIT_WHEN(sq_data, is_int, 0);
+    lab.timed_sampled.when = (kit_when){KIT_AT(sq_data, is_int), 0, 0, 0}; /* every field: no -Wmissing-field-initializers */
     if (strstr(params, "shifts"))
         lab.timed_sampled.shift_of = KIT_AT(sq_data, shifts);
     int is_int = strstr(params, "int") != NULL;

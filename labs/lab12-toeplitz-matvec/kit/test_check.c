@@ -44,7 +44,7 @@ enum { RIGHT, ZERO, MIRROR };
 static float *u_of(const lab12_data *d, int kind)
 {
     float *u = malloc(d->n * sizeof *u);
-    for (size_t i = 0; i < d->n; i++)
+    for (int i = 0; i < d->n; i++)
         u[i] = kind == ZERO ? 0.0f : (float)u_at(d, (int)(i % d->nx), (int)(i / d->nx), 0, 1, kind == MIRROR);
     return u;
 }
