@@ -14,11 +14,12 @@
  *     handout's table);
  *   - a thread's 8 rows are two groups of 4, its columns groups of 4 too
  *     (c_row, c_col below): each group is one 16-byte shared-memory read.  By
- *     default (SGEMM_WARP_TILE) each warp owns a 32 x 64 piece of the tile,
- *     its lanes 4 x 8: at each step the warp reads 8 consecutive float4 of
- *     Bs (128 bytes, one pass of shared memory) and 4 of As (broadcast), 4
- *     passes for its 4 reads where 16 x 16 threads over the whole tile take
- *     6 (16 float4 of Bs: 256 bytes);
+ *     default (SGEMM_WARP_TILE) each warp owns a 32 x BN / 2 piece of the
+ *     tile (32 x 128; 32 x 64 at 128 x 128), its lanes 4 x 8: for each group
+ *     of columns the warp reads 8 consecutive float4 of Bs (128 bytes, one
+ *     pass of shared memory), and 4 of As (broadcast) for each group of
+ *     rows - at 128 x 128, 4 passes for its 4 reads where 16 x 16 threads
+ *     over the whole tile take 6 (16 float4 of Bs: 256 bytes);
  *   - the tile of A is stored transposed (As[p][i]), so that a thread's 4
  *     rows of A at step p are consecutive too;
  *   - global loads are 16 bytes (float4) wherever they are proven aligned and
