@@ -203,6 +203,7 @@ START_TEST(first_and_beside_with_the_same_results)
                       strstr(p, "beside the tests above, waited for "),
                   "%s", report);
     ck_assert_msg(!strstr(report0, "ran first"), "%s", report0);
+    ck_assert_str_eq(sb_str(&first.notes), ""); /* nothing left it could not remove */
     /* its run folder is gone with its checker */
     char path[2200];
     snprintf(path, sizeof path, "%s/run-first-1", gr.w.root);
