@@ -165,6 +165,31 @@ static void same_results(const grade_result *a, const grade_result *b)
     }
 }
 
+/* Two gradings of the rubric [test a] (cases a) and [test performance]
+ * (case p): its performance test first, and in the rubric's order
+ * (KIT_PERF_FIRST=0); the same results in both. */
+typedef struct {
+    grade_result first, before;
+    char *report, *log, *report0, *log0;
+} both;
+
+static void grade_both(char **a, int n_a, char **p, both *b)
+{
+    make_test(&tests[0], "a", KIND_CORRECTNESS, a, n_a);
+    make_test(&tests[1], "performance", KIND_PERFORMANCE, p, 1);
+    setup(tests, 2);
+    grade("1", &b->first, &b->report, &b->log);
+    grade("0", &b->before, &b->report0, &b->log0);
+    same_results(&b->first, &b->before);
+}
+
+static void both_free(both *b)
+{
+    grade_result_free(&b->first), grade_result_free(&b->before);
+    free(b->report), free(b->log), free(b->report0), free(b->log0);
+    teardown();
+}
+
 /* Where `line` starts a line of log, or NULL. */
 static const char *log_at(const char *log, const char *line)
 {
@@ -177,40 +202,32 @@ static const char *log_at(const char *log, const char *line)
 
 START_TEST(first_and_beside_with_the_same_results)
 {
-    make_test(&tests[0], "a", KIND_CORRECTNESS, cases_a, 2);
-    make_test(&tests[1], "performance", KIND_PERFORMANCE, cases_p, 1);
-    setup(tests, 2);
-    grade_result first, before;
-    char *report, *log, *report0, *log0;
-    grade("1", &first, &report, &log);
-    grade("0", &before, &report0, &log0);
-    same_results(&first, &before);
+    both b;
+    grade_both(cases_a, 2, cases_p, &b);
     /* its own checker's verdict, on its own files (the correctness runs wrote theirs meanwhile) */
-    ck_assert_int_eq(first.tests[1].status, ST_PASS);
-    ck_assert_msg(strstr(sb_str(&first.tests[1].output), "speedup 3.00x"), "%s", sb_str(&first.tests[1].output));
-    ck_assert_int_eq(first.tests[0].status, ST_PASS);
+    ck_assert_int_eq(b.first.tests[1].status, ST_PASS);
+    ck_assert_msg(strstr(sb_str(&b.first.tests[1].output), "speedup 3.00x"), "%s", sb_str(&b.first.tests[1].output));
+    ck_assert_int_eq(b.first.tests[0].status, ST_PASS);
     /* the timing run first; its checker beside the correctness runs, ended after one of them */
-    ck_assert_msg(!strncmp(log, "bench perf=yes n=3\n", 19), "%s", log);
-    const char *start = log_at(log, "check-start perf=yes n=3"), *end = log_at(log, "check-end perf=yes n=3 true");
-    const char *served = log_at(log, "case n=1");
-    ck_assert_msg(start && end && served && start < served && served < end, "%s", log);
+    ck_assert_msg(!strncmp(b.log, "bench perf=yes n=3\n", 19), "%s", b.log);
+    const char *start = log_at(b.log, "check-start perf=yes n=3"), *end = log_at(b.log, "check-end perf=yes n=3 true");
+    const char *served = log_at(b.log, "case n=1");
+    ck_assert_msg(start && end && served && start < served && served < end, "%s", b.log);
     /* the rubric's order without it: the timing run after the correctness runs */
-    ck_assert_msg(log_at(log0, "case n=2") < log_at(log0, "bench perf=yes n=3"), "%s", log0);
+    ck_assert_msg(log_at(b.log0, "case n=2") < log_at(b.log0, "bench perf=yes n=3"), "%s", b.log0);
     /* the report's lines in the rubric's order, and what ran where */
-    const char *a = strstr(report, "a ...."), *p = strstr(report, "performance ....");
-    ck_assert_msg(a && p && a < p, "%s", report);
+    const char *a = strstr(b.report, "a ...."), *p = strstr(b.report, "performance ....");
+    ck_assert_msg(a && p && a < p, "%s", b.report);
     ck_assert_msg(strstr(p, "time: ran first, before the other tests: runner ") &&
                       strstr(p, "beside the tests above, waited for "),
-                  "%s", report);
-    ck_assert_msg(!strstr(report0, "ran first"), "%s", report0);
-    ck_assert_str_eq(sb_str(&first.notes), ""); /* nothing left it could not remove */
+                  "%s", b.report);
+    ck_assert_msg(!strstr(b.report0, "ran first"), "%s", b.report0);
+    ck_assert_str_eq(sb_str(&b.first.notes), ""); /* nothing left it could not remove */
     /* its run folder is gone with its checker */
     char path[2200];
     snprintf(path, sizeof path, "%s/run-first-1", gr.w.root);
     ck_assert_int_ne(access(path, F_OK), 0);
-    grade_result_free(&first), grade_result_free(&before);
-    free(report), free(log), free(report0), free(log0);
-    teardown();
+    both_free(&b);
 }
 END_TEST
 
@@ -219,23 +236,15 @@ END_TEST
  * it runs at its turn, as without them. */
 START_TEST(a_call_hung_before_its_turn)
 {
-    make_test(&tests[0], "a", KIND_CORRECTNESS, cases_hang, 2);
-    make_test(&tests[1], "performance", KIND_PERFORMANCE, cases_p, 1);
-    setup(tests, 2);
-    grade_result first, before;
-    char *report, *log, *report0, *log0;
-    grade("1", &first, &report, &log);
-    grade("0", &before, &report0, &log0);
-    same_results(&first, &before);
-    ck_assert_int_eq(first.tests[1].status, ST_FAIL);
-    ck_assert_msg(strstr(sb_str(&first.tests[1].output), "not run: stuck() did not return in test a (case hang=yes n=2)"),
-                  "%s", sb_str(&first.tests[1].output));
-    ck_assert_msg(!strncmp(log, "bench perf=yes n=3\n", 19), "%s", log);
-    ck_assert_int_eq(kit_test_count(log, "bench perf=yes n=3\n"), 2); /* first, then at its turn */
-    ck_assert_msg(!strstr(report, "ran first"), "%s", report);
-    grade_result_free(&first), grade_result_free(&before);
-    free(report), free(log), free(report0), free(log0);
-    teardown();
+    both b;
+    grade_both(cases_hang, 2, cases_p, &b);
+    ck_assert_int_eq(b.first.tests[1].status, ST_FAIL);
+    ck_assert_msg(strstr(sb_str(&b.first.tests[1].output), "not run: stuck() did not return in test a (case hang=yes n=2)"),
+                  "%s", sb_str(&b.first.tests[1].output));
+    ck_assert_msg(!strncmp(b.log, "bench perf=yes n=3\n", 19), "%s", b.log);
+    ck_assert_int_eq(kit_test_count(b.log, "bench perf=yes n=3\n"), 2); /* first, then at its turn */
+    ck_assert_msg(!strstr(b.report, "ran first"), "%s", b.report);
+    both_free(&b);
 }
 END_TEST
 
@@ -243,22 +252,14 @@ END_TEST
  * and the correctness test before it in the rubric still runs its cases. */
 START_TEST(a_call_hung_in_the_run_first)
 {
-    make_test(&tests[0], "a", KIND_CORRECTNESS, cases_a, 2);
-    make_test(&tests[1], "performance", KIND_PERFORMANCE, cases_p_hang, 1);
-    setup(tests, 2);
-    grade_result first, before;
-    char *report, *log, *report0, *log0;
-    grade("1", &first, &report, &log);
-    grade("0", &before, &report0, &log0);
-    same_results(&first, &before);
-    ck_assert_int_eq(first.tests[0].status, ST_PASS);
-    ck_assert_msg(strstr(sb_str(&first.tests[1].output), "stuck() did not return within 5.0 s"), "%s",
-                  sb_str(&first.tests[1].output));
-    ck_assert_msg(!strncmp(log, "bench perf=yes hang=yes n=3\n", 28), "%s", log);
-    ck_assert_msg(log_at(log, "case n=2"), "%s", log);
-    grade_result_free(&first), grade_result_free(&before);
-    free(report), free(log), free(report0), free(log0);
-    teardown();
+    both b;
+    grade_both(cases_a, 2, cases_p_hang, &b);
+    ck_assert_int_eq(b.first.tests[0].status, ST_PASS);
+    ck_assert_msg(strstr(sb_str(&b.first.tests[1].output), "stuck() did not return within 5.0 s"), "%s",
+                  sb_str(&b.first.tests[1].output));
+    ck_assert_msg(!strncmp(b.log, "bench perf=yes hang=yes n=3\n", 28), "%s", b.log);
+    ck_assert_msg(log_at(b.log, "case n=2"), "%s", b.log);
+    both_free(&b);
 }
 END_TEST
 
