@@ -286,13 +286,13 @@ START_TEST(run_files_failures_said)
     memset(&w, 0, sizeof w);
     strbuf why;
     sb_init(&why);
-    snprintf(w.root, sizeof w.root, "%s/missing", tmpdir);
+    snprintf(w.sout, sizeof w.sout, "%s/missing/stdout.txt", tmpdir);
     ck_assert_int_eq(write_run_stdout(&w, "x\n", 2, &why), -1);
     ck_assert_msg(strstr(sb_str(&why), "internal error: cannot write the run's output"), "%s", sb_str(&why));
     sb_clear(&why);
-    snprintf(w.root, sizeof w.root, "%s", tmpdir);
     char path[600];
     snprintf(path, sizeof path, "%s/stdout.txt", tmpdir);
+    snprintf(w.sout, sizeof w.sout, "%s", path);
     ck_assert_int_eq(mkdir(path, 0755), 0); /* not removable as a file */
     ck_assert_int_eq(write_run_stdout(&w, "x\n", 2, &why), -1);
     ck_assert_msg(strstr(sb_str(&why), "internal error: cannot remove"), "%s", sb_str(&why));

@@ -53,6 +53,38 @@ START_TEST(an_exit_after_closed_output_is_seen_at_once)
 }
 END_TEST
 
+/* A program left running beside other work (a checker, engine.c) is asked
+ * whether it ended without a wait; one that writes more than a pipe holds
+ * still ends (what it wrote is read meanwhile), and all of it is kept. */
+START_TEST(asked_whether_it_ended_without_a_wait)
+{
+    /* sleeps first: not ended when asked, and the question waits for nothing */
+    const char *argv[] = {"/bin/sh", "-c", "sleep 0.5; head -c 200000 /dev/zero | tr '\\0' x; exit 4", NULL};
+    proc_opts o = {0};
+    o.out_cap = 1 << 20;
+    proc_result r;
+    proc_session *s = proc_start(argv, &o, -1, &r);
+    ck_assert_ptr_nonnull(s);
+    double t0 = sb_now();
+    ck_assert_int_eq(proc_exited(s), 0);
+    ck_assert_msg(sb_now() - t0 < 0.2, "proc_exited waited %.2f s", sb_now() - t0);
+    int ended = 0;
+    for (int i = 0; i < 500 && !ended; i++) {
+        ended = proc_exited(s);
+        if (!ended)
+            usleep(10000);
+    }
+    ck_assert_msg(ended, "a child writing more than a pipe holds did not end while asked");
+    t0 = sb_now();
+    proc_end(s, 10);
+    ck_assert_msg(sb_now() - t0 < 0.5, "proc_end after the exit took %.2f s", sb_now() - t0);
+    ck_assert(r.exited && r.exit_code == 4);
+    ck_assert_uint_eq(r.out.len, 200000);
+    proc_result_free(&r);
+    ck_assert_int_eq(proc_exited(NULL), 1);
+}
+END_TEST
+
 START_TEST(answers_in_order_with_their_output)
 {
     proc_opts o = {0};
@@ -215,6 +247,7 @@ static Suite *session_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, an_exit_after_closed_output_is_seen_at_once);
     tcase_add_test(tc, answers_in_order_with_their_output);
+    tcase_add_test(tc, asked_whether_it_ended_without_a_wait);
     tcase_add_test(tc, each_request_has_its_time_limit);
     tcase_add_test(tc, a_child_that_dies_mid_request);
     tcase_add_test(tc, survives_other_programs);

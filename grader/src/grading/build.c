@@ -29,6 +29,7 @@ int prepare_dirs(engine *e, const char *work_dir, workdirs *w)
     snprintf(w->bin, sizeof w->bin, "%s/bin", work_dir);
     snprintf(w->run, sizeof w->run, "%s/run", work_dir);
     snprintf(w->runner, sizeof w->runner, "%s/runner", w->bin);
+    snprintf(w->sout, sizeof w->sout, "%s/stdout.txt", work_dir);
     /* an earlier grading's files left behind would be built or read as this one's */
     if (rm_rf(work_dir) != 0)
         return -1;

@@ -390,42 +390,62 @@ void timing_line(const rubric_test *t, const char *params, const outcome *c, str
         sb_printf(out, "(medians of >= %d interleaved calls, best round): speedup %.2fx\n", t->reps, speedup);
 }
 
-static void run_performance(grading *gr, const rubric_test *t, test_result *tr)
+/* A timing run that counts: right results, both sides timed. */
+static int timed_ok(const outcome *c) { return c->pass && c->student_ms > 0 && c->baseline_ms > 0; }
+
+/* The runs of performance test t into ep, case by case until one does not
+ * count (its checker decides: waited for before the next run);
+ * defer_last: the last case's checker is left running (checks_beside). */
+static void performance_runs(grading *gr, const rubric_test *t, early_perf *ep, int defer_last)
 {
     const engine *e = gr->e;
-    double log_sum = 0, waited = 0;
+    for (int i = 0; i < t->n_cases; i++) {
+        char params[1024];
+        case_params(t, i, params, sizeof params);
+        outcome *c = &ep->cases[i];
+        outcome_init(c);
+        c->defer_check = defer_last && i == t->n_cases - 1;
+        run_case(gr, t, params, engine_case_seed(e->seed, t->name, i, 0), 1, c);
+        ep->n_run++;
+        ep->waited += c->waited_s;
+        if (!c->check && !timed_ok(c))
+            break;
+    }
+}
+
+/* The result of performance test t from its runs (ep, their checkers done). */
+static void performance_result(const grading *gr, const rubric_test *t, early_perf *ep, test_result *tr)
+{
+    const engine *e = gr->e;
+    double log_sum = 0;
     int ok = 1;
     tr->show_output = 1; /* students tune against these numbers: shown on a pass too */
-    for (int i = 0; i < t->n_cases && ok; i++) {
+    for (int i = 0; i < ep->n_run && ok; i++) {
         char params[1024];
         case_params(t, i, params, sizeof params);
         uint64_t seed = engine_case_seed(e->seed, t->name, i, 0);
-        outcome c;
-        outcome_init(&c);
-        run_case(gr, t, params, seed, 1, &c);
-        waited += c.waited_s;
-        if (!c.pass || c.student_ms <= 0 || c.baseline_ms <= 0) {
+        outcome *c = &ep->cases[i];
+        if (!timed_ok(c)) {
             ok = 0;
             sb_printf(&tr->output,
                       "case %s (seed 0x%llx): no performance credit (a timing run must compute right results, in a "
                       "time this GPU can reach):\n",
                       params, (unsigned long long)seed);
-            if (!c.text.len)
-                sb_add(&c.text, "no timings were recorded\n");
-            for (char *line = strtok(c.text.s, "\n"); line; line = strtok(NULL, "\n"))
+            if (!c->text.len)
+                sb_add(&c->text, "no timings were recorded\n");
+            for (char *line = strtok(c->text.s, "\n"); line; line = strtok(NULL, "\n"))
                 sb_printf(&tr->output, "  %s\n", line);
         } else {
-            log_sum += log(c.baseline_ms / c.student_ms);
-            timing_line(t, params, &c, &tr->output);
-            for (char *line = strtok(c.metrics.s ? c.metrics.s : (char *)"", "\n"); line; line = strtok(NULL, "\n"))
+            log_sum += log(c->baseline_ms / c->student_ms);
+            timing_line(t, params, c, &tr->output);
+            for (char *line = strtok(c->metrics.s ? c->metrics.s : (char *)"", "\n"); line; line = strtok(NULL, "\n"))
                 sb_printf(&tr->output, "  %s\n", line);
             /* the checker's notes (e.g. calls timed until work they left running ended) */
-            for (char *line = strtok(c.text.s ? c.text.s : (char *)"", "\n"); line; line = strtok(NULL, "\n"))
+            for (char *line = strtok(c->text.s ? c->text.s : (char *)"", "\n"); line; line = strtok(NULL, "\n"))
                 sb_printf(&tr->output, "  %s\n", line);
         }
-        outcome_free(&c);
     }
-    if (!ok) {
+    if (!ok || ep->n_run < t->n_cases) {
         tr->status = ST_FAIL;
         tr->score = 0;
         add_repro(e, t, &tr->output);
@@ -437,9 +457,30 @@ static void run_performance(grading *gr, const rubric_test *t, test_result *tr)
     tr->status = frac >= 1.0 ? ST_PASS : ST_FAIL;
     sb_printf(&tr->output, "speedup %.2fx: full points from %.2fx, none at or below %.2fx\n", s, t->threshold,
               t->min_speedup);
-    if (waited >= 1)
+    if (ep->waited >= 1)
         sb_printf(&tr->output, "(waited %.0f s for the GPU: timing runs take it one at a time; the wait is not timed)\n",
-                  waited);
+                  ep->waited);
+}
+
+static void early_free_cases(early_perf *ep)
+{
+    for (int i = 0; i < ep->n_run; i++)
+        outcome_free(&ep->cases[i]); /* a checker still running is ended */
+    free(ep->cases);
+    ep->cases = NULL, ep->n_run = 0;
+}
+
+static void run_performance(grading *gr, const rubric_test *t, test_result *tr)
+{
+    early_perf ep = {.t = t, .cases = calloc((size_t)t->n_cases, sizeof(outcome))};
+    if (!ep.cases) {
+        tr->status = ST_ERROR;
+        sb_add(&tr->output, "internal error: out of memory\n");
+        return;
+    }
+    performance_runs(gr, t, &ep, 0);
+    performance_result(gr, t, &ep, tr);
+    early_free_cases(&ep);
 }
 
 /* What each kind of test runs, and what is decided once every test ran. */
@@ -453,8 +494,6 @@ static const struct {
     [KIND_SANITIZER] = {run_sanitizer, deny_credit_after},
     [KIND_PERFORMANCE] = {run_performance, NULL},
 };
-
-/* ------------------------------------------------------------ the whole */
 
 static void fill_test(test_result *tr, const rubric_test *t)
 {
@@ -511,6 +550,115 @@ static void report_build_line(const grading *gr, const grade_result *g)
     sb_free(&bt.output);
 }
 
+/* ------------------------------------------- the performance tests first */
+
+/* A performance test's timing needs the GPU alone, and its checker (CPU
+ * work on the timed case's outputs and timed calls, seconds for large
+ * cases) used to come last, with nothing beside it.  Run first, while the
+ * GPU is the grading's alone, the test leaves its checker running beside
+ * the sanitizer sessions and the correctness tests, and its result waits
+ * for its turn: the report, results.json and feedback keep the rubric's
+ * order and content.  Only where nothing of it can change what the other
+ * tests do or what it would get at its turn: the performance tests are
+ * the rubric's last (wanted) tests (a test after one could depend on it:
+ * a call found not to return there), after at least one other; the
+ * sanitizer sessions run beside the correctness tests (not a batch of
+ * several submissions per GPU, whose timing runs must not wait behind a
+ * grading's holds); no --profile (its run follows the timing, with the GPU
+ * alone); and KIT_PERF_FIRST is not 0. */
+static int perf_first(const engine *e, const grade_result *g)
+{
+    const char *env = getenv("KIT_PERF_FIRST");
+    if (!g->gpu_ran || (env && !strcmp(env, "0")) || !e->sanitizers_beside || e->profile)
+        return 0;
+    int others = 0, perf = 0;
+    for (int i = 0; i < e->rub.n_tests; i++) {
+        const rubric_test *t = &e->rub.tests[i];
+        if (!test_wanted(e, t))
+            continue;
+        if (t->kind == KIND_PERFORMANCE)
+            perf++;
+        else if (perf)
+            return 0;
+        else
+            others++;
+    }
+    return perf > 0 && others > 0 && perf <= MAX_EARLY;
+}
+
+/* Forgets the tests run first: their checkers ended, their run folders
+ * and stdout files removed (outputs of large cases: hundreds of MB). */
+static void early_drop(grading *gr, grade_result *g)
+{
+    for (int i = 0; i < gr->n_early; i++) {
+        early_perf *ep = &gr->early[i];
+        early_free_cases(ep);
+        if (rm_rf(ep->run) != 0 || (unlink(ep->sout) != 0 && errno != ENOENT))
+            sb_printf(&g->notes, "internal error: cannot remove the runs' outputs in %s: %s\n", ep->run,
+                      strerror(errno));
+        memset(ep, 0, sizeof *ep);
+    }
+    gr->n_early = 0;
+}
+
+/* The wanted performance tests, in the rubric's order, each in a run folder
+ * of its own (its checker reads it while later runs write theirs).  A call
+ * they find not to return is not passed on: the other tests ran before
+ * them in the rubric's order and did not know of it. */
+static void run_first(grading *gr)
+{
+    const engine *e = gr->e;
+    workdirs saved = gr->w;
+    for (int i = 0; i < e->rub.n_tests; i++) {
+        const rubric_test *t = &e->rub.tests[i];
+        if (t->kind != KIND_PERFORMANCE || !test_wanted(e, t))
+            continue;
+        early_perf *ep = &gr->early[gr->n_early];
+        memset(ep, 0, sizeof *ep);
+        ep->t = t;
+        if (!(ep->cases = calloc((size_t)t->n_cases, sizeof(outcome))))
+            break; /* this one and the rest at their turn */
+        gr->n_early++;
+        snprintf(ep->run, sizeof ep->run, "%s/run-first-%d", gr->w.root, gr->n_early);
+        snprintf(ep->sout, sizeof ep->sout, "%s/stdout-first-%d.txt", gr->w.root, gr->n_early);
+        snprintf(gr->w.run, sizeof gr->w.run, "%s", ep->run);
+        snprintf(gr->w.sout, sizeof gr->w.sout, "%s", ep->sout);
+        gpu_release_all(gr); /* the GPU alone for its timing; the checker of the one before done */
+        times_reset(&gr->times);
+        double t0 = kit_now();
+        performance_runs(gr, t, ep, 1);
+        ep->seconds = kit_now() - t0;
+        ep->times = gr->times;
+    }
+    gr->w = saved;
+    gr->n_hung = 0;
+}
+
+/* A performance test run first, at its turn: its checker waited for (as
+ * today's test would end its grading's GPU processes), its result made. */
+static void performance_at_turn(grading *gr, early_perf *ep, test_result *tr)
+{
+    double t0 = kit_now();
+    checks_settle(gr);
+    double wait = kit_now() - t0;
+    gpu_release_all(gr);
+    performance_result(gr, ep->t, ep, tr);
+    gr->times = ep->times;
+    gr->times.first = 1;
+    gr->times.check_wait = wait;
+    gr->times.check_beside = ep->n_run > 0 ? ep->cases[ep->n_run - 1].check_s : 0;
+}
+
+static early_perf *early_of(grading *gr, const rubric_test *t)
+{
+    for (int i = 0; i < gr->n_early; i++)
+        if (gr->early[i].t == t)
+            return &gr->early[i];
+    return NULL;
+}
+
+/* ------------------------------------------------------------ the whole */
+
 /* One test of the rubric, into its result in g. */
 static void grade_test(grading *gr, const rubric_test *t, grade_result *g)
 {
@@ -518,7 +666,9 @@ static void grade_test(grading *gr, const rubric_test *t, grade_result *g)
     test_result *tr = grade_result_add(g);
     fill_test(tr, t);
     times_reset(&gr->times);
+    gr->times.beside_check = checks_beside(gr) > 0;
     double ts = kit_now();
+    early_perf *ep = early_of(gr, t);
     if (!g->build_ok) {
         tr->status = ST_FAIL;
         sb_add(&tr->output, g->handin_bad ? "not run: nothing was compiled (a hand-in problem, above)\n"
@@ -526,12 +676,14 @@ static void grade_test(grading *gr, const rubric_test *t, grade_result *g)
     } else if (!e->gpu) {
         tr->status = ST_SKIP;
         sb_add(&tr->output, "not run: needs a CUDA device\n");
+    } else if (ep) {
+        performance_at_turn(gr, ep, tr);
     } else {
         if (t->kind == KIND_PERFORMANCE) /* its timing loop needs the GPU without this grading's hold */
             gpu_release_all(gr);
         test_kinds[t->kind].run(gr, t, tr);
     }
-    tr->seconds = kit_now() - ts;
+    tr->seconds = kit_now() - ts + (ep ? ep->seconds : 0);
     if (t->kind == KIND_PERFORMANCE && g->build_ok && e->gpu)
         profile_test(gr, t, tr); /* --profile: lines and figures, never the grade (profile.h) */
     if (test_kinds[t->kind].after)
@@ -542,21 +694,31 @@ static void grade_test(grading *gr, const rubric_test *t, grade_result *g)
         times_print(e->log, &gr->times);
 }
 
-/* The rubric's tests, in its order, once the build is done. */
-static void grade_tests(grading *gr, grade_result *g)
+void grade_tests(grading *gr, grade_result *g)
 {
     engine *e = gr->e;
     g->gpu_ran = e->gpu && g->build_ok;
     if (g->gpu_ran && e->before_gpu)
         e->before_gpu(e, e->before_gpu_arg);
+    if (perf_first(e, g))
+        run_first(gr);
     /* The sanitizer tests start now and run while the correctness cases do. */
     for (int i = 0; g->gpu_ran && e->sanitizers_beside && i < e->rub.n_tests; i++)
         if (e->rub.tests[i].kind == KIND_SANITIZER && test_wanted(e, &e->rub.tests[i]))
             serve_sanitizer_start(gr, &e->rub.tests[i]);
-    for (int i = 0; i < e->rub.n_tests; i++)
-        if (test_wanted(e, &e->rub.tests[i]))
-            grade_test(gr, &e->rub.tests[i], g);
+    for (int i = 0; i < e->rub.n_tests; i++) {
+        const rubric_test *t = &e->rub.tests[i];
+        if (!test_wanted(e, t))
+            continue;
+        /* A call found not to return by the tests before: at its turn the
+         * performance test would not have made it (--skip-calls); its runs
+         * made first are dropped, and it runs now as it would have. */
+        if (t->kind == KIND_PERFORMANCE && gr->n_hung > 0)
+            early_drop(gr, g);
+        grade_test(gr, t, g);
+    }
     gpu_release_all(gr);
+    early_drop(gr, g);
     /* A correctness test after a sanitizer test in the rubric may have found it only now. */
     for (int i = 0; i < g->n_tests; i++) {
         const rubric_test *t = rubric_find(&e->rub, g->tests[i].name);

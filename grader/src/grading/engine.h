@@ -6,8 +6,9 @@
  * the rubric's tests in its order: correctness cases (in one serving runner,
  * each judged by the kit's checker), the sanitizer tests (started right
  * after the build, running while the correctness cases do), performance
- * against the baseline (its timing loop with the GPU to itself, lock.h) ->
- * score from the rubric.
+ * against the baseline (its timing loop with the GPU to itself, lock.h;
+ * where it may, run before the others, its checker beside them and its
+ * result at its turn: engine.c) -> score from the rubric.
  */
 #ifndef GRADER_ENGINE_H
 #define GRADER_ENGINE_H

@@ -27,9 +27,11 @@
 
 /* The work folder of one grading: src (the student's files and the kit's
  * headers), lib (kit objects), bin (the runner), run (the runs' folder,
- * the submission's to write). */
+ * the submission's to write), sout (a run's stdout written for the checker,
+ * where the submission cannot reach).  A run whose checker goes on beside
+ * later runs has a run folder and sout of its own (engine.c). */
 typedef struct {
-    char root[2048], src[2100], lib[2100], bin[2100], run[2100], runner[2200];
+    char root[2048], src[2100], lib[2100], bin[2100], run[2100], runner[2200], sout[2200];
 } workdirs;
 
 #define MAX_SAN_SESSIONS 8
@@ -47,6 +49,21 @@ typedef struct {
     char params[256];
     double ms; /* < 0: no time (the lab has no baseline, or it failed) */
 } case_baseline;
+
+/* A performance test run before the grading's other tests (engine.c): its
+ * cases' outcomes, the last one's checker maybe still running beside those
+ * tests (checks_beside); its result is made at its turn in the rubric. */
+typedef struct {
+    const rubric_test *t;
+    struct outcome *cases; /* t->n_cases; the first n_run were run (the runs stop at the first failure) */
+    int n_run;
+    double waited;    /* for the GPU lock (not timed) */
+    double seconds;   /* its runs, before the other tests */
+    test_times times; /* where those went (--timings) */
+    char run[2100];   /* its run folder and stdout file: its own, as its checker may read them late */
+    char sout[2200];
+} early_perf;
+#define MAX_EARLY 4
 
 /* One grading of one submission while it runs (engine_grade makes it and
  * ends it): what the engine's configuration and session (engine.h) do not
@@ -83,6 +100,8 @@ typedef struct grading {
     int not_own_right, not_own_wrong; /* runs without the student's own kernels, with right / wrong
                                          values (sanitizer credit, engine.c) */
     test_times times;           /* where the current test's seconds go (timings.h; --timings) */
+    early_perf early[MAX_EARLY]; /* the performance tests run first (engine.c) */
+    int n_early;
 } grading;
 
 /* ---- runs.c: what every run shares ---- */
@@ -105,7 +124,7 @@ void sandboxed_init(sandboxed *s, const engine *e, double timeout, const char *c
 void sandboxed_setenv(sandboxed *s, const char *name, const char *value);
 
 /* What one run of one case came to. */
-typedef struct {
+typedef struct outcome {
     int pass;
     int timed_out;   /* killed at the time limit */
     strbuf text;     /* why it failed (several lines), or notes */
@@ -120,9 +139,13 @@ typedef struct {
     int elsewhere;   /* ... and the values were right */
     int hung;        /* a student call did not return (hang.c): the run was ended */
     int skipped;     /* its student call was not made: it did not return in an earlier run */
+    int defer_check; /* asked by the caller: start the checker and leave it running (check) */
+    struct checker_run *check; /* its checker, still running: no verdict yet (checker_finish) */
+    double check_s;  /* a checker left running: its seconds, until its end was seen */
 } outcome;
 
 void outcome_init(outcome *c);
+/* Frees c; a checker of it still running is killed (no one waits for its verdict). */
 void outcome_free(outcome *c);
 
 /* The GPU lock of a grading: its correctness and sanitizer runs (the case
@@ -154,12 +177,34 @@ int result_file_ok(const workdirs *w, strbuf *why);
 void add_source_line(const workdirs *w, const char *file, int line, strbuf *b);
 /* CUDA's words for a full GPU in a run's output. */
 int mentions_out_of_memory(const proc_result *r);
-/* Runs the kit's checker on a finished run (its stdout in w->root/stdout.txt)
- * and reads its verdict into c.  use_slot: take a CPU slot (lock.h) for it. */
+/* Runs the kit's checker on a finished run (its outputs in w->run, its
+ * stdout in w->sout) and reads its verdict into c.  use_slot: take a CPU
+ * slot (lock.h) for it. */
 void run_checker(const engine *e, const workdirs *w, const char *params, uint64_t seed, uint64_t nonce, int use_slot,
                  outcome *c);
-/* Writes a run's stdout for the checker (w->root/stdout.txt, never through a
- * link): 0, or -1 with an internal error's line in why. */
+/* The same in two steps, for a checker that runs beside other work:
+ * checker_start starts it (after a CPU slot when use_slot, held until its
+ * end: never wait for another slot meanwhile, lock.h); checker_ended says,
+ * without a wait, whether it ended; checker_finish waits for it
+ * (CHECKER_TIMEOUT from its start), reads its verdict into c as run_checker
+ * does, frees k and returns its seconds; checker_cancel kills it.  The
+ * files it reads must stay as they are until then. */
+typedef struct checker_run checker_run;
+checker_run *checker_start(const engine *e, const workdirs *w, const char *params, uint64_t seed, uint64_t nonce,
+                           int use_slot);
+int checker_ended(checker_run *k);
+double checker_finish(checker_run *k, outcome *c);
+void checker_cancel(checker_run *k);
+/* The checkers of the performance tests run first that still run beside
+ * the grading's other work (engine.c): checks_beside waits for those whose
+ * end it sees now (their verdicts in, their CPU slots free) and returns how
+ * many still run; checks_settle waits for all.  While one runs, the grading
+ * holds its CPU slot: it keeps its shared GPU hold (gpu_idle) and ends
+ * them before it gives the hold back or waits for a slot (gpu_release_all). */
+int checks_beside(grading *g);
+void checks_settle(grading *g);
+/* Writes a run's stdout for the checker (w->sout, never through a link):
+ * 0, or -1 with an internal error's line in why. */
 int write_run_stdout(const workdirs *w, const char *data, size_t len, strbuf *why);
 /* Did the runner finish its work (its own result file, complete, nonce)? */
 int run_finished(const engine *e, const workdirs *w, uint64_t nonce, strbuf *why);
@@ -264,11 +309,13 @@ int serve_sanitizer_clean(grading *g, const rubric_test *t, san_case *cases);
  * again, told not to make it (its cases that would are answered "skipped"). */
 void serve_sanitizers_restart(grading *g);
 /* The grading's shared hold given back while its checker (CPU work) runs,
- * when no sanitizer session runs beside (the case server stopped till the
- * next case): 1 when given back (the checker then takes a CPU slot). */
+ * when no sanitizer session and no checker of a test run first runs beside
+ * (the case server stopped till the next case): 1 when given back (the
+ * checker then takes a CPU slot). */
 int gpu_idle(grading *g);
-/* Ends the grading's GPU processes (case server, sanitizer sessions) and
- * then its shared hold: before a timing run, and at the end of a grading. */
+/* Waits for the checkers beside (checks_settle), ends the grading's GPU
+ * processes (case server, sanitizer sessions) and then its shared hold:
+ * before a timing run, a run alone, and at the end of a grading. */
 void gpu_release_all(grading *g);
 /* A timing run (argv: runner bench ... --gate-fd KIT_CTL_FD_S) that shares the GPU but
  * for its timing loop, which gets it alone (host_alone: the CPU slots too,
@@ -283,9 +330,16 @@ void run_gated(grading *g, const char *const argv[], const sandboxed *sb, double
  * (gpu_lock_release it); the wait is added to *waited_s, never to a limit. */
 int gpu_take_alone(grading *g, gpu_lock *lock, double *waited_s);
 /* One run of one case on its own: the runner in the sandbox (bench: timed),
- * then the checker. */
+ * then the checker (c->defer_check: started and left running in c->check). */
 void run_case(grading *g, const rubric_test *t, const char *params, uint64_t seed, int bench, outcome *c);
 /* One case under compute-sanitizer (t->tool). */
 void run_sanitizer_case(grading *g, const rubric_test *t, const char *params, uint64_t seed, outcome *c);
+
+/* ---- engine.c: the tests of a rubric ---- */
+
+/* The rubric's tests once the build is done (engine_grade), into g: its
+ * performance tests first where they may be (engine.c), every result in the
+ * rubric's order. */
+void grade_tests(grading *gr, grade_result *g);
 
 #endif

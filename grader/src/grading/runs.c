@@ -204,6 +204,8 @@ void outcome_init(outcome *c)
 
 void outcome_free(outcome *c)
 {
+    checker_cancel(c->check); /* a verdict no one waits for any more */
+    c->check = NULL;
     sb_free(&c->text);
     sb_free(&c->kernels);
     sb_free(&c->metrics);
@@ -253,19 +255,28 @@ static void read_verdict(const cJSON *v, outcome *c)
     }
 }
 
-/* Runs the kit's checker on a finished run and reads its JSON verdict. */
-void run_checker(const engine *e, const workdirs *w, const char *params, uint64_t seed, uint64_t nonce, int use_slot,
-                 outcome *c)
+/* A checker started (checker_start) and not waited for yet. */
+struct checker_run {
+    proc_session *s;
+    proc_result r;
+    cpu_slot slot;
+    double t0;
+};
+
+checker_run *checker_start(const engine *e, const workdirs *w, const char *params, uint64_t seed, uint64_t nonce,
+                           int use_slot)
 {
-    char check[2048], seed_s[32], nonce_s[32], out[2200], sout[2200];
+    checker_run *k = calloc(1, sizeof *k);
+    if (!k)
+        return NULL;
+    char check[2048], seed_s[32], nonce_s[32], out[2200];
     snprintf(check, sizeof check, "%s/check", e->lab_build);
     snprintf(seed_s, sizeof seed_s, "0x%llx", (unsigned long long)seed);
     snprintf(nonce_s, sizeof nonce_s, "%llu", (unsigned long long)nonce);
     snprintf(out, sizeof out, "%s/out.bin", w->run);
-    snprintf(sout, sizeof sout, "%s/stdout.txt", w->root);
     char share[32];
     snprintf(share, sizeof share, "%g", e->man.host_copy_share);
-    const char *argv[20] = {check, "--params", params, "--seed", seed_s, "--nonce", nonce_s, "--out", out, "--stdout", sout};
+    const char *argv[20] = {check, "--params", params, "--seed", seed_s, "--nonce", nonce_s, "--out", out, "--stdout", w->sout};
     int n = 11;
     if (e->man.require_kernel)
         argv[n++] = "--require-kernel";
@@ -277,34 +288,96 @@ void run_checker(const engine *e, const workdirs *w, const char *params, uint64_
     argv[n++] = share;
     argv[n] = NULL;
     proc_opts o = {0};
-    o.timeout_s = CHECKER_TIMEOUT;
     o.out_cap = 4u << 20;
     o.env = (const char *const *)environ; /* kit code: the grader's own environment */
-    proc_result r;
     /* A slot keeps CPU-heavy kit work from disturbing a timing run.  Taken
      * only without a GPU lock (run_case released it); a case server checks
      * under its shared lock, during which no timing run can start anyway. */
-    cpu_slot slot = {-1};
+    k->slot.fd = -1;
     if (e->gpu && use_slot)
-        cpu_slot_acquire(&slot);
-    proc_run(argv, &o, &r);
-    cpu_slot_release(&slot);
-    cJSON *v = proc_ok(&r) ? cJSON_Parse(sb_str(&r.out)) : NULL;
+        cpu_slot_acquire(&k->slot);
+    k->t0 = kit_now();
+    k->s = proc_start(argv, &o, -1, &k->r); /* NULL: r says why (checker_finish) */
+    return k;
+}
+
+int checker_ended(checker_run *k) { return !k || proc_exited(k->s); }
+
+/* Ends the checker's process (CHECKER_TIMEOUT from its start), frees its
+ * slot; its result stays in k->r. */
+static void checker_end(checker_run *k)
+{
+    double left = CHECKER_TIMEOUT - (kit_now() - k->t0);
+    proc_end(k->s, left > 0.001 ? left : 0.001);
+    k->s = NULL;
+    cpu_slot_release(&k->slot);
+}
+
+double checker_finish(checker_run *k, outcome *c)
+{
+    if (!k) {
+        sb_add(&c->text, "internal error: the lab's checker could not start: out of memory\n");
+        c->pass = 0;
+        return 0;
+    }
+    checker_end(k);
+    double seconds = kit_now() - k->t0;
+    cJSON *v = proc_ok(&k->r) ? cJSON_Parse(sb_str(&k->r.out)) : NULL;
     if (!v) {
         strbuf d;
         sb_init(&d);
-        proc_describe(&r, &d);
+        proc_describe(&k->r, &d);
         sb_printf(&c->text, "internal error: the lab's checker %s\n", sb_str(&d));
-        add_tail(&c->text, &r.err, 5, "  ");
+        add_tail(&c->text, &k->r.err, 5, "  ");
         sb_free(&d);
         c->pass = 0;
-        proc_result_free(&r);
-        return;
+    } else {
+        read_verdict(v, c);
+        cJSON_Delete(v);
     }
-    read_verdict(v, c);
-    cJSON_Delete(v);
-    proc_result_free(&r);
+    proc_result_free(&k->r);
+    free(k);
+    return seconds;
 }
+
+void checker_cancel(checker_run *k)
+{
+    if (!k)
+        return;
+    proc_kill(k->s);
+    checker_end(k);
+    proc_result_free(&k->r);
+    free(k);
+}
+
+void run_checker(const engine *e, const workdirs *w, const char *params, uint64_t seed, uint64_t nonce, int use_slot,
+                 outcome *c)
+{
+    checker_finish(checker_start(e, w, params, seed, nonce, use_slot), c);
+}
+
+/* The early tests' checkers still running: each whose end is seen (wait:
+ * each) waited for, its verdict into its outcome; how many still run. */
+static int checks_end(grading *g, int wait)
+{
+    int running = 0;
+    for (int i = 0; i < g->n_early; i++) {
+        early_perf *ep = &g->early[i];
+        outcome *c = ep->n_run > 0 ? &ep->cases[ep->n_run - 1] : NULL;
+        if (!c || !c->check)
+            continue;
+        if (wait || checker_ended(c->check)) {
+            c->check_s = checker_finish(c->check, c);
+            c->check = NULL;
+        } else
+            running++;
+    }
+    return running;
+}
+
+int checks_beside(grading *g) { return checks_end(g, 0); }
+
+void checks_settle(grading *g) { checks_end(g, 1); }
 
 /* Why a runner process did not finish normally, in the student's terms. */
 void describe_run_failure(const engine *e, const proc_result *r, strbuf *b)
@@ -393,8 +466,7 @@ int mentions_out_of_memory(const proc_result *r)
  * /etc/passwd) must not make the grader write through it. */
 int write_run_stdout(const workdirs *w, const char *data, size_t len, strbuf *why)
 {
-    char sout[2200];
-    snprintf(sout, sizeof sout, "%s/stdout.txt", w->root);
+    const char *sout = w->sout;
     if (unlink(sout) != 0 && errno != ENOENT) {
         sb_printf(why, "internal error: cannot remove %s: %s\n", sout, strerror(errno));
         return -1;

@@ -498,6 +498,10 @@ int gpu_idle(grading *g)
     for (int i = 0; i < g->n_sanitizers; i++)
         if (g->sanitizers[i])
             return 0;
+    /* a checker beside holds this grading's CPU slot: the next checker must
+     * not wait for another one, so it runs under the hold kept (lock.h) */
+    if (checks_beside(g) > 0)
+        return 0;
     if (g->server && !g->server->paused) {
         proc_signal(g->server->s, SIGSTOP);
         g->server->paused = 1;
@@ -508,6 +512,7 @@ int gpu_idle(grading *g)
 
 void gpu_release_all(grading *g)
 {
+    checks_settle(g); /* their slots free before any wait for the GPU or a slot */
     server_close(g);
     sanitizers_stop(g);
     gpu_unshare(g);

@@ -37,9 +37,14 @@ void times_print(FILE *f, const test_times *t)
         sb_printf(&b, " of which timing with the GPU alone %.2f s", t->alone);
     if (t->n_checks)
         sb_printf(&b, ", checker %.2f s", t->checks);
+    if (t->first && t->check_beside > 0)
+        sb_printf(&b, ", checker %.2f s beside the tests above, waited for %.2f s here", t->check_beside,
+                  t->check_wait);
+    if (t->beside_check)
+        sb_printf(&b, ", the performance test's checker beside");
     if (t->waits > 0.005)
         sb_printf(&b, ", waiting for the GPU %.2f s", t->waits);
     if (b.len)
-        fprintf(f, "      time: %s\n", sb_str(&b) + 2);
+        fprintf(f, "      time: %s%s\n", t->first ? "ran first, before the other tests: " : "", sb_str(&b) + 2);
     sb_free(&b);
 }

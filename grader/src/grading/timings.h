@@ -19,6 +19,10 @@ typedef struct {
     double alone;          /* timing loops with the GPU alone */
     double nvcc, nvcc_beside; /* the runner's build; the barrier-checked one beside it */
     int reused;            /* the build came from the cache */
+    int first;             /* a performance test run before the other tests (engine.c) ... */
+    double check_beside;   /* ... its checker's seconds, beside them (until its end was seen) */
+    double check_wait;     /* ... and the wait for it at the test's turn */
+    int beside_check;      /* a test begun while such a checker ran */
 } test_times;
 
 void times_reset(test_times *t);

@@ -558,6 +558,16 @@ void proc_kill(proc_session *s)
         kill_group(s);
 }
 
+int proc_exited(proc_session *s)
+{
+    if (!s)
+        return 1;
+    drain_now(s);
+    if (!s->exited && waitpid(s->pid, &s->status, WNOHANG) == s->pid)
+        s->exited = 1;
+    return s->exited;
+}
+
 size_t proc_stdout_len(const proc_session *s) { return s ? s->r->out.len : 0; }
 
 void proc_end(proc_session *s, double timeout_s)

@@ -73,6 +73,10 @@ int proc_poll(proc_session *s, char *buf, size_t len);
 void proc_signal(proc_session *s, int sig);
 /* Kills the child's process group now (it broke the conversation's rules). */
 void proc_kill(proc_session *s);
+/* Has the child exited?  Reads what its output holds now (a child blocked
+ * on a full pipe goes on) and waits for nothing: 1 when it has exited (then
+ * proc_end completes r at once), else 0. */
+int proc_exited(proc_session *s);
 /* Bytes of stdout kept so far (r->out.len while the child runs). */
 size_t proc_stdout_len(const proc_session *s);
 /* Ends the conversation (the child reads EOF), waits at most timeout_s for its

@@ -1,0 +1,310 @@
+/* test_perf_first.c - a grading's performance test run before its other
+ * tests (engine.c, grade_tests): with a stand-in runner and checker (shell
+ * scripts: no GPU, no nvcc), the whole of grade_tests runs as in a check
+ * (the case server, a gated timing run, the checkers, a call that does not
+ * return), and what it produces is compared with KIT_PERF_FIRST=0 (the
+ * rubric's order throughout): the same results in the rubric's order, the
+ * performance test's verdict from its own checker, which ran beside the
+ * other tests and read files of its own, and the other tests not skipped
+ * for a call that did not return in it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check_main.h"
+#include "grading/build.h"
+#include "grading/engine_int.h"
+#include "kit/protocol.h"
+
+static char dir[64], logpath[128];
+
+/* The runner: modes run, bench and serve (case lines on KIT_CTL_FD), each
+ * run logged; the result file and stdout say the run's nonce.  A case with
+ * hang=yes calls stuck(), which does not return (the watchdog's record,
+ * KIT_EXIT_HUNG); a run told --skip-calls stuck skips every case.  No gate
+ * words: a timing run that says none simply ends (run_gated). */
+static const char *runner_sh =
+    "#!/bin/bash\n"
+    "mode=$1; shift; params= out= nonce= skip=\n"
+    "while [ $# -gt 0 ]; do case $1 in --params) params=$2; shift;; --out) out=$2; shift;;\n"
+    "  --nonce) nonce=$2; shift;; --skip-calls) skip=$2; shift;; esac; shift; done\n"
+    "one() { # params nonce: 0 done, 6 hung, 8 skipped\n"
+    "  if [ -n \"$skip\" ]; then echo \"" KIT_SKIPPED_LINE "stuck\" >&2; return 8; fi\n"
+    "  case \" $1 \" in *' hang=yes '*) printf 'stuck\\t2.000\\t5.000\\tstuck_kernel\\n' > " KIT_HANG_FILE
+    "; return 6;; esac\n"
+    "  echo \"$2\" > \"$out\"; echo \"stdout $2\"; return 0; }\n"
+    "echo \"$mode $params\" >> LOG\n"
+    "case $mode in\n"
+    "  run|bench) one \"$params\" \"$nonce\"; exit $?;;\n"
+    "  serve) echo " KIT_SERVE_READY " >&" KIT_CTL_FD_S "\n"
+    "    while read -r w seed n limit p <&" KIT_CTL_FD_S "; do echo \"case $p\" >> LOG\n"
+    "      one \"$p\" \"$n\"; rc=$?\n"
+    "      [ $rc = 8 ] && { echo '" KIT_SERVE_SKIPPED " stuck' >&" KIT_CTL_FD_S "; continue; }\n"
+    "      [ $rc = 0 ] || exit $rc; echo " KIT_SERVE_DONE " >&" KIT_CTL_FD_S "; done;;\n"
+    "  *) exit 1;;\n"
+    "esac\n";
+
+/* The checker: passes a run whose result file and stdout are its own
+ * (its nonce); a timing run's (perf=yes) takes 1 s first, and its times
+ * make a speedup of 3x. */
+static const char *check_sh =
+    "#!/bin/bash\n"
+    "while [ $# -gt 0 ]; do case $1 in --params) params=$2; shift;; --out) out=$2; shift;;\n"
+    "  --nonce) nonce=$2; shift;; --stdout) sout=$2; shift;; esac; shift; done\n"
+    "echo \"check-start $params\" >> LOG\n"
+    "metrics=\n"
+    "case \" $params \" in *' perf=yes '*) sleep 1; metrics='\"" KIT_KEY_STUDENT_MS "\": 1.0, \"" KIT_KEY_BASELINE_MS
+    "\": 3.0';; esac\n"
+    "if [ \"$(cat \"$out\")\" = \"$nonce\" ] && grep -qx \"stdout $nonce\" \"$sout\"; then pass=true; else pass=false; fi\n"
+    "echo \"check-end $params $pass\" >> LOG\n"
+    "echo \"{\\\"" KIT_VERDICT_PASS "\\\": $pass, \\\"" KIT_VERDICT_SUMMARY
+    "\\\": \\\"not this run's files\\\", \\\"" KIT_VERDICT_METRICS "\\\": {$metrics}}\"\n";
+
+/* Writes text to path (executable), each LOG in it replaced by the log's path. */
+static void write_script(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    const char *p = text, *at;
+    for (; (at = strstr(p, "LOG")); p = at + 3)
+        fprintf(f, "%.*s%s", (int)(at - p), p, logpath);
+    fputs(p, f);
+    fclose(f);
+    ck_assert_int_eq(chmod(path, 0755), 0);
+}
+
+static engine eng;
+static grading gr;
+static rubric_test tests[3];
+static char *cases_a[] = {"n=1", "n=2"}, *cases_hang[] = {"n=1", "hang=yes n=2"}, *cases_p[] = {"perf=yes n=3"},
+            *cases_p_hang[] = {"perf=yes hang=yes n=3"};
+
+static void make_test(rubric_test *t, const char *name, test_kind kind, char **cases, int n)
+{
+    memset(t, 0, sizeof *t);
+    snprintf(t->name, sizeof t->name, "%s", name);
+    snprintf(t->group, sizeof t->group, "%s", test_kind_name(kind));
+    t->kind = kind, t->points = 10, t->cases = cases, t->n_cases = n, t->timeout_s = 20, t->repeat = 1;
+    t->threshold = 2.0, t->min_speedup = 1.0, t->warmup = 1, t->reps = 3, t->partial = 1;
+}
+
+/* A folder with the runner and the checker, and an engine that grades with
+ * them: the rubric's tests t[0..n). */
+static void setup(rubric_test *t, int n)
+{
+    snprintf(dir, sizeof dir, "/tmp/kit-perf-first-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(logpath, sizeof logpath, "%s/log", dir);
+    char path[256];
+    snprintf(path, sizeof path, "%s/locks", dir);
+    ck_assert_int_eq(mkdir(path, 0755), 0);
+    setenv("KIT_LOCK_DIR", path, 1);
+    setenv("KIT_CPU_SLOTS", "2", 1);
+    memset(&eng, 0, sizeof eng);
+    eng.gpu = 1;
+    snprintf(eng.gpu_uuid, sizeof eng.gpu_uuid, "%s", KIT_NO_GPU_UUID);
+    eng.sanitizers_beside = 1;
+    eng.seed = 0x5eed;
+    eng.rub.timeout_s = 20, eng.rub.call_limit_s = 2, eng.rub.output_kb = 256, eng.rub.file_mb = 64;
+    eng.rub.tests = t, eng.rub.n_tests = n;
+    snprintf(eng.man.evidence, sizeof eng.man.evidence, "none");
+    snprintf(eng.lab_build, sizeof eng.lab_build, "%s", dir);
+    snprintf(path, sizeof path, "%s/check", dir);
+    write_script(path, check_sh);
+    memset(&gr, 0, sizeof gr);
+    gr.e = &eng;
+    ck_assert_int_eq(prepare_dirs(&eng, (snprintf(path, sizeof path, "%s/work", dir), path), &gr.w), 0);
+    write_script(gr.w.runner, runner_sh);
+}
+
+static void teardown(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+/* Grades with KIT_PERF_FIRST=first into g (report lines and timings into
+ * *report); the runs' and checkers' log into *log (both malloc'ed). */
+static void grade(const char *first, grade_result *g, char **report, char **log)
+{
+    setenv("KIT_PERF_FIRST", first, 1);
+    unlink(logpath);
+    size_t len;
+    eng.log = open_memstream(report, &len);
+    eng.timings = 1;
+    workdirs w = gr.w; /* a fresh grading in the same work folder */
+    memset(&gr, 0, sizeof gr);
+    gr.e = &eng, gr.w = w;
+    grade_result_init(g);
+    g->build_ok = 1;
+    grade_tests(&gr, g);
+    fclose(eng.log);
+    eng.log = NULL;
+    FILE *f = fopen(logpath, "r");
+    ck_assert_ptr_nonnull(f);
+    *log = calloc(1, 1 << 16);
+    ck_assert_uint_gt(fread(*log, 1, (1 << 16) - 1, f), 0);
+    fclose(f);
+}
+
+/* The same results, test by test in the rubric's order: all but the seconds. */
+static void same_results(const grade_result *a, const grade_result *b)
+{
+    ck_assert_int_eq(a->n_tests, b->n_tests);
+    ck_assert_int_eq(a->n_tests, eng.rub.n_tests);
+    for (int i = 0; i < a->n_tests; i++) {
+        ck_assert_str_eq(a->tests[i].name, eng.rub.tests[i].name);
+        ck_assert_str_eq(b->tests[i].name, eng.rub.tests[i].name);
+        ck_assert_int_eq(a->tests[i].status, b->tests[i].status);
+        ck_assert(a->tests[i].score == b->tests[i].score);
+        ck_assert_int_eq(a->tests[i].show_output, b->tests[i].show_output);
+        ck_assert_str_eq(sb_str(&a->tests[i].output), sb_str(&b->tests[i].output));
+    }
+}
+
+/* Two gradings of the rubric [test a] (cases a) and [test performance]
+ * (case p): its performance test first, and in the rubric's order
+ * (KIT_PERF_FIRST=0); the same results in both. */
+typedef struct {
+    grade_result first, before;
+    char *report, *log, *report0, *log0;
+} both;
+
+static void grade_both(char **a, int n_a, char **p, both *b)
+{
+    make_test(&tests[0], "a", KIND_CORRECTNESS, a, n_a);
+    make_test(&tests[1], "performance", KIND_PERFORMANCE, p, 1);
+    setup(tests, 2);
+    grade("1", &b->first, &b->report, &b->log);
+    grade("0", &b->before, &b->report0, &b->log0);
+    same_results(&b->first, &b->before);
+}
+
+static void both_free(both *b)
+{
+    grade_result_free(&b->first), grade_result_free(&b->before);
+    free(b->report), free(b->log), free(b->report0), free(b->log0);
+    teardown();
+}
+
+/* Where `line` starts a line of log, or NULL. */
+static const char *log_at(const char *log, const char *line)
+{
+    size_t n = strlen(line);
+    for (const char *p = log; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+        if (!strncmp(p, line, n) && (p[n] == '\n' || p[n] == ' '))
+            return p;
+    return NULL;
+}
+
+START_TEST(first_and_beside_with_the_same_results)
+{
+    both b;
+    grade_both(cases_a, 2, cases_p, &b);
+    /* its own checker's verdict, on its own files (the correctness runs wrote theirs meanwhile) */
+    ck_assert_int_eq(b.first.tests[1].status, ST_PASS);
+    ck_assert_msg(strstr(sb_str(&b.first.tests[1].output), "speedup 3.00x"), "%s", sb_str(&b.first.tests[1].output));
+    ck_assert_int_eq(b.first.tests[0].status, ST_PASS);
+    /* the timing run first; its checker beside the correctness runs, ended after one of them */
+    ck_assert_msg(!strncmp(b.log, "bench perf=yes n=3\n", 19), "%s", b.log);
+    const char *start = log_at(b.log, "check-start perf=yes n=3"), *end = log_at(b.log, "check-end perf=yes n=3 true");
+    const char *served = log_at(b.log, "case n=1");
+    ck_assert_msg(start && end && served && start < served && served < end, "%s", b.log);
+    /* the rubric's order without it: the timing run after the correctness runs */
+    ck_assert_msg(log_at(b.log0, "case n=2") < log_at(b.log0, "bench perf=yes n=3"), "%s", b.log0);
+    /* the report's lines in the rubric's order, and what ran where */
+    const char *a = strstr(b.report, "a ...."), *p = strstr(b.report, "performance ....");
+    ck_assert_msg(a && p && a < p, "%s", b.report);
+    ck_assert_msg(strstr(p, "time: ran first, before the other tests: runner ") &&
+                      strstr(p, "beside the tests above, waited for "),
+                  "%s", b.report);
+    ck_assert_msg(!strstr(b.report0, "ran first"), "%s", b.report0);
+    ck_assert_str_eq(sb_str(&b.first.notes), ""); /* nothing left it could not remove */
+    /* its run folder is gone with its checker */
+    char path[2200];
+    snprintf(path, sizeof path, "%s/run-first-1", gr.w.root);
+    ck_assert_int_ne(access(path, F_OK), 0);
+    both_free(&b);
+}
+END_TEST
+
+/* A call that did not return in a correctness test: the performance test
+ * would have skipped it at its turn, so its runs made first are dropped and
+ * it runs at its turn, as without them. */
+START_TEST(a_call_hung_before_its_turn)
+{
+    both b;
+    grade_both(cases_hang, 2, cases_p, &b);
+    ck_assert_int_eq(b.first.tests[1].status, ST_FAIL);
+    ck_assert_msg(strstr(sb_str(&b.first.tests[1].output), "not run: stuck() did not return in test a (case hang=yes n=2)"),
+                  "%s", sb_str(&b.first.tests[1].output));
+    ck_assert_msg(!strncmp(b.log, "bench perf=yes n=3\n", 19), "%s", b.log);
+    ck_assert_int_eq(kit_test_count(b.log, "bench perf=yes n=3\n"), 2); /* first, then at its turn */
+    ck_assert_msg(!strstr(b.report, "ran first"), "%s", b.report);
+    both_free(&b);
+}
+END_TEST
+
+/* The performance run's call does not return: judged there as at its turn,
+ * and the correctness test before it in the rubric still runs its cases. */
+START_TEST(a_call_hung_in_the_run_first)
+{
+    both b;
+    grade_both(cases_a, 2, cases_p_hang, &b);
+    ck_assert_int_eq(b.first.tests[0].status, ST_PASS);
+    ck_assert_msg(strstr(sb_str(&b.first.tests[1].output), "stuck() did not return within 5.0 s"), "%s",
+                  sb_str(&b.first.tests[1].output));
+    ck_assert_msg(!strncmp(b.log, "bench perf=yes hang=yes n=3\n", 28), "%s", b.log);
+    ck_assert_msg(log_at(b.log, "case n=2"), "%s", b.log);
+    both_free(&b);
+}
+END_TEST
+
+/* The rubric's order where running first could change a result: a test
+ * after the performance test, several submissions per GPU (no sanitizer
+ * sessions beside), one test alone. */
+START_TEST(the_rubrics_order_where_it_could_matter)
+{
+    make_test(&tests[0], "a", KIND_CORRECTNESS, cases_a, 2);
+    make_test(&tests[1], "performance", KIND_PERFORMANCE, cases_p, 1);
+    make_test(&tests[2], "b", KIND_CORRECTNESS, cases_a, 1);
+    setup(tests, 3);
+    grade_result g;
+    char *report, *log;
+    grade("1", &g, &report, &log);
+    ck_assert_msg(log_at(log, "case n=2") < log_at(log, "bench perf=yes n=3"), "%s", log);
+    grade_result_free(&g), free(report), free(log);
+    eng.rub.n_tests = 2;
+    eng.sanitizers_beside = 0;
+    grade("1", &g, &report, &log);
+    ck_assert_msg(log_at(log, "case n=2") < log_at(log, "bench perf=yes n=3"), "%s", log);
+    ck_assert_int_eq(g.tests[1].status, ST_PASS);
+    grade_result_free(&g), free(report), free(log);
+    eng.sanitizers_beside = 1;
+    eng.only_test = "performance";
+    grade("1", &g, &report, &log);
+    ck_assert_int_eq(g.n_tests, 1);
+    ck_assert_int_eq(g.tests[0].status, ST_PASS);
+    ck_assert_msg(!strstr(report, "ran first"), "%s", report);
+    grade_result_free(&g), free(report), free(log);
+    teardown();
+}
+END_TEST
+
+static Suite *perf_first_suite(void)
+{
+    Suite *s = suite_create("perf_first");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, first_and_beside_with_the_same_results);
+    tcase_add_test(tc, a_call_hung_before_its_turn);
+    tcase_add_test(tc, a_call_hung_in_the_run_first);
+    tcase_add_test(tc, the_rubrics_order_where_it_could_matter);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+KIT_CHECK_MAIN(perf_first_suite)
