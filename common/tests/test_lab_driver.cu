@@ -1,6 +1,6 @@
 /* test_lab_driver.cu - the lab driver's rules, held on the CPU (no GPU, no
- * CUDA call made): a fake lab with host outputs runs through lab_run and
- * lab_bench (common/src/lab_driver.cu) with the runner's hooks replaced by
+ * CUDA call made): a fake lab with host outputs runs through kit_lab_run and
+ * kit_lab_bench (common/src/lab_driver.cu) with the runner's hooks replaced by
  * recorders below.  What it holds: a call whose output declares no poison is
  * not made; outputs are poisoned before the call; kernel_optional is set
  * from the declaration before every call (never left from an earlier one);
@@ -138,7 +138,7 @@ static int run(int scen, int bench, char *err, size_t len)
     FILE *tmp = tmpfile();
     int saved = dup(2);
     dup2(fileno(tmp), 2);
-    int rc = bench ? lab_bench(&ctx) : lab_run(&ctx);
+    int rc = bench ? kit_lab_bench(&ctx, &KIT_LAB) : kit_lab_run(&ctx, &KIT_LAB);
     fflush(stderr);
     dup2(saved, 2);
     close(saved);
