@@ -12,10 +12,18 @@
 # (labs/<lab>/solution/stretch/) are each built as a shared object with the
 # kit's flags and loaded by the bench program, as both define the same
 # function names.  The libraries are linked here only: never into graded code.
+#
+# The labs of BENCH_DESC_LABS are benched from their descriptor: each shared
+# object also holds the lab's harness (compiled once, position-independent),
+# bench.cu is the library peer's (library.so), and the program is the
+# generic descriptor.cu linked with the lab's kit objects, its checker and
+# the lab driver, exported to the shared objects (--export-dynamic).  The
+# other labs' bench.cu is a program of its own.
 
 BENCH_DIR := tools/bench/lib
 BENCH_LAB_SRC := $(sort $(wildcard labs/*/bench.cu))
 BENCH_LIB_LABS := $(patsubst labs/%/bench.cu,%,$(BENCH_LAB_SRC))
+BENCH_DESC_LABS := $(filter lab03-dot lab06-scan lab10-matmul,$(BENCH_LIB_LABS))
 BENCH_LIBS_lab03-dot := -lcublas
 BENCH_LIBS_lab08-spmv := -lcusparse
 BENCH_LIBS_lab09-lu := -lcusolver
@@ -26,23 +34,22 @@ BENCH_LINK = -cudart shared -ldl -Xlinker -rpath=$(CUDA_LIBDIR) -L$(CUDA_LIBDIR)
 BENCH_DRIVER_OBJ := $(call obj,$(BENCH_DIR)/bench.cu)
 $(BENCH_DRIVER_OBJ): $(BENCH_DIR)/bench.cuh
 
+# $(call BENCH_SO,LAB,NAME,FOLDER): NAME.so from FOLDER's .cu files, where it
+# has any (with the harness, BENCH_WITH_LAB, for a lab of BENCH_DESC_LABS)
+define BENCH_SO
+ifneq ($$(wildcard $(3)/*.cu),)
+$(BUILD)/bench/$(1)/$(2).so: $$(wildcard $(3)/*.cu labs/$(1)/student/*.h) $$(BENCH_WITH_$(1)) $(DEPS_OK) $(FLAGS_STAMP)
+	@mkdir -p $$(@D)
+	$(Q)$$(call say,NVCC,$$@)$(NVCC) $$(BENCH_SO_FLAGS) -Ilabs/$(1)/student -o $$@ $$(wildcard $(3)/*.cu) $$(BENCH_WITH_$(1))
+BENCH_SO_$(1) += $(BUILD)/bench/$(1)/$(2).so
+endif
+endef
+
 define BENCH_RULES
-$(BUILD)/bench/$(1)/student.so: $$(wildcard labs/$(1)/student/*.cu labs/$(1)/student/*.h) $(DEPS_OK) $(FLAGS_STAMP)
-	@mkdir -p $$(@D)
-	$(Q)$$(call say,NVCC,$$@)$(NVCC) $$(BENCH_SO_FLAGS) -Ilabs/$(1)/student -o $$@ $$(wildcard labs/$(1)/student/*.cu)
-BENCH_SO_$(1) := $(BUILD)/bench/$(1)/student.so
-ifneq ($$(wildcard labs/$(1)/solution/*.cu),)
-$(BUILD)/bench/$(1)/reference.so: $$(wildcard labs/$(1)/solution/*.cu labs/$(1)/student/*.h) $(DEPS_OK) $(FLAGS_STAMP)
-	@mkdir -p $$(@D)
-	$(Q)$$(call say,NVCC,$$@)$(NVCC) $$(BENCH_SO_FLAGS) -Ilabs/$(1)/student -o $$@ $$(wildcard labs/$(1)/solution/*.cu)
-BENCH_SO_$(1) += $(BUILD)/bench/$(1)/reference.so
-endif
-ifneq ($$(wildcard labs/$(1)/solution/stretch/*.cu),)
-$(BUILD)/bench/$(1)/stretch.so: $$(wildcard labs/$(1)/solution/stretch/*.cu labs/$(1)/student/*.h) $(DEPS_OK) $(FLAGS_STAMP)
-	@mkdir -p $$(@D)
-	$(Q)$$(call say,NVCC,$$@)$(NVCC) $$(BENCH_SO_FLAGS) -Ilabs/$(1)/student -o $$@ $$(wildcard labs/$(1)/solution/stretch/*.cu)
-BENCH_SO_$(1) += $(BUILD)/bench/$(1)/stretch.so
-endif
+BENCH_SO_$(1) :=
+$$(eval $$(call BENCH_SO,$(1),student,labs/$(1)/student))
+$$(eval $$(call BENCH_SO,$(1),reference,labs/$(1)/solution))
+$$(eval $$(call BENCH_SO,$(1),stretch,labs/$(1)/solution/stretch))
 $(call obj,labs/$(1)/bench.cu): KIT_NVCCFLAGS += -Ilabs/$(1)/student -Ilabs/$(1)/kit -I$(BENCH_DIR)
 $(call obj,labs/$(1)/bench.cu): $(BENCH_DIR)/bench.cuh
 $(BUILD)/bench/$(1)/bench: $(call obj,labs/$(1)/bench.cu) $(BENCH_DRIVER_OBJ) $(call obj,labs/$(1)/kit/baseline.cu) $(LIBKIT)
@@ -50,7 +57,33 @@ $(BUILD)/bench/$(1)/bench: $(call obj,labs/$(1)/bench.cu) $(BENCH_DRIVER_OBJ) $(
 	$(Q)$$(call say,LD,$$@)$(NVCC) $(ARCH_FLAGS) -o $$@ $$^ $(BENCH_LINK) $$(BENCH_LIBS_$(1))
 BENCH_BINS += $(BUILD)/bench/$(1)/bench $$(BENCH_SO_$(1))
 endef
-$(foreach l,$(BENCH_LIB_LABS),$(eval $(call BENCH_RULES,$(l))))
+
+# From the descriptor: the harness, position-independent, in every shared
+# object; the library peer's; the program, with the lab driver and all of
+# common/ but the runner's main.
+BENCH_DRIVER_OBJS := $(call obj,$(filter-out common/src/runner_main.cu,$(COMMON_CU)))
+define BENCH_DESC_RULES
+BENCH_WITH_$(1) := $(BUILD)/bench/$(1)/harness.o
+BENCH_SO_$(1) := $(BUILD)/bench/$(1)/library.so
+$$(eval $$(call BENCH_SO,$(1),student,labs/$(1)/student))
+$$(eval $$(call BENCH_SO,$(1),reference,labs/$(1)/solution))
+$$(eval $$(call BENCH_SO,$(1),stretch,labs/$(1)/solution/stretch))
+$(BUILD)/bench/$(1)/harness.o: labs/$(1)/kit/harness.cu $(DEPS_OK) $(FLAGS_STAMP) | $(BUILD)/labs/$(1)/provided.ok
+	@mkdir -p $$(@D)
+	$(Q)$$(call say,NVCC,$$<)$(NVCC) $(KIT_NVCCFLAGS) $(NVCCFLAGS) -Xcompiler -fPIC -Ilabs/$(1)/student -Ilabs/$(1)/kit -MMD -MP -c $$< -o $$@
+$(BUILD)/bench/$(1)/library.so: labs/$(1)/bench.cu $(BENCH_DIR)/bench.cuh $(BUILD)/bench/$(1)/harness.o $(DEPS_OK) $(FLAGS_STAMP)
+	@mkdir -p $$(@D)
+	$(Q)$$(call say,NVCC,$$@)$(NVCC) $$(BENCH_SO_FLAGS) -Ilabs/$(1)/student -I$(BENCH_DIR) -o $$@ $$< $(BUILD)/bench/$(1)/harness.o $$(BENCH_LIBS_$(1))
+$(BUILD)/bench/$(1)/descriptor.o: $(BENCH_DIR)/descriptor.cu $(BENCH_DIR)/bench.cuh $(DEPS_OK) $(FLAGS_STAMP)
+	@mkdir -p $$(@D)
+	$(Q)$$(call say,NVCC,$$<)$(NVCC) $(KIT_NVCCFLAGS) $(NVCCFLAGS) -I$(BENCH_DIR) -DBENCH_LAB='"$(1)"' -MMD -MP -c $$< -o $$@
+$(BUILD)/bench/$(1)/bench: $(BUILD)/bench/$(1)/descriptor.o $(BENCH_DRIVER_OBJ) $$(filter-out %/harness.o,$$($(1)_RUNNER_OBJ)) $$($(1)_CHECK_OBJ) $(BENCH_DRIVER_OBJS) $(LIBKIT)
+	@mkdir -p $$(@D)
+	$(Q)$$(call say,LD,$$@)$(NVCC) $(ARCH_FLAGS) -o $$@ $$^ $(BENCH_LINK) -Xlinker --export-dynamic $(CUPTI_LIBS) $(CJSON_LIBS) -lm
+BENCH_BINS += $(BUILD)/bench/$(1)/bench $$(BENCH_SO_$(1))
+endef
+$(foreach l,$(BENCH_DESC_LABS),$(eval $(call BENCH_DESC_RULES,$(l))))
+$(foreach l,$(filter-out $(BENCH_DESC_LABS),$(BENCH_LIB_LABS)),$(eval $(call BENCH_RULES,$(l))))
 $(BENCH_DRIVER_OBJ): KIT_NVCCFLAGS += -I$(BENCH_DIR)
 
 # LAB=lab06 or LAB=lab06-scan; no LAB: all of them.
@@ -66,7 +99,8 @@ bench: $(KIT_DEVICES) $(foreach l,$(BENCH_PICK),$(BUILD)/bench/$(l)/bench $(BENC
 	@rc=0; for l in $(BENCH_PICK); do \
 	  $(BUILD)/bench/$$l/bench --student $(BUILD)/bench/$$l/student.so \
 	    $$([ -d labs/$$l/solution ] && echo --reference $(BUILD)/bench/$$l/reference.so) \
-	    $$([ -d labs/$$l/solution/stretch ] && echo --stretch $(BUILD)/bench/$$l/stretch.so); r=$$?; \
+	    $$([ -d labs/$$l/solution/stretch ] && echo --stretch $(BUILD)/bench/$$l/stretch.so) \
+	    $$([ -f $(BUILD)/bench/$$l/library.so ] && echo --library $(BUILD)/bench/$$l/library.so); r=$$?; \
 	  [ $$r = 3 ] && exit 3; [ $$r = 0 ] || rc=1; done; exit $$rc
 
 build-cu: bench-build

@@ -1,5 +1,6 @@
-/* lab_driver.cu - the one harness driver: lab_run and lab_bench of every lab,
- * from its descriptor (kit/lab.cuh says what it does and in which order). */
+/* lab_driver.cu - the one harness driver: run, bench and baseline mode of
+ * every lab, from its descriptor (kit/lab.cuh says what it does and in which
+ * order), and a case held open for the bench program (make bench). */
 #include <cuda_runtime.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,14 +11,15 @@
 #include "kit/watchdog.h"
 
 /* What the driver holds for one case. */
-typedef struct {
+typedef struct kit_lab_case lab_case;
+struct kit_lab_case {
     const kit_lab *lab;
     void *state;
     kit_lab_buf bufs[2 * KIT_LAB_MAX_BUFS];
     int n_bufs, timing_ready;
     int baseline_failed;
     const char *timed_name; /* the timed function, for metric labels */
-} lab_case;
+};
 
 static lab_case *current; /* the case kit_lab_time works on (one at a time per process) */
 
@@ -99,7 +101,7 @@ static int refused(kit_run_ctx *ctx, const lab_case *lc, kit_lab_stage stage)
 
 /* ---- one student call ------------------------------------------------------ */
 
-static int poison(const kit_lab_call *c)
+int kit_lab_poison(const kit_lab_call *c)
 {
     for (int i = 0; i < c->n_out; i++) {
         const kit_lab_out *o = &c->out[i];
@@ -142,6 +144,8 @@ static int read_back(const kit_lab *lab, const kit_lab_call *c, void **raw, void
     return 0;
 }
 
+static int record(kit_run_ctx *ctx, lab_case *lc, const kit_lab_call *c, int k);
+
 /* Call k of the case: declared, checked, poisoned, traced, read back,
  * recorded.  0, KIT_LAB_STOP, KIT_RC_STUDENT_CUDA or -1. */
 static int student_call(kit_run_ctx *ctx, lab_case *lc, kit_lab_call *c, int k)
@@ -152,7 +156,7 @@ static int student_call(kit_run_ctx *ctx, lab_case *lc, kit_lab_call *c, int k)
         fprintf(stderr, "%s: the harness breaks a rule: %s\n", lab->tag, err);
         return -1;
     }
-    if (poison(c) != 0)
+    if (kit_lab_poison(c) != 0)
         return -1;
     if (kit_call_skipped(c->name)) { /* it hung earlier in this grading: not again */
         fprintf(stderr, KIT_SKIPPED_LINE "%s\n", c->name);
@@ -170,6 +174,13 @@ static int student_call(kit_run_ctx *ctx, lab_case *lc, kit_lab_call *c, int k)
         fprintf(stderr, "kit: %s() took %.2f s, over its limit while the GPU was shared\n", c->name, seconds);
         return KIT_RC_OVERRAN;
     }
+    return record(ctx, lc, c, k);
+}
+
+/* Call k's outputs read back and recorded (kit_out), then the lab's `after`. */
+static int record(kit_run_ctx *ctx, lab_case *lc, const kit_lab_call *c, int k)
+{
+    const kit_lab *lab = lc->lab;
     void *raw[KIT_LAB_MAX_OUTS] = {}, *host[KIT_LAB_MAX_OUTS] = {};
     int owned[KIT_LAB_MAX_OUTS] = {};
     int rc = read_back(lab, c, raw, host, owned);
@@ -337,37 +348,37 @@ static void record_times(kit_run_ctx *ctx, const lab_case *lc, const kit_timing 
     }
 }
 
-/* ---- the hooks of runner.h ---------------------------------------------------- */
+/* ---- the modes of the runner (runner_main.cu) ------------------------------------ */
 
-int lab_run(kit_run_ctx *ctx)
+int kit_lab_run(kit_run_ctx *ctx, const kit_lab *lab)
 {
     lab_case lc;
-    int rc = setup(ctx, &lc, &KIT_LAB);
+    int rc = setup(ctx, &lc, lab);
     if (rc == 0)
         rc = refused(ctx, &lc, KIT_LAB_RUN_BEFORE);
     if (rc == 0)
         rc = student_calls(ctx, &lc);
     if (rc == 0 && ctx->show)
-        rc = KIT_LAB.show_time ? KIT_LAB.show_time(ctx, lc.state) : kit_decl_show_time(KIT_LAB.decl, ctx, lc.state);
+        rc = lab->show_time ? lab->show_time(ctx, lc.state) : kit_decl_show_time(lab->decl, ctx, lc.state);
     teardown(ctx, &lc);
     return rc;
 }
 
-int lab_baseline(kit_run_ctx *ctx)
+int kit_lab_baseline(kit_run_ctx *ctx, const kit_lab *lab)
 {
-    if (!KIT_LAB.baseline) {
-        fprintf(stderr, "%s: the lab has no baseline\n", KIT_LAB.tag);
+    if (!lab->baseline) {
+        fprintf(stderr, "%s: the lab has no baseline\n", lab->tag);
         return -1;
     }
     lab_case lc;
-    int rc = setup(ctx, &lc, &KIT_LAB);
+    int rc = setup(ctx, &lc, lab);
     if (rc == 0)
         rc = timing_buffers(ctx, &lc);
     kit_timing tb;
     if (rc == 0)
         rc = kit_time_median(baseline, &lc, 1, KIT_BASELINE_REPS, &tb);
     if (rc == 0 && lc.baseline_failed) {
-        fprintf(stderr, "%s: the baseline failed\n", KIT_LAB.tag);
+        fprintf(stderr, "%s: the baseline failed\n", lab->tag);
         rc = -1;
     }
     if (rc == 0)
@@ -376,18 +387,18 @@ int lab_baseline(kit_run_ctx *ctx)
     return rc;
 }
 
-int lab_bench(kit_run_ctx *ctx)
+int kit_lab_bench(kit_run_ctx *ctx, const kit_lab *lab)
 {
-    if (!has_timed(&KIT_LAB)) {
-        fprintf(stderr, "%s: there is nothing to time in this lab\n", KIT_LAB.tag);
+    if (!has_timed(lab)) {
+        fprintf(stderr, "%s: there is nothing to time in this lab\n", lab->tag);
         return -1;
     }
     lab_case lc;
     ctx->bench = 1;
-    int rc = setup(ctx, &lc, &KIT_LAB);
+    int rc = setup(ctx, &lc, lab);
     if (rc == 0)
         rc = refused(ctx, &lc, KIT_LAB_BENCH_BEFORE);
-    if (rc == 0 && KIT_LAB.timing_first)
+    if (rc == 0 && lab->timing_first)
         rc = timing_buffers(ctx, &lc);
     if (rc == 0)
         rc = student_calls(ctx, &lc); /* the result of this call is checked */
@@ -405,4 +416,63 @@ int lab_bench(kit_run_ctx *ctx)
     }
     teardown(ctx, &lc);
     return rc;
+}
+
+/* ---- a case held open: the bench program (tools/bench/lib) ----------------------- */
+
+kit_lab_case *kit_lab_case_open(kit_run_ctx *ctx, const kit_lab *lab)
+{
+    lab_case *lc = (lab_case *)malloc(sizeof *lc);
+    if (!lc) {
+        oom(lab);
+        return NULL;
+    }
+    ctx->bench = 1;
+    int rc = setup(ctx, lc, lab);
+    if (rc == 0)
+        rc = refused(ctx, lc, KIT_LAB_BENCH_BEFORE);
+    if (rc == 0)
+        rc = timing_buffers(ctx, lc);
+    if (rc != 0) {
+        kit_lab_case_close(ctx, lc);
+        return NULL;
+    }
+    return lc;
+}
+
+void *kit_lab_case_state(kit_lab_case *lc) { return lc->state; }
+
+int kit_lab_case_call(kit_run_ctx *ctx, kit_lab_case *lc, kit_lab_call *c)
+{
+    const kit_lab *lab = lc->lab;
+    char err[200];
+    memset(c, 0, sizeof *c);
+    if (!(lab->call ? lab->call(ctx, lc->state, 0, c) : kit_decl_fill_call(lab->decl, lc->state, 0, c))) {
+        fprintf(stderr, "%s: this case has no call\n", lab->tag);
+        return -1;
+    }
+    if (kit_lab_check_call(c, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: the harness breaks a rule: %s\n", lab->tag, err);
+        return -1;
+    }
+    return 0;
+}
+
+int kit_lab_case_record(kit_run_ctx *ctx, kit_lab_case *lc, const kit_lab_call *c)
+{
+    int rc = record(ctx, lc, c, 0);
+    return rc == KIT_LAB_STOP ? 0 : rc;
+}
+
+int kit_lab_case_baseline(kit_lab_case *lc)
+{
+    lc->baseline_failed = 0;
+    baseline(lc);
+    return lc->baseline_failed ? -1 : 0;
+}
+
+void kit_lab_case_close(kit_run_ctx *ctx, kit_lab_case *lc)
+{
+    teardown(ctx, lc);
+    free(lc);
 }

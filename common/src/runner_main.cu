@@ -24,7 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kit/runner.h"
+#include "kit/lab.cuh"
 #include "kit/watchdog.h"
 #include "kit_trace.h"
 
@@ -47,27 +47,6 @@ static int parse_u64(const char *s, uint64_t *v)
         return -1;
     *v = x;
     return 0;
-}
-
-void kit_out(kit_run_ctx *ctx, const char *name, kit_type t, const void *data, uint64_t count)
-{
-    if (ctx->out && kit_writer_put(ctx->out, name, t, data, count) != 0)
-        fprintf(stderr, "runner: could not write '%s' to the output file\n", name);
-}
-
-void kit_out_f64(kit_run_ctx *ctx, const char *name, double v) { kit_out(ctx, name, KIT_T_F64, &v, 1); }
-
-void kit_out_text(kit_run_ctx *ctx, const char *name, const char *text)
-{
-    if (ctx->out)
-        kit_writer_put_text(ctx->out, name, text);
-}
-
-void kit_harness_error(cudaError_t e, const char *what, const char *file, int line)
-{
-    fflush(stdout);
-    fprintf(stderr, "%s:%d: CUDA error in the kit's harness (%s): %s (%s)\n", file, line, what,
-            cudaGetErrorString(e), cudaGetErrorName(e));
 }
 
 /* The context of one case; -1 (said on stderr) when the parameters are bad. */
@@ -126,7 +105,9 @@ static int run_case(case_mode mode, const char *words, uint64_t seed, uint64_t n
         fprintf(stderr, "runner: cannot create %s: %s\n", out_path, strerror(errno));
         return KIT_EXIT_HARNESS;
     }
-    int rc = mode == MODE_BENCH ? lab_bench(&ctx) : mode == MODE_BASELINE ? lab_baseline(&ctx) : lab_run(&ctx);
+    int rc = mode == MODE_BENCH     ? kit_lab_bench(&ctx, &KIT_LAB)
+             : mode == MODE_BASELINE ? kit_lab_baseline(&ctx, &KIT_LAB)
+                                     : kit_lab_run(&ctx, &KIT_LAB);
     kit_trace_finish(ctx.out);
     kit_writer_put_text(ctx.out, KIT_KEY_RUNNER_STATUS, rc == 0 ? KIT_RUNNER_OK : KIT_RUNNER_ERROR);
     if (kit_writer_close(ctx.out) != 0) {
@@ -322,7 +303,7 @@ static int show_case(const runner_args *r)
         return KIT_EXIT_USAGE;
     ctx.show = 1;
     printf("seed 0x%" PRIx64 ", parameters:%s\n", r->seed, r->words[0] ? r->words : " (defaults)");
-    int rc = lab_run(&ctx);
+    int rc = kit_lab_run(&ctx, &KIT_LAB);
     kit_trace_finish(NULL);
     return exit_status(rc);
 }

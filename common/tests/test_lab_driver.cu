@@ -1,6 +1,6 @@
 /* test_lab_driver.cu - the lab driver's rules, held on the CPU (no GPU, no
- * CUDA call made): a fake lab with host outputs runs through lab_run and
- * lab_bench (common/src/lab_driver.cu) with the runner's hooks replaced by
+ * CUDA call made): a fake lab with host outputs runs through kit_lab_run and
+ * kit_lab_bench (common/src/lab_driver.cu) with the runner's hooks replaced by
  * recorders below.  What it holds: a call whose output declares no poison is
  * not made; outputs are poisoned before the call; kernel_optional is set
  * from the declaration before every call (never left from an earlier one);
@@ -8,7 +8,9 @@
  * nothing; refusals and bad parameters say "tag: why"; release runs whatever
  * happened; bench records KIT_KEY_STUDENT_MS, KIT_KEY_BASELINE_MS, the pairs
  * timed (KIT_KEY_TIMED_PAIRS), KIT_KEY_TIMED_DECIDED when the timing stopped
- * early, and the metrics under KIT_KEY_METRIC_PREFIX.
+ * early, and the metrics under KIT_KEY_METRIC_PREFIX; a case held open for
+ * the bench is refused as bench mode refuses it, else its call is declared,
+ * poisoned, recorded untraced, its baseline made and its state released.
  *
  * Not a Check program (nvcc builds it, for the driver is CUDA C++):
  * plain_check.h's checks and summary line.
@@ -138,7 +140,7 @@ static int run(int scen, int bench, char *err, size_t len)
     FILE *tmp = tmpfile();
     int saved = dup(2);
     dup2(fileno(tmp), 2);
-    int rc = bench ? lab_bench(&ctx) : lab_run(&ctx);
+    int rc = bench ? kit_lab_bench(&ctx, &KIT_LAB) : kit_lab_run(&ctx, &KIT_LAB);
     fflush(stderr);
     dup2(saved, 2);
     close(saved);
@@ -200,6 +202,34 @@ int main(void)
 
     rc = run(UNTIMED, 1, err, sizeof err);
     CHECK(rc == 0 && !strstr(outs, KIT_KEY_STUDENT_MS), "nothing to time: rc %d records '%s'", rc, outs);
+
+    /* a case held open (the bench): refused as bench mode refuses; else its
+     * call declared, poisoned by the caller, made, recorded, the baseline,
+     * and released at close */
+    scenario = REFUSED, released = 0;
+    kit_params params;
+    memset(&params, 0, sizeof params);
+    kit_run_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.params = &params;
+    fflush(stderr);
+    int saved = dup(2);
+    CHECK(freopen("/dev/null", "w", stderr) != NULL, "stderr");
+    kit_lab_case *lc = kit_lab_case_open(&ctx, &KIT_LAB);
+    fflush(stderr);
+    dup2(saved, 2), close(saved);
+    CHECK(!lc && released == 1 && ctx.bench == 1, "a refused case was opened (released %d)", released);
+    scenario = PLAIN, invoked = released = baselines = begun = 0, outs[0] = 0;
+    lc = kit_lab_case_open(&ctx, &KIT_LAB);
+    kit_lab_call c;
+    CHECK(lc && kit_lab_case_call(&ctx, lc, &c) == 0 && !strcmp(c.name, "fake_call") && c.n_out == 3, "open, call");
+    fake *f = (fake *)kit_lab_case_state(lc);
+    CHECK(kit_lab_poison(&c) == 0 && ((unsigned char *)f->out)[0] == 0xFF && f->rec[0] == 0x7F7F7F7F, "poison");
+    c.invoke(f);
+    CHECK(kit_lab_case_record(&ctx, lc, &c) == 0 && !strcmp(outs, "out=4.5;key=30;tag=300;"), "records '%s'", outs);
+    CHECK(kit_lab_case_baseline(lc) == 0 && baselines == 1 && begun == 0, "baseline %d, traced %d", baselines, begun);
+    kit_lab_case_close(&ctx, lc);
+    CHECK(invoked == 1 && released == 1, "invoked %d released %d", invoked, released);
 
     /* the common timed calls: one rotated float input, the case's own call, NaN poison */
     kit_timed_calls tc;

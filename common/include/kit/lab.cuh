@@ -1,8 +1,8 @@
 /* lab.cuh - a lab declared: the descriptor each lab's harness.cu fills in,
  * and the one driver (common/src/lab_driver.cu) that runs it.
  *
- * The driver owns lab_run and lab_bench (runner.h), so run, serve, bench and
- * show mode are written once.  For every case it
+ * The driver owns the runner's modes (kit_lab_run, kit_lab_bench, below), so
+ * run, serve, bench and show mode are written once.  For every case it
  *   - generates the inputs (generate: the lab's dataset.c) and says
  *     "labNN: <why>" when the parameters are bad;
  *   - allocates the case's buffers, then uploads them, in the order declared,
@@ -170,6 +170,30 @@ static inline int kit_lab_one_call(kit_lab_call *c, const char *name, int kernel
 
 /* The lab's descriptor: each harness.cu defines it. */
 extern const kit_lab KIT_LAB;
+
+/* The runner's modes on a lab (runner_main.cu passes &KIT_LAB): run and
+ * show (ctx->show), bench, baseline alone (runner.h says what each writes). */
+int kit_lab_run(kit_run_ctx *ctx, const kit_lab *lab);
+int kit_lab_bench(kit_run_ctx *ctx, const kit_lab *lab);
+int kit_lab_baseline(kit_run_ctx *ctx, const kit_lab *lab);
+
+/* A case held open, for the bench program (tools/bench/lib: make bench),
+ * which loads one lab's descriptor per implementation and times them side
+ * by side.  open: inputs, buffers (the timing ones too) and the refusals
+ * before bench mode's call, as kit_lab_bench; NULL after saying why.
+ * call: call 0 of the case, declared and held to the rules (-1: said why);
+ * the caller poisons its outputs (kit_lab_poison) and makes it
+ * (c->invoke(state)), untraced.  record: its outputs read back and written
+ * to ctx->out (kit_out), then the lab's `after`.  baseline: one call of the
+ * kit's baseline, -1 when it failed. */
+typedef struct kit_lab_case kit_lab_case;
+kit_lab_case *kit_lab_case_open(kit_run_ctx *ctx, const kit_lab *lab);
+void *kit_lab_case_state(kit_lab_case *lc);
+int kit_lab_case_call(kit_run_ctx *ctx, kit_lab_case *lc, kit_lab_call *c);
+int kit_lab_poison(const kit_lab_call *c);
+int kit_lab_case_record(kit_run_ctx *ctx, kit_lab_case *lc, const kit_lab_call *c);
+int kit_lab_case_baseline(kit_lab_case *lc);
+void kit_lab_case_close(kit_run_ctx *ctx, kit_lab_case *lc);
 
 /* Times the lab's timed calls against its baseline (warmup + reps each),
  * allocating the timing buffers first; 0, -1 (said on stderr), KIT_LAB_UNTIMED,

@@ -32,21 +32,20 @@ typedef struct kit_run_ctx {
                             legitimately launch no kernel (empty input) */
 } kit_run_ctx;
 
-/* ---- provided by each lab's harness.cu ---- */
-/* Generates the inputs, calls the student's function(s) between
- * kit_student_begin/end, writes the outputs.  Returns 0, or nonzero after
- * printing why on stderr (invalid parameters, a CUDA error of the harness). */
-int lab_run(kit_run_ctx *ctx);
-/* Times the student's function against the kit's baseline with
- * kit_time_interleaved, writes "student_ms", "baseline_ms" (f64) and any lab
- * metric as an f64 named "metric.<label>" (e.g. "metric.achieved bandwidth (GB/s)",
- * shown under the performance test), and the outputs of one untimed student call
- * (so a fast but wrong kernel earns nothing). */
-int lab_bench(kit_run_ctx *ctx);
-/* Times the kit's baseline alone on the case (KIT_BASELINE_REPS calls after
- * one untimed) and writes "baseline_ms": what the case needs on this GPU,
- * from which the grader sets a student call's time limit (watchdog.h). */
-int lab_baseline(kit_run_ctx *ctx);
+/* ---- the runner's modes: kit_lab_run, kit_lab_bench, kit_lab_baseline
+ * (kit/lab.cuh), the one driver on the lab's descriptor ----
+ * run: generates the inputs, calls the student's function(s) between
+ * kit_student_begin/end, writes the outputs.  0, or nonzero after printing
+ * why on stderr (invalid parameters, a CUDA error of the harness).
+ * bench: times the student's function against the kit's baseline, writes
+ * "student_ms", "baseline_ms" (f64) and any lab metric as an f64 named
+ * "metric.<label>" (e.g. "metric.achieved bandwidth (GB/s)", shown under the
+ * performance test), and the outputs of one untimed student call (so a fast
+ * but wrong kernel earns nothing).
+ * baseline: times the kit's baseline alone on the case (KIT_BASELINE_REPS
+ * calls after one untimed) and writes "baseline_ms": what the case needs on
+ * this GPU, from which the grader sets a student call's time limit
+ * (watchdog.h). */
 
 /* ---- provided by common/ for the harness ---- */
 /* Brackets one call of a student function.  Kernels launched inside are

@@ -1,8 +1,8 @@
 /* bench.cuh - `make bench`: one lab's implementations against NVIDIA's libraries.
  *
- * A lab's bench program (labs/labNN-name/bench.cu) builds its inputs, lists
- * rows - the student's code, the reference solution, the kit's baseline, the
- * library peer - and hands each case to bench_case_run, which:
+ * Every row of a case - the student's code, the reference solution, a
+ * stretch exercise's solution, the kit's baseline, the library peer - goes
+ * through bench_case_run, which:
  *   1. calls every row once and checks its output (a wrong result is printed
  *      as WRONG with the first bad element and is not timed);
  *   2. adds a "copy roof" row when the case moves a known number of bytes:
@@ -14,11 +14,26 @@
  *   4. prints one compact table: ms, GB/s or GFLOP/s, the row's speed as a
  *      fraction of the library peer's and of the copy roof's.
  *
- * The student's and the reference's code define the same function names, so
- * each is built as its own shared object (make bench does it) and looked up
- * with dlopen/dlsym: both sit in one process, on one GPU, in one run.
- * Libraries (CUB, cuBLAS, cuSPARSE, cuSOLVER) are linked into the bench
- * programs only, never into graded code.
+ * The implementations define the same function names, so each is built as
+ * its own shared object (make bench does it) and loaded with dlopen: all sit
+ * in one process, on one GPU, in one run.  Libraries (CUB, cuBLAS, cuSPARSE,
+ * cuSOLVER) are linked into the bench only, never into graded code.
+ *
+ * From the lab's descriptor (descriptor.cu; the labs mk/bench.mk lists in
+ * BENCH_DESC_LABS): each shared object is an implementation linked with the
+ * lab's harness.cu, so it carries its own KIT_LAB bound to it; the library
+ * peer is one more implementation of the lab's interface (labs/<lab>/bench.cu:
+ * a few lines of cuBLAS, with the cases, KIT_BENCH below).  The program links
+ * the lab's dataset, baseline and checker and the lab driver, and exports
+ * them to the shared objects.  For each case (parameters, as the rubric
+ * writes them) every row is the descriptor's own: inputs from (parameters,
+ * seed), the call with its outputs poisoned before each call, the baseline,
+ * the rate from the first metric (GB/s or GFLOP/s, by its label), and each
+ * output checked by the lab's checker (KIT_CHECK: the CPU reference).
+ *
+ * The other labs' own programs (labs/<lab>/bench.cu with a main) build their
+ * inputs, references and calls themselves, the student's and the reference's
+ * functions looked up by their mangled names (bench_fn).
  */
 #ifndef KIT_BENCH_CUH
 #define KIT_BENCH_CUH
@@ -47,8 +62,9 @@ typedef struct {
 } bench_case;
 
 /* BENCH_STRETCH: the solution of a handout's optional stretch exercise
- * (labs/<lab>/solution/stretch/), where the lab has one. */
-enum { BENCH_STUDENT, BENCH_REFERENCE, BENCH_STRETCH };
+ * (labs/<lab>/solution/stretch/), where the lab has one; BENCH_LIBRARY: the
+ * library peer built from the lab's descriptor (library.so). */
+enum { BENCH_STUDENT, BENCH_REFERENCE, BENCH_STRETCH, BENCH_LIBRARY };
 
 /* A row of the kit's or a library's own (peer = 1: the library peer). */
 static inline bench_row bench_make(const char *name, void (*call)(void *), void *arg, const char *(*check)(void *),
@@ -58,7 +74,7 @@ static inline bench_row bench_make(const char *name, void (*call)(void *), void 
     return r;
 }
 
-/* Parses `--student SO [--reference SO] [--stretch SO] [--symbols]`.  The student's code
+/* Parses `--student SO [--reference SO] [--stretch SO] [--library SO] [--symbols]`.  The student's code
  * may end the process (CUDA_CHECK exits, a kernel fault makes every later
  * CUDA call fail): then the program runs itself again without it, and the
  * table says so. */
@@ -69,6 +85,9 @@ void bench_start(int argc, char **argv, const char *lab);
  * lab header's declaration (the headers never change; `--symbols` proves the
  * names in CI, where there is no GPU). */
 void *bench_fn(int who, const char *name);
+/* The shared object itself (dlopen: every function it calls found), or NULL
+ * (said once, as bench_fn). */
+void *bench_so(int who);
 /* After the bench_fn calls: with --symbols, exit 0 when every function was
  * found (1 otherwise); with no GPU, one line and exit 3 (kitgrade's "no GPU");
  * else print the header line naming the lab and the GPU. */
@@ -102,5 +121,18 @@ const char *bench_cmp_i32(const int *d, const int *want, size_t n);
 const char *bench_cmp_scalar(double got, double want, double tol);
 /* "2^26" for powers of two, "10^7" for powers of ten, else the number. */
 const char *bench_size(double n);
+
+/* A lab's cases from its descriptor: labs/<lab>/bench.cu defines
+ * const kit_bench KIT_BENCH beside its library peer. */
+#define KIT_BENCH_MAX_CASES 6
+typedef struct {
+    const char *what;     /* the cases' title, before their parameters: "dot product" */
+    const char *library;  /* the library peer's row: "cublasSdot" */
+    const char *calls;    /* after "student" and "reference" in their rows: "tiled", or "" */
+    const char *stretch;  /* after "stretch reference" (where the lab has a stretch exercise) */
+    const char *baseline; /* the baseline's row: "baseline (kit_dot_global)" */
+    const char *cases[KIT_BENCH_MAX_CASES]; /* parameters (the rubric's words), in order */
+} kit_bench;
+extern "C" const kit_bench KIT_BENCH;
 
 #endif
