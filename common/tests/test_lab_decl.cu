@@ -36,7 +36,7 @@ typedef struct {
     float *ha, *hb;    /* host inputs */
     float *da, *db;    /* device inputs */
     unsigned *dout;    /* device output */
-    unsigned *dkit;    /* the baseline's, timing only */
+    unsigned *dkit;    /* the baseline's, timing only, in pinned host memory */
     unsigned *hout;    /* host output (an entry on host arrays) */
     float r;           /* a result returned by value */
 } fake;
@@ -49,7 +49,7 @@ static const kit_lab_decl DECL = {
     .bufs = {{F(da), KIT_T_F32, F(n), F(ha)},
              {F(db), KIT_T_F32, F(n), F(hb), .when = KIT_WHEN(fake, is_int, 0)},
              {F(dout), KIT_T_U32, F(bins)},
-             {F(dkit), KIT_T_U32, F(bins), .stage = KIT_LAB_TIMING}},
+             {F(dkit), KIT_T_U32, F(bins), .stage = KIT_LAB_TIMING, .pinned = 1}},
     .calls = {{"whole", call_i, KIT_WHEN(fake, is_int, 1), .optional_if_zero = F(n),
                .out = {{"bins", KIT_T_U32, F(dout), F(bins), KIT_POISON(0x7F)}}},
               {"scalar", call_f, KIT_WHEN(fake, is_int, 0),
@@ -57,7 +57,8 @@ static const kit_lab_decl DECL = {
     .refuse = {{KIT_LAB_BENCH_AFTER, F(n), 1, 1000, "n out of range"},
                {KIT_LAB_RUN_BEFORE, F(is_int), 0, 0, "ints are shown only", 1}},
     .timed = {KIT_FRESH_ROTATE_SCALE, {F(db)}, .flops_per = 2, .flops_of = {F(n), F(bins)}},
-    .metrics = {{"GB/s", F(n), 8}, {"GFLOP/s", F(n), 2, 1, F(bins)}},
+    .metrics = {{"GB/s", F(n), 8}, {"GFLOP/s", F(n), 2, 1, F(bins)},
+                {"ints", F(n), 1, .when = KIT_WHEN(fake, is_int, 1)}},
 };
 
 static const kit_lab_decl OFFSET = {
@@ -93,7 +94,9 @@ static void buffers(void)
     CHECK(b[0].at == (void **)&s.da && b[0].host == s.ha && b[0].bytes == 20 && b[0].upload == 20, "a: %zu", b[0].bytes);
     CHECK(b[1].at == (void **)&s.db && b[1].host == s.hb && b[1].upload == 20, "b");
     CHECK(b[2].at == (void **)&s.dout && !b[2].host && b[2].bytes == 12 && !b[2].upload, "out: %zu", b[2].bytes);
+    CHECK(!b[0].pinned && !b[2].pinned, "device buffers");
     CHECK(kit_decl_buffers(&DECL, &s, KIT_LAB_TIMING, b) == 1 && b[0].at == (void **)&s.dkit, "the timing buffer");
+    CHECK(b[0].pinned, "a pinned host buffer: pinned");
     s = make(1);
     CHECK(kit_decl_buffers(&DECL, &s, KIT_LAB_CASE, b) == 2 && b[1].at == (void **)&s.dout, "when: no b for ints");
     s.n = 0;
@@ -168,6 +171,9 @@ static void timed(void)
     CHECK(fabs(kit_decl_metric_value(&DECL.metrics[0], &s, 2.0) - 8.0 * 5 / 1e9 / 2e-3) < 1e-15, "metric");
     s.bins = 3;
     CHECK(fabs(kit_decl_metric_value(&DECL.metrics[1], &s, 2.0) - 2.0 * 5 * 3 / 1e9 / 2e-3) < 1e-15, "n * bins");
+    CHECK(isnan(kit_decl_metric_value(&DECL.metrics[2], &s, 2.0)), "floats: not the ints' metric");
+    s.is_int = 1;
+    CHECK(fabs(kit_decl_metric_value(&DECL.metrics[2], &s, 2.0) - 5 / 1e9 / 2e-3) < 1e-15, "ints: theirs");
 }
 
 /* An output in host memory behind a pointer field, and the timed call chosen by name. */
