@@ -178,8 +178,9 @@ static void summary_line(const kit_lab_out *o, const void *p)
     }
     printf("  %s: %llu elements, sum", o->name, (unsigned long long)o->count);
     printf(fmt, sum);
-    if (is_float)
-        printf(", %llu NaN (the kit filled it with NaN before the call: never written)\n", (unsigned long long)marked);
+    if (is_float) /* NaN says "never written" only where the kit poisoned it with NaN (lab09's A is factored in place) */
+        printf(", %llu NaN%s\n", (unsigned long long)marked,
+               o->poison == KIT_POISON(0xFF) ? " (the kit filled it with NaN before the call: never written)" : "");
     else
         printf(", %llu non-zero, the largest %.17g at [%llu]\n", (unsigned long long)marked,
                o->count ? element(o, p, top) : 0.0, (unsigned long long)top);

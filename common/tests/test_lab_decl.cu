@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "kit/lab_decl.cuh"
 #include "plain_check.h"
@@ -277,6 +278,43 @@ static void show_time(void)
     CHECK(kit_decl_show_time(&d, &ctx, &s) == 0 && !shown[0], "no time=1: %s", shown);
 }
 
+/* What kit_decl_summary prints for c's outputs (stdout caught in a file). */
+static void summary_of(const kit_lab_call *c, void *const *host, char *text, size_t len)
+{
+    kit_params p;
+    char err[64];
+    CHECK(kit_params_parse("n=3", &p, err, sizeof err) == 0, "%s", err);
+    fflush(stdout);
+    int saved = dup(1);
+    FILE *f = tmpfile();
+    dup2(fileno(f), 1);
+    kit_decl_summary(c, &p, host);
+    fflush(stdout);
+    dup2(saved, 1), close(saved);
+    rewind(f);
+    text[fread(text, 1, len - 1, f)] = 0;
+    fclose(f);
+}
+
+/* A float output's NaN count says "never written" only where the kit
+ * poisoned it with NaN (not lab09's A, factored in place). */
+static void summary(void)
+{
+    float v[3] = {1, NAN, 2};
+    void *host[1] = {v};
+    kit_lab_call c;
+    memset(&c, 0, sizeof c);
+    c.name = "f", c.n_out = 1;
+    c.out[0] = kit_lab_out{"v", KIT_T_F32, NULL, 0, 3, 0, 0, KIT_POISON(0xFF)};
+    char text[512];
+    summary_of(&c, host, text, sizeof text);
+    CHECK(strstr(text, "v: 3 elements, sum 3, 1 NaN (the kit filled it with NaN before the call: never written)"),
+          "poisoned: %s", text);
+    c.out[0].poison = KIT_POISON_NONE;
+    summary_of(&c, host, text, sizeof text);
+    CHECK(strstr(text, "v: 3 elements, sum 3, 1 NaN\n") && !strstr(text, "never written"), "not poisoned: %s", text);
+}
+
 int main(void)
 {
     buffers();
@@ -287,5 +325,6 @@ int main(void)
     show_time();
     records();
     offsets();
+    summary();
     return plain_check_summary();
 }

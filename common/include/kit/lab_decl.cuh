@@ -152,7 +152,7 @@ double kit_decl_metric_value(const kit_decl_metric *m, const void *state, double
 /* Show mode: the call's outputs (host[i], packed), for a student to compare
  * with what they expect - one value: "NAME(PARAMS) = v"; an array: its
  * length, sum, non-zero elements and largest (integers) or NaN elements
- * (floats: poisoned, never written), and its first 8. */
+ * (floats; poisoned with NaN: never written), and its first 8. */
 void kit_decl_summary(const kit_lab_call *c, const kit_params *p, void *const *host);
 /* Show mode, after the calls, with time=1: the call alone or the speedup line (show above). */
 int kit_decl_show_time(const kit_lab_decl *d, kit_run_ctx *ctx, void *state);
