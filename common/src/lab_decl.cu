@@ -29,7 +29,7 @@ int kit_decl_buffers(const kit_lab_decl *d, void *s, kit_lab_stage stage, kit_la
             continue;
         size_t size = kit_type_size(r->type), count = (size_t)kit_field_int(s, r->count);
         b[n++] = kit_lab_buf{field_ptr(s, r->at), (count ? count : 1) * size, r->host ? *field_ptr(s, r->host) : NULL,
-                             r->host ? count * size : 0, 0};
+                             r->host ? count * size : 0, r->pinned};
     }
     return n;
 }
@@ -145,6 +145,8 @@ int kit_decl_timed_calls(const kit_lab_decl *d, void *s, kit_timed_calls *tc, ki
 
 double kit_decl_metric_value(const kit_decl_metric *m, const void *s, double ms)
 {
+    if (!kit_when_holds(&m->when, s))
+        return NAN;
     double units = m->per * kit_field_int(s, m->count) * (m->times ? kit_field_int(s, m->times) : 1);
     return units / 1e9 / (ms / 1e3);
 }
@@ -176,8 +178,9 @@ static void summary_line(const kit_lab_out *o, const void *p)
     }
     printf("  %s: %llu elements, sum", o->name, (unsigned long long)o->count);
     printf(fmt, sum);
-    if (is_float)
-        printf(", %llu NaN (the kit filled it with NaN before the call: never written)\n", (unsigned long long)marked);
+    if (is_float) /* NaN says "never written" only where the kit poisoned it with NaN (lab09's A is factored in place) */
+        printf(", %llu NaN%s\n", (unsigned long long)marked,
+               o->poison == KIT_POISON(0xFF) ? " (the kit filled it with NaN before the call: never written)" : "");
     else
         printf(", %llu non-zero, the largest %.17g at [%llu]\n", (unsigned long long)marked,
                o->count ? element(o, p, top) : 0.0, (unsigned long long)top);

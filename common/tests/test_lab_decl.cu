@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "kit/lab_decl.cuh"
 #include "plain_check.h"
@@ -36,7 +37,7 @@ typedef struct {
     float *ha, *hb;    /* host inputs */
     float *da, *db;    /* device inputs */
     unsigned *dout;    /* device output */
-    unsigned *dkit;    /* the baseline's, timing only */
+    unsigned *dkit;    /* the baseline's, timing only, in pinned host memory */
     unsigned *hout;    /* host output (an entry on host arrays) */
     float r;           /* a result returned by value */
 } fake;
@@ -49,7 +50,7 @@ static const kit_lab_decl DECL = {
     .bufs = {{F(da), KIT_T_F32, F(n), F(ha)},
              {F(db), KIT_T_F32, F(n), F(hb), .when = KIT_WHEN(fake, is_int, 0)},
              {F(dout), KIT_T_U32, F(bins)},
-             {F(dkit), KIT_T_U32, F(bins), .stage = KIT_LAB_TIMING}},
+             {F(dkit), KIT_T_U32, F(bins), .stage = KIT_LAB_TIMING, .pinned = 1}},
     .calls = {{"whole", call_i, KIT_WHEN(fake, is_int, 1), .optional_if_zero = F(n),
                .out = {{"bins", KIT_T_U32, F(dout), F(bins), KIT_POISON(0x7F)}}},
               {"scalar", call_f, KIT_WHEN(fake, is_int, 0),
@@ -57,7 +58,8 @@ static const kit_lab_decl DECL = {
     .refuse = {{KIT_LAB_BENCH_AFTER, F(n), 1, 1000, "n out of range"},
                {KIT_LAB_RUN_BEFORE, F(is_int), 0, 0, "ints are shown only", 1}},
     .timed = {KIT_FRESH_ROTATE_SCALE, {F(db)}, .flops_per = 2, .flops_of = {F(n), F(bins)}},
-    .metrics = {{"GB/s", F(n), 8}, {"GFLOP/s", F(n), 2, 1, F(bins)}},
+    .metrics = {{"GB/s", F(n), 8}, {"GFLOP/s", F(n), 2, 1, F(bins)},
+                {"ints", F(n), 1, .when = KIT_WHEN(fake, is_int, 1)}},
 };
 
 static const kit_lab_decl OFFSET = {
@@ -93,7 +95,9 @@ static void buffers(void)
     CHECK(b[0].at == (void **)&s.da && b[0].host == s.ha && b[0].bytes == 20 && b[0].upload == 20, "a: %zu", b[0].bytes);
     CHECK(b[1].at == (void **)&s.db && b[1].host == s.hb && b[1].upload == 20, "b");
     CHECK(b[2].at == (void **)&s.dout && !b[2].host && b[2].bytes == 12 && !b[2].upload, "out: %zu", b[2].bytes);
+    CHECK(!b[0].pinned && !b[2].pinned, "device buffers");
     CHECK(kit_decl_buffers(&DECL, &s, KIT_LAB_TIMING, b) == 1 && b[0].at == (void **)&s.dkit, "the timing buffer");
+    CHECK(b[0].pinned, "a pinned host buffer: pinned");
     s = make(1);
     CHECK(kit_decl_buffers(&DECL, &s, KIT_LAB_CASE, b) == 2 && b[1].at == (void **)&s.dout, "when: no b for ints");
     s.n = 0;
@@ -168,6 +172,9 @@ static void timed(void)
     CHECK(fabs(kit_decl_metric_value(&DECL.metrics[0], &s, 2.0) - 8.0 * 5 / 1e9 / 2e-3) < 1e-15, "metric");
     s.bins = 3;
     CHECK(fabs(kit_decl_metric_value(&DECL.metrics[1], &s, 2.0) - 2.0 * 5 * 3 / 1e9 / 2e-3) < 1e-15, "n * bins");
+    CHECK(isnan(kit_decl_metric_value(&DECL.metrics[2], &s, 2.0)), "floats: not the ints' metric");
+    s.is_int = 1;
+    CHECK(fabs(kit_decl_metric_value(&DECL.metrics[2], &s, 2.0) - 5 / 1e9 / 2e-3) < 1e-15, "ints: theirs");
 }
 
 /* An output in host memory behind a pointer field, and the timed call chosen by name. */
@@ -271,6 +278,43 @@ static void show_time(void)
     CHECK(kit_decl_show_time(&d, &ctx, &s) == 0 && !shown[0], "no time=1: %s", shown);
 }
 
+/* What kit_decl_summary prints for c's outputs (stdout caught in a file). */
+static void summary_of(const kit_lab_call *c, void *const *host, char *text, size_t len)
+{
+    kit_params p;
+    char err[64];
+    CHECK(kit_params_parse("n=3", &p, err, sizeof err) == 0, "%s", err);
+    fflush(stdout);
+    int saved = dup(1);
+    FILE *f = tmpfile();
+    dup2(fileno(f), 1);
+    kit_decl_summary(c, &p, host);
+    fflush(stdout);
+    dup2(saved, 1), close(saved);
+    rewind(f);
+    text[fread(text, 1, len - 1, f)] = 0;
+    fclose(f);
+}
+
+/* A float output's NaN count says "never written" only where the kit
+ * poisoned it with NaN (not lab09's A, factored in place). */
+static void summary(void)
+{
+    float v[3] = {1, NAN, 2};
+    void *host[1] = {v};
+    kit_lab_call c;
+    memset(&c, 0, sizeof c);
+    c.name = "f", c.n_out = 1;
+    c.out[0] = kit_lab_out{"v", KIT_T_F32, NULL, 0, 3, 0, 0, KIT_POISON(0xFF)};
+    char text[512];
+    summary_of(&c, host, text, sizeof text);
+    CHECK(strstr(text, "v: 3 elements, sum 3, 1 NaN (the kit filled it with NaN before the call: never written)"),
+          "poisoned: %s", text);
+    c.out[0].poison = KIT_POISON_NONE;
+    summary_of(&c, host, text, sizeof text);
+    CHECK(strstr(text, "v: 3 elements, sum 3, 1 NaN\n") && !strstr(text, "never written"), "not poisoned: %s", text);
+}
+
 int main(void)
 {
     buffers();
@@ -281,5 +325,6 @@ int main(void)
     show_time();
     records();
     offsets();
+    summary();
     return plain_check_summary();
 }

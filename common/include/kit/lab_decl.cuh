@@ -10,8 +10,9 @@
  * field of the lab's state, named by KIT_AT (kit/field.h).
  *
  * What the table decides, and what the interpreter does with it:
- *   bufs     allocated at its stage, max(count, 1) elements of its type,
- *            uploaded from `host` (count elements) when set;
+ *   bufs     allocated at its stage, max(count, 1) elements of its type
+ *            (on the device, or pinned host memory), uploaded from `host`
+ *            (count elements) when set;
  *   calls    the case's one student call: the first whose `when` holds
  *            (none when `no_call_if` is nonzero); its outputs in the state
  *            (`where`: a pointer to device memory; KIT_DECL_IN_STATE: the
@@ -28,7 +29,7 @@
  *            counted as read by every call, and each call's flops
  *            (plausible.h);
  *   metrics  per * count (* times) / 1e9 / seconds (G elements/s, GB/s,
- *            GFLOP/s);
+ *            GFLOP/s), where `when` holds;
  *   show     `make run-labNN` prints the outputs (kit_decl_summary) and, with
  *            time=1 (or `always`), the call timed alone where show_time.alone_if holds,
  *            else the speedup line where bench mode's timing takes the case
@@ -48,6 +49,7 @@ typedef struct {
     kit_at host;          /* pointer field: uploaded from there (0: not uploaded) */
     kit_lab_stage stage;  /* KIT_LAB_CASE (0) or KIT_LAB_TIMING */
     kit_when when;
+    int pinned;           /* page-locked host memory (kit_lab_buf.pinned: lab11's h_in, h_out), not device */
 } kit_decl_buf;
 
 /* Where an output is (kit_decl_out.where). */
@@ -112,6 +114,7 @@ typedef struct {
     double per;           /* units per count, in G units/s: value = per * count / 1e9 / (ms / 1e3) */
     int baseline;         /* the baseline's time */
     kit_at times;         /* int field: count multiplied by it (n * mask_size terms); 0: none */
+    kit_when when;        /* the case's metric only where it holds (lab11's parts); NaN elsewhere: not recorded */
 } kit_decl_metric;
 
 #define KIT_DECL_MAX_CALLS 4
@@ -149,7 +152,7 @@ double kit_decl_metric_value(const kit_decl_metric *m, const void *state, double
 /* Show mode: the call's outputs (host[i], packed), for a student to compare
  * with what they expect - one value: "NAME(PARAMS) = v"; an array: its
  * length, sum, non-zero elements and largest (integers) or NaN elements
- * (floats: poisoned, never written), and its first 8. */
+ * (floats; poisoned with NaN: never written), and its first 8. */
 void kit_decl_summary(const kit_lab_call *c, const kit_params *p, void *const *host);
 /* Show mode, after the calls, with time=1: the call alone or the speedup line (show above). */
 int kit_decl_show_time(const kit_lab_decl *d, kit_run_ctx *ctx, void *state);

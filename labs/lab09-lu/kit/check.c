@@ -442,17 +442,12 @@ static double input(const void *data)
     return (double)d->n * d->n * (d->is_double ? 8 : 4);
 }
 
-static int outputs(const void *data, kit_check_output *out)
-{
-    const lab09_data *d = data;
-    out[0] = (kit_check_output){.name = LAB09_OUT_STATUS, .type = KIT_T_I32, .len = 1};
-    out[1] = (kit_check_output){.name = LAB09_OUT_A, .type = d->is_double ? KIT_T_F64 : KIT_T_F32,
-                                .len = (uint64_t)d->n * (uint64_t)d->n,
-                                .len_fmt = "output 'a' has %llu elements, expected n*n = %llu"};
-    return 2;
-}
-
 KIT_CHECK_DATASET(lab09)
 
-const kit_check KIT_CHECK = {sizeof(lab09_data), check_generate, check_release, .input = input, .outputs = outputs,
-                             .judge = judge, .timed = check_timed};
+#define A_ROW(type, dbl) {LAB09_OUT_A, type, .len_fmt = "output 'a' has %llu elements, expected n*n = %llu", \
+                               .len_of = KIT_AT(lab09_data, nn), .when = KIT_WHEN(lab09_data, is_double, dbl)}
+/* the status, then the factored matrix in its type, judged together by judge() */
+const kit_check KIT_CHECK = {
+    sizeof(lab09_data), check_generate, check_release, .input = input,
+    .out = {{LAB09_OUT_STATUS, KIT_T_I32, 1}, A_ROW(KIT_T_F32, 0), A_ROW(KIT_T_F64, 1)},
+    .judge = judge, .timed = check_timed};

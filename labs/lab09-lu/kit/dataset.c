@@ -41,7 +41,7 @@ static int read_params(const kit_params *p, lab09_data *d, int *every, char *err
         snprintf(err, errlen, "n must be given, 0 <= n <= %d (got '%s')", LAB09_MAX_N, kit_params_get(p, "n", ""));
         return -1;
     }
-    d->n = (int)n;
+    d->n = (int)n, d->nn = (int)(n * n);
     const char *cls = kit_params_get(p, "matrix", "dd"), *type = kit_params_get(p, "type", "float"),
                *impl = kit_params_get(p, "impl", "step");
     if (parse_class(cls, &d->cls) != 0) {

@@ -50,6 +50,7 @@ typedef enum { LAB09_DD, LAB09_POISSON, LAB09_ZERODIAG, LAB09_SINGULAR } lab09_c
 
 typedef struct {
     int n;
+    int nn;     /* n * n entries (< 2^24; int: the descriptors' counts, kit/field.h) */
     lab09_class cls;
     int is_double;
     int blocked;

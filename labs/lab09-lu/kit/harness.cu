@@ -1,13 +1,14 @@
-/* harness.cu - lab09's declaration (kit/lab.cuh): the matrix on the GPU
- * (float or double), one call of lu_crout / lu_crout_double /
- * lu_crout_blocked, "status" (i32) and the factored matrix "a" (f32 or f64,
- * n*n) recorded.  Bench mode times lu_crout_blocked against the kit's
- * per-step version; every timed call first copies its A into place (the
- * baseline from a pristine device copy, the student's function from a fresh one).
+/* harness.cu - lab09's declaration, its buffers, calls and refusals as data
+ * (kit/lab_decl.cuh): the matrix on the GPU (float or double), one call of
+ * lu_crout / lu_crout_double / lu_crout_blocked, "status" (i32) and the
+ * factored matrix "a" (f32 or f64, n*n) recorded.  Bench mode times
+ * lu_crout_blocked against the kit's per-step version; every timed call
+ * first copies its A into place (the baseline from a pristine device copy,
+ * the student's function from a fresh one).
  *
- * Over 100 lines: float, double and blocked versions factoring in place
- * (timed calls restore A first, and record whole rows and columns), and the
- * show-mode backward error.
+ * Hooks beside the table: the matrix converted to its type, the timed calls
+ * (factoring in place, they restore A first and record whole rows and
+ * columns), and the show-mode corner, backward error and time.
  */
 #include <math.h>
 #include <stdio.h>
@@ -15,7 +16,7 @@
 
 #include "baseline.h"
 #include "dataset.h"
-#include "kit/lab.cuh"
+#include "kit/lab_decl.cuh"
 #include "lu.h"
 
 KIT_LAB_DESCRIPTORS_OMIT_FIELDS
@@ -55,42 +56,30 @@ static void release(kit_run_ctx *, void *s)
     lab09_free(&((inputs *)s)->d);
 }
 
-static int buffers(kit_run_ctx *, void *s, kit_lab_stage stage, kit_lab_buf *b)
-{
-    inputs *in = (inputs *)s;
-    void **at = stage == KIT_LAB_CASE ? &in->d_a : &in->d_orig; /* timing: the pristine A */
-    b[0] = kit_lab_buf{at, in->bytes ? in->bytes : 1, in->host, in->bytes, 0};
-    return 1;
-}
+KIT_LAB_INVOKE(inputs, lu_float, in->status = lu_crout((float *)in->d_a, in->d.n))
+KIT_LAB_INVOKE(inputs, lu_double, in->status = lu_crout_double((double *)in->d_a, in->d.n))
+KIT_LAB_INVOKE(inputs, lu_blocked, in->status = lu_crout_blocked((float *)in->d_a, in->d.n))
 
-static const char *call_name(const inputs *in)
-{
-    return in->d.blocked ? "lu_crout_blocked" : in->d.is_double ? "lu_crout_double" : "lu_crout";
-}
+#define F(member) KIT_AT(inputs, member)
+#define TYPE(dbl) KIT_WHEN(inputs, d.is_double, dbl)
+#define BENCH(field, lo, hi) {KIT_LAB_BENCH_BEFORE, F(field), lo, hi, "the benchmark times float factorizations that " \
+    "complete (type=float, n > 0, matrix=dd, poisson or zerodiag)"}
+/* the status it returns (poisoned), and A factored in place (A itself: no poison) */
+#define OUTS(type) {{LAB09_OUT_STATUS, KIT_T_I32, F(status), 0, KIT_POISON(0xFF), KIT_DECL_IN_STATE}, \
+                    {LAB09_OUT_A, type, F(d_a), F(d.nn), KIT_POISON_NONE}}
+static const kit_lab_decl DECL = {
+    /* the matrix in its type; timing: the pristine A, to restore d_a before every timed call */
+    .bufs = {{F(d_a), KIT_T_F32, F(d.nn), F(host), .when = TYPE(0)},
+             {F(d_a), KIT_T_F64, F(d.nn), F(host), .when = TYPE(1)},
+             {F(d_orig), KIT_T_F32, F(d.nn), F(host), KIT_LAB_TIMING, TYPE(0)},
+             {F(d_orig), KIT_T_F64, F(d.nn), F(host), KIT_LAB_TIMING, TYPE(1)}},
+    .calls = {{"lu_crout_blocked", lu_blocked, KIT_WHEN(inputs, d.blocked, 1), F(d.n), OUTS(KIT_T_F32)},
+              {"lu_crout_double", lu_double, TYPE(1), F(d.n), OUTS(KIT_T_F64)},
+              {"lu_crout", lu_float, {}, F(d.n), OUTS(KIT_T_F32)}},
+    .refuse = {BENCH(d.is_double, 0, 0), BENCH(d.n, 1, INT32_MAX), BENCH(d.cls, LAB09_DD, LAB09_ZERODIAG)},
+};
 
-static void student_lu(void *s)
-{
-    inputs *in = (inputs *)s;
-    if (in->d.blocked)
-        in->status = lu_crout_blocked((float *)in->d_a, in->d.n);
-    else if (in->d.is_double)
-        in->status = lu_crout_double((double *)in->d_a, in->d.n);
-    else
-        in->status = lu_crout((float *)in->d_a, in->d.n);
-}
-
-/* One call: the status it returns, and A factored in place (A itself: no poison). */
-static int call(kit_run_ctx *, void *s, int k, kit_lab_call *c)
-{
-    inputs *in = (inputs *)s;
-    if (k > 0)
-        return 0;
-    *c = kit_lab_call{call_name(in), in->d.n == 0, student_lu, {}, 2};
-    c->out[0] = kit_lab_out{LAB09_OUT_STATUS, KIT_T_I32, &in->status, 1, 1, 0, 0, KIT_POISON(0xFF)};
-    c->out[1] = kit_lab_out{LAB09_OUT_A, in->d.is_double ? KIT_T_F64 : KIT_T_F32, in->d_a, 0, (uint64_t)in->d.n * in->d.n, 0,
-                            0, KIT_POISON_NONE};
-    return 1;
-}
+static const char *call_name(const inputs *in) { return kit_decl_the_call(&DECL, in)->name; }
 
 static double entry(const inputs *in, const void *m, int i, int j)
 {
@@ -137,15 +126,6 @@ static int after(kit_run_ctx *ctx, void *s, int, void *const *host)
         printf("||A - LU||_F / ||A||_F = %.3g  (unit roundoff of %s: %.3g)\n", backward_error(in, host[1]),
                in->d.is_double ? "double" : "float", in->d.u);
     return 0;
-}
-
-static const char *refuse(kit_run_ctx *, const void *s, kit_lab_stage stage)
-{
-    const lab09_data *d = &((const inputs *)s)->d;
-    if (stage == KIT_LAB_BENCH_BEFORE && (d->is_double || d->n == 0 || d->cls == LAB09_SINGULAR))
-        return "the benchmark times float factorizations that complete (type=float, n > 0, matrix=dd, poisson or "
-               "zerodiag)";
-    return NULL;
 }
 
 /* The timed calls (fresh.cuh): before each, a fresh A - scale * (A with rows
@@ -216,8 +196,8 @@ static int show_time(kit_run_ctx *ctx, void *s)
 }
 
 const kit_lab KIT_LAB = {
-    .tag = "lab09", .state_size = sizeof(inputs), .generate = generate, .release = release, .buffers = buffers,
-    .call = call, .after = after, .refuse = refuse, .timed = timed, .baseline = baseline, .timing_first = 1,
+    .tag = "lab09", .state_size = sizeof(inputs), .generate = generate, .release = release, .after = after,
+    .timed = timed, .baseline = baseline, .timing_first = 1,
     .metrics = {{"GFLOP/s (2n^3/3 flops)", gflops}, {"the per-step baseline, GFLOP/s", gflops, 1}},
-    .show_time = show_time,
+    .show_time = show_time, .decl = &DECL,
 };

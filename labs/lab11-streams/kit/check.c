@@ -287,19 +287,6 @@ static void check_timed(kit_check_ctx *ctx, const void *data, const kit_check_go
     }
 }
 
-/* Part 1: the kind of pinned_alloc's memory (the round trips' outputs are
- * judged by part1, each on its own); Part 2: the results. */
-static int outputs(const void *data, kit_check_output *out)
-{
-    const lab11_data *d = data;
-    if (d->part == 1)
-        out[0] = (kit_check_output){.name = LAB11_OUT_PINNED_KIND, .type = KIT_T_TEXT, .len_any = 1};
-    else
-        out[0] = (kit_check_output){.name = LAB11_OUT, .type = KIT_T_U32, .len = (uint64_t)d->n,
-                                    .len_fmt = "output 'out' has %llu words, expected n = %llu"};
-    return 1;
-}
-
 static void judge_part(kit_check_ctx *ctx, const void *data, const kit_check_got *outs, int ok)
 {
     const lab11_data *d = data;
@@ -311,7 +298,13 @@ static void judge_part(kit_check_ctx *ctx, const void *data, const kit_check_got
 
 KIT_CHECK_DATASET(lab11)
 
-/* No evidence input: Part 1 is about the copies themselves (judged from the
- * trace here), Part 2's overlap too. */
-const kit_check KIT_CHECK = {sizeof(lab11_data), check_generate, check_release, .outputs = outputs, .judge = judge_part,
-                             .timed = check_timed};
+/* Part 1: the kind of pinned_alloc's memory (the round trips' outputs are
+ * judged by part1, each on its own); Part 2: the results.  No evidence
+ * input: Part 1 is about the copies themselves (judged from the trace
+ * here), Part 2's overlap too. */
+const kit_check KIT_CHECK = {
+    sizeof(lab11_data), check_generate, check_release,
+    .out = {{LAB11_OUT_PINNED_KIND, KIT_T_TEXT, .len_any = 1, .when = KIT_WHEN(lab11_data, part, 1)},
+            {LAB11_OUT, KIT_T_U32, .len_fmt = "output 'out' has %llu words, expected n = %llu",
+             .len_of = KIT_AT(lab11_data, words), .when = KIT_WHEN(lab11_data, part, 2)}},
+    .judge = judge_part, .timed = check_timed};

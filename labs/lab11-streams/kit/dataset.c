@@ -36,6 +36,7 @@ static int parse(const kit_params *p, lab11_data *d, char *err, size_t errlen)
     if (part == 1 ? get(p, "n", 0, 1, 1LL << 28, "1 <= n <= 2^28 for part 1", &d->n, err, errlen)
                   : get(p, "n", 0, 0, 1LL << 26, "0 <= n <= 2^26 for part 2", &d->n, err, errlen))
         return -1;
+    d->words = (int)d->n;
     if (get(p, "chunks", 8, 1, 1024, "1 <= chunks <= 1024", &chunks, err, errlen) ||
         get(p, "streams", 4, 1, 32, "1 <= streams <= 32", &streams, err, errlen) ||
         get(p, "rounds", 64, 0, 4096, "0 <= rounds <= 4096", &rounds, err, errlen))

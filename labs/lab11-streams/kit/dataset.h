@@ -38,6 +38,7 @@ extern "C" {
 typedef struct {
     int part;
     long long n;
+    int words;          /* n, as an int (the descriptors' counts, kit/field.h): n <= 2^28 */
     int chunks, streams, rounds;
     double min_overlap; /* < 0: not judged */
     uint32_t *in;       /* n words */

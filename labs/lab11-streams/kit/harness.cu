@@ -1,4 +1,5 @@
-/* harness.cu - lab11's declaration (kit/lab.cuh).
+/* harness.cu - lab11's declaration (kit/lab.cuh), its buffers, the
+ * benchmark's refusal and its metrics as data (kit/lab_decl.cuh).
  *
  * Part 1: a pageable (malloc) buffer and a buffer from the student's
  * pinned_alloc, filled with the same data; round_trip on each (traced calls
@@ -14,9 +15,10 @@
  * Timed calls get fresh contents (fresh.cuh): the input words rotated and
  * XORed with a random mask, the destination poisoned, a sample recorded.
  *
- * Over 100 lines: the student allocates and frees part 1's buffers
- * (pinned_alloc, a traced pinned_free at the end) and what it returned
- * decides whether the round trips run and are timed - only this lab does that.
+ * Hooks beside the table, as only this lab does it: the student allocates
+ * and frees part 1's buffers (pinned_alloc, a traced pinned_free at the end)
+ * and what it returned decides whether the round trips run and are timed;
+ * the complement poison; the show-mode lines and times of each part.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +26,7 @@
 
 #include "baseline.h"
 #include "dataset.h"
-#include "kit/lab.cuh"
+#include "kit/lab_decl.cuh"
 #include "transfer.h"
 
 KIT_LAB_DESCRIPTORS_OMIT_FIELDS
@@ -97,42 +99,15 @@ static void release(kit_run_ctx *ctx, void *s)
     lab11_free(&in->d);
 }
 
-static int buffers(kit_run_ctx *, void *s, kit_lab_stage stage, kit_lab_buf *b)
-{
-    inputs *in = (inputs *)s;
-    size_t alloc = in->bytes ? in->bytes : sizeof(uint32_t);
-    if (stage != KIT_LAB_CASE)
-        return 0;
-    if (in->d.part == 1) {
-        b[0] = kit_lab_buf{(void **)&in->d_buf, alloc, NULL, 0, 0};
-        return 1;
-    }
-    b[0] = kit_lab_buf{(void **)&in->h_in, alloc, in->d.in, in->bytes, 1};
-    b[1] = kit_lab_buf{(void **)&in->h_out, alloc, NULL, 0, 1};
-    return 2;
-}
-
-static void alloc_pinned(void *s)
-{
-    inputs *in = (inputs *)s;
-    in->pn_src = pinned_alloc((size_t)in->d.n);
-    in->pn_back = pinned_alloc((size_t)in->d.n);
-}
-static void trip_pageable(void *s)
-{
-    inputs *in = (inputs *)s;
-    round_trip(in->pg_src, in->d_buf, in->pg_back, (size_t)in->d.n);
-}
-static void trip_pinned(void *s)
-{
-    inputs *in = (inputs *)s;
-    round_trip(in->pn_src, in->d_buf, in->pn_back, (size_t)in->d.n);
-}
-static void streams(void *s)
-{
-    inputs *in = (inputs *)s;
-    process_streams(in->h_in, in->h_out, (int)in->d.n, in->d.rounds, in->d.chunks, in->d.streams);
-}
+KIT_LAB_INVOKE(inputs, alloc_pinned, in->pn_src = pinned_alloc((size_t)in->d.n),
+               in->pn_back = pinned_alloc((size_t)in->d.n))
+KIT_LAB_INVOKE(inputs, trip_pageable, round_trip(in->pg_src, in->d_buf, in->pg_back, (size_t)in->d.n))
+KIT_LAB_INVOKE(inputs, trip_pinned, round_trip(in->pn_src, in->d_buf, in->pn_back, (size_t)in->d.n))
+KIT_LAB_INVOKE(inputs, streams,
+               process_streams(in->h_in, in->h_out, (int)in->d.n, in->d.rounds, in->d.chunks, in->d.streams))
+/* Part 1: the round trip from pageable memory; Part 2: one stream, no overlap */
+KIT_LAB_BASELINE(inputs, baseline, in->d.part == 1 ? trip_pageable(in)
+                 : kit_process_serial(in->h_in, in->h_out, (int)in->d.n, in->d.rounds), 0)
 
 /* Part 1 is copies only (no kernel required); part 2 needs none for no data
  * or rounds = 0 (copying through is the whole job). */
@@ -202,11 +177,6 @@ static int after(kit_run_ctx *ctx, void *s, int k, void *const *)
     return 0;
 }
 
-static const char *refuse(kit_run_ctx *, const void *s, kit_lab_stage stage)
-{
-    return stage == KIT_LAB_BENCH_BEFORE && ((const inputs *)s)->d.n == 0 ? "the benchmark needs n > 0" : NULL;
-}
-
 /* The timed calls (fresh.cuh): before each, the source words are replaced by
  * the original ones rotated by shift and XORed with a 32-bit mask (Part 1:
  * in pinned_alloc's buffer; Part 2: in a pinned buffer of the kit's) and the
@@ -244,20 +214,18 @@ static int timed(kit_run_ctx *, void *s, kit_timed_calls *tc, kit_lab_swap *)
     return 0;
 }
 
-static int baseline(void *s)
-{
-    inputs *in = (inputs *)s;
-    if (in->d.part == 1)
-        trip_pageable(s);
-    else
-        kit_process_serial(in->h_in, in->h_out, (int)in->d.n, in->d.rounds);
-    return 0;
-}
-
-/* in and out */
-static double gbs(const void *s, double ms) { return 2.0 * ((const inputs *)s)->bytes / 1e9 / (ms / 1e3); }
-static double part1_gbs(const void *s, double ms) { return ((const inputs *)s)->d.part == 1 ? gbs(s, ms) : NAN; }
-static double part2_gbs(const void *s, double ms) { return ((const inputs *)s)->d.part == 2 ? gbs(s, ms) : NAN; }
+#define F(member) KIT_AT(inputs, member)
+#define PART(p) KIT_WHEN(inputs, d.part, p)
+/* Part 1's device buffer; Part 2's pinned ones.  Each metric: n words in and out. */
+static const kit_lab_decl DECL = {
+    .bufs = {{F(d_buf), KIT_T_U32, F(d.words), .when = PART(1)},
+             {F(h_in), KIT_T_U32, F(d.words), F(d.in), .when = PART(2), .pinned = 1},
+             {F(h_out), KIT_T_U32, F(d.words), .when = PART(2), .pinned = 1}},
+    .refuse = {{KIT_LAB_BENCH_BEFORE, F(d.words), 1, INT32_MAX, "the benchmark needs n > 0"}},
+    .metrics = {{"round trip from pinned memory (GB/s)", F(d.words), 8, 0, .when = PART(1)},
+                {"round trip from pageable memory (GB/s)", F(d.words), 8, 1, .when = PART(1)},
+                {"copied in and out (GB/s)", F(d.words), 8, 0, .when = PART(2)}},
+};
 
 static int show_time(kit_run_ctx *ctx, void *s)
 {
@@ -268,7 +236,8 @@ static int show_time(kit_run_ctx *ctx, void *s)
     if (in->d.part == 1)
         printf("time: round trip from pinned memory %.3f ms (%.1f GB/s), from pageable memory %.3f ms (%.1f GB/s), "
                "medians of 5: pinned %.2fx faster\n",
-               ts.median_ms, gbs(in, ts.median_ms), tb.median_ms, gbs(in, tb.median_ms), tb.median_ms / ts.median_ms);
+               ts.median_ms, kit_decl_metric_value(&DECL.metrics[0], s, ts.median_ms), tb.median_ms,
+               kit_decl_metric_value(&DECL.metrics[1], s, tb.median_ms), tb.median_ms / ts.median_ms);
     else
         printf("time: process_streams %.3f ms, the kit's serialised version %.3f ms (medians of 5): %.2fx\n",
                ts.median_ms, tb.median_ms, tb.median_ms / ts.median_ms);
@@ -276,10 +245,6 @@ static int show_time(kit_run_ctx *ctx, void *s)
 }
 
 const kit_lab KIT_LAB = {
-    .tag = "lab11", .state_size = sizeof(inputs), .generate = generate, .release = release, .buffers = buffers,
-    .call = call, .after = after, .refuse = refuse, .timed = timed, .baseline = baseline,
-    .metrics = {{"round trip from pinned memory (GB/s)", part1_gbs},
-                {"round trip from pageable memory (GB/s)", part1_gbs, 1},
-                {"copied in and out (GB/s)", part2_gbs}},
-    .show_time = show_time,
+    .tag = "lab11", .state_size = sizeof(inputs), .generate = generate, .release = release, .call = call,
+    .after = after, .timed = timed, .baseline = baseline, .show_time = show_time, .decl = &DECL,
 };

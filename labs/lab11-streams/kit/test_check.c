@@ -160,6 +160,13 @@ START_TEST(part2_values)
     kit_writer_put(w, "out", KIT_T_U32, why, 0);
     lct_trace(w, "0\tprocess_streams\t0\t\n", "");
     ck_assert_msg(lct_check(w, "n=0", 1, why, sizeof why) == 0, "%s", why);
+    /* a wrong length, in the lab's words */
+    uint32_t one = 0;
+    w = lct_open();
+    kit_writer_put(w, "out", KIT_T_U32, &one, 1);
+    lct_trace(w, P2_CALL, k1);
+    ck_assert_int_eq(lct_check(w, "n=2", 1, why, sizeof why), 1);
+    ck_assert_msg(strstr(why, "output 'out' has 1 words, expected n = 2"), "%s", why);
 }
 END_TEST
 
