@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_explain.h"
 #include "kit/check_driver.h"
+#include "kit/rng.h"
 #include "kit/timed.h"
 #include "kit/util.h"
 
@@ -49,26 +51,56 @@ static void compare(const kit_check_output *o, kit_check_got *g)
     }
 }
 
+/* The reference of o into g->ref: the lab's function, or its element
+ * function at shift 0, scale 1; then floats' sums of magnitudes made bounds. */
+static void make_reference(const void *data, const kit_check_output *o, kit_check_got *g)
+{
+    int64_t len = (int64_t)o->len;
+    if (o->reference) {
+        o->reference(data, &g->ref);
+    } else {
+#pragma omp parallel for num_threads(len >= (1 << 16) ? kit_threads() : 1) schedule(static)
+        for (int64_t i = 0; i < len; i++)
+            g->ref.f[i] = o->element(data, i, 0, 1.0, &g->ref.bound[i]);
+    }
+    if (!g->ref.bound || !(o->terms_of || o->terms_add || o->terms_index))
+        return;
+    double u = o->type == KIT_T_F64 ? KIT_U_F64 : KIT_U_F32;
+    double terms = (double)o->terms_add + kit_field_int(data, o->terms_of);
+    for (int64_t i = 0; i < len; i++)
+        g->ref.bound[i] = kit_sum_bound(terms + (o->terms_index ? (double)i : 0.0), g->ref.bound[i], u);
+}
+
+/* What a wrong value's elements say (check_explain.c), then the output's own `after`. */
+static void explain(kit_check_ctx *ctx, const void *data, const kit_check_output *o, kit_check_got *g)
+{
+    if (!g->ok && !g->cmp.length_mismatch)
+        kit_check_explain(ctx, data, g);
+    if (o->after)
+        o->after(ctx, data, g);
+}
+
 /* One output: fetched, compared with its reference, explained.  1 when right. */
 static int check_output(kit_check_ctx *ctx, const void *data, const kit_check_output *o, kit_check_got *g)
 {
     g->out = o;
     if (!fetch(ctx, o, g))
         return 0;
-    if (o->reference) {
+    if (o->reference || o->element) {
         size_t cells = o->len ? (size_t)o->len : 1;
         void *exp = kit_xmalloc(cells * 8, "the reference"); /* doubles, int64_t or uint64_t */
         g->ref = (kit_check_ref){exp, exp, exp, NULL};
         if (o->type == KIT_T_F32 || o->type == KIT_T_F64)
             g->ref.bound = kit_xmalloc(cells * sizeof *g->ref.bound, "the reference");
-        o->reference(data, &g->ref);
+        make_reference(data, o, g);
         compare(o, g);
         g->ok = kit_cmp_ok(&g->cmp);
-        if (!g->ok && o->explain_first && o->after)
-            o->after(ctx, data, g);
+        int first = !g->ok && o->explain_first;
+        if (first)
+            explain(ctx, data, o, g);
         kit_check_cmp(ctx, o->what, &g->cmp);
-        if ((g->ok || !o->explain_first) && o->after)
-            o->after(ctx, data, g);
+        if (!first)
+            explain(ctx, data, o, g);
     } else {
         g->ok = 1;
         if (o->after)
@@ -190,6 +222,21 @@ static void check_sampled(kit_check_ctx *ctx, const kit_check *lab, const void *
     kit_timed_check_samples(ctx, data, &s);
 }
 
+/* kit_check.threads: the case's call launched at most count / per threads in all. */
+static void check_threads(kit_check_ctx *ctx, const kit_check *lab, const void *data, const kit_check_output *o)
+{
+    int count = kit_field_int(data, lab->threads.count_of), per = kit_field_int(data, lab->threads.per_of), n;
+    if (per <= 1 || count <= 0)
+        return;
+    kit_launch *ks = kit_call_launches_all(ctx->out, o->what, &n);
+    long long threads = 0, limit = count / per;
+    for (int i = 0; i < n; i++)
+        threads += kit_launch_threads(&ks[i]);
+    free(ks);
+    if (n > 0 && threads > limit) /* no trace, no kernel: the policy has said so */
+        kit_fail(ctx, lab->threads.why, o->what, threads, count, per, limit);
+}
+
 int kit_check_run(kit_check_ctx *ctx, const kit_check *lab)
 {
     void *data = kit_xmalloc(lab->data_size ? lab->data_size : 1, "the checker's inputs");
@@ -214,6 +261,8 @@ int kit_check_run(kit_check_ctx *ctx, const kit_check *lab)
         got[i].out = &outs[i];
     if (lab->judge)
         lab->judge(ctx, data, got, ok);
+    if (lab->threads.why && n > 0)
+        check_threads(ctx, lab, data, &outs[0]);
     if (lab->timed && (!ctx->failed || lab->timed_always))
         lab->timed(ctx, data, got);
     else if (!lab->timed && lab->timed_rotated.call && n > 0 && !ctx->failed)

@@ -254,6 +254,22 @@ int kit_call_launches(const kit_blobfile *out, const char *call, kit_launch *ks,
     return n;
 }
 
+kit_launch *kit_call_launches_all(const kit_blobfile *out, const char *call, int *n)
+{
+    *n = kit_call_launches(out, call, NULL, 0); /* how many, then all of them */
+    kit_launch *ks = *n < 0 ? NULL : calloc((size_t)*n + 1, sizeof *ks);
+    if (!ks)
+        *n = -1;
+    else
+        kit_call_launches(out, call, ks, *n);
+    return ks;
+}
+
+long long kit_launch_threads(const kit_launch *l)
+{
+    return (long long)l->grid[0] * l->grid[1] * l->grid[2] * l->block[0] * l->block[1] * l->block[2];
+}
+
 unsigned long long kit_call_pinned_bytes(const kit_blobfile *out, const char *call)
 {
     int idx;

@@ -14,6 +14,7 @@
 typedef struct {
     int n, is_int, two, host;
     int shifts; /* a timed call's shift limit other than n (timed_sampled.shift_of) */
+    int edge, per; /* an output row's edge_of; the threads limit's per_of */
     float *x;
 } sq_data;
 
@@ -37,6 +38,8 @@ static int sq_generate(const kit_params *p, uint64_t seed, void *data, char *err
     d->two = kit_params_has(p, "two");
     d->host = kit_params_has(p, "host");
     d->shifts = (int)kit_params_ll(p, "shifts", 0, NULL);
+    d->edge = (int)kit_params_ll(p, "edge", 0, NULL);
+    d->per = (int)kit_params_ll(p, "per", 0, NULL);
     d->x = kit_xmalloc((size_t)(d->n ? d->n : 1) * sizeof *d->x, "x");
     for (int i = 0; i < d->n; i++)
         d->x[i] = (float)(i + 1);
@@ -318,6 +321,166 @@ START_TEST(sampled_timed_calls_shift_limit_from_a_field)
 }
 END_TEST
 
+/* ---- outputs as table rows: the reference from an element function or
+ * with sums of magnitudes made bounds, and what a wrong value's elements say ---- */
+
+/* v[i] = (i + 1)^2 on the CPU; `poisoned` entries hold the harness's 0xFF fill. */
+static kit_writer *squares(int n, const char *poisoned)
+{
+    float v[16];
+    for (int i = 0; i < n; i++)
+        v[i] = (float)((i + 1) * (i + 1));
+    for (int i = 0; i < n; i++)
+        if (poisoned[i] == 'x')
+            memset(&v[i], 0xFF, sizeof v[i]);
+    return with_v(v, (uint64_t)n);
+}
+
+/* A lab of one table row, v, compared with `row`'s reference. */
+static int run_row(kit_writer *w, const char *params, kit_check_output row, char *text, size_t len)
+{
+    kit_check lab = {.data_size = sizeof(sq_data), .generate = sq_generate, .release = sq_release};
+    row.name = "v", row.type = row.type ? row.type : KIT_T_F32, row.what = "sq", row.len_of = KIT_AT(sq_data, n);
+    lab.out[0] = row;
+    return run(w, params, &lab, NULL, text, len);
+}
+
+START_TEST(reference_from_the_element_function)
+{
+    char text[1024];
+    kit_check_output row = {.element = sq_element};
+    ck_assert_msg(run_row(with_v(RIGHT, 3), "n=3", row, text, sizeof text) == 0, "%s", text);
+    ck_assert_int_eq(run_row(with_v(WRONG, 3), "n=3", row, text, sizeof text), 1);
+    ck_assert_msg(!strncmp(text, "sq: 1 of 3 elements differ; first wrong index 1: expected 4, got 5", 66), "%s", text);
+}
+END_TEST
+
+/* The magnitudes 1e6 made bounds: terms = 1 + n (3) + i, so v[1] may be off
+ * by kit_sum_bound(5, 1e6, u) (0.3), not by 1e6; without n's 3, by 0.12. */
+static void sq_magnitudes(const void *data, const kit_check_ref *r)
+{
+    for (int i = 0; i < ((const sq_data *)data)->n; i++)
+        r->f[i] = (double)(i + 1) * (i + 1), r->bound[i] = 1e6;
+}
+
+START_TEST(sums_of_magnitudes_made_bounds)
+{
+    char text[1024];
+    kit_check_output row = {.reference = sq_magnitudes, .terms_of = KIT_AT(sq_data, n), .terms_add = 1,
+                            .terms_index = 1};
+    const float near[3] = {1, 4.25f, 9}, far[3] = {1, 4.5f, 9};
+    ck_assert_msg(run_row(with_v(near, 3), "n=3", row, text, sizeof text) == 0, "%s", text);
+    ck_assert_int_eq(run_row(with_v(far, 3), "n=3", row, text, sizeof text), 1);
+    ck_assert_msg(strstr(text, "first wrong index 1") && strstr(text, "allowed error 0.3)"), "%s", text);
+    row.terms_of = 0;
+    ck_assert_int_eq(run_row(with_v(near, 3), "n=3", row, text, sizeof text), 1);
+    ck_assert_msg(strstr(text, "allowed error 0.12)"), "%s", text);
+}
+END_TEST
+
+START_TEST(unwritten_elements_named)
+{
+    char text[2048];
+    kit_check_output row = {.element = sq_element, .poison = KIT_POISON(0xFF)};
+    ck_assert_int_eq(run_row(squares(3, "xxx"), "n=3", row, text, sizeof text), 1);
+    ck_assert_msg(strstr(text, "\nsq: no element of v was written (all 3 still hold the NaN the kit filled v with)\n"),
+                  "%s", text);
+    /* some of them: said only where asked (unwritten_where) */
+    ck_assert_int_eq(run_row(squares(3, "x.."), "n=3", row, text, sizeof text), 1);
+    ck_assert_msg(!strstr(text, "never written"), "%s", text);
+    row.unwritten_where = 1;
+    ck_assert_int_eq(run_row(squares(3, "x.."), "n=3", row, text, sizeof text), 1);
+    ck_assert_msg(strstr(text, "sq: 1 of 3 elements of v were never written (still the kit's NaN fill), the first at "
+                               "index 0"), "%s", text);
+    ck_assert_int_eq(run_row(squares(5, "..x.x"), "n=5", row, text, sizeof text), 1);
+    ck_assert_msg(strstr(text, "sq: 2 of 5 elements of v were never written"), "%s", text);
+    ck_assert_int_eq(run_row(squares(5, "...xx"), "n=5", row, text, sizeof text), 1);
+    ck_assert_msg(strstr(text, "sq: elements 3..4 of v were never written (still the kit's NaN fill), the first 3 "
+                               "were: do your blocks cover all 5 elements?"), "%s", text);
+    ck_assert_int_eq(run_row(squares(5, "....x"), "n=5", row, text, sizeof text), 1);
+    ck_assert_msg(strstr(text, "sq: element 4 of v was never written"), "%s", text);
+    /* the lab's words for all of them, first (explain_first) */
+    row.unwritten_all = "%s: v was never copied back (%llu elements)", row.explain_first = 1;
+    ck_assert_int_eq(run_row(squares(3, "xxx"), "n=3", row, text, sizeof text), 1);
+    ck_assert_msg(!strncmp(text, "sq: v was never copied back (3 elements)\nsq: 3 of 3 elements differ", 63), "%s",
+                  text);
+}
+END_TEST
+
+/* Ints: all of them -1 is said; some -1 is not (a value sums give too). */
+START_TEST(unwritten_ints_only_all)
+{
+    char text[2048];
+    kit_check_output row = {.type = KIT_T_I32, .reference = sq_reference, .poison = KIT_POISON(0xFF),
+                            .unwritten_where = 1};
+    int32_t all[3] = {-1, -1, -1}, one[3] = {-1, 4, 9};
+    kit_writer *w = lct_open();
+    kit_writer_put(w, "v", KIT_T_I32, all, 3);
+    ck_assert_int_eq(run_row(w, "n=3 type=int", row, text, sizeof text), 1);
+    ck_assert_msg(strstr(text, "sq: no element of v was written (all 3 still hold the -1 the kit filled v with)"), "%s",
+                  text);
+    w = lct_open();
+    kit_writer_put(w, "v", KIT_T_I32, one, 3);
+    ck_assert_int_eq(run_row(w, "n=3 type=int", row, text, sizeof text), 1);
+    ck_assert_msg(!strstr(text, "never written") && !strstr(text, "no element"), "%s", text);
+}
+END_TEST
+
+/* Wrong elements only within `edge` of either end (with elements between),
+ * and a note where its condition holds. */
+START_TEST(wrong_at_the_ends_and_a_note)
+{
+    char text[2048];
+    kit_check_output row = {.element = sq_element, .edge_of = KIT_AT(sq_data, edge), .edge_note = "at the ends (%d)",
+                            .note = "a float note", .note_when = KIT_WHEN(sq_data, is_int, 0)};
+    float v[10];
+    for (int i = 0; i < 10; i++)
+        v[i] = (float)((i + 1) * (i + 1));
+    v[1] += 1, v[8] += 1; /* within 1 of either end */
+    ck_assert_int_eq(run_row(with_v(v, 10), "n=10 edge=1", row, text, sizeof text), 1);
+    ck_assert_msg(strstr(text, "\nat the ends (1)\na float note\n"), "%s", text);
+    ck_assert_int_eq(run_row(with_v(v, 10), "n=10 edge=0", row, text, sizeof text), 1);
+    ck_assert_msg(!strstr(text, "at the ends"), "%s", text);
+    ck_assert_int_eq(run_row(with_v(v, 10), "n=10 edge=4", row, text, sizeof text), 1);
+    ck_assert_msg(!strstr(text, "at the ends"), "no element between the ends: %s", text);
+    v[5] += 1;
+    ck_assert_int_eq(run_row(with_v(v, 10), "n=10 edge=1", row, text, sizeof text), 1);
+    ck_assert_msg(!strstr(text, "at the ends") && strstr(text, "a float note"), "%s", text);
+    row.note_when = (kit_when){KIT_AT(sq_data, is_int), 1, 0, 0};
+    ck_assert_int_eq(run_row(with_v(v, 10), "n=10 edge=1", row, text, sizeof text), 1);
+    ck_assert_msg(!strstr(text, "a float note"), "%s", text);
+}
+END_TEST
+
+/* kit_check.threads: at most n / per threads in all, from the trace. */
+static int run_threads(const char *params, const char *kernels, const char *status, char *text, size_t len)
+{
+    kit_check lab = {.data_size = sizeof(sq_data), .generate = sq_generate, .release = sq_release};
+    lab.out[0] = (kit_check_output){.name = "v", .type = KIT_T_F32, .len_of = KIT_AT(sq_data, n), .what = "sq"};
+    lab.threads.count_of = KIT_AT(sq_data, n), lab.threads.per_of = KIT_AT(sq_data, per);
+    lab.threads.why = "%s launched %lld threads for %d with per %d: at most %lld";
+    kit_writer *w = with_v(RIGHT, 3);
+    kit_writer_put_text(w, "trace.status", status);
+    kit_writer_put_text(w, "trace.calls", "0\tsq\t1\t\n");
+    kit_writer_put_text(w, "trace.kernels", kernels);
+    return run(w, params, &lab, NULL, text, len);
+}
+
+START_TEST(threads_at_most_count_over_per)
+{
+    char text[1024];
+    const char *two_by_one = "0\t2,1,1\t1,1,1\t100\tk()\n", *one_by_two = "0\t1,1,1\t2,1,1\t100\tk()\n";
+    ck_assert_msg(run_threads("n=3 per=2", "0\t1,1,1\t1,1,1\t100\tk()\n", "ok", text, sizeof text) == 0, "%s",
+                  text);
+    ck_assert_int_eq(run_threads("n=3 per=2", two_by_one, "ok", text, sizeof text), 1);
+    ck_assert_str_eq(text, "sq launched 2 threads for 3 with per 2: at most 1\n");
+    ck_assert_int_eq(run_threads("n=3 per=2", one_by_two, "ok", text, sizeof text), 1);
+    ck_assert_int_eq(run_threads("n=3 per=1", two_by_one, "ok", text, sizeof text), 0);
+    ck_assert_int_eq(run_threads("n=3 per=2", "", "ok", text, sizeof text), 0); /* no kernel: the policy's to say */
+    ck_assert_int_eq(run_threads("n=3 per=2", two_by_one, "unavailable", text, sizeof text), 0);
+}
+END_TEST
+
 static Suite *driver_suite(void)
 {
     Suite *s = suite_create("check_driver");
@@ -331,6 +494,12 @@ static Suite *driver_suite(void)
     tcase_add_test(t, timed_calls_after_a_failure_only_when_asked);
     tcase_add_test(t, sampled_timed_calls_recomputed_where_declared);
     tcase_add_test(t, sampled_timed_calls_shift_limit_from_a_field);
+    tcase_add_test(t, reference_from_the_element_function);
+    tcase_add_test(t, sums_of_magnitudes_made_bounds);
+    tcase_add_test(t, unwritten_elements_named);
+    tcase_add_test(t, unwritten_ints_only_all);
+    tcase_add_test(t, wrong_at_the_ends_and_a_note);
+    tcase_add_test(t, threads_at_most_count_over_per);
     suite_add_tcase(s, t);
     return s;
 }

@@ -9,10 +9,13 @@
  *   2. declare the input the kernels must read (the evidence rules);
  *   3. for each output of the case, in order: fetch it by name and type,
  *      refuse a wrong length, compute the reference and compare (a bound per
- *      element for floats, exactly for integers), then the output's `after`
- *      hook (a note on a pass, an explanation of a failure).  The first
- *      output that fails ends the loop: later outputs are not looked at;
- *   4. the lab's own judgement (`judge`), told whether every output passed;
+ *      element for floats, exactly for integers), say what a wrong value's
+ *      elements show (never written, wrong only at the ends: the row's
+ *      poison, edge_of, note), then the output's `after` hook (a note on a
+ *      pass, an explanation of a failure).  The first output that fails
+ *      ends the loop: later outputs are not looked at;
+ *   4. the lab's own judgement (`judge`), told whether every output passed,
+ *      and the threads the call launched (`threads`);
  *   5. the timed calls of a benchmark run (`timed`), when nothing failed
  *      (or always, `timed_always`);
  *   6. free the inputs and the references.
@@ -28,6 +31,7 @@
 #include <stdint.h>
 #include "kit/checker.h"
 #include "kit/field.h"
+#include "kit/lab_rules.h" /* KIT_POISON: an output's poison, as the harness declares it */
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -68,6 +72,41 @@ typedef struct {
      * field len_of when set; the row is the case's output when `when` holds. */
     kit_at len_of;
     kit_when when;
+    /* The reference element by element, where `reference` is NULL (floats):
+     * element(data, i, 0, 1, &bound[i]) - the timed_sampled element at shift
+     * 0, scale 1, so the lab's computation is written once for the checked
+     * and the timed calls (lab02's sums, lab05's convolution). */
+    double (*element)(const void *data, int64_t i, int64_t shift, double scale, double *bound);
+    /* Floats whose reference leaves in bound[i] the sum of the magnitudes of
+     * element i's terms (kit_ref_scan_f32's out_abs): the driver makes it
+     * kit_sum_bound(terms, that sum, u of the type), terms = terms_add + the
+     * int field terms_of (when set) + i (when terms_index).  All 0: the
+     * reference's bounds as they are. */
+    kit_at terms_of;
+    int terms_add, terms_index;
+    /* What a wrong value's elements say (check_explain.c), after the
+     * comparison's message (before it with explain_first) and before
+     * `after`; nothing on a wrong length.  poison: the harness's
+     * (KIT_POISON(byte), kit/lab_rules.h) - a wrong element that still holds
+     * it, bit for bit, was never written.  All of them: unwritten_all, a
+     * format of (what, len), or "WHAT: no element of NAME was written (all
+     * LEN still hold the V the kit filled NAME with)", V NaN or -1; with
+     * unwritten_where (floats: the poison is a NaN no arithmetic makes) also
+     * some of them, by where they are: the last ones ("WHAT: elements I..J of
+     * NAME were never written ... do your blocks cover all LEN elements?") or
+     * others ("WHAT: K of LEN elements of NAME were never written ..., the
+     * first at index I"). */
+    int poison;
+    const char *unwritten_all;
+    int unwritten_where;
+    /* Every wrong element within the int field edge_of of either end, and
+     * elements between the two ends: edge_note, a format of that width
+     * (lab05: the halo outside [0, n)). */
+    kit_at edge_of;
+    const char *edge_note;
+    /* Said last, where note_when holds (lab05's worked example). */
+    const char *note;
+    kit_when note_when;
 } kit_check_output;
 
 /* An output as the driver found it. */
@@ -78,6 +117,7 @@ struct kit_check_got {
     kit_check_ref ref;   /* the reference (all NULL without one) */
     kit_cmp cmp;         /* with a reference */
     int ok;              /* present, the right length and (with a reference) right */
+    uint64_t unwritten;  /* wrong elements still holding the poison (kit_check_output.poison) */
 };
 
 typedef struct kit_check {
@@ -145,6 +185,17 @@ typedef struct kit_check {
         kit_when when;
         kit_at shift_of; /* int field: the shifts' limit (lab10: m * k, A's elements); 0: len */
     } timed_sampled;
+    /* After judge(), whether the values were right or not: the threads the
+     * case's call (the first output's `what`) launched in all, from the
+     * trace, at most the int fields count_of / per_of where per_of > 1 and
+     * count_of > 0 (lab02's exercise 2: several elements per thread); over
+     * it, `why`, a format of (call, threads, count, per, the limit) as
+     * (const char *, long long, int, int, long long).  No trace, no kernel:
+     * not judged (the device-execution policy says why).  why NULL: none. */
+    struct {
+        kit_at count_of, per_of;
+        const char *why;
+    } threads;
 } kit_check;
 
 /* Defined by the lab's check.c. */

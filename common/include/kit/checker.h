@@ -80,6 +80,11 @@ typedef struct {
  * in ks and returns how many there were, or -1 when the trace is not
  * available (the policy has already noted why). */
 int kit_call_launches(const kit_blobfile *out, const char *call, kit_launch *ks, int max);
+/* All of them, in an array the caller frees (one more element than *n,
+ * zeroed): NULL with *n = -1 when the trace is not available (or no memory). */
+kit_launch *kit_call_launches_all(const kit_blobfile *out, const char *call, int *n);
+/* The threads of one launch: grid x block, every dimension. */
+long long kit_launch_threads(const kit_launch *l);
 
 /* One memory copy or memset made during a student call. */
 typedef enum { KIT_COPY_H2D, KIT_COPY_D2H, KIT_COPY_D2D, KIT_COPY_H2H, KIT_COPY_P2P, KIT_COPY_MEMSET, KIT_COPY_OTHER } kit_copy_kind;

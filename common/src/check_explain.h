@@ -1,0 +1,12 @@
+/* check_explain.h - the check driver's part that says what a wrong output's
+ * elements show (check_explain.c; kit/check_driver.h, kit_check_output's
+ * poison, edge_of and note).  Private to common/src. */
+#ifndef KIT_CHECK_EXPLAIN_H
+#define KIT_CHECK_EXPLAIN_H
+#include "kit/check_driver.h"
+
+/* For g, compared and wrong (not of a wrong length): sets g->unwritten and
+ * says, with kit_fail, the patterns its output row declares. */
+void kit_check_explain(kit_check_ctx *ctx, const void *data, kit_check_got *g);
+
+#endif
