@@ -84,6 +84,7 @@ int lab05_generate(const kit_params *p, uint64_t seed, lab05_data *d, char *err,
     memset(d, 0, sizeof *d);
     if (parse(p, d, err, errlen) != 0)
         return -1;
+    d->radius = d->mask_size / 2;
     size_t n = (size_t)d->n, m = (size_t)d->mask_size, cnt = n ? n : 1;
     kit_rng r_in, r_mask;
     kit_rng_seed(&r_in, seed, 0);

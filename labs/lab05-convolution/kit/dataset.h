@@ -33,6 +33,7 @@ extern "C" {
 typedef struct {
     int is_int, halo, example;
     int n, mask_size;
+    int radius;          /* mask_size / 2: outputs this close to an end have terms outside [0, n) */
     float *fin, *fmask;  /* type=float */
     int32_t *iin, *imask; /* type=int */
 } lab05_data;
