@@ -207,6 +207,34 @@ void kit_ref_scan_i32(const int32_t *in, size_t n, int64_t *out)
     }
 }
 
+size_t kit_scan_first_wrong_f32(const float *in, const float *out, size_t n, size_t block)
+{
+    double s = 0, s_abs = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t k = block ? i % block : i; /* element i is the (k+1)-th of its block */
+        if (k == 0)
+            s = 0, s_abs = 0;
+        s += in[i];
+        s_abs += fabs((double)in[i]);
+        if (!(fabs((double)out[i] - s) <= kit_sum_bound((double)k + 1, s_abs, KIT_U_F32)))
+            return i;
+    }
+    return n;
+}
+
+size_t kit_scan_first_wrong_i32(const int32_t *in, const int32_t *out, size_t n, size_t block)
+{
+    int64_t s = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (block ? i % block == 0 : i == 0)
+            s = 0;
+        s += in[i];
+        if (out[i] != s)
+            return i;
+    }
+    return n;
+}
+
 void kit_ref_merge_i32(const int32_t *a, size_t m, const int32_t *b, size_t n, int32_t *c, uint32_t *src)
 {
     size_t i = 0, j = 0, k = 0;

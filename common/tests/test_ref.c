@@ -175,6 +175,34 @@ START_TEST(scan)
 }
 END_TEST
 
+/* A scan, whole or of each block alone: the first element that is not. */
+START_TEST(scan_first_wrong)
+{
+    const float in[6] = {3, -1, 4, -1, 5, 9};
+    float whole[6] = {3, 2, 6, 5, 10, 19}, blocks[6] = {3, 2, 4, 3, 5, 14};
+    ck_assert_uint_eq(kit_scan_first_wrong_f32(in, whole, 6, 0), 6);
+    ck_assert_uint_eq(kit_scan_first_wrong_f32(in, blocks, 6, 0), 2);
+    ck_assert_uint_eq(kit_scan_first_wrong_f32(in, blocks, 6, 2), 6);
+    ck_assert_uint_eq(kit_scan_first_wrong_f32(in, whole, 6, 2), 2);
+    const float threes[6] = {3, 2, 6, -1, 4, 13};
+    ck_assert_uint_eq(kit_scan_first_wrong_f32(in, threes, 6, 3), 6);
+    ck_assert_uint_eq(kit_scan_first_wrong_f32(in, threes, 6, 0), 3);
+    whole[4] = nextafterf(10, 11); /* within the bound of 5 terms */
+    ck_assert_uint_eq(kit_scan_first_wrong_f32(in, whole, 6, 0), 6);
+    whole[4] = 10.001f;
+    ck_assert_uint_eq(kit_scan_first_wrong_f32(in, whole, 6, 0), 4);
+    whole[4] = NAN;
+    ck_assert_uint_eq(kit_scan_first_wrong_f32(in, whole, 6, 0), 4);
+    const int32_t iin[6] = {3, -1, 4, -1, 5, 9};
+    int32_t iwhole[6] = {3, 2, 6, 5, 10, 19}, iblocks[6] = {3, 2, 4, 3, 5, 14};
+    ck_assert_uint_eq(kit_scan_first_wrong_i32(iin, iwhole, 6, 0), 6);
+    ck_assert_uint_eq(kit_scan_first_wrong_i32(iin, iblocks, 6, 2), 6);
+    ck_assert_uint_eq(kit_scan_first_wrong_i32(iin, iblocks, 6, 0), 2);
+    iwhole[5] = 20;
+    ck_assert_uint_eq(kit_scan_first_wrong_i32(iin, iwhole, 6, 0), 5);
+}
+END_TEST
+
 START_TEST(merge_with_ties)
 {
     int32_t a[4] = {1, 3, 3, 5}, b[5] = {2, 3, 4, 5, 6}, c[9];
@@ -341,6 +369,7 @@ static Suite *ref_suite(void)
     tcase_add_test(tc, conv1d_int);
     tcase_add_test(tc, conv1d_float);
     tcase_add_test(tc, scan);
+    tcase_add_test(tc, scan_first_wrong);
     tcase_add_test(tc, merge_with_ties);
     tcase_add_test(tc, merge_empty_sides);
     tcase_add_test(tc, spmv_example);

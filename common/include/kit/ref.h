@@ -29,6 +29,14 @@ void kit_ref_conv1d_i32(const int32_t *in, size_t n, const int32_t *mask, int m,
 /* Inclusive scan: out[i] = in[0] + ... + in[i]; out_abs[i] = |in[0]|+...+|in[i]|. */
 void kit_ref_scan_f32(const float *in, size_t n, double *out, double *out_abs);
 void kit_ref_scan_i32(const int32_t *in, size_t n, int64_t *out);
+/* Whether out is an inclusive scan of in restarted every `block` elements
+ * (0: never), out[i] = in[i - i % block] + ... + in[i]: the first i < n
+ * where it is not - exactly for ints, beyond kit_sum_bound(i % block + 1,
+ * the magnitudes, u_float) from a running double sum for floats - or n.
+ * (lab06: its show mode's "is out a scan of in", its checker's "a scan of
+ * each block on its own".) */
+size_t kit_scan_first_wrong_f32(const float *in, const float *out, size_t n, size_t block);
+size_t kit_scan_first_wrong_i32(const int32_t *in, const int32_t *out, size_t n, size_t block);
 /* Stable merge of sorted a (m) and b (n) into c (m+n): on ties a's elements
  * come first.  If src is not NULL, src[k] tells where c[k] came from:
  * index i in a as i, index j in b as m + j. */
