@@ -1,7 +1,7 @@
 /* check_explain.c - what a wrong output's elements say, as its row in a
  * KIT_CHECK declares it (kit/check_driver.h): the elements the call never
  * wrote (they still hold the harness's poison), wrong elements all at the
- * ends of the array, a lab's note.  Said in the student's terms, after the
+ * ends of the array, a mistake the output looks like, a lab's note.  Said in the student's terms, after the
  * comparison's "first wrong index" (or before it: explain_first). */
 #include <math.h>
 #include <stdio.h>
@@ -80,6 +80,21 @@ static int wrong_only_at_ends(const kit_check_got *g, unsigned long long edge)
     return 1;
 }
 
+/* The row's mistake, when the output looks like it for some p: says so, 1. */
+static int say_mistake(kit_check_ctx *ctx, const void *data, const kit_check_got *g)
+{
+    const kit_check_output *o = g->out;
+    size_t n = (size_t)g->count;
+    for (size_t p = o->mistake.p_from; p > 0 && p <= o->mistake.p_to && p < n; p *= 2) {
+        size_t lim = o->mistake.span && o->mistake.span * p < n ? o->mistake.span * p : n;
+        if (o->mistake.looks_like(data, g->got, lim, p)) {
+            kit_detail(ctx, o->mistake.says, p);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 void kit_check_explain(kit_check_ctx *ctx, const void *data, kit_check_got *g)
 {
     const kit_check_output *o = g->out;
@@ -87,6 +102,7 @@ void kit_check_explain(kit_check_ctx *ctx, const void *data, kit_check_got *g)
     int edge = kit_field_int(data, o->edge_of);
     if (!all_unwritten && o->edge_of && o->edge_note && edge >= 0 && wrong_only_at_ends(g, (unsigned long long)edge))
         kit_detail(ctx, o->edge_note, edge);
-    if (o->note && kit_when_holds(&o->note_when, data))
+    int explained = all_unwritten || (o->mistake.looks_like && say_mistake(ctx, data, g));
+    if (o->note && kit_when_holds(&o->note_when, data) && !(o->note_unexplained && explained))
         kit_detail(ctx, "%s", o->note);
 }

@@ -1,6 +1,6 @@
 /* check_explain.h - the check driver's part that says what a wrong output's
  * elements show (check_explain.c; kit/check_driver.h, kit_check_output's
- * poison, edge_of and note).  Private to common/src. */
+ * poison, edge_of, mistake and note).  Private to common/src. */
 #ifndef KIT_CHECK_EXPLAIN_H
 #define KIT_CHECK_EXPLAIN_H
 #include "kit/check_driver.h"

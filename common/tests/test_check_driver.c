@@ -452,6 +452,43 @@ START_TEST(wrong_at_the_ends_and_a_note)
 }
 END_TEST
 
+/* The squares restarted every p elements, on got's first lim. */
+static int restarted(const void *data, const void *got, size_t lim, size_t p)
+{
+    (void)data;
+    for (size_t i = 0; i < lim; i++)
+        if (((const float *)got)[i] != (float)((i % p + 1) * (i % p + 1)))
+            return 0;
+    return 1;
+}
+
+/* A mistake tried for p = 2, 4 (on 2 p elements), said for the first that
+ * fits; the note only where nothing explained the failure. */
+START_TEST(a_mistake_and_the_last_resort_note)
+{
+    char text[2048];
+    kit_check_output row = {.element = sq_element, .poison = KIT_POISON(0xFF), .note = "a race?",
+                            .note_unexplained = 1};
+    row.mistake.looks_like = restarted, row.mistake.p_from = 2, row.mistake.p_to = 4, row.mistake.span = 2;
+    row.mistake.says = "restarted every %zu";
+    float v[8] = {1, 4, 9, 16, 1, 4, 9, 16};
+    ck_assert_int_eq(run_row(with_v(v, 8), "n=8", row, text, sizeof text), 1);
+    ck_assert_msg(strstr(text, "\nrestarted every 4\n") && !strstr(text, "a race?"), "%s", text);
+    v[5] = 5; /* p = 4 is judged on 8 elements: no longer fits */
+    ck_assert_int_eq(run_row(with_v(v, 8), "n=8", row, text, sizeof text), 1);
+    ck_assert_msg(!strstr(text, "restarted") && strstr(text, "\na race?\n"), "%s", text);
+    v[0] = 1, v[1] = 4, v[2] = 1, v[3] = 4; /* p = 2 on its first 4 */
+    ck_assert_int_eq(run_row(with_v(v, 8), "n=8", row, text, sizeof text), 1);
+    ck_assert_msg(strstr(text, "\nrestarted every 2\n"), "%s", text);
+    memset(v, 0xFF, sizeof v); /* every element unwritten: that is the explanation */
+    ck_assert_int_eq(run_row(with_v(v, 8), "n=8", row, text, sizeof text), 1);
+    ck_assert_msg(strstr(text, "no element of v was written") && !strstr(text, "a race?"), "%s", text);
+    row.note_unexplained = 0;
+    ck_assert_int_eq(run_row(with_v(v, 8), "n=8", row, text, sizeof text), 1);
+    ck_assert_msg(strstr(text, "a race?"), "%s", text);
+}
+END_TEST
+
 /* kit_check.threads: at most n / per threads in all, from the trace. */
 static int run_threads(const char *params, const char *kernels, const char *status, char *text, size_t len)
 {
@@ -499,6 +536,7 @@ static Suite *driver_suite(void)
     tcase_add_test(t, unwritten_elements_named);
     tcase_add_test(t, unwritten_ints_only_all);
     tcase_add_test(t, wrong_at_the_ends_and_a_note);
+    tcase_add_test(t, a_mistake_and_the_last_resort_note);
     tcase_add_test(t, threads_at_most_count_over_per);
     suite_add_tcase(s, t);
     return s;

@@ -104,9 +104,23 @@ typedef struct {
      * (lab05: the halo outside [0, n)). */
     kit_at edge_of;
     const char *edge_note;
-    /* Said last, where note_when holds (lab05's worked example). */
+    /* A mistake a wrong value may show, tried where not every element was
+     * unwritten: looks_like(data, got, lim, p) for p = p_from, 2 p_from, ...
+     * up to p_to while p < the output's length, on its first lim = min(length,
+     * span * p) elements (span 0: all of them); the first p that fits is said,
+     * `says` a format of p (size_t).  lab06: a scan of each block on its own,
+     * blocks of 32 to 2048. */
+    struct {
+        int (*looks_like)(const void *data, const void *got, size_t lim, size_t p);
+        size_t p_from, p_to, span;
+        const char *says;
+    } mistake;
+    /* Said last, where note_when holds (lab05's worked example); with
+     * note_unexplained, only where neither "every element unwritten" nor the
+     * mistake was said (lab06: a race, when nothing else explains it). */
     const char *note;
     kit_when note_when;
+    int note_unexplained;
 } kit_check_output;
 
 /* An output as the driver found it. */
