@@ -67,8 +67,8 @@ const char *kit_decl_refused(const kit_lab_decl *d, const kit_run_ctx *ctx, cons
 {
     for (int i = 0; d && i < KIT_DECL_MAX_REFUSE && d->refuse[i].why; i++) {
         const kit_decl_refuse *r = &d->refuse[i];
-        int v = kit_field_int(s, r->field);
-        if (r->stage == stage && (v < r->lo || v > r->hi) && !(r->show_runs && ctx->show))
+        int v = kit_field_int(s, r->field), out = v < r->lo || v > r->hi || !kit_when_holds(&r->needs, s);
+        if (r->stage == stage && out && !(r->show_runs && ctx->show))
             return r->why;
     }
     return NULL;
@@ -203,6 +203,17 @@ void kit_decl_summary(const kit_lab_call *c, const kit_params *p, void *const *h
     for (int i = 0; i < c->n_out; i++)
         if (c->out[i].name)
             summary_line(&c->out[i], host[i]);
+}
+
+void kit_decl_show_check(const kit_lab_decl *d, const void *s, const kit_lab_call *c, void *const *host)
+{
+    if (!d || !d->show_check.first_wrong || c->n_out < 1)
+        return;
+    size_t n = (size_t)c->out[0].count, i = d->show_check.first_wrong(s, host[0], n);
+    if (i >= n)
+        printf("  %s holds for every i\n", d->show_check.rule);
+    else
+        printf("  %s first fails at i = %zu\n", d->show_check.rule, i);
 }
 
 int kit_decl_show_time(const kit_lab_decl *d, kit_run_ctx *ctx, void *s)

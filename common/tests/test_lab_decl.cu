@@ -137,6 +137,15 @@ static void refusals(void)
     CHECK(kit_decl_refused(&DECL, &ctx, &s, KIT_LAB_RUN_BEFORE), "ints are refused in run mode");
     ctx.show = 1;
     CHECK(!kit_decl_refused(&DECL, &ctx, &s, KIT_LAB_RUN_BEFORE), "and shown in show mode");
+    /* a condition it needs: floats with n = 5 */
+    kit_lab_decl d = DECL;
+    d.refuse[2] = kit_decl_refuse{KIT_LAB_BENCH_BEFORE, 0, 0, 0, "floats, n = 5", 0, KIT_WHEN2(fake, is_int, 0, n, 5)};
+    CHECK(kit_decl_refused(&d, &ctx, &s, KIT_LAB_BENCH_BEFORE), "ints: refused");
+    s = make(0);
+    CHECK(!kit_decl_refused(&d, &ctx, &s, KIT_LAB_BENCH_BEFORE), "floats, n = 5: taken");
+    s.n = 4;
+    CHECK(kit_decl_refused(&d, &ctx, &s, KIT_LAB_BENCH_BEFORE) && !strcmp(kit_decl_refused(&d, &ctx, &s,
+          KIT_LAB_BENCH_BEFORE), "floats, n = 5"), "n = 4: refused");
 }
 
 static void timed(void)
@@ -278,8 +287,11 @@ static void show_time(void)
     CHECK(kit_decl_show_time(&d, &ctx, &s) == 0 && !shown[0], "no time=1: %s", shown);
 }
 
-/* What kit_decl_summary prints for c's outputs (stdout caught in a file). */
-static void summary_of(const kit_lab_call *c, void *const *host, char *text, size_t len)
+/* Show mode's printing into text: what the interpreter prints for c's
+ * outputs (host) - the summary, then with d the show_check line - caught
+ * from stdout in a file. */
+static void printed(const kit_lab_decl *d, const void *state, const kit_lab_call *c, void *const *host, char *text,
+                    size_t len)
 {
     kit_params p;
     char err[64];
@@ -288,12 +300,20 @@ static void summary_of(const kit_lab_call *c, void *const *host, char *text, siz
     int saved = dup(1);
     FILE *f = tmpfile();
     dup2(fileno(f), 1);
-    kit_decl_summary(c, &p, host);
+    if (d)
+        kit_decl_show_check(d, state, c, host);
+    else
+        kit_decl_summary(c, &p, host);
     fflush(stdout);
     dup2(saved, 1), close(saved);
     rewind(f);
     text[fread(text, 1, len - 1, f)] = 0;
     fclose(f);
+}
+
+static void summary_of(const kit_lab_call *c, void *const *host, char *text, size_t len)
+{
+    printed(NULL, NULL, c, host, text, len);
 }
 
 /* A float output's NaN count says "never written" only where the kit
@@ -315,6 +335,40 @@ static void summary(void)
     CHECK(strstr(text, "v: 3 elements, sum 3, 1 NaN\n") && !strstr(text, "never written"), "not poisoned: %s", text);
 }
 
+/* show_check: the first element of out[0] that breaks the lab's rule
+ * (here: out[i] = i + state's n), on the output as read back. */
+static size_t not_i_plus_n(const void *state, const void *out, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (((const float *)out)[i] != (float)i + (float)((const fake *)state)->n)
+            return i;
+    return n;
+}
+
+static void show_check(void)
+{
+    kit_lab_decl d = DECL;
+    d.show_check.first_wrong = not_i_plus_n, d.show_check.rule = "out[i] = i + n";
+    fake s = make(0);
+    float v[3] = {5, 6, 7};
+    void *host[1] = {v};
+    kit_lab_call c;
+    memset(&c, 0, sizeof c);
+    c.name = "f", c.n_out = 1;
+    c.out[0] = kit_lab_out{"v", KIT_T_F32, NULL, 0, 3, 0, 0, KIT_POISON(0xFF)};
+    char text[512];
+    printed(&d, &s, &c, host, text, sizeof text);
+    CHECK(!strcmp(text, "  out[i] = i + n holds for every i\n"), "right: %s", text);
+    v[2] = 8;
+    printed(&d, &s, &c, host, text, sizeof text);
+    CHECK(!strcmp(text, "  out[i] = i + n first fails at i = 2\n"), "wrong: %s", text);
+    s.n = 4;
+    printed(&d, &s, &c, host, text, sizeof text);
+    CHECK(!strcmp(text, "  out[i] = i + n first fails at i = 0\n"), "the lab's state: %s", text);
+    printed(&DECL, &s, &c, host, text, sizeof text);
+    CHECK(!text[0], "no show_check: nothing printed: %s", text);
+}
+
 int main(void)
 {
     buffers();
@@ -326,5 +380,6 @@ int main(void)
     records();
     offsets();
     summary();
+    show_check();
     return plain_check_summary();
 }

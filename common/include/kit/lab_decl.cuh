@@ -18,7 +18,8 @@
  *            (`where`: a pointer to device memory; KIT_DECL_IN_STATE: the
  *            value itself, a result returned by value; KIT_DECL_HOST: a
  *            pointer to host memory) with their poison;
- *   refuse   "tag: why" when a field is outside [lo, hi] at a stage;
+ *   refuse   "tag: why" when a field is outside [lo, hi] at a stage, or
+ *            its `needs` does not hold;
  *   timed    the call's timed calls (fresh.cuh) - of the call row named
  *            `call` whatever the case's entry, else the case's call: the pointer fields
  *            refreshed (their counts from their bufs rows), the call's first
@@ -30,7 +31,8 @@
  *            (plausible.h);
  *   metrics  per * count (* times) / 1e9 / seconds (G elements/s, GB/s,
  *            GFLOP/s), where `when` holds;
- *   show     `make run-labNN` prints the outputs (kit_decl_summary) and, with
+ *   show     `make run-labNN` prints the outputs (kit_decl_summary), the
+ *            first one held to the lab's property (show_check) and, with
  *            time=1 (or `always`), the call timed alone where show_time.alone_if holds,
  *            else the speedup line where bench mode's timing takes the case
  *            (no KIT_LAB_BENCH_AFTER refusal) - also a case the benchmark
@@ -85,6 +87,7 @@ typedef struct {
     int lo, hi;           /* refused outside [lo, hi] */
     const char *why;
     int show_runs;        /* KIT_LAB_RUN_BEFORE: show mode runs the case anyway */
+    kit_when needs;       /* refused also where it does not hold (lab06: part=2 type=float) */
 } kit_decl_refuse;
 
 typedef struct {
@@ -139,6 +142,16 @@ struct kit_lab_decl {
         kit_when alone_if;
         int always;
     } show_time;
+    /* Show mode, after the summary of a call's outputs: its first output
+     * held to a property the lab names, so a student sees a wrong result
+     * without the grader (lab06: out is a scan of in) - first_wrong(state,
+     * the output on the host, its length): the first element that breaks
+     * it, or the length.  "  RULE holds for every i" or "  RULE first fails
+     * at i = I".  NULL: none. */
+    struct {
+        size_t (*first_wrong)(const void *state, const void *out, size_t n);
+        const char *rule;
+    } show_check;
 };
 
 /* ---- the interpreter (common/src/lab_decl.cu), the hooks' equivalents ---- */
@@ -154,6 +167,8 @@ double kit_decl_metric_value(const kit_decl_metric *m, const void *state, double
  * length, sum, non-zero elements and largest (integers) or NaN elements
  * (floats; poisoned with NaN: never written), and its first 8. */
 void kit_decl_summary(const kit_lab_call *c, const kit_params *p, void *const *host);
+/* Show mode, after the summary: the show_check line (above), where the table has one. */
+void kit_decl_show_check(const kit_lab_decl *d, const void *state, const kit_lab_call *c, void *const *host);
 /* Show mode, after the calls, with time=1: the call alone or the speedup line (show above). */
 int kit_decl_show_time(const kit_lab_decl *d, kit_run_ctx *ctx, void *state);
 
