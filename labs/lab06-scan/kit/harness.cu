@@ -5,12 +5,10 @@
  * global-memory scan.  `make run-lab06 P="... time=1"` prints the speedup
  * (int data: the student's function alone, the baseline is float only).
  */
-#include <math.h>
-#include <stdio.h>
-
 #include "baseline.h"
 #include "dataset.h"
 #include "kit/lab_decl.cuh"
+#include "kit/ref.h"
 #include "scan.h"
 
 KIT_LAB_DESCRIPTORS_OMIT_FIELDS
@@ -29,37 +27,13 @@ KIT_LAB_INVOKE(inputs, scan_i, scan_int((const int *)in->d_in, (int *)in->d_out,
 KIT_LAB_INVOKE(inputs, scan_f, scan((const float *)in->d_in, (float *)in->d_out, in->d.n))
 KIT_LAB_BASELINE(inputs, baseline, kit_scan_global((const float *)in->d_in, in->d_out_kit, in->d.n))
 
-/* The first i where out[i] != out[i-1] + in[i] (floats: beyond a loose
- * tolerance), or -1: lets a student see a wrong scan without the checker. */
-static long first_break(const lab06_data *d, const void *out)
-{
-    for (long i = 0; i < d->n; i++) {
-        if (d->is_int) {
-            const int *o = (const int *)out;
-            if (o[i] != (i ? o[i - 1] : 0) + d->iin[i])
-                return i;
-        } else {
-            const float *o = (const float *)out;
-            double step = (double)o[i] - (i ? (double)o[i - 1] : 0.0);
-            if (!(fabs(step - (double)d->fin[i]) <= 1e-3 * (1.0 + fabs((double)o[i]))))
-                return i;
-        }
-    }
-    return -1;
-}
-
-/* show mode, after the summary of out: whether it is a scan of in. */
-static int after(kit_run_ctx *ctx, void *s, int, void *const *host)
+/* show mode: the first i where out is not a scan of in (floats: beyond the
+ * checker's bound), so a student sees a wrong one without the grader. */
+static size_t not_a_scan(const void *s, const void *out, size_t n)
 {
     const lab06_data *d = &((const inputs *)s)->d;
-    if (!ctx->show)
-        return 0;
-    long broken = first_break(d, host[0]);
-    if (broken < 0)
-        printf("  out[i] = out[i-1] + in[i] holds for every i%s\n", d->is_int ? "" : " (to within 1e-3)");
-    else
-        printf("  out[i] = out[i-1] + in[i] first fails at i = %ld\n", broken);
-    return 0;
+    return d->is_int ? kit_scan_first_wrong_i32(d->iin, (const int32_t *)out, n, 0)
+                     : kit_scan_first_wrong_f32(d->fin, (const float *)out, n, 0);
 }
 
 #define F(member) KIT_AT(inputs, member)
@@ -74,8 +48,8 @@ static const kit_lab_decl DECL = {
               {"scan_block", block_float, KIT_WHEN(inputs, d.part, 1), F(d.n), OUT(KIT_T_F32)},
               {"scan_int", scan_i, KIT_WHEN(inputs, d.is_int, 1), F(d.n), OUT(KIT_T_I32)},
               {"scan", scan_f, {}, F(d.n), OUT(KIT_T_F32)}},
-    .refuse = {{KIT_LAB_BENCH_BEFORE, F(d.is_int), 0, 0, "the benchmark times scan (part=2 type=float)"},
-               {KIT_LAB_BENCH_BEFORE, F(d.part), 2, 2, "the benchmark times scan (part=2 type=float)"},
+    .refuse = {{KIT_LAB_BENCH_BEFORE, .why = "the benchmark times scan (part=2 type=float)",
+                .needs = KIT_WHEN2(inputs, d.part, 2, d.is_int, 0)},
                {KIT_LAB_BENCH_AFTER, F(d.n), 1, INT32_MAX, "the benchmark needs n >= 1"}},
     /* the input fresh (rotated, scaled) each call */
     .timed = {KIT_FRESH_ROTATE_SCALE, {F(d_in)}, .sample = LAB06_TIMED_SAMPLE},
@@ -85,7 +59,8 @@ static const kit_lab_decl DECL = {
     /* part=1 too (not graded by the benchmark) */
     .show_time = {"global-memory scan (one launch per stride)", 3, 10, "the baseline is float only",
                   KIT_WHEN(inputs, d.is_int, 1)},
+    .show_check = {not_a_scan, "out[i] = out[i-1] + in[i]"},
 };
 
 const kit_lab KIT_LAB = {.tag = "lab06", .state_size = sizeof(inputs), .generate = generate, .release = release,
-                         .after = after, .baseline = baseline, .decl = &DECL};
+                         .baseline = baseline, .decl = &DECL};
