@@ -2,36 +2,68 @@
  * fills the driver's kit_lab_buf, kit_lab_call and kit_timed_calls from the
  * table and the lab's state.  No CUDA call of its own (common/tests/
  * test_lab_decl.cu holds it on the CPU); the driver allocates, uploads,
- * poisons and times. */
+ * poisons and times (kit_lab_time, kit_time_median). */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kit/lab_decl.cuh"
+#include "kit/util.h"
 
 static void **field_ptr(void *s, kit_at at) { return (void **)((char *)s + at - 1); }
 
-/* The buffer row that applies to this case and allocates into `at`, or NULL. */
+static double field_double(const void *s, kit_at at)
+{
+    double v = 0;
+    if (at)
+        memcpy(&v, (const char *)s + at - 1, sizeof v);
+    return v;
+}
+
+/* A buffer row is the case's where its `when` holds, or in a run that times
+ * (times) where it says when_timed. */
+static int row_applies(const kit_decl_buf *r, const void *s, int times)
+{
+    return kit_when_holds(&r->when, s) || (times && r->when_timed);
+}
+
+/* The buffer row that applies to this case, timed, and allocates into `at`, or NULL. */
 static const kit_decl_buf *buf_of(const kit_lab_decl *d, const void *s, kit_at at)
 {
     for (int i = 0; i < KIT_LAB_MAX_BUFS && d->bufs[i].at; i++)
-        if (d->bufs[i].at == at && kit_when_holds(&d->bufs[i].when, s))
+        if (d->bufs[i].at == at && row_applies(&d->bufs[i], s, 1))
             return &d->bufs[i];
     return NULL;
 }
 
-int kit_decl_buffers(const kit_lab_decl *d, void *s, kit_lab_stage stage, kit_lab_buf *b)
+static int buffers_of(const kit_lab_decl *d, void *s, kit_lab_stage stage, int times, kit_lab_buf *b)
 {
     int n = 0;
     for (int i = 0; d && i < KIT_LAB_MAX_BUFS && d->bufs[i].at; i++) {
         const kit_decl_buf *r = &d->bufs[i];
-        if (r->stage != stage || !kit_when_holds(&r->when, s))
+        if (r->stage != stage || !row_applies(r, s, times))
             continue;
         size_t size = kit_type_size(r->type), count = (size_t)kit_field_int(s, r->count);
         b[n++] = kit_lab_buf{field_ptr(s, r->at), (count ? count : 1) * size, r->host ? *field_ptr(s, r->host) : NULL,
-                             r->host ? count * size : 0, r->pinned};
+                             r->host ? count * size : 0, r->pinned, r->pageable};
     }
     return n;
+}
+
+int kit_decl_buffers(const kit_lab_decl *d, void *s, kit_lab_stage stage, kit_lab_buf *b)
+{
+    return buffers_of(d, s, stage, 0, b);
+}
+
+int kit_decl_times(const kit_lab_decl *d, const kit_run_ctx *ctx)
+{
+    return ctx->bench || (ctx->show && ((d && d->show_time.always) || kit_params_ll(ctx->params, "time", 0, NULL)));
+}
+
+int kit_decl_buffers_run(const kit_lab_decl *d, const kit_run_ctx *ctx, void *s, kit_lab_stage stage, kit_lab_buf *b)
+{
+    return buffers_of(d, s, stage, kit_decl_times(d, ctx), b);
 }
 
 const kit_decl_call *kit_decl_the_call(const kit_lab_decl *d, const void *s)
@@ -99,7 +131,7 @@ static double unrefreshed_bytes(const kit_lab_decl *d, const void *s)
         int refreshed = 0;
         for (int j = 0; j < KIT_FRESH_MAX_IN; j++)
             refreshed |= d->timed.in[j] == r->at;
-        if (r->stage == KIT_LAB_CASE && r->host && !refreshed && kit_when_holds(&r->when, s))
+        if (r->stage == KIT_LAB_CASE && r->host && !refreshed && row_applies(r, s, 1))
             bytes += (double)kit_field_int(s, r->count) * (double)kit_type_size(r->type);
     }
     return bytes;
@@ -147,6 +179,8 @@ double kit_decl_metric_value(const kit_decl_metric *m, const void *s, double ms)
 {
     if (!kit_when_holds(&m->when, s))
         return NAN;
+    if (m->ms_of)
+        return m->vs ? field_double(s, m->ms_of) / ms : field_double(s, m->ms_of);
     double units = m->per * kit_field_int(s, m->count) * (m->times ? kit_field_int(s, m->times) : 1);
     return units / 1e9 / (ms / 1e3);
 }
@@ -216,8 +250,71 @@ void kit_decl_show_check(const kit_lab_decl *d, const void *s, const kit_lab_cal
         printf("  %s first fails at i = %zu\n", d->show_check.rule, i);
 }
 
+/* The median of r's reps calls (after its warmup) into its field: on the
+ * host's clock - a CPU's work, which CUDA's events do not see - or CUDA's. */
+static int time_also(const kit_decl_also *r, void *s)
+{
+    double ms;
+    if (r->on_cpu) {
+        double *t = (double *)calloc((size_t)r->reps + 1, sizeof *t);
+        if (!t)
+            return -1;
+        for (int k = 0; k < r->warmup + r->reps; k++) {
+            double t0 = kit_now();
+            r->invoke(s);
+            if (k >= r->warmup)
+                t[k - r->warmup] = (kit_now() - t0) * 1e3;
+        }
+        ms = kit_median(t, (size_t)r->reps);
+        free(t);
+    } else {
+        kit_timing tm;
+        if (kit_time_median(r->invoke, s, r->warmup, r->reps, &tm) != 0)
+            return -1;
+        ms = tm.median_ms;
+    }
+    memcpy((char *)s + r->ms - 1, &ms, sizeof ms);
+    return 0;
+}
+
+int kit_decl_after_timing(const kit_lab_decl *d, const kit_run_ctx *ctx, void *s)
+{
+    for (int i = 0; d && i < KIT_DECL_MAX_ALSO && d->also_timed[i].invoke; i++)
+        if ((ctx->show || !d->also_timed[i].show_only) && time_also(&d->also_timed[i], s) != 0)
+            return -1;
+    return 0;
+}
+
+/* The show table (kit_lab_decl.show_table): the call timed, then a row each. */
+static int show_table(const kit_lab_decl *d, kit_run_ctx *ctx, void *s)
+{
+    int count = kit_field_int(s, d->show_table.count);
+    int warmup = d->show_time.warmup ? d->show_time.warmup : ctx->warmup;
+    kit_timing ts, tb;
+    if (count == 0) {
+        printf("%s\n", d->show_table.none);
+        return 0;
+    }
+    if (kit_lab_time(ctx, s, warmup, d->show_time.reps ? d->show_time.reps : ctx->reps, &ts, &tb) != 0)
+        return -1;
+    printf(d->show_table.title, count);
+    printf("\n");
+    for (int i = 0; i < KIT_DECL_MAX_SHOW_ROWS && d->show_table.rows[i].label; i++) {
+        const kit_decl_show_row *r = &d->show_table.rows[i];
+        double ms = r->ms ? field_double(s, r->ms) : r->baseline ? tb.median_ms : ts.median_ms;
+        const char *more = strchr(r->label, '\n');
+        printf("  %-35.*s%10.4f ms", more ? (int)(more - r->label) : (int)strlen(r->label), r->label, ms);
+        if (r->per > 0)
+            printf("  %8.1f GB/s", r->per * count / 1e9 / (ms / 1e3));
+        printf("\n%s%s", more ? more + 1 : "", more ? "\n" : "");
+    }
+    return 0;
+}
+
 int kit_decl_show_time(const kit_lab_decl *d, kit_run_ctx *ctx, void *s)
 {
+    if (d && d->show_table.title && kit_decl_times(d, ctx))
+        return show_table(d, ctx, s);
     if (!d || !d->show_time.baseline || !(d->show_time.always || kit_params_ll(ctx->params, "time", 0, NULL)))
         return 0;
     const kit_decl_call *c = timed_call(d, s);

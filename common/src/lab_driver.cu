@@ -34,7 +34,7 @@ static int buffers(kit_run_ctx *ctx, lab_case *lc, kit_lab_stage stage)
 {
     kit_lab_buf *b = lc->bufs + lc->n_bufs;
     int n = lc->lab->buffers ? lc->lab->buffers(ctx, lc->state, stage, b)
-                             : kit_decl_buffers(lc->lab->decl, lc->state, stage, b);
+                             : kit_decl_buffers_run(lc->lab->decl, ctx, lc->state, stage, b);
     if (n < 0 || n > KIT_LAB_MAX_BUFS) {
         fprintf(stderr, "%s: %d buffers declared (0..%d)\n", lc->lab->tag, n, KIT_LAB_MAX_BUFS);
         return -1;
@@ -42,15 +42,17 @@ static int buffers(kit_run_ctx *ctx, lab_case *lc, kit_lab_stage stage)
     for (int i = 0; i < n; i++) {
         *b[i].at = NULL;
         lc->n_bufs++; /* freed from here on, whatever happens next */
-        if (b[i].pinned)
+        if (b[i].pageable && !(*b[i].at = malloc(b[i].bytes)))
+            return oom(lc->lab);
+        else if (b[i].pinned)
             KIT_HCHECK(cudaMallocHost(b[i].at, b[i].bytes));
-        else
+        else if (!b[i].pageable)
             KIT_HCHECK(cudaMalloc(b[i].at, b[i].bytes));
     }
     for (int i = 0; i < n; i++) {
         if (!b[i].host)
             continue;
-        if (b[i].pinned)
+        if (b[i].pinned || b[i].pageable)
             memcpy(*b[i].at, b[i].host, b[i].upload);
         else
             KIT_HCHECK(cudaMemcpy(*b[i].at, b[i].host, b[i].upload, cudaMemcpyHostToDevice));
@@ -79,7 +81,9 @@ static void teardown(kit_run_ctx *ctx, lab_case *lc)
     if (lc->state && lc->lab->release)
         lc->lab->release(ctx, lc->state);
     for (int i = 0; i < lc->n_bufs; i++) {
-        if (lc->bufs[i].pinned)
+        if (lc->bufs[i].pageable)
+            free(*lc->bufs[i].at);
+        else if (lc->bufs[i].pinned)
             cudaFreeHost(*lc->bufs[i].at);
         else
             cudaFree(*lc->bufs[i].at);
@@ -291,6 +295,8 @@ int kit_lab_time(kit_run_ctx *ctx, void *state, int warmup, int reps, kit_timing
     }
     if (rc == 0 && lab->after_timing)
         rc = lab->after_timing(ctx, state);
+    else if (rc == 0 && lab->decl)
+        rc = kit_decl_after_timing(lab->decl, ctx, state);
     return rc;
 }
 

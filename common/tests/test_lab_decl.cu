@@ -30,6 +30,21 @@ int kit_lab_show_alone(void (*)(void *), void *, int warmup, int reps, const cha
     snprintf(shown, sizeof shown, "alone %d %d %s %s", warmup, reps, name, note);
     return 0;
 }
+/* The timings it asks for: the call against the baseline (2 and 4 ms), a
+ * function of the lab on CUDA's clock (7 ms, one call made). */
+int kit_lab_time(kit_run_ctx *, void *, int warmup, int reps, kit_timing *ts, kit_timing *tb)
+{
+    snprintf(shown, sizeof shown, "time %d %d", warmup, reps);
+    ts->median_ms = 2, tb->median_ms = 4;
+    return 0;
+}
+int kit_time_median(kit_timed_fn fn, void *arg, int warmup, int reps, kit_timing *t)
+{
+    snprintf(shown, sizeof shown, "median %d %d", warmup, reps);
+    fn(arg);
+    t->median_ms = 7;
+    return 0;
+}
 
 typedef struct {
     int pad;           /* no field at offset 0: KIT_AT's + 1 is what tells "none" */
@@ -40,6 +55,9 @@ typedef struct {
     unsigned *dkit;    /* the baseline's, timing only, in pinned host memory */
     unsigned *hout;    /* host output (an entry on host arrays) */
     float r;           /* a result returned by value */
+    unsigned *hbuf;    /* plain host memory */
+    double cpu_ms, trip_ms; /* times of the lab's own (also_timed) */
+    int ran;           /* calls of count_run */
 } fake;
 
 static void call_f(void *) {}
@@ -369,6 +387,117 @@ static void show_check(void)
     CHECK(!text[0], "no show_check: nothing printed: %s", text);
 }
 
+/* Rows of a run that times (bench, show's time=1) whatever `when` says, and
+ * plain host memory. */
+static const kit_lab_decl TIMED_TOO = {
+    .bufs = {{F(da), KIT_T_F32, F(n), F(ha), .when = KIT_WHEN(fake, is_int, 0), .when_timed = 1},
+             {F(hbuf), KIT_T_U32, F(bins), .pageable = 1}},
+    .calls = {{"dev", call_f, .out = {{"o", KIT_T_U32, F(dout), F(bins), KIT_POISON(0xFF)}}}},
+    .timed = {KIT_FRESH_ROTATE_SCALE, {F(da)}},
+};
+
+static void buffers_in_a_run(void)
+{
+    fake s = make(1);
+    kit_lab_buf b[KIT_LAB_MAX_BUFS];
+    kit_run_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    kit_params p;
+    char err[64];
+    CHECK(kit_params_parse("n=5", &p, err, sizeof err) == 0, "%s", err);
+    ctx.params = &p;
+    CHECK(kit_decl_buffers_run(&TIMED_TOO, &ctx, &s, KIT_LAB_CASE, b) == 1 && b[0].at == (void **)&s.hbuf,
+          "ints, not timed: the host buffer alone");
+    CHECK(b[0].pageable && !b[0].pinned && b[0].bytes == 12, "pageable, bins elements: %zu", b[0].bytes);
+    ctx.bench = 1;
+    CHECK(kit_decl_buffers_run(&TIMED_TOO, &ctx, &s, KIT_LAB_CASE, b) == 2 && b[0].at == (void **)&s.da &&
+              b[0].upload == 20 && !b[0].pageable,
+          "bench mode: the timed row too");
+    ctx.bench = 0, ctx.show = 1;
+    CHECK(kit_decl_buffers_run(&TIMED_TOO, &ctx, &s, KIT_LAB_CASE, b) == 1, "show mode without time=1");
+    CHECK(kit_params_parse("n=5 time=1", &p, err, sizeof err) == 0, "%s", err);
+    CHECK(kit_decl_buffers_run(&TIMED_TOO, &ctx, &s, KIT_LAB_CASE, b) == 2, "show mode with time=1");
+    CHECK(kit_decl_buffers(&TIMED_TOO, &s, KIT_LAB_CASE, b) == 1, "kit_decl_buffers: by `when` alone");
+    kit_timed_calls tc;
+    kit_lab_swap sw;
+    memset(&tc, 0, sizeof tc), memset(&sw, 0, sizeof sw);
+    CHECK(kit_decl_timed_calls(&TIMED_TOO, &s, &tc, &sw) == 0 && tc.in[0].count == 5, "timed: its count from the "
+          "timed row, %lld", (long long)tc.in[0].count);
+}
+
+static void count_run(void *s) { ((fake *)s)->ran++; }
+
+/* The lab's own functions timed after each timing, and metrics and a show
+ * table from their times. */
+static const kit_lab_decl ALSO = {
+    .calls = {{"dev", call_f, .out = {{"o", KIT_T_U32, F(dout), F(bins), KIT_POISON(0xFF)}}}},
+    .metrics = {{"cpu ms", .ms_of = F(cpu_ms)}, {"x faster", .ms_of = F(cpu_ms), .vs = 1}},
+    .also_timed = {{count_run, F(cpu_ms), 1, 3, .on_cpu = 1}, {count_run, F(trip_ms), 2, 5, .show_only = 1}},
+    .show_table = {"timings, n = %d:", "nothing for n = 0", F(n),
+                   {{"the call", 0, 0, 12}, {"the baseline", 0, 1},
+                    {"a trip (long,\n  two lines)", F(trip_ms)}, {"the cpu", F(cpu_ms), 0, 4}}},
+};
+
+static void also_timed(void)
+{
+    fake s = make(0);
+    kit_run_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    s.cpu_ms = s.trip_ms = -1, shown[0] = 0;
+    CHECK(kit_decl_after_timing(&ALSO, &ctx, &s) == 0 && s.ran == 4, "on the host's clock: 1 + 3 calls, not %d",
+          s.ran);
+    CHECK(s.cpu_ms >= 0 && s.cpu_ms < 1e3 && s.trip_ms == -1 && !shown[0], "its median; the show-only row not timed");
+    ctx.show = 1, s.ran = 0;
+    CHECK(kit_decl_after_timing(&ALSO, &ctx, &s) == 0 && s.trip_ms == 7 && !strcmp(shown, "median 2 5"),
+          "show mode: on CUDA's clock too, %s", shown);
+    s.cpu_ms = 6;
+    CHECK(kit_decl_metric_value(&ALSO.metrics[0], &s, 2.0) == 6, "a time of the lab's");
+    CHECK(kit_decl_metric_value(&ALSO.metrics[1], &s, 2.0) == 3, "the call vs that time");
+}
+
+/* What kit_decl_show_time prints for ALSO's table (stdout caught). */
+static void table_of(kit_run_ctx *ctx, fake *s, char *text, size_t len)
+{
+    fflush(stdout);
+    int saved = dup(1);
+    FILE *f = tmpfile();
+    dup2(fileno(f), 1);
+    CHECK(kit_decl_show_time(&ALSO, ctx, s) == 0, "the table");
+    fflush(stdout);
+    dup2(saved, 1), close(saved);
+    rewind(f);
+    text[fread(text, 1, len - 1, f)] = 0;
+    fclose(f);
+}
+
+static void show_table(void)
+{
+    kit_params p;
+    char err[64], text[1024];
+    CHECK(kit_params_parse("time=1", &p, err, sizeof err) == 0, "%s", err);
+    kit_run_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.params = &p, ctx.show = 1, ctx.warmup = 1, ctx.reps = 9;
+    fake s = make(0);
+    s.n = 1000000, s.trip_ms = 5.5, s.cpu_ms = 8;
+    table_of(&ctx, &s, text, sizeof text);
+    CHECK(!strcmp(shown, "time 1 9"), "the runner's warmup and reps: %s", shown);
+    CHECK(!strcmp(text, "timings, n = 1000000:\n"
+                        "  the call                               2.0000 ms       6.0 GB/s\n"
+                        "  the baseline                           4.0000 ms\n"
+                        "  a trip (long,                          5.5000 ms\n"
+                        "  two lines)\n"
+                        "  the cpu                                8.0000 ms       0.5 GB/s\n"),
+          "the table:\n%s", text);
+    s.n = 0;
+    table_of(&ctx, &s, text, sizeof text);
+    CHECK(!strcmp(text, "nothing for n = 0\n"), "n = 0: %s", text);
+    CHECK(kit_params_parse("n=5", &p, err, sizeof err) == 0, "%s", err);
+    s.n = 5;
+    table_of(&ctx, &s, text, sizeof text);
+    CHECK(!text[0], "no time=1: nothing: %s", text);
+}
+
 int main(void)
 {
     buffers();
@@ -381,5 +510,8 @@ int main(void)
     offsets();
     summary();
     show_check();
+    buffers_in_a_run();
+    also_timed();
+    show_table();
     return plain_check_summary();
 }

@@ -10,7 +10,10 @@
  * timed (KIT_KEY_TIMED_PAIRS), KIT_KEY_TIMED_DECIDED when the timing stopped
  * early, and the metrics under KIT_KEY_METRIC_PREFIX; a case held open for
  * the bench is refused as bench mode refuses it, else its call is declared,
- * poisoned, recorded untraced, its baseline made and its state released.
+ * poisoned, recorded untraced, its baseline made and its state released; a
+ * table beside the hooks (kit/lab_decl.cuh) gets its buffer in plain host
+ * memory allocated and uploaded, and its own function timed after each
+ * timing of the call.
  *
  * Not a Check program (nvcc builds it, for the driver is CUDA C++):
  * plain_check.h's checks and summary line.
@@ -21,7 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kit/lab.cuh"
+#include "kit/lab_decl.cuh"
 #include "plain_check.h"
 
 KIT_LAB_DESCRIPTORS_OMIT_FIELDS
@@ -30,6 +33,9 @@ KIT_LAB_DESCRIPTORS_OMIT_FIELDS
 typedef struct fake {
     float buf[4], *out; /* out: buf, but the timed calls' own output while one runs */
     int32_t rec[8];     /* 4 records: key, tag */
+    float src[4], *from, *page; /* a declared buffer in plain host memory, uploaded from src */
+    int four;
+    double also_ms;     /* a time of the lab's own, declared (also_timed) */
 } fake;
 
 /* ---- the runner's hooks, recorded ---- */
@@ -80,6 +86,9 @@ static int generate(const kit_params *, uint64_t, void *s, char *err, size_t len
 {
     the_state = (fake *)s;
     the_state->out = the_state->buf;
+    the_state->four = 4, the_state->from = the_state->src;
+    for (int i = 0; i < 4; i++)
+        the_state->src[i] = 1.0f + i;
     snprintf(err, len, "n must be positive (got '-1')");
     return scenario == BAD_PARAMS ? -1 : 0;
 }
@@ -126,8 +135,31 @@ const kit_lab KIT_LAB = {
     .metrics = {{"%s rate", rate}, {"baseline rate", rate, 1}, {"never recorded", not_this_case}},
 };
 
+/* The same lab with a table beside its hooks: a buffer in plain host memory
+ * (uploaded, freed by the driver) and a function of its own timed after each
+ * timing (also_timed, on the host's clock). */
+static int also_ran;
+static float also_saw; /* the buffer's last element when it ran */
+static void also(void *s)
+{
+    also_ran++;
+    also_saw = ((fake *)s)->page[3];
+}
+static const kit_lab_decl PAGED = {
+    .bufs = {{KIT_AT(fake, page), KIT_T_F32, KIT_AT(fake, four), KIT_AT(fake, from), .pageable = 1}},
+    .also_timed = {{also, KIT_AT(fake, also_ms), 1, 2, .on_cpu = 1}},
+};
+static kit_lab declared(void)
+{
+    kit_lab lab = KIT_LAB;
+    lab.decl = &PAGED;
+    return lab;
+}
+
 /* Runs the lab's run (bench: bench) hook with stderr into err; its status. */
-static int run(int scen, int bench, char *err, size_t len)
+static int run_lab(const kit_lab *lab, int scen, int bench, char *err, size_t len);
+static int run(int scen, int bench, char *err, size_t len) { return run_lab(&KIT_LAB, scen, bench, err, len); }
+static int run_lab(const kit_lab *lab, int scen, int bench, char *err, size_t len)
 {
     kit_params params;
     memset(&params, 0, sizeof params);
@@ -140,7 +172,7 @@ static int run(int scen, int bench, char *err, size_t len)
     FILE *tmp = tmpfile();
     int saved = dup(2);
     dup2(fileno(tmp), 2);
-    int rc = bench ? kit_lab_bench(&ctx, &KIT_LAB) : kit_lab_run(&ctx, &KIT_LAB);
+    int rc = bench ? kit_lab_bench(&ctx, lab) : kit_lab_run(&ctx, lab);
     fflush(stderr);
     dup2(saved, 2);
     close(saved);
@@ -230,6 +262,15 @@ int main(void)
     CHECK(kit_lab_case_baseline(lc) == 0 && baselines == 1 && begun == 0, "baseline %d, traced %d", baselines, begun);
     kit_lab_case_close(&ctx, lc);
     CHECK(invoked == 1 && released == 1, "invoked %d released %d", invoked, released);
+
+    /* declared beside the hooks: the plain host buffer allocated and uploaded,
+     * the lab's own function timed after the call's timing (1 + 2 calls) */
+    kit_lab paged = declared();
+    also_ran = 0, also_saw = 0;
+    rc = run_lab(&paged, PLAIN, 1, err, sizeof err);
+    CHECK(rc == 0 && also_ran == 3 && also_saw == 4.0f, "also_timed: rc %d, ran %d, saw %g", rc, also_ran, also_saw);
+    rc = run_lab(&paged, PLAIN, 0, err, sizeof err);
+    CHECK(rc == 0 && also_ran == 3, "no timing, nothing else timed: ran %d", also_ran);
 
     /* the common timed calls: one rotated float input, the case's own call, NaN poison */
     kit_timed_calls tc;

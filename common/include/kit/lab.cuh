@@ -48,6 +48,7 @@ typedef struct {
     const void *host;   /* uploaded from here after every buffer is allocated; NULL: not */
     size_t upload;      /* bytes uploaded */
     int pinned;         /* page-locked host memory (cudaMallocHost; uploaded with memcpy), not device */
+    int pageable;       /* plain host memory (malloc; uploaded with memcpy), not device */
 } kit_lab_buf;
 
 #define KIT_LAB_MAX_BUFS 8

@@ -11,8 +11,8 @@
  *
  * What the table decides, and what the interpreter does with it:
  *   bufs     allocated at its stage, max(count, 1) elements of its type
- *            (on the device, or pinned host memory), uploaded from `host`
- *            (count elements) when set;
+ *            (on the device, or pinned or pageable host memory), uploaded
+ *            from `host` (count elements) when set;
  *   calls    the case's one student call: the first whose `when` holds
  *            (none when `no_call_if` is nonzero); its outputs in the state
  *            (`where`: a pointer to device memory; KIT_DECL_IN_STATE: the
@@ -30,10 +30,12 @@
  *            counted as read by every call, and each call's flops
  *            (plausible.h);
  *   metrics  per * count (* times) / 1e9 / seconds (G elements/s, GB/s,
- *            GFLOP/s), where `when` holds;
+ *            GFLOP/s), where `when` holds; or a time the lab measured
+ *            (also_timed: more of its functions timed after the call);
  *   show     `make run-labNN` prints the outputs (kit_decl_summary), the
  *            first one held to the lab's property (show_check) and, with
- *            time=1 (or `always`), the call timed alone where show_time.alone_if holds,
+ *            time=1 (or `always`), a table of times (show_table), or the
+ *            call timed alone where show_time.alone_if holds,
  *            else the speedup line where bench mode's timing takes the case
  *            (no KIT_LAB_BENCH_AFTER refusal) - also a case the benchmark
  *            does not grade (KIT_LAB_BENCH_BEFORE: lab06's part=1).
@@ -52,6 +54,9 @@ typedef struct {
     kit_lab_stage stage;  /* KIT_LAB_CASE (0) or KIT_LAB_TIMING */
     kit_when when;
     int pinned;           /* page-locked host memory (kit_lab_buf.pinned: lab11's h_in, h_out), not device */
+    int pageable;         /* plain host memory (malloc): lab02's h_c, its host entry's output */
+    int when_timed;       /* also where `when` does not hold, in a run that times (bench mode, show
+                             mode's time=1): lab02's device arrays, timed whatever the entry */
 } kit_decl_buf;
 
 /* Where an output is (kit_decl_out.where). */
@@ -118,10 +123,36 @@ typedef struct {
     int baseline;         /* the baseline's time */
     kit_at times;         /* int field: count multiplied by it (n * mask_size terms); 0: none */
     kit_when when;        /* the case's metric only where it holds (lab11's parts); NaN elsewhere: not recorded */
+    /* A time the lab measured itself (a double field, ms; also_timed): the
+     * metric is that time, or with `vs` that time over the call's (x faster). */
+    kit_at ms_of;
+    int vs;
 } kit_decl_metric;
+
+/* One more of the lab's functions timed after each timing of its call
+ * (kit_lab_time), the median of reps calls after warmup into a double field
+ * of the state (ms): on the host's clock (on_cpu: lab02's serial loop, a CPU
+ * at work) or CUDA's (kit_time_median: lab02's round trip through
+ * vector_add); show_only: in show mode only. */
+typedef struct {
+    void (*invoke)(void *state);
+    kit_at ms;
+    int warmup, reps;
+    int on_cpu, show_only;
+} kit_decl_also;
+
+/* A row of show mode's timing table (kit_lab_decl.show_table). */
+typedef struct {
+    const char *label;    /* 35 columns wide; after a '\n' it goes on in the next line */
+    kit_at ms;            /* double field with its median (also_timed); 0: the timed call's */
+    int baseline;         /* ms 0: the baseline's median instead */
+    double per;           /* bytes per count element: its GB/s too; 0: none */
+} kit_decl_show_row;
 
 #define KIT_DECL_MAX_CALLS 4
 #define KIT_DECL_MAX_REFUSE 4
+#define KIT_DECL_MAX_ALSO 2
+#define KIT_DECL_MAX_SHOW_ROWS 4
 
 struct kit_lab_decl {
     kit_decl_buf bufs[KIT_LAB_MAX_BUFS];
@@ -152,10 +183,28 @@ struct kit_lab_decl {
         size_t (*first_wrong)(const void *state, const void *out, size_t n);
         const char *rule;
     } show_check;
+    kit_decl_also also_timed[KIT_DECL_MAX_ALSO];
+    /* time=1 in show mode as a table of times instead of the speedup line
+     * (lab02's exercise 5): `title`, a format of the int field `count` (or
+     * `none` where it is 0, nothing timed), then each row: "  LABEL  x ms"
+     * and, with per, "  y GB/s".  show_time.warmup and reps: 0, the
+     * runner's. */
+    struct {
+        const char *title, *none;
+        kit_at count;
+        kit_decl_show_row rows[KIT_DECL_MAX_SHOW_ROWS];
+    } show_table;
 };
 
 /* ---- the interpreter (common/src/lab_decl.cu), the hooks' equivalents ---- */
 int kit_decl_buffers(const kit_lab_decl *d, void *state, kit_lab_stage stage, kit_lab_buf *b);
+/* The same in a run: rows with when_timed too where the run times (kit_decl_times). */
+int kit_decl_buffers_run(const kit_lab_decl *d, const kit_run_ctx *ctx, void *state, kit_lab_stage stage,
+                         kit_lab_buf *b);
+/* The run times the call: bench mode, or show mode with time=1 (or show_time.always). */
+int kit_decl_times(const kit_lab_decl *d, const kit_run_ctx *ctx);
+/* After each timing: the also_timed rows (0, or -1 when a timing failed). */
+int kit_decl_after_timing(const kit_lab_decl *d, const kit_run_ctx *ctx, void *state);
 /* The call whose `when` holds (NULL: none); kit_decl_fill_call fills c from it (0: no call k). */
 const kit_decl_call *kit_decl_the_call(const kit_lab_decl *d, const void *state);
 int kit_decl_fill_call(const kit_lab_decl *d, void *state, int k, kit_lab_call *c);
