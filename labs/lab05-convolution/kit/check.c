@@ -48,8 +48,7 @@ KIT_CHECK_DATASET(lab05)
  * versions' timed calls are sampled. */
 #define OUT(type, function, when_, fill) LAB05_OUT, type, 0, 1, .what = function, .len_of = KIT_AT(lab05_data, n), \
     .when = when_, .poison = KIT_POISON(0xFF), .edge_of = KIT_AT(lab05_data, radius),                           \
-    .unwritten_all = "no output element was written: they all still hold the value the harness filled d_out "  \
-                     "with (" fill ")",                                                                          \
+    .unwritten_all = KIT_UNWRITTEN_D_OUT(fill),                                                                 \
     .edge_note = "only outputs near the ends of the array are wrong (those whose mask covers the first or the "  \
                  "last element, mask_size/2 = %d): terms outside [0, n) are left out (count them as 0), and "    \
                  "elements 0 and n-1 are inside",                                                               \

@@ -19,8 +19,7 @@ static int blockwise(const void *data, const void *got, size_t lim, size_t block
                       : kit_scan_first_wrong_f32(d->fin, got, lim, block)) == lim;
 }
 
-/* Ints exactly; floats: kit_ref_scan_f32's sums of magnitudes, which the
- * rows make bounds (element i sums i + 1 inputs). */
+/* Ints exactly; floats: sums of magnitudes, made bounds by the rows' terms. */
 static void reference(const void *data, const kit_check_ref *r)
 {
     const lab06_data *d = data;
@@ -40,8 +39,7 @@ KIT_CHECK_DATASET(lab06)
 #define OUT(type, function, p_, i_, fill) {LAB06_OUT, type, 0, 1, .what = function, .reference = reference,         \
     .len_of = KIT_AT(lab06_data, n), .when = KIT_WHEN2(lab06_data, part, p_, is_int, i_),                              \
     .terms_add = 1, .terms_index = 1, .poison = KIT_POISON(0xFF),                                                      \
-    .unwritten_all = "no output element was written: they all still hold the value the harness filled d_out with (" \
-                     fill ")",                                                                                         \
+    .unwritten_all = KIT_UNWRITTEN_D_OUT(fill),                                                                      \
     .mistake = {blockwise, 32, 2048, 8, "out[i] is the scan of i's own block of %zu elements: the totals of the "     \
                                         "earlier blocks were never added (Part 2, steps 2 and 3)"},                  \
     .note = "if the wrong elements change from run to run, threads race on shared memory: run compute-sanitizer "     \
