@@ -83,14 +83,26 @@ static kit_lab_out out_of(const kit_decl_out *o, void *s)
     return kit_lab_out{o->name, o->type, at, o->where != KIT_DECL_DEVICE, count, o->stride, o->offset, o->poison};
 }
 
+/* Call k of the case: with every_call the k-th row whose `when` holds, else
+ * the one call (k = 0); NULL when there is none. */
+static const kit_decl_call *call_k(const kit_lab_decl *d, const void *s, int k)
+{
+    if (!d || !d->every_call)
+        return k > 0 ? NULL : kit_decl_the_call(d, s);
+    for (int i = 0; !kit_field_int(s, d->no_call_if) && i < KIT_DECL_MAX_CALLS && d->calls[i].name; i++)
+        if (kit_when_holds(&d->calls[i].when, s) && k-- == 0)
+            return &d->calls[i];
+    return NULL;
+}
+
 int kit_decl_fill_call(const kit_lab_decl *d, void *s, int k, kit_lab_call *c)
 {
-    const kit_decl_call *r = kit_decl_the_call(d, s);
-    if (k > 0 || !r)
+    const kit_decl_call *r = call_k(d, s, k);
+    if (!r)
         return 0;
     c->name = r->name, c->invoke = r->invoke, c->n_out = 0;
-    c->kernel_optional = r->optional_if_zero && kit_field_int(s, r->optional_if_zero) == 0;
-    for (int i = 0; i < KIT_LAB_MAX_OUTS && r->out[i].name; i++)
+    c->kernel_optional = r->kernel_optional || (r->optional_if_zero && kit_field_int(s, r->optional_if_zero) == 0);
+    for (int i = 0; i < KIT_LAB_MAX_OUTS && (r->out[i].name || r->out[i].at); i++) /* unnamed: for `after` */
         c->out[c->n_out++] = out_of(&r->out[i], s);
     return 1;
 }

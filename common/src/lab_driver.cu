@@ -191,7 +191,7 @@ static int record(kit_run_ctx *ctx, lab_case *lc, const kit_lab_call *c, int k)
     for (int i = 0; rc == 0 && i < c->n_out; i++)
         if (c->out[i].name)
             kit_out(ctx, c->out[i].name, c->out[i].type, host[i], c->out[i].count);
-    if (rc == 0 && lab->decl && ctx->show) {
+    if (rc == 0 && lab->decl && ctx->show && !lab->decl->no_summary) {
         kit_decl_summary(c, ctx->params, host);
         kit_decl_show_check(lab->decl, lc->state, c, host);
     }

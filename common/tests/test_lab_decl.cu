@@ -498,6 +498,37 @@ static void show_table(void)
     CHECK(!text[0], "no time=1: nothing: %s", text);
 }
 
+/* every_call: each row that holds is a call, in order; a call that may
+ * always launch no kernel. */
+static const kit_lab_decl EVERY = {
+    .calls = {{"first", call_f, KIT_WHEN(fake, is_int, 0)},
+              {"ints", call_i, KIT_WHEN(fake, is_int, 1)},
+              {"query", call_i, {}, .out = {{NULL, KIT_T_TEXT, F(r), 0, KIT_POISON(0xFF), KIT_DECL_IN_STATE,
+                                              sizeof(float)}}, .kernel_optional = 1}},
+    .every_call = 1,
+};
+
+static void every_call(void)
+{
+    fake s = make(0);
+    kit_lab_call c;
+    memset(&c, 0, sizeof c);
+    CHECK(kit_decl_fill_call(&EVERY, &s, 0, &c) == 1 && !strcmp(c.name, "first") && !c.kernel_optional &&
+              c.n_out == 0,
+          "call 0: the first row that holds");
+    CHECK(kit_decl_fill_call(&EVERY, &s, 1, &c) == 1 && !strcmp(c.name, "query") && c.kernel_optional,
+          "call 1: the next that holds, no kernel needed");
+    CHECK(c.n_out == 1 && c.out[0].at == &s.r && kit_lab_out_span(&c.out[0]) == sizeof(float), "its whole field");
+    CHECK(kit_decl_fill_call(&EVERY, &s, 2, &c) == 0, "two calls");
+    s = make(1);
+    CHECK(kit_decl_fill_call(&EVERY, &s, 0, &c) == 1 && !strcmp(c.name, "ints"), "ints: its own first call");
+    kit_lab_decl one = EVERY;
+    one.every_call = 0;
+    CHECK(kit_decl_fill_call(&one, &s, 0, &c) == 1 && !strcmp(c.name, "ints") &&
+              kit_decl_fill_call(&one, &s, 1, &c) == 0,
+          "without every_call: the first that holds, alone");
+}
+
 int main(void)
 {
     buffers();
@@ -513,5 +544,6 @@ int main(void)
     buffers_in_a_run();
     also_timed();
     show_table();
+    every_call();
     return plain_check_summary();
 }

@@ -12,8 +12,9 @@
  * the bench is refused as bench mode refuses it, else its call is declared,
  * poisoned, recorded untraced, its baseline made and its state released; a
  * table beside the hooks (kit/lab_decl.cuh) gets its buffer in plain host
- * memory allocated and uploaded, and its own function timed after each
- * timing of the call.
+ * memory allocated and uploaded, its own function timed after each timing
+ * of the call, and in show mode its summary of the outputs unless it says
+ * no_summary.
  *
  * Not a Check program (nvcc builds it, for the driver is CUDA C++):
  * plain_check.h's checks and summary line.
@@ -156,6 +157,27 @@ static kit_lab declared(void)
     return lab;
 }
 
+/* What a show run of lab prints on stdout, into text. */
+static void shown_by(const kit_lab *lab, char *text, size_t len)
+{
+    kit_params params;
+    memset(&params, 0, sizeof params);
+    kit_run_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.params = &params, ctx.show = 1;
+    scenario = PLAIN;
+    fflush(stdout);
+    FILE *tmp = tmpfile();
+    int saved = dup(1);
+    dup2(fileno(tmp), 1);
+    CHECK(kit_lab_run(&ctx, lab) == 0, "a show run");
+    fflush(stdout);
+    dup2(saved, 1), close(saved);
+    rewind(tmp);
+    text[fread(text, 1, len - 1, tmp)] = 0;
+    fclose(tmp);
+}
+
 /* Runs the lab's run (bench: bench) hook with stderr into err; its status. */
 static int run_lab(const kit_lab *lab, int scen, int bench, char *err, size_t len);
 static int run(int scen, int bench, char *err, size_t len) { return run_lab(&KIT_LAB, scen, bench, err, len); }
@@ -271,6 +293,16 @@ int main(void)
     CHECK(rc == 0 && also_ran == 3 && also_saw == 4.0f, "also_timed: rc %d, ran %d, saw %g", rc, also_ran, also_saw);
     rc = run_lab(&paged, PLAIN, 0, err, sizeof err);
     CHECK(rc == 0 && also_ran == 3, "no timing, nothing else timed: ran %d", also_ran);
+
+    /* show mode: the table's summary of the outputs, unless it says no_summary */
+    char text[1024];
+    shown_by(&paged, text, sizeof text);
+    CHECK(strstr(text, "fake_call():\n  out: 4 elements"), "the summary: '%s'", text);
+    kit_lab_decl quiet = PAGED;
+    quiet.no_summary = 1;
+    paged.decl = &quiet;
+    shown_by(&paged, text, sizeof text);
+    CHECK(!text[0], "no_summary: '%s'", text);
 
     /* the common timed calls: one rotated float input, the case's own call, NaN poison */
     kit_timed_calls tc;

@@ -14,7 +14,8 @@
  *            (on the device, or pinned or pageable host memory), uploaded
  *            from `host` (count elements) when set;
  *   calls    the case's one student call: the first whose `when` holds
- *            (none when `no_call_if` is nonzero); its outputs in the state
+ *            (none when `no_call_if` is nonzero; with every_call, each that
+ *            holds, in order); its outputs in the state
  *            (`where`: a pointer to device memory; KIT_DECL_IN_STATE: the
  *            value itself, a result returned by value; KIT_DECL_HOST: a
  *            pointer to host memory) with their poison;
@@ -67,7 +68,7 @@ typedef enum {
 } kit_decl_where;
 
 typedef struct {
-    const char *name;     /* its record (dataset.h) */
+    const char *name;     /* its record (dataset.h); NULL: poisoned and read back for the lab's after() only */
     kit_type type;
     kit_at at;            /* the pointer field, or the value itself (KIT_DECL_IN_STATE) */
     kit_at count;         /* int field; 0: one element */
@@ -84,6 +85,7 @@ typedef struct {
     kit_when when;
     kit_at optional_if_zero; /* int field: the call may launch no kernel when it is 0 */
     kit_decl_out out[KIT_LAB_MAX_OUTS];
+    int kernel_optional;     /* the call may always launch no kernel (lab01's device query) */
 } kit_decl_call;
 
 typedef struct {
@@ -158,6 +160,13 @@ struct kit_lab_decl {
     kit_decl_buf bufs[KIT_LAB_MAX_BUFS];
     kit_decl_call calls[KIT_DECL_MAX_CALLS];
     kit_at no_call_if;
+    /* every_call: the case's calls are every row whose `when` holds, in
+     * order (lab01: print_tids, then query_device), not the first alone;
+     * timed calls and show-mode timing still take the first. */
+    int every_call;
+    /* Show mode prints the lab's own lines (its `after`), not the generic
+     * summary of the outputs (lab01: the lines printed, the device's fields). */
+    int no_summary;
     kit_decl_refuse refuse[KIT_DECL_MAX_REFUSE];
     kit_decl_timed timed;
     kit_decl_metric metrics[KIT_LAB_MAX_METRICS];
@@ -205,7 +214,8 @@ int kit_decl_buffers_run(const kit_lab_decl *d, const kit_run_ctx *ctx, void *st
 int kit_decl_times(const kit_lab_decl *d, const kit_run_ctx *ctx);
 /* After each timing: the also_timed rows (0, or -1 when a timing failed). */
 int kit_decl_after_timing(const kit_lab_decl *d, const kit_run_ctx *ctx, void *state);
-/* The call whose `when` holds (NULL: none); kit_decl_fill_call fills c from it (0: no call k). */
+/* The call whose `when` holds (NULL: none); kit_decl_fill_call fills c from
+ * it, or from the k-th that holds with every_call (0: no call k). */
 const kit_decl_call *kit_decl_the_call(const kit_lab_decl *d, const void *state);
 int kit_decl_fill_call(const kit_lab_decl *d, void *state, int k, kit_lab_call *c);
 const char *kit_decl_refused(const kit_lab_decl *d, const kit_run_ctx *ctx, const void *state, kit_lab_stage stage);
