@@ -1,6 +1,7 @@
-/* harness.cu - lab01's declaration (kit/lab.cuh): the student's
- * print_tids(blocks, threads) and query_device(), and what the checker needs
- * of them.
+/* harness.cu - lab01's declaration, as data (kit/lab_decl.cuh): the
+ * student's print_tids(blocks, threads) and query_device(), each where the
+ * case's part asks for it, in this order, and what the checker needs of
+ * them.
  *
  * The printed lines themselves are judged from the runner's stdout: the
  * checker counts only what came before kit_student_end()'s mark, i.e. what
@@ -10,7 +11,7 @@
 #include <stdio.h>
 
 #include "dataset.h"
-#include "kit/lab.cuh"
+#include "kit/lab_decl.cuh"
 #include "print_tid.h"
 
 KIT_LAB_DESCRIPTORS_OMIT_FIELDS
@@ -18,41 +19,15 @@ KIT_LAB_DESCRIPTORS_OMIT_FIELDS
 typedef struct {
     lab01_case c;
     device_info info;
-    int calls[2], n_calls; /* which calls this case makes, in order */
 } inputs;
-
-enum { TIDS, QUERY };
 
 static int generate(const kit_params *p, uint64_t, void *s, char *err, size_t len)
 {
-    inputs *in = (inputs *)s;
-    if (lab01_parse(p, &in->c, err, len) != 0)
-        return -1;
-    if (in->c.do_tids)
-        in->calls[in->n_calls++] = TIDS;
-    if (in->c.do_query)
-        in->calls[in->n_calls++] = QUERY;
-    return 0;
+    return lab01_parse(p, &((inputs *)s)->c, err, len);
 }
 
-static void tids(void *s) { print_tids(((inputs *)s)->c.blocks, ((inputs *)s)->c.threads); }
-static void query(void *s) { query_device(&((inputs *)s)->info); }
-
-static int call(kit_run_ctx *, void *s, int k, kit_lab_call *c)
-{
-    inputs *in = (inputs *)s;
-    if (k >= in->n_calls)
-        return 0;
-    if (in->calls[k] == TIDS) {
-        *c = kit_lab_call{"print_tids", 0, tids, {}, 0};
-        return 1;
-    }
-    /* Poison: a field the student leaves unset reads -1 (name: 0xFF bytes);
-     * a query launches no kernel.  The fields are recorded one by one (after). */
-    *c = kit_lab_call{"query_device", 1, query, {}, 1};
-    c->out[0] = kit_lab_out{NULL, KIT_T_TEXT, &in->info, 1, sizeof in->info, 0, 0, KIT_POISON(0xFF)};
-    return 1;
-}
+KIT_LAB_INVOKE(inputs, tids, print_tids(in->c.blocks, in->c.threads))
+KIT_LAB_INVOKE(inputs, query, query_device(&in->info))
 
 static int after_tids(kit_run_ctx *ctx, const lab01_case *c)
 {
@@ -65,10 +40,11 @@ static int after_tids(kit_run_ctx *ctx, const lab01_case *c)
     return 0;
 }
 
+/* After each call: print_tids' launch; query_device's fields one by one. */
 static int after(kit_run_ctx *ctx, void *s, int k, void *const *)
 {
     inputs *in = (inputs *)s;
-    if (in->calls[k] == TIDS)
+    if (k == 0 && in->c.do_tids)
         return after_tids(ctx, &in->c);
     device_info *info = &in->info;
     info->name[sizeof info->name - 1] = '\0';
@@ -88,6 +64,18 @@ static int after(kit_run_ctx *ctx, void *s, int k, void *const *)
     return 0;
 }
 
+#define F(member) KIT_AT(inputs, member)
+static const kit_lab_decl DECL = {
+    /* query_device's answer poisoned whole (a field left unset reads -1, its
+     * name 0xFF bytes) and read back for `after`; a query launches no kernel */
+    .calls = {{"print_tids", tids, KIT_WHEN(inputs, c.do_tids, 1)},
+              {"query_device", query, KIT_WHEN(inputs, c.do_query, 1),
+               .out = {{NULL, KIT_T_TEXT, F(info), 0, KIT_POISON(0xFF), KIT_DECL_IN_STATE, sizeof(device_info)}},
+               .kernel_optional = 1}},
+    .every_call = 1,
+    .no_summary = 1,
+};
+
 const kit_lab KIT_LAB = {
-    .tag = "lab01", .state_size = sizeof(inputs), .generate = generate, .call = call, .after = after,
+    .tag = "lab01", .state_size = sizeof(inputs), .generate = generate, .after = after, .decl = &DECL,
 };
