@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check_explain.h"
+#include "check_fields.h"
 #include "kit/check_driver.h"
 #include "kit/rng.h"
 #include "kit/timed.h"
@@ -263,6 +264,8 @@ int kit_check_run(kit_check_ctx *ctx, const kit_check *lab)
         lab->judge(ctx, data, got, ok);
     if (lab->threads.why && n > 0)
         check_threads(ctx, lab, data, &outs[0]);
+    if (lab->fields.truth && kit_when_holds(&lab->fields.when, data))
+        kit_check_fields(ctx, lab);
     if (lab->timed && (!ctx->failed || lab->timed_always))
         lab->timed(ctx, data, got);
     else if (!lab->timed && lab->timed_rotated.call && n > 0 && !ctx->failed)

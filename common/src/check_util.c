@@ -2,6 +2,7 @@
  * helpers (kit_fail, kit_detail, ...) and the device-execution policy.  Kept
  * apart from checker_main.c so the labs' checker unit tests can link it. */
 #include <cjson/cJSON.h>
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -72,6 +73,24 @@ const void *kit_expect_array(kit_check_ctx *ctx, const char *name, kit_type t, u
     if (count)
         *count = n;
     return p;
+}
+
+void kit_quote(char *dst, size_t cap, const char *src, size_t len)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < len && k + 4 < cap; i++)
+        dst[k++] = isprint((unsigned char)src[i]) ? src[i] : '?';
+    if (len > k && k + 4 <= cap)
+        memcpy(dst + k, "...", 3), k += 3;
+    dst[k] = '\0';
+}
+
+void kit_example_add(kit_examples *e, int max, long long v)
+{
+    if (e->count++ >= max)
+        return;
+    size_t k = strlen(e->list);
+    snprintf(e->list + k, sizeof e->list - k, "%s%lld", k ? ", " : "", v);
 }
 
 int kit_check_cmp(kit_check_ctx *ctx, const char *what, const kit_cmp *r)

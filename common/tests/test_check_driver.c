@@ -518,6 +518,66 @@ START_TEST(threads_at_most_count_over_per)
 }
 END_TEST
 
+/* kit_check.fields: a call's answer {name, a, b} field by field against the
+ * lab's reference, which it asks for itself (or cannot). */
+typedef struct {
+    char name[16];
+    int32_t a;
+    int64_t b;
+} pair_ref;
+
+static int truth_fails;
+static int pair_truth(void *ref, char *err, size_t len)
+{
+    pair_ref *r = ref;
+    snprintf(r->name, sizeof r->name, "gpu");
+    r->a = 7, r->b = (int64_t)1 << 40;
+    if (truth_fails)
+        snprintf(err, len, "no device");
+    return truth_fails ? -1 : 0;
+}
+
+static int run_fields(const char *name, int32_t a, int64_t b, const char *params, char *text, size_t len)
+{
+    kit_check lab = {.data_size = sizeof(sq_data), .generate = sq_generate, .release = sq_release};
+    lab.fields.call = "q", lab.fields.source = "the truth", lab.fields.truth = pair_truth;
+    lab.fields.size = sizeof(pair_ref), lab.fields.no_truth = "no reference (%s)";
+    lab.fields.when = (kit_when){KIT_AT(sq_data, is_int), 0, 0, 0};
+    lab.fields.f[0] = (kit_check_field){"name", KIT_T_TEXT, "name", offsetof(pair_ref, name)};
+    lab.fields.f[1] = (kit_check_field){"a", KIT_T_I32, "a", offsetof(pair_ref, a)};
+    lab.fields.f[2] = (kit_check_field){"b", KIT_T_I64, "b (bytes)", offsetof(pair_ref, b)};
+    kit_writer *w = lct_open();
+    if (name)
+        kit_writer_put_text(w, "name", name);
+    kit_writer_put(w, "a", KIT_T_I32, &a, 1);
+    kit_writer_put(w, "b", KIT_T_I64, &b, 1);
+    return run(w, params, &lab, NULL, text, len);
+}
+
+START_TEST(fields_against_a_reference)
+{
+    char text[1024];
+    int64_t b = (int64_t)1 << 40;
+    ck_assert_msg(run_fields("gpu", 7, b, "n=3", text, sizeof text) == 0, "%s", text);
+    ck_assert_int_eq(run_fields("gpu", 6, b - 1, "n=3", text, sizeof text), 1);
+    ck_assert_str_eq(text, "q: a is 6, the truth says 7\nq: b (bytes) is 1099511627775, the truth says 1099511627776\n");
+    ck_assert_int_eq(run_fields("gpu", -1, b, "n=3", text, sizeof text), 1);
+    ck_assert_str_eq(text, "q: a is -1, the truth says 7 (never set: still the kit's fill value)\n");
+    ck_assert_int_eq(run_fields("\xff\xff", 7, b, "n=3", text, sizeof text), 1);
+    ck_assert_str_eq(text, "q: name was never set, the truth says 'gpu'\n");
+    ck_assert_int_eq(run_fields("g\tpu", 7, b, "n=3", text, sizeof text), 1);
+    ck_assert_str_eq(text, "q: name is 'g?pu', the truth says 'gpu'\n");
+    /* a field missing: named, nothing compared */
+    ck_assert_int_eq(run_fields(NULL, 6, b, "n=3", text, sizeof text), 1);
+    ck_assert_str_eq(text, "output 'name' missing\n");
+    truth_fails = 1;
+    ck_assert_int_eq(run_fields("gpu", 6, b, "n=3", text, sizeof text), 1);
+    ck_assert_str_eq(text, "no reference (no device)\n");
+    truth_fails = 0;
+    ck_assert_msg(run_fields("gpu", 6, b, "n=3 type=int", text, sizeof text) == 0, "`when` fails: %s", text);
+}
+END_TEST
+
 static Suite *driver_suite(void)
 {
     Suite *s = suite_create("check_driver");
@@ -538,6 +598,7 @@ static Suite *driver_suite(void)
     tcase_add_test(t, wrong_at_the_ends_and_a_note);
     tcase_add_test(t, a_mistake_and_the_last_resort_note);
     tcase_add_test(t, threads_at_most_count_over_per);
+    tcase_add_test(t, fields_against_a_reference);
     suite_add_tcase(s, t);
     return s;
 }

@@ -15,7 +15,8 @@
  *      pass, an explanation of a failure).  The first output that fails
  *      ends the loop: later outputs are not looked at;
  *   4. the lab's own judgement (`judge`), told whether every output passed,
- *      and the threads the call launched (`threads`);
+ *      the threads the call launched (`threads`) and a call's answer field
+ *      by field against a reference (`fields`);
  *   5. the timed calls of a benchmark run (`timed`), when nothing failed
  *      (or always, `timed_always`);
  *   6. free the inputs and the references.
@@ -139,6 +140,17 @@ struct kit_check_got {
     uint64_t unwritten;  /* wrong elements still holding the poison (kit_check_output.poison) */
 };
 
+/* One field of a struct a call filled, recorded under its own name and
+ * compared with the same field of the lab's reference (kit_check.fields). */
+typedef struct {
+    const char *name;   /* its record */
+    kit_type type;      /* I32, I64 (exactly) or TEXT (as a string) */
+    const char *what;   /* its name in messages */
+    size_t offset;      /* in the reference struct (offsetof) */
+} kit_check_field;
+
+#define KIT_CHECK_MAX_FIELDS 8
+
 typedef struct kit_check {
     size_t data_size; /* the lab's dataset struct */
     int (*generate)(const kit_params *p, uint64_t seed, void *data, char *err, size_t errlen);
@@ -215,6 +227,24 @@ typedef struct kit_check {
         kit_at count_of, per_of;
         const char *why;
     } threads;
+    /* After that, where `when` holds: a call's answer field by field (lab01's
+     * query_device) against a reference the lab's truth() fills (`size`
+     * bytes; -1 with why in err: no_truth, a format of why - the grading
+     * machine's problem, not the student's).  Every field is fetched first
+     * (each missing one named; then nothing is compared); each wrong one
+     * fails: "CALL: WHAT is GOT, SOURCE says WANT", with " (never set: still
+     * the kit's fill value)" where an int holds -1 (the harness's 0xFF
+     * poison); text: "CALL: WHAT was never set, SOURCE says 'WANT'" where it
+     * starts with a 0xFF byte, else "CALL: WHAT is 'GOT' ..." (kit_quote).
+     * truth NULL: none. */
+    struct {
+        const char *call, *source;
+        int (*truth)(void *ref, char *err, size_t len);
+        size_t size;
+        const char *no_truth;
+        kit_check_field f[KIT_CHECK_MAX_FIELDS];
+        kit_when when;
+    } fields;
 } kit_check;
 
 /* Defined by the lab's check.c. */

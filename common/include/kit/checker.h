@@ -146,6 +146,46 @@ void kit_judge(kit_check_ctx *ctx, const kit_policy *p, struct cJSON *kernels_js
  * this GPU (plausible.h) - which fail the run: no performance credit. */
 void kit_judge_timing(kit_check_ctx *ctx);
 
+/* A printable copy of len bytes of untrusted text (a student's output) for
+ * a message: other bytes as '?', "..." where it did not fit in cap. */
+void kit_quote(char *dst, size_t cap, const char *src, size_t len);
+
+/* A count of things and the first `max` of them as a list for a message
+ * ("1, 5, 9"): kit_example_add counts v, listed while count <= max. */
+typedef struct {
+    int count;
+    char list[96];
+} kit_examples;
+void kit_example_add(kit_examples *e, int max, long long v);
+
+/* ---- the runner's stdout (check_lines.c) ---- */
+/* Its bytes before the kit's mark (KIT_STDOUT_MARK, printed when the first
+ * student call returned, before the kit waits for the GPU: what that call
+ * made visible), or all of them where there is no mark. */
+size_t kit_stdout_before_mark(const kit_check_ctx *ctx);
+
+/* Lines of the form "W1 N1 W2 N2 ..." - the words given, in order, each
+ * followed by a whole number (at most 9 digits, '-' allowed); blanks around
+ * them optional, nothing else on the line (lab01: "block B thread T tid N").
+ * Empty lines (trailing blanks and '\r' aside) are skipped; every other line
+ * counts as `other`, the first kept as an example (longer than 200
+ * characters or holding a NUL byte: another line too).  text: the line,
+ * printable (kit_quote), for messages. */
+#define KIT_LINE_MAX_NUMS 4
+typedef struct {
+    int v[KIT_LINE_MAX_NUMS];
+    char text[72];
+} kit_line;
+typedef struct {
+    kit_line *lines;
+    int n, cap;
+    int other;
+    char other_example[72];
+} kit_lines;
+/* words: space separated, at most KIT_LINE_MAX_NUMS.  kit_lines_free frees l->lines. */
+void kit_lines_parse(const char *text, size_t len, const char *words, kit_lines *l);
+void kit_lines_free(kit_lines *l);
+
 /* Compares and, when not ok, fails with "<what>: <kit_cmp_describe>". Returns 1 when ok. */
 int kit_check_cmp(kit_check_ctx *ctx, const char *what, const kit_cmp *r);
 
