@@ -125,13 +125,8 @@ static double own_busy_ms(kit_launch *ks, int n)
 /* Blocks launched by the student's own kernels in the call. */
 static double own_blocks(const kit_blobfile *out, const char *call)
 {
-    int n = kit_call_launches(out, call, NULL, 0);
-    if (n <= 0)
-        return 0;
-    kit_launch *ks = calloc((size_t)n, sizeof *ks);
-    if (!ks)
-        return 0;
-    kit_call_launches(out, call, ks, n);
+    int n;
+    kit_launch *ks = kit_call_launches_all(out, call, &n);
     double blocks = 0;
     for (int i = 0; i < n; i++)
         if (!kit_kernel_library(&ks[i]))
@@ -185,13 +180,10 @@ static void check_kernel_time(kit_check_ctx *ctx, const char *call, double input
     device_info(ctx->out, &peak_gbs, &l2);
     if (peak_gbs <= 0 || l2 <= 0 || input < 2 * l2)
         return; /* small inputs may sit in the L2 cache: no floor that holds */
-    int n = kit_call_launches(ctx->out, call, NULL, 0);
-    if (n < 0)
-        return;
-    kit_launch *ks = calloc((size_t)n + 1, sizeof *ks);
+    int n;
+    kit_launch *ks = kit_call_launches_all(ctx->out, call, &n);
     if (!ks)
         return;
-    kit_call_launches(ctx->out, call, ks, n);
     double busy = own_busy_ms(ks, n), floor_ms = input / (2 * peak_gbs * 1e9) * 1e3;
     free(ks);
     if (busy >= floor_ms)
