@@ -3,7 +3,8 @@
  * (common/src/lab_decl.cu) that fills the driver's structs (kit/lab.cuh).
  *
  * A harness points KIT_LAB.decl at a kit_lab_decl and leaves the hooks it
- * replaces (buffers, call, refuse, timed, show_time, metrics) NULL; a hook
+ * replaces (buffers, call, refuse, timed, after_timing, show_time, metrics)
+ * NULL; a hook
  * that is set wins over the table, so what does not fit stays a small named
  * hook beside it (the adapter that calls the student's function, the
  * baseline, lab04's hot-bin line).  Every size, pointer and condition is a
