@@ -305,28 +305,51 @@ static void show_time(void)
     CHECK(kit_decl_show_time(&d, &ctx, &s) == 0 && !shown[0], "no time=1: %s", shown);
 }
 
-/* Show mode's printing into text: what the interpreter prints for c's
- * outputs (host) - the summary, then with d the show_check line - caught
- * from stdout in a file. */
+/* Show mode's printing, caught: stdout into a file from catch_stdout on,
+ * its text into `text` at caught(). */
+static FILE *catch_stdout(int *saved)
+{
+    fflush(stdout);
+    *saved = dup(1);
+    FILE *f = tmpfile();
+    dup2(fileno(f), 1);
+    return f;
+}
+
+static void caught(FILE *f, int saved, char *text, size_t len)
+{
+    fflush(stdout);
+    dup2(saved, 1), close(saved);
+    rewind(f);
+    text[fread(text, 1, len - 1, f)] = 0;
+    fclose(f);
+}
+
+/* What the interpreter prints for c's outputs (host): the summary, or with
+ * d the show_check line. */
 static void printed(const kit_lab_decl *d, const void *state, const kit_lab_call *c, void *const *host, char *text,
                     size_t len)
 {
     kit_params p;
     char err[64];
     CHECK(kit_params_parse("n=3", &p, err, sizeof err) == 0, "%s", err);
-    fflush(stdout);
-    int saved = dup(1);
-    FILE *f = tmpfile();
-    dup2(fileno(f), 1);
+    int saved;
+    FILE *f = catch_stdout(&saved);
     if (d)
         kit_decl_show_check(d, state, c, host);
     else
         kit_decl_summary(c, &p, host);
-    fflush(stdout);
-    dup2(saved, 1), close(saved);
-    rewind(f);
-    text[fread(text, 1, len - 1, f)] = 0;
-    fclose(f);
+    caught(f, saved, text, len);
+}
+
+/* A call "f" of one output, v: 3 floats poisoned with NaN. */
+static kit_lab_call call_of_v(void)
+{
+    kit_lab_call c;
+    memset(&c, 0, sizeof c);
+    c.name = "f", c.n_out = 1;
+    c.out[0] = kit_lab_out{"v", KIT_T_F32, NULL, 0, 3, 0, 0, KIT_POISON(0xFF)};
+    return c;
 }
 
 static void summary_of(const kit_lab_call *c, void *const *host, char *text, size_t len)
@@ -340,10 +363,7 @@ static void summary(void)
 {
     float v[3] = {1, NAN, 2};
     void *host[1] = {v};
-    kit_lab_call c;
-    memset(&c, 0, sizeof c);
-    c.name = "f", c.n_out = 1;
-    c.out[0] = kit_lab_out{"v", KIT_T_F32, NULL, 0, 3, 0, 0, KIT_POISON(0xFF)};
+    kit_lab_call c = call_of_v();
     char text[512];
     summary_of(&c, host, text, sizeof text);
     CHECK(strstr(text, "v: 3 elements, sum 3, 1 NaN (the kit filled it with NaN before the call: never written)"),
@@ -370,10 +390,7 @@ static void show_check(void)
     fake s = make(0);
     float v[3] = {5, 6, 7};
     void *host[1] = {v};
-    kit_lab_call c;
-    memset(&c, 0, sizeof c);
-    c.name = "f", c.n_out = 1;
-    c.out[0] = kit_lab_out{"v", KIT_T_F32, NULL, 0, 3, 0, 0, KIT_POISON(0xFF)};
+    kit_lab_call c = call_of_v();
     char text[512];
     printed(&d, &s, &c, host, text, sizeof text);
     CHECK(!strcmp(text, "  out[i] = i + n holds for every i\n"), "right: %s", text);
@@ -455,19 +472,13 @@ static void also_timed(void)
     CHECK(kit_decl_metric_value(&ALSO.metrics[1], &s, 2.0) == 3, "the call vs that time");
 }
 
-/* What kit_decl_show_time prints for ALSO's table (stdout caught). */
+/* What kit_decl_show_time prints for ALSO's table. */
 static void table_of(kit_run_ctx *ctx, fake *s, char *text, size_t len)
 {
-    fflush(stdout);
-    int saved = dup(1);
-    FILE *f = tmpfile();
-    dup2(fileno(f), 1);
+    int saved;
+    FILE *f = catch_stdout(&saved);
     CHECK(kit_decl_show_time(&ALSO, ctx, s) == 0, "the table");
-    fflush(stdout);
-    dup2(saved, 1), close(saved);
-    rewind(f);
-    text[fread(text, 1, len - 1, f)] = 0;
-    fclose(f);
+    caught(f, saved, text, len);
 }
 
 static void show_table(void)
