@@ -228,7 +228,7 @@ static int no_runtime(device_info *t, char *err, size_t errlen)
     return -1;
 }
 
-/* What the harness records for *d (as run_query in harness.cu does). */
+/* What the harness records for *d (as its after() does for query_device). */
 static kit_writer *query_run(const device_info *d)
 {
     kit_writer *w = lct_open();
