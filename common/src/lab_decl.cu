@@ -45,8 +45,11 @@ static int buffers_of(const kit_lab_decl *d, void *s, kit_lab_stage stage, int t
         if (r->stage != stage || !row_applies(r, s, times))
             continue;
         size_t size = kit_type_size(r->type), count = (size_t)kit_field_int(s, r->count);
-        b[n++] = kit_lab_buf{field_ptr(s, r->at), (count ? count : 1) * size, r->host ? *field_ptr(s, r->host) : NULL,
-                             r->host ? count * size : 0, r->pinned, r->pageable};
+        kit_lab_buf *o = &b[n++]; /* each field by name: kit_lab_buf grows at its end, and its ints look alike */
+        memset(o, 0, sizeof *o);
+        o->at = field_ptr(s, r->at), o->bytes = (count ? count : 1) * size;
+        o->host = r->host ? *field_ptr(s, r->host) : NULL, o->upload = r->host ? count * size : 0;
+        o->pinned = r->pinned, o->pageable = r->pageable;
     }
     return n;
 }
