@@ -29,7 +29,11 @@
  * writes them) every row is the descriptor's own: inputs from (parameters,
  * seed), the call with its outputs poisoned before each call, the baseline,
  * the rate from the first metric (GB/s or GFLOP/s, by its label), and each
- * output checked by the lab's checker (KIT_CHECK: the CPU reference).
+ * output checked by the lab's checker (KIT_CHECK: the CPU reference).  The
+ * copy roof moves the metric's bytes, or where the metric counts no bytes
+ * (lab04's G elements/s; lab05's GFLOP/s, which has no library peer: the
+ * copy is its yardstick) the least bytes the lab's timed call moves
+ * (kit_timed_calls_bytes).
  *
  * The other labs' own programs (labs/<lab>/bench.cu with a main) build their
  * inputs, references and calls themselves, the student's and the reference's
@@ -41,6 +45,8 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#include "kit/params.h"
 
 typedef struct {
     const char *name;                 /* "reference", "cub::DeviceScan::InclusiveSum", ... */
@@ -58,7 +64,7 @@ typedef struct {
 typedef struct {
     char title[160];
     double bytes;  /* the least the operation must move (in + out); 0: no GB/s, no copy roof */
-    double flops;  /* > 0: report GFLOP/s instead of GB/s */
+    double flops;  /* > 0: report GFLOP/s instead of GB/s (a copy roof still where bytes > 0) */
 } bench_case;
 
 /* BENCH_STRETCH: the solution of a handout's optional stretch exercise
@@ -123,16 +129,32 @@ const char *bench_cmp_scalar(double got, double want, double tol);
 const char *bench_size(double n);
 
 /* A lab's cases from its descriptor: labs/<lab>/bench.cu defines
- * const kit_bench KIT_BENCH beside its library peer. */
+ * const kit_bench KIT_BENCH beside its library peer, naming the fields it
+ * uses (the others 0: none). */
 #define KIT_BENCH_MAX_CASES 6
 typedef struct {
     const char *what;     /* the cases' title, before their parameters: "dot product" */
-    const char *library;  /* the library peer's row: "cublasSdot" */
+    /* the library peer's row: "cublasSdot"; NULL: the lab has none (lab05: its
+     * bench.cu's functions only abort(), for the harness to link), and the
+     * copy roof is the yardstick */
+    const char *library;
     const char *calls;    /* after "student" and "reference" in their rows: "tiled", or "" */
     const char *stretch;  /* after "stretch reference" (where the lab has a stretch exercise) */
     const char *baseline; /* the baseline's row: "baseline (kit_dot_global)" */
     const char *cases[KIT_BENCH_MAX_CASES]; /* parameters (the rubric's words), in order */
+    /* A further row of the reference solution, after its own: its call on
+     * each case's parameters with `params` over them, "reference <what>"
+     * (lab05: "variant=halo", its conv1d_halo_global); what NULL: none. */
+    struct {
+        const char *what, *params;
+    } also;
+    /* NULL, or called before each case with its parameters: the library peer
+     * lets go of what it made for the case before (lab12's dense A) and
+     * returns NULL when it takes this one, else why not (lab12: the dense A
+     * of the largest grid would not fit), which the case's title says. */
+    const char *(*new_case)(const kit_params *p);
 } kit_bench;
 extern "C" const kit_bench KIT_BENCH;
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers" /* a KIT_BENCH leaves out the fields it does not use */
 
 #endif

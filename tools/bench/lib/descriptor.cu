@@ -18,6 +18,7 @@
 /* One implementation, with its case held open. */
 typedef struct {
     int who;
+    int also; /* the reference's further row (KIT_BENCH.also) */
     const kit_lab *lab;
     kit_params params;
     kit_run_ctx ctx;
@@ -88,9 +89,21 @@ static void impl_open(impl *m, const char *params)
         exit(1);
 }
 
+/* The least bytes one timed call of the lab moves, where its table declares
+ * the timed calls; else 0. */
+static double timed_bytes(const kit_lab *lab, void *state)
+{
+    kit_timed_calls tc;
+    kit_lab_swap sw;
+    memset(&tc, 0, sizeof tc), memset(&sw, 0, sizeof sw);
+    return lab->decl && kit_decl_timed_calls(lab->decl, state, &tc, &sw) == 0 ? kit_timed_calls_bytes(&tc) : 0;
+}
+
 /* The rate column from the first metric of the student's call: GFLOP/s or
- * GB/s by its label, its units per second the metric's value at 1 s. */
-static void case_rate(const kit_lab *lab, const void *state, bench_case *c)
+ * GB/s by its label, its units per second the metric's value at 1 s.  The
+ * copy roof's bytes where that metric counts none but the roof is wanted:
+ * a rate in neither unit, or no library peer to compare with (bench.cuh). */
+static void case_rate(const kit_bench *b, const kit_lab *lab, void *state, bench_case *c)
 {
     const char *label = NULL;
     double units = 0;
@@ -104,60 +117,106 @@ static void case_rate(const kit_lab *lab, const void *state, bench_case *c)
         c->flops = units * 1e9;
     else if (label && strstr(label, "GB/s"))
         c->bytes = units * 1e9;
+    if (c->bytes == 0 && (c->flops == 0 || !b->library))
+        c->bytes = timed_bytes(lab, state);
 }
 
-/* One case: the library peer, the student's, the reference's and the
- * stretch exercise's rows (those loaded), then the baseline's. */
+/* The case's title: its parameters, and why the library has no row. */
+static void case_title(const kit_bench *b, const char *params, const char *skip, bench_case *c)
+{
+    const char *why = skip ? skip : b->library ? NULL : "no library peer: x copy is the yardstick";
+    int len = snprintf(c->title, sizeof c->title, "%s, %s", b->what, params);
+    if (why && len > 0 && (size_t)len < sizeof c->title)
+        snprintf(c->title + len, sizeof c->title - len, "; %s", why);
+}
+
+/* Why the library peer sits the case out (KIT_BENCH.new_case), or NULL. */
+static const char *library_skips(const kit_bench *b, const char *params)
+{
+    kit_params p;
+    char err[256];
+    return b->new_case && kit_params_parse(params, &p, err, sizeof err) == 0 ? b->new_case(&p) : NULL;
+}
+
+/* A case's parameters with the further row's over them. */
+static const char *also_params(const kit_bench *b, const char *params, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s %s", params, b->also.params ? b->also.params : "");
+    return buf;
+}
+
+/* One case: the library peer (where it takes the case), the student's, the
+ * reference's (and its further row) and the stretch exercise's rows (those
+ * loaded), then the baseline's. */
 static void run_case(const kit_bench *b, const char *params, impl *im, int n)
 {
     bench_row rows[6];
     int k = 0;
     impl *first = NULL;
+    const char *skip = library_skips(b, params);
+    char over[512];
     for (int i = 0; i < n; i++) {
-        if (!im[i].lab)
+        if (!im[i].lab || (im[i].who == BENCH_LIBRARY && (!b->library || skip)))
             continue;
-        impl_open(&im[i], params);
+        impl_open(&im[i], im[i].also ? also_params(b, params, over, sizeof over) : params);
         first = first ? first : &im[i];
+        const char *what = im[i].also ? b->also.what : im[i].who == BENCH_STRETCH ? b->stretch : b->calls;
         if (im[i].who == BENCH_LIBRARY)
             rows[k++] = bench_make(b->library, impl_call, &im[i], impl_check, 1, impl_poison);
         else
-            k += bench_add(&rows[k], im[i].who, im[i].who == BENCH_STRETCH ? b->stretch : b->calls, (void *)im[i].lab,
-                           impl_call, &im[i], impl_check, impl_poison);
+            k += bench_add(&rows[k], im[i].who, what, (void *)im[i].lab, impl_call, &im[i], impl_check, impl_poison);
     }
+    if (!first) /* no implementation loaded (said above) */
+        return;
     if (first->lab->baseline)
         rows[k++] = bench_make(b->baseline, baseline_call, first, NULL, 0);
     bench_case c = {"", 0, 0};
-    snprintf(c.title, sizeof c.title, "%s, %s", b->what, params);
-    case_rate(first->lab, kit_lab_case_state(first->lc), &c);
+    case_title(b, params, skip, &c);
+    case_rate(b, first->lab, kit_lab_case_state(first->lc), &c);
     bench_case_run(&c, rows, k);
     for (int i = 0; i < n; i++)
         if (im[i].lc)
             kit_lab_case_close(&im[i].ctx, im[i].lc), im[i].lc = NULL;
 }
 
-/* Every case is one the lab takes (its own rules, no data made): else one
- * line and status 1, GPU or not (the --symbols check in CI sees it). */
+/* Every case, and with the further row's parameters, is one the lab takes
+ * (its own rules, no data made): else one line and status 1, GPU or not
+ * (the --symbols check in CI sees it). */
+static void case_valid(const char *params)
+{
+    kit_params p;
+    char err[256];
+    if (kit_params_parse(params, &p, err, sizeof err) != 0 || lab_params_validate(&p, err, sizeof err) != 0) {
+        printf("bench %s: its case \"%s\" is not one the lab takes: %s\n", BENCH_LAB, params, err);
+        exit(1);
+    }
+}
+
 static void cases_valid(const kit_bench *b)
 {
+    char over[512];
     for (int i = 0; i < KIT_BENCH_MAX_CASES && b->cases[i]; i++) {
-        kit_params p;
-        char err[256];
-        if (kit_params_parse(b->cases[i], &p, err, sizeof err) != 0 || lab_params_validate(&p, err, sizeof err) != 0) {
-            printf("bench %s: its case \"%s\" is not one the lab takes: %s\n", BENCH_LAB, b->cases[i], err);
-            exit(1);
-        }
+        case_valid(b->cases[i]);
+        if (b->also.what)
+            case_valid(also_params(b, b->cases[i], over, sizeof over));
     }
 }
 
 int main(int argc, char **argv)
 {
     bench_start(argc, argv, BENCH_LAB);
-    const int order[] = {BENCH_LIBRARY, BENCH_STUDENT, BENCH_REFERENCE, BENCH_STRETCH}, n = 4;
-    impl im[4];
+    const int order[] = {BENCH_LIBRARY, BENCH_STUDENT, BENCH_REFERENCE, BENCH_REFERENCE, BENCH_STRETCH};
+    impl im[5];
+    int n = 0;
     memset(im, 0, sizeof im);
     const kit_bench *b = (const kit_bench *)bench_fn(BENCH_LIBRARY, "KIT_BENCH");
-    for (int i = 0; i < n; i++)
-        im[i].who = order[i], im[i].lab = (const kit_lab *)bench_fn(order[i], "KIT_LAB");
+    for (int i = 0; i < 5; i++) {
+        if (i == 3 && !(b && b->also.what)) /* the reference's further row: where KIT_BENCH asks for it */
+            continue;
+        im[n].who = order[i], im[n].also = i == 3;
+        im[n].lab = (const kit_lab *)bench_fn(order[i], "KIT_LAB");
+        n++;
+    }
     if (b)
         cases_valid(b);
     bench_gpu(); /* --symbols ends here */
