@@ -177,6 +177,33 @@ static void check_fresh(kit_check_ctx *ctx, const kit_check *lab, const void *da
     free(exp), free(fresh), free(r.bound);
 }
 
+/* The product kit_check.product declares, of the data's fields, c its C. */
+static kit_product product_of(const kit_check *lab, const void *data, const void *c)
+{
+    kit_product p = {lab->product.name, kit_field_int(data, lab->product.m), kit_field_int(data, lab->product.n),
+                     kit_field_int(data, lab->product.k), NULL, NULL, c, lab->product.full_max, lab->product.edge,
+                     lab->product.random, lab->product.probes, 0, lab->product.stream, {0}};
+    memcpy(&p.a, (const char *)data + lab->product.a - 1, sizeof p.a);
+    memcpy(&p.b, (const char *)data + lab->product.b - 1, sizeof p.b);
+    memcpy(p.tiles, lab->product.tiles, sizeof p.tiles);
+    return p;
+}
+
+/* The evidence of a product: its kernels read A and B. */
+static double product_input(const kit_check *lab, const void *data)
+{
+    kit_product p = product_of(lab, data, NULL);
+    return ((double)p.m * p.k + (double)p.k * p.n) * sizeof(float);
+}
+
+/* The first output judged as the declared product (kit_check.product). */
+static void check_product(kit_check_ctx *ctx, const kit_check *lab, const void *data, const kit_check_got *g)
+{
+    kit_product p = product_of(lab, data, g->got);
+    p.seed = ctx->seed;
+    kit_product_check(ctx, &p, lab->product.explain, data);
+}
+
 /* The sampled timed calls (kit_check.timed_sampled) of the first output. */
 static void check_sampled(kit_check_ctx *ctx, const kit_check *lab, const void *data, const kit_check_got *g)
 {
@@ -187,6 +214,12 @@ static void check_sampled(kit_check_ctx *ctx, const kit_check *lab, const void *
         return;
     kit_timed_samples s = {o->what, lab->timed_sampled.fresh, o->name, lab->timed_sampled.per, len, limit,
                            lab->timed_sampled.element};
+    if (!s.element) { /* a product's: recomputed on A refreshed by whole rows */
+        kit_product p = product_of(lab, data, g->got);
+        s.element = kit_product_element;
+        kit_timed_check_samples(ctx, &p, &s);
+        return;
+    }
     kit_timed_check_samples(ctx, data, &s);
 }
 
@@ -200,8 +233,10 @@ int kit_check_run(kit_check_ctx *ctx, const kit_check *lab)
         free(data);
         return 1;
     }
-    double input = lab->input ? lab->input(data) : lab->input_per * kit_field_int(data, lab->input_of);
-    if (lab->input || lab->input_of) /* evidence (manifest): what the kernels must read */
+    double input = lab->input      ? lab->input(data)
+                   : lab->input_of ? lab->input_per * kit_field_int(data, lab->input_of)
+                                   : product_input(lab, data);
+    if (lab->input || lab->input_of || lab->product.m) /* evidence (manifest): what the kernels must read */
         kit_call_input(ctx, "*", input, !(lab->input_on_host && lab->input_on_host(data)));
     kit_check_output outs[KIT_CHECK_MAX_OUT];
     kit_check_got got[KIT_CHECK_MAX_OUT];
@@ -212,6 +247,8 @@ int kit_check_run(kit_check_ctx *ctx, const kit_check *lab)
         ok = check_output(ctx, data, &outs[i], &got[i]);
     for (int i = 0; i < n; i++)
         got[i].out = &outs[i];
+    if (lab->product.m && ok && n > 0)
+        check_product(ctx, lab, data, &got[0]);
     if (lab->judge)
         lab->judge(ctx, data, got, ok);
     if (lab->timed && (!ctx->failed || lab->timed_always))
@@ -220,7 +257,8 @@ int kit_check_run(kit_check_ctx *ctx, const kit_check *lab)
         check_rotated(ctx, lab, &got[0]);
     else if (!lab->timed && lab->timed_fresh.call && n > 0 && (!ctx->failed || lab->timed_always))
         check_fresh(ctx, lab, data, &got[0]);
-    else if (!lab->timed && lab->timed_sampled.element && n > 0 && !ctx->failed)
+    else if (!lab->timed && (lab->timed_sampled.element || (lab->product.m && lab->timed_sampled.per)) && n > 0 &&
+             !ctx->failed)
         check_sampled(ctx, lab, data, &got[0]);
     for (int i = 0; i < n; i++) {
         free(got[i].ref.f);

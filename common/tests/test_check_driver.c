@@ -318,6 +318,76 @@ START_TEST(sampled_timed_calls_shift_limit_from_a_field)
 }
 END_TEST
 
+/* A product declared as data (kit_check.product): mm, C = A B with A 2 x 3
+ * and B 3 x 2 of small integers (exact), C the first output "c". */
+typedef struct {
+    int pad; /* no field at offset 0 */
+    int m, n, k, a_count;
+    float *a, *b;
+} mm_data;
+
+static float MM_A[6] = {1, 2, 3, 4, 5, 6}, MM_B[6] = {1, -1, 2, 0, 0, 3}, MM_C[4] = {5, 8, 14, 14};
+
+static int mm_generate(const kit_params *p, uint64_t seed, void *data, char *err, size_t errlen)
+{
+    mm_data *d = data;
+    (void)p, (void)seed, (void)err, (void)errlen;
+    d->m = 2, d->n = 2, d->k = 3, d->a_count = 6, d->a = MM_A, d->b = MM_B;
+    return 0;
+}
+
+static void mm_explain(kit_check_ctx *ctx, const void *data, const kit_product *p, const kit_product_tally *t)
+{
+    (void)data, (void)p;
+    kit_detail(ctx, "mm explains C[%d][%d]", t->fi, t->fj);
+}
+
+static const kit_check MM = {
+    sizeof(mm_data), mm_generate, NULL,
+    .out = {{"c", KIT_T_F32, 4, .what = "mm"}},
+    .timed_sampled = {"A", 1, .shift_of = KIT_AT(mm_data, a_count)},
+    .product = {KIT_AT(mm_data, m), KIT_AT(mm_data, n), KIT_AT(mm_data, k), KIT_AT(mm_data, a), KIT_AT(mm_data, b),
+                "C", 1000, 1, 0, 1, 3, {0}, mm_explain}};
+
+START_TEST(declared_product_is_judged_with_its_evidence)
+{
+    char text[1024];
+    kit_check_ctx ctx;
+    ck_assert_int_eq(run(with_v(MM_C, 4), "n=1", &MM, &ctx, text, sizeof text), 1); /* "v": no "c" */
+    kit_writer *w = lct_open();
+    kit_writer_put(w, "c", KIT_T_F32, MM_C, 4);
+    ck_assert_int_eq(run(w, "n=1", &MM, &ctx, text, sizeof text), 0);
+    ck_assert_msg(strstr(text, "note: 4 elements of C compared"), "%s", text);
+    ck_assert(ctx.n_inputs == 1 && ctx.inputs[0].bytes == 48.0 && ctx.inputs[0].on_device); /* A and B */
+    float wrong[4] = {5, 8, 15, 14};
+    w = lct_open();
+    kit_writer_put(w, "c", KIT_T_F32, wrong, 4);
+    ck_assert_int_eq(run(w, "n=1", &MM, NULL, text, sizeof text), 1);
+    ck_assert_msg(strstr(text, "C: 1 of 4 elements differ; first wrong C[1][0]: expected 14, got 15"), "%s", text);
+    ck_assert_msg(strstr(text, "\nmm explains C[1][0]"), "%s", text);
+}
+END_TEST
+
+/* One timed call, A's rows rotated by one and doubled: C'[0][1] = 2 C[1][1]. */
+START_TEST(declared_product_recomputes_timed_calls)
+{
+    char text[1024];
+    int32_t call = 4;
+    int64_t shift = 3, idx = 1;
+    double scale = 2;
+    float right = 28, stale = 8;
+    kit_writer *w = lct_open();
+    kit_writer_put(w, "c", KIT_T_F32, MM_C, 4);
+    lct_timed(w, &call, &shift, &scale, 1, &idx, &right, 1);
+    ck_assert_msg(run(w, "n=1", &MM, NULL, text, sizeof text) == 0, "%s", text);
+    w = lct_open();
+    kit_writer_put(w, "c", KIT_T_F32, MM_C, 4);
+    lct_timed(w, &call, &shift, &scale, 1, &idx, &stale, 1);
+    ck_assert_int_eq(run(w, "n=1", &MM, NULL, text, sizeof text), 1);
+    ck_assert_msg(strstr(text, "timed call 4 of mm (fresh A each call): c[1] = 8, expected 28"), "%s", text);
+}
+END_TEST
+
 static Suite *driver_suite(void)
 {
     Suite *s = suite_create("check_driver");
@@ -331,6 +401,8 @@ static Suite *driver_suite(void)
     tcase_add_test(t, timed_calls_after_a_failure_only_when_asked);
     tcase_add_test(t, sampled_timed_calls_recomputed_where_declared);
     tcase_add_test(t, sampled_timed_calls_shift_limit_from_a_field);
+    tcase_add_test(t, declared_product_is_judged_with_its_evidence);
+    tcase_add_test(t, declared_product_recomputes_timed_calls);
     suite_add_tcase(s, t);
     return s;
 }

@@ -28,6 +28,7 @@
 #include <stdint.h>
 #include "kit/checker.h"
 #include "kit/field.h"
+#include "kit/product.h"
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -145,6 +146,23 @@ typedef struct kit_check {
         kit_when when;
         kit_at shift_of; /* int field: the shifts' limit (lab10: m * k, A's elements); 0: len */
     } timed_sampled;
+    /* Where product.m is set, the first output is the float matrix product
+     * C = A B of the data's fields (kit/product.h: m, n, k int fields, a and
+     * b float pointer fields), declared without a reference: once every
+     * output passed, kit_product_check judges it (every element up to
+     * full_max products, else the sample and the probes, from the case's
+     * seed and `stream`), `explain` after a wrong element; the evidence
+     * input is A and B (where input and input_of are not set); and
+     * timed_sampled without an element recomputes C's sampled elements on
+     * A refreshed by whole rows (kit_product_element). */
+    struct {
+        kit_at m, n, k, a, b;
+        const char *name; /* C, in messages */
+        long long full_max;
+        int edge, random, probes, stream;
+        int tiles[KIT_PRODUCT_MAX_TILES];
+        kit_product_explain explain;
+    } product;
 } kit_check;
 
 /* Defined by the lab's check.c. */
