@@ -49,6 +49,32 @@ static void compare(const kit_check_output *o, kit_check_got *g)
     }
 }
 
+/* Element i of an integer output (or reference: I64), as the output's type has it. */
+static int64_t int_at(kit_type type, const void *p, uint64_t i)
+{
+    switch (type) {
+    case KIT_T_I32: return ((const int32_t *)p)[i];
+    case KIT_T_U32: return ((const uint32_t *)p)[i];
+    default: return ((const int64_t *)p)[i];
+    }
+}
+
+/* After a wrong integer output: the elements at its end that still hold the
+ * harness's poison where the reference does not (kit_check_output.tail_of). */
+static void poisoned_tail(kit_check_ctx *ctx, const kit_check_output *o, const kit_check_got *g)
+{
+    uint64_t len = g->count < o->len ? g->count : o->len, t = len;
+    if (o->type == KIT_T_F32 || o->type == KIT_T_F64)
+        return;
+    while (t > 0 && int_at(o->type, g->got, t - 1) == o->poisoned && int_at(KIT_T_I64, g->ref.i, t - 1) != o->poisoned)
+        t--;
+    if (t < len)
+        kit_detail(ctx, "the last %llu outputs (%s[%llu] to %s[%llu]) still hold %lld, the value the harness filled %s "
+                        "with before your call: were they ever written?",
+                   (unsigned long long)(len - t), o->tail_of, (unsigned long long)t, o->tail_of,
+                   (unsigned long long)(len - 1), (long long)o->poisoned, o->tail_of);
+}
+
 /* One output: fetched, compared with its reference, explained.  1 when right. */
 static int check_output(kit_check_ctx *ctx, const void *data, const kit_check_output *o, kit_check_got *g)
 {
@@ -67,6 +93,8 @@ static int check_output(kit_check_ctx *ctx, const void *data, const kit_check_ou
         if (!g->ok && o->explain_first && o->after)
             o->after(ctx, data, g);
         kit_check_cmp(ctx, o->what, &g->cmp);
+        if (!g->ok && o->tail_of)
+            poisoned_tail(ctx, o, g);
         if ((g->ok || !o->explain_first) && o->after)
             o->after(ctx, data, g);
     } else {
@@ -177,6 +205,29 @@ static void check_fresh(kit_check_ctx *ctx, const kit_check *lab, const void *da
     free(exp), free(fresh), free(r.bound);
 }
 
+/* The timed calls of offset inputs (kit_check.timed_offset): each sampled
+ * element of the first output the reference's plus the call's offset. */
+static void check_offset(kit_check_ctx *ctx, const kit_check *lab, const void *data, const kit_check_got *g)
+{
+    const kit_check_output *o = g->out;
+    int per = lab->timed_offset.per;
+    kit_timed_view v;
+    if (!g->ref.i || !kit_when_holds(&lab->timed_offset.when, data) ||
+        kit_timed_load(ctx, per, 0, (int64_t)o->len, &v) != 1)
+        return;
+    for (int k = 0; k < v.n && !ctx->failed; k++)
+        for (int j = 0; j < per; j++) {
+            size_t at = (size_t)k * (size_t)per + (size_t)j;
+            int64_t i = v.index[at], want = g->ref.i[i] + v.shift[k], got = int_at(o->type, v.value, at);
+            if (got != want) {
+                kit_timed_fail(ctx, &v, k, o->what, lab->timed_offset.fresh, "%s shifted by %lld: %s[%lld] = %lld, "
+                               "expected %lld", lab->timed_offset.fresh, (long long)v.shift[k],
+                               lab->timed_offset.element, (long long)i, (long long)got, (long long)want);
+                break;
+            }
+        }
+}
+
 /* The product kit_check.product declares, of the data's fields, c its C. */
 static kit_product product_of(const kit_check *lab, const void *data, const void *c)
 {
@@ -260,6 +311,8 @@ int kit_check_run(kit_check_ctx *ctx, const kit_check *lab)
     else if (!lab->timed && (lab->timed_sampled.element || (lab->product.m && lab->timed_sampled.per)) && n > 0 &&
              !ctx->failed)
         check_sampled(ctx, lab, data, &got[0]);
+    else if (!lab->timed && lab->timed_offset.per && n > 0 && !ctx->failed)
+        check_offset(ctx, lab, data, &got[0]);
     for (int i = 0; i < n; i++) {
         free(got[i].ref.f);
         free(got[i].ref.bound);

@@ -318,6 +318,57 @@ START_TEST(sampled_timed_calls_shift_limit_from_a_field)
 }
 END_TEST
 
+/* An int output the harness poisoned with -1: a wrong one whose end still
+ * holds it gets the hint, after the comparison's message. */
+START_TEST(poisoned_tail_is_named)
+{
+    char text[1024];
+    int32_t lost[4] = {1, 4, -1, -1}, wrong[4] = {1, 4, 9, -1};
+    sq_v.tail_of = "V", sq_v.poisoned = -1;
+    kit_writer *w = lct_open();
+    kit_writer_put(w, "v", KIT_T_I32, lost, 4);
+    ck_assert_int_eq(run(w, "n=4 type=int", &KIT_CHECK, NULL, text, sizeof text), 1);
+    ck_assert_msg(strstr(text, "elements differ; first wrong index 2: expected 9, got -1"), "%s", text);
+    ck_assert_msg(strstr(text, "\nthe last 2 outputs (V[2] to V[3]) still hold -1, the value the harness filled V "
+                               "with before your call: were they ever written?\n"),
+                  "%s", text);
+    ck_assert_str_eq(trail, "after judge ");
+    w = lct_open(); /* the last one alone */
+    kit_writer_put(w, "v", KIT_T_I32, wrong, 4);
+    ck_assert_int_eq(run(w, "n=4 type=int", &KIT_CHECK, NULL, text, sizeof text), 1);
+    ck_assert_msg(strstr(text, "the last 1 outputs (V[3] to V[3])"), "%s", text);
+    sq_v.tail_of = NULL;
+    ck_assert_int_eq(run(with_v(WRONG, 3), "n=3", &KIT_CHECK, NULL, text, sizeof text), 1);
+    ck_assert_msg(!strstr(text, "still hold"), "%s", text); /* not declared: no hint */
+}
+END_TEST
+
+/* timed_offset: one timed call (5) whose inputs got 100 added; v[0] and
+ * v[2] sampled must be the reference's plus 100. */
+static int run_offset(int32_t v2, char *text, size_t len)
+{
+    kit_check lab = KIT_CHECK;
+    lab.timed = NULL;
+    lab.timed_offset.fresh = "x", lab.timed_offset.element = "V", lab.timed_offset.per = 2;
+    int32_t vi[3] = {1, 4, 9}, call = 5, val[2] = {101, v2};
+    int64_t idx[2] = {0, 2}, shift = 100;
+    double scale = 1;
+    kit_writer *w = lct_open();
+    kit_writer_put(w, "v", KIT_T_I32, vi, 3);
+    lct_timed(w, &call, &shift, &scale, 1, idx, val, 2);
+    return run(w, "n=3 type=int", &lab, NULL, text, len);
+}
+
+START_TEST(offset_timed_calls_are_the_reference_shifted)
+{
+    char text[1024];
+    ck_assert_msg(run_offset(109, text, sizeof text) == 0, "%s", text);
+    ck_assert_int_eq(run_offset(9, text, sizeof text), 1);
+    ck_assert_msg(strstr(text, "timed call 5 of sq (fresh x each call): x shifted by 100: V[2] = 9, expected 109"),
+                  "%s", text);
+}
+END_TEST
+
 /* A product declared as data (kit_check.product): mm, C = A B with A 2 x 3
  * and B 3 x 2 of small integers (exact), C the first output "c". */
 typedef struct {
@@ -401,6 +452,8 @@ static Suite *driver_suite(void)
     tcase_add_test(t, timed_calls_after_a_failure_only_when_asked);
     tcase_add_test(t, sampled_timed_calls_recomputed_where_declared);
     tcase_add_test(t, sampled_timed_calls_shift_limit_from_a_field);
+    tcase_add_test(t, poisoned_tail_is_named);
+    tcase_add_test(t, offset_timed_calls_are_the_reference_shifted);
     tcase_add_test(t, declared_product_is_judged_with_its_evidence);
     tcase_add_test(t, declared_product_recomputes_timed_calls);
     suite_add_tcase(s, t);

@@ -69,6 +69,14 @@ typedef struct {
      * field len_of when set; the row is the case's output when `when` holds. */
     kit_at len_of;
     kit_when when;
+    /* An integer output the harness filled with `poisoned` before the call
+     * (lab07's C: -1): after a wrong value, the driver says how many of its
+     * last elements still hold it where the reference does not - "the last
+     * N outputs (TAIL_OF[a] to TAIL_OF[b]) still hold P, the value the
+     * harness filled TAIL_OF with before your call: were they ever
+     * written?" (before `after`).  tail_of NULL: no such hint. */
+    const char *tail_of;
+    int64_t poisoned;
 } kit_check_output;
 
 /* An output as the driver found it. */
@@ -146,6 +154,20 @@ typedef struct kit_check {
         kit_when when;
         kit_at shift_of; /* int field: the shifts' limit (lab10: m * k, A's elements); 0: len */
     } timed_sampled;
+    /* Where timed is NULL, the driver's check of timed calls whose inputs
+     * got an offset added (fresh.cuh's KIT_FRESH_OFFSET without a modulus,
+     * on a computation that keeps order and ties: lab07's merge): `per`
+     * sampled elements of the first output (an integer one, with a
+     * reference) of each recorded call must be the reference's plus that
+     * call's offset (its shift), so an output left from an earlier call
+     * fails: "timed call K of WHAT (fresh FRESH each call): FRESH shifted by
+     * S: ELEMENT[i] = got, expected exp" (WHAT: the output's).  When
+     * nothing failed and `when` holds; per 0: none. */
+    struct {
+        const char *fresh, *element;
+        int per;
+        kit_when when;
+    } timed_offset;
     /* Where product.m is set, the first output is the float matrix product
      * C = A B of the data's fields (kit/product.h: m, n, k int fields, a and
      * b float pointer fields), declared without a reference: once every
