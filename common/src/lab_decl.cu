@@ -29,9 +29,15 @@ int kit_decl_buffers(const kit_lab_decl *d, void *s, kit_lab_stage stage, kit_la
             continue;
         size_t size = kit_type_size(r->type), count = (size_t)kit_field_int(s, r->count);
         b[n++] = kit_lab_buf{field_ptr(s, r->at), (count ? count : 1) * size, r->host ? *field_ptr(s, r->host) : NULL,
-                             r->host ? count * size : 0, r->pinned};
+                             r->host ? count * size : 0, r->pinned, r->tagged, kit_field_int(s, r->tag_base)};
     }
     return n;
+}
+
+void kit_decl_tag_records(const int32_t *keys, size_t n, int tag_base, int32_t *rec)
+{
+    for (size_t i = 0; i < n; i++)
+        rec[2 * i] = keys[i], rec[2 * i + 1] = tag_base + (int32_t)i;
 }
 
 const kit_decl_call *kit_decl_the_call(const kit_lab_decl *d, const void *s)

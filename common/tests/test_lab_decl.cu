@@ -232,6 +232,27 @@ static void records(void)
     CHECK(c.out[0].stride == 0 && c.out[0].offset == 0, "undeclared: packed");
 }
 
+/* Tagged records: ints uploaded as {key, base + index}, the base a field. */
+static void tagged(void)
+{
+    fake s = make(0);
+    kit_lab_decl d = RECORDS;
+    d.bufs[0] = kit_decl_buf{F(da), KIT_T_I64, F(n), F(ha), KIT_LAB_CASE, {}, 0, 1, F(bins)};
+    kit_lab_buf b[KIT_LAB_MAX_BUFS];
+    CHECK(kit_decl_buffers(&d, &s, KIT_LAB_CASE, b) == 2, "two buffers");
+    CHECK(b[0].tagged && b[0].tag_base == 3 && b[0].host == s.ha && b[0].upload == 40 && b[0].bytes == 40,
+          "5 records from ha, tags from bins = 3: tagged %d base %d upload %zu", b[0].tagged, b[0].tag_base,
+          b[0].upload);
+    CHECK(!b[1].tagged && !b[1].tag_base, "the output: not tagged");
+    d.bufs[0].tag_base = 0;
+    kit_decl_buffers(&d, &s, KIT_LAB_CASE, b);
+    CHECK(b[0].tagged && b[0].tag_base == 0, "no base field: tags from 0");
+    int32_t keys[3] = {7, -2, 9}, rec[6];
+    kit_decl_tag_records(keys, 3, 5, rec);
+    CHECK(rec[0] == 7 && rec[1] == 5 && rec[2] == -2 && rec[3] == 6 && rec[4] == 9 && rec[5] == 7,
+          "{key, 5 + index}: %d %d %d %d %d %d", rec[0], rec[1], rec[2], rec[3], rec[4], rec[5]);
+}
+
 static void offsets(void)
 {
     fake s = make(0);
@@ -324,6 +345,7 @@ int main(void)
     entries();
     show_time();
     records();
+    tagged();
     offsets();
     summary();
     return plain_check_summary();
