@@ -228,6 +228,43 @@ static void check_offset(kit_check_ctx *ctx, const kit_check *lab, const void *d
         }
 }
 
+/* Whether timed call k's mask (its recorded scale) is a 32-bit value: any, 0 included. */
+static int is_mask(double mask) { return mask >= 0 && mask <= 4294967295.0 && mask == floor(mask); }
+
+/* The timed calls on fresh words (kit_check.timed_xor), by the row that holds. */
+static void check_xor(kit_check_ctx *ctx, const kit_check *lab, const void *data)
+{
+    int r = 0;
+    while (r < 2 && lab->timed_xor[r].call && !kit_when_holds(&lab->timed_xor[r].when, data))
+        r++;
+    if (r == 2 || !lab->timed_xor[r].call)
+        return;
+    const kit_check_xor *x = &lab->timed_xor[r];
+    int64_t n = kit_field_int(data, x->count);
+    const uint32_t *in;
+    kit_timed_view v;
+    memcpy(&in, (const char *)data + x->in - 1, sizeof in);
+    if (n < 1 || kit_timed_load(ctx, x->per, 0, n, &v) != 1)
+        return;
+    for (int k = 0; k < v.n && !ctx->failed; k++) {
+        if (v.shift[k] < 0 || v.shift[k] >= n || !is_mask(v.scale[k])) {
+            kit_fail(ctx, "timed call %d of %s: its inputs were not recorded", v.call[k], x->call);
+            break;
+        }
+        for (int j = 0; j < x->per; j++) {
+            size_t at = (size_t)k * (size_t)x->per + (size_t)j;
+            int64_t i = v.index[at];
+            uint32_t word = in[(i + v.shift[k]) % n] ^ (uint32_t)v.scale[k];
+            uint32_t want = x->element ? x->element(data, word) : word, got = v.value[at];
+            if (got != want) {
+                kit_timed_fail(ctx, &v, k, x->call, x->fresh, "%s[%lld] = %#x, expected %#x", x->out, (long long)i,
+                               got, want);
+                break;
+            }
+        }
+    }
+}
+
 /* The product kit_check.product declares, of the data's fields, c its C. */
 static kit_product product_of(const kit_check *lab, const void *data, const void *c)
 {
@@ -313,6 +350,8 @@ int kit_check_run(kit_check_ctx *ctx, const kit_check *lab)
         check_sampled(ctx, lab, data, &got[0]);
     else if (!lab->timed && lab->timed_offset.per && n > 0 && !ctx->failed)
         check_offset(ctx, lab, data, &got[0]);
+    else if (!lab->timed && lab->timed_xor[0].call && !ctx->failed)
+        check_xor(ctx, lab, data);
     for (int i = 0; i < n; i++) {
         free(got[i].ref.f);
         free(got[i].ref.bound);

@@ -15,6 +15,7 @@ typedef struct {
     int n, is_int, two, host;
     int shifts; /* a timed call's shift limit other than n (timed_sampled.shift_of) */
     float *x;
+    uint32_t *w; /* w[i] = 10 (i + 1): timed_xor's input words */
 } sq_data;
 
 /* What the hooks saw, in order ("after judge timed"), and judge's ok. */
@@ -38,12 +39,13 @@ static int sq_generate(const kit_params *p, uint64_t seed, void *data, char *err
     d->host = kit_params_has(p, "host");
     d->shifts = (int)kit_params_ll(p, "shifts", 0, NULL);
     d->x = kit_xmalloc((size_t)(d->n ? d->n : 1) * sizeof *d->x, "x");
+    d->w = kit_xmalloc((size_t)(d->n ? d->n : 1) * sizeof *d->w, "w");
     for (int i = 0; i < d->n; i++)
-        d->x[i] = (float)(i + 1);
+        d->x[i] = (float)(i + 1), d->w[i] = 10u * (uint32_t)(i + 1);
     return 0;
 }
 
-static void sq_release(void *data) { free(((sq_data *)data)->x); }
+static void sq_release(void *data) { free(((sq_data *)data)->x), free(((sq_data *)data)->w); }
 static double sq_input(const void *data) { return ((const sq_data *)data)->n * 4.0; }
 static int sq_on_host(const void *data) { return ((const sq_data *)data)->host; }
 
@@ -369,6 +371,47 @@ START_TEST(offset_timed_calls_are_the_reference_shifted)
 }
 END_TEST
 
+/* timed_xor: one timed call (6) on words rotated by 1 and XORed with mask;
+ * V[0] and V[2] sampled.  Ints: the first row (a copy of the word); floats:
+ * the second (the word plus one). */
+static uint32_t plus_one(const void *data, uint32_t word) { return (void)data, word + 1; }
+
+static int run_xor(const char *params, double mask, uint32_t v0, uint32_t v2, char *text, size_t len)
+{
+    kit_check lab = KIT_CHECK;
+    lab.timed = NULL;
+    lab.timed_xor[0] = (kit_check_xor){"sqx", "V", "words", KIT_AT(sq_data, w), KIT_AT(sq_data, n), 2, NULL,
+                                       {KIT_AT(sq_data, is_int), 1, 0, 0}};
+    lab.timed_xor[1] = (kit_check_xor){"sq", "V", "words", KIT_AT(sq_data, w), KIT_AT(sq_data, n), 2, plus_one,
+                                       {0, 0, 0, 0}};
+    int32_t vi[3] = {1, 4, 9}, call = 6;
+    int64_t idx[2] = {0, 2}, shift = 1;
+    uint32_t val[2] = {v0, v2};
+    kit_writer *w = lct_open();
+    if (strstr(params, "int"))
+        kit_writer_put(w, "v", KIT_T_I32, vi, 3);
+    else
+        kit_writer_put(w, "v", KIT_T_F32, RIGHT, 3);
+    lct_timed(w, &call, &shift, &mask, 1, idx, val, 2);
+    return run(w, params, &lab, NULL, text, len);
+}
+
+START_TEST(xor_timed_calls_recomputed_by_the_row_that_holds)
+{
+    char text[1024];
+    /* w rotated by 1: {20, 30, 10}; ^ 0xF0: V[0] from 20 ^ 240 = 228, V[2] from 10 ^ 240 = 250 */
+    ck_assert_msg(run_xor("n=3", 240, 229, 251, text, sizeof text) == 0, "%s", text);
+    ck_assert_int_eq(run_xor("n=3", 240, 229, 250, text, sizeof text), 1);
+    ck_assert_msg(strstr(text, "timed call 6 of sq (fresh words each call): V[2] = 0xfa, expected 0xfb"), "%s", text);
+    ck_assert_msg(run_xor("n=3 type=int", 240, 228, 250, text, sizeof text) == 0, "%s", text);
+    ck_assert_int_eq(run_xor("n=3 type=int", 240, 229, 251, text, sizeof text), 1);
+    ck_assert_msg(strstr(text, "timed call 6 of sqx (fresh words each call): V[0] = 0xe5"), "%s", text);
+    ck_assert_msg(run_xor("n=3", 0, 21, 11, text, sizeof text) == 0, "a mask of 0: %s", text);
+    ck_assert_int_eq(run_xor("n=3", 4294967296.0, 229, 251, text, sizeof text), 1);
+    ck_assert_msg(strstr(text, "timed call 6 of sq: its inputs were not recorded"), "%s", text);
+}
+END_TEST
+
 /* A product declared as data (kit_check.product): mm, C = A B with A 2 x 3
  * and B 3 x 2 of small integers (exact), C the first output "c". */
 typedef struct {
@@ -454,6 +497,7 @@ static Suite *driver_suite(void)
     tcase_add_test(t, sampled_timed_calls_shift_limit_from_a_field);
     tcase_add_test(t, poisoned_tail_is_named);
     tcase_add_test(t, offset_timed_calls_are_the_reference_shifted);
+    tcase_add_test(t, xor_timed_calls_recomputed_by_the_row_that_holds);
     tcase_add_test(t, declared_product_is_judged_with_its_evidence);
     tcase_add_test(t, declared_product_recomputes_timed_calls);
     suite_add_tcase(s, t);

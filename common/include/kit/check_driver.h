@@ -89,6 +89,15 @@ struct kit_check_got {
     int ok;              /* present, the right length and (with a reference) right */
 };
 
+/* A row of kit_check.timed_xor (below). */
+typedef struct {
+    const char *call, *out, *fresh; /* the function timed, its output and its fresh input, in messages */
+    kit_at in, count;               /* the u32 input's pointer field, its words' int field */
+    int per;                        /* words sampled per call */
+    uint32_t (*element)(const void *data, uint32_t word);
+    kit_when when;
+} kit_check_xor;
+
 typedef struct kit_check {
     size_t data_size; /* the lab's dataset struct */
     int (*generate)(const kit_params *p, uint64_t seed, void *data, char *err, size_t errlen);
@@ -168,6 +177,18 @@ typedef struct kit_check {
         int per;
         kit_when when;
     } timed_offset;
+    /* Where timed is NULL, the driver's check of timed calls on fresh words
+     * (fresh.cuh's KIT_FRESH_ROTATE_XOR: the data's u32 array `in`, `count`
+     * words, rotated by shift and XORed with a 32-bit mask, recorded as the
+     * scale): each of the `per` sampled words of each recorded call must be
+     * element(data, its input word) - the word itself where element is NULL
+     * (a copy: lab11's round trip) - so an output left from an earlier call
+     * fails; a shift outside [0, count) or a mask that is no 32-bit value:
+     * "timed call K of CALL: its inputs were not recorded".  Failures:
+     * "timed call K of CALL (fresh FRESH each call): OUT[i] = got, expected
+     * exp".  The first row whose `when` holds (call NULL ends the rows),
+     * when nothing failed and the case has words. */
+    kit_check_xor timed_xor[2];
     /* Where product.m is set, the first output is the float matrix product
      * C = A B of the data's fields (kit/product.h: m, n, k int fields, a and
      * b float pointer fields), declared without a reference: once every
