@@ -29,20 +29,20 @@ static int oom(const kit_lab *lab)
     return -1;
 }
 
-/* A tagged buffer (kit_lab_buf.tagged): its records made on the host, then uploaded. */
-static int upload_tagged(const kit_lab *lab, const kit_lab_buf *b)
+/* A buffer made on the host first (tagged records, floats from doubles:
+ * kit_decl_made_upload), then uploaded. */
+static int upload_made(const kit_lab *lab, const kit_lab_buf *b)
 {
-    size_t n = b->upload / (2 * sizeof(int32_t));
-    int32_t *rec = (int32_t *)malloc(b->upload ? b->upload : 1);
-    if (!rec)
+    void *made = malloc(b->upload ? b->upload : 1);
+    if (!made)
         return oom(lab);
-    kit_decl_tag_records((const int32_t *)b->host, n, b->tag_base, rec);
+    kit_decl_made_upload(b, made);
     cudaError_t e = cudaSuccess;
     if (b->pinned)
-        memcpy(*b->at, rec, b->upload);
-    else if ((e = cudaMemcpy(*b->at, rec, b->upload, cudaMemcpyHostToDevice)) != cudaSuccess)
-        kit_harness_error(e, "cudaMemcpy(tagged records)", __FILE__, __LINE__);
-    free(rec);
+        memcpy(*b->at, made, b->upload);
+    else if ((e = cudaMemcpy(*b->at, made, b->upload, cudaMemcpyHostToDevice)) != cudaSuccess)
+        kit_harness_error(e, "cudaMemcpy(a buffer made on the host)", __FILE__, __LINE__);
+    free(made);
     return e == cudaSuccess ? 0 : -1;
 }
 
@@ -67,8 +67,8 @@ static int buffers(kit_run_ctx *ctx, lab_case *lc, kit_lab_stage stage)
     for (int i = 0; i < n; i++) {
         if (!b[i].host)
             continue;
-        if (b[i].tagged) {
-            if (upload_tagged(lc->lab, &b[i]) != 0)
+        if (b[i].tagged || b[i].from_f64) {
+            if (upload_made(lc->lab, &b[i]) != 0)
                 return -1;
         } else if (b[i].pinned)
             memcpy(*b[i].at, b[i].host, b[i].upload);

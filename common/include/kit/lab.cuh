@@ -52,6 +52,9 @@ typedef struct {
      * (upload: the records' bytes): each element tagged with where it came
      * from, for a check of stability (lab07's type=rec). */
     int tagged, tag_base;
+    /* host holds doubles, uploaded converted to floats (upload: the floats'
+     * bytes): lab09's matrix, generated in double and rounded once. */
+    int from_f64;
 } kit_lab_buf;
 
 #define KIT_LAB_MAX_BUFS 8
