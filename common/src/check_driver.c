@@ -240,6 +240,8 @@ static void check_xor(kit_check_ctx *ctx, const kit_check *lab, const void *data
     if (r == 2 || !lab->timed_xor[r].call)
         return;
     const kit_check_xor *x = &lab->timed_xor[r];
+    if (!x->in || !x->count)
+        bad_declaration("a timed_xor row without its input words", x->call, r);
     int64_t n = kit_field_int(data, x->count);
     const uint32_t *in;
     kit_timed_view v;
