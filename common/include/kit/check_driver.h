@@ -10,11 +10,15 @@
  *   3. for each output of the case, in order: fetch it by name and type,
  *      refuse a wrong length, compute the reference and compare (a bound per
  *      element for floats, exactly for integers), then the output's `after`
- *      hook (a note on a pass, an explanation of a failure).  The first
- *      output that fails ends the loop: later outputs are not looked at;
- *   4. the lab's own judgement (`judge`), told whether every output passed;
- *   5. the timed calls of a benchmark run (`timed`), when nothing failed
- *      (or always, `timed_always`);
+ *      hook (a note on a pass, an explanation of a failure; after the hint
+ *      of a poisoned tail, `tail_of`).  The first output that fails ends
+ *      the loop: later outputs are not looked at;
+ *   4. a declared matrix product's judgement (`product`, when every output
+ *      passed), then the lab's own (`judge`), told whether every output
+ *      passed;
+ *   5. the timed calls of a benchmark run (`timed`, or the data's check:
+ *      timed_rotated, timed_fresh, timed_sampled, timed_offset,
+ *      timed_xor), when nothing failed (or always, `timed_always`);
  *   6. free the inputs and the references.
  *
  * A check.c keeps only what is its own judgement: the reference, the bound,
