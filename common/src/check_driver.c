@@ -49,6 +49,32 @@ static void compare(const kit_check_output *o, kit_check_got *g)
     }
 }
 
+/* Element i of an integer output (or reference: I64), as the output's type has it. */
+static int64_t int_at(kit_type type, const void *p, uint64_t i)
+{
+    switch (type) {
+    case KIT_T_I32: return ((const int32_t *)p)[i];
+    case KIT_T_U32: return ((const uint32_t *)p)[i];
+    default: return ((const int64_t *)p)[i];
+    }
+}
+
+/* After a wrong integer output: the elements at its end that still hold the
+ * harness's poison where the reference does not (kit_check_output.tail_of). */
+static void poisoned_tail(kit_check_ctx *ctx, const kit_check_output *o, const kit_check_got *g)
+{
+    uint64_t len = g->count < o->len ? g->count : o->len, t = len;
+    if (o->type == KIT_T_F32 || o->type == KIT_T_F64)
+        return;
+    while (t > 0 && int_at(o->type, g->got, t - 1) == o->poisoned && int_at(KIT_T_I64, g->ref.i, t - 1) != o->poisoned)
+        t--;
+    if (t < len)
+        kit_detail(ctx, "the last %llu outputs (%s[%llu] to %s[%llu]) still hold %lld, the value the harness filled %s "
+                        "with before your call: were they ever written?",
+                   (unsigned long long)(len - t), o->tail_of, (unsigned long long)t, o->tail_of,
+                   (unsigned long long)(len - 1), (long long)o->poisoned, o->tail_of);
+}
+
 /* One output: fetched, compared with its reference, explained.  1 when right. */
 static int check_output(kit_check_ctx *ctx, const void *data, const kit_check_output *o, kit_check_got *g)
 {
@@ -67,6 +93,8 @@ static int check_output(kit_check_ctx *ctx, const void *data, const kit_check_ou
         if (!g->ok && o->explain_first && o->after)
             o->after(ctx, data, g);
         kit_check_cmp(ctx, o->what, &g->cmp);
+        if (!g->ok && o->tail_of)
+            poisoned_tail(ctx, o, g);
         if ((g->ok || !o->explain_first) && o->after)
             o->after(ctx, data, g);
     } else {
@@ -180,6 +208,95 @@ static void check_fresh(kit_check_ctx *ctx, const kit_check *lab, const void *da
     free(exp), free(fresh), free(r.bound);
 }
 
+/* The timed calls of offset inputs (kit_check.timed_offset): each sampled
+ * element of the first output the reference's plus the call's offset. */
+static void check_offset(kit_check_ctx *ctx, const kit_check *lab, const void *data, const kit_check_got *g)
+{
+    const kit_check_output *o = g->out;
+    int per = lab->timed_offset.per;
+    kit_timed_view v;
+    if (!g->ref.i || !kit_when_holds(&lab->timed_offset.when, data) ||
+        kit_timed_load(ctx, per, 0, (int64_t)o->len, &v) != 1)
+        return;
+    for (int k = 0; k < v.n && !ctx->failed; k++)
+        for (int j = 0; j < per; j++) {
+            size_t at = (size_t)k * (size_t)per + (size_t)j;
+            int64_t i = v.index[at], want = g->ref.i[i] + v.shift[k], got = int_at(o->type, v.value, at);
+            if (got != want) {
+                kit_timed_fail(ctx, &v, k, o->what, lab->timed_offset.fresh, "%s shifted by %lld: %s[%lld] = %lld, "
+                               "expected %lld", lab->timed_offset.fresh, (long long)v.shift[k],
+                               lab->timed_offset.element, (long long)i, (long long)got, (long long)want);
+                break;
+            }
+        }
+}
+
+/* Whether timed call k's mask (its recorded scale) is a 32-bit value: any, 0 included. */
+static int is_mask(double mask) { return mask >= 0 && mask <= 4294967295.0 && mask == floor(mask); }
+
+/* The timed calls on fresh words (kit_check.timed_xor), by the row that holds. */
+static void check_xor(kit_check_ctx *ctx, const kit_check *lab, const void *data)
+{
+    int r = 0;
+    while (r < 2 && lab->timed_xor[r].call && !kit_when_holds(&lab->timed_xor[r].when, data))
+        r++;
+    if (r == 2 || !lab->timed_xor[r].call)
+        return;
+    const kit_check_xor *x = &lab->timed_xor[r];
+    if (!x->in || !x->count)
+        bad_declaration("a timed_xor row without its input words", x->call, r);
+    int64_t n = kit_field_int(data, x->count);
+    const uint32_t *in;
+    kit_timed_view v;
+    memcpy(&in, (const char *)data + x->in - 1, sizeof in);
+    if (n < 1 || kit_timed_load(ctx, x->per, 0, n, &v) != 1)
+        return;
+    for (int k = 0; k < v.n && !ctx->failed; k++) {
+        if (v.shift[k] < 0 || v.shift[k] >= n || !is_mask(v.scale[k])) {
+            kit_fail(ctx, "timed call %d of %s: its inputs were not recorded", v.call[k], x->call);
+            break;
+        }
+        for (int j = 0; j < x->per; j++) {
+            size_t at = (size_t)k * (size_t)x->per + (size_t)j;
+            int64_t i = v.index[at];
+            uint32_t word = in[(i + v.shift[k]) % n] ^ (uint32_t)v.scale[k];
+            uint32_t want = x->element ? x->element(data, word) : word, got = v.value[at];
+            if (got != want) {
+                kit_timed_fail(ctx, &v, k, x->call, x->fresh, "%s[%lld] = %#x, expected %#x", x->out, (long long)i,
+                               got, want);
+                break;
+            }
+        }
+    }
+}
+
+/* The product kit_check.product declares, of the data's fields, c its C. */
+static kit_product product_of(const kit_check *lab, const void *data, const void *c)
+{
+    kit_product p = {lab->product.name, kit_field_int(data, lab->product.m), kit_field_int(data, lab->product.n),
+                     kit_field_int(data, lab->product.k), NULL, NULL, c, lab->product.full_max, lab->product.edge,
+                     lab->product.random, lab->product.probes, 0, lab->product.stream, {0}};
+    memcpy(&p.a, (const char *)data + lab->product.a - 1, sizeof p.a);
+    memcpy(&p.b, (const char *)data + lab->product.b - 1, sizeof p.b);
+    memcpy(p.tiles, lab->product.tiles, sizeof p.tiles);
+    return p;
+}
+
+/* The evidence of a product: its kernels read A and B. */
+static double product_input(const kit_check *lab, const void *data)
+{
+    kit_product p = product_of(lab, data, NULL);
+    return ((double)p.m * p.k + (double)p.k * p.n) * sizeof(float);
+}
+
+/* The first output judged as the declared product (kit_check.product). */
+static void check_product(kit_check_ctx *ctx, const kit_check *lab, const void *data, const kit_check_got *g)
+{
+    kit_product p = product_of(lab, data, g->got);
+    p.seed = ctx->seed;
+    kit_product_check(ctx, &p, lab->product.explain, data);
+}
+
 /* The sampled timed calls (kit_check.timed_sampled) of the first output. */
 static void check_sampled(kit_check_ctx *ctx, const kit_check *lab, const void *data, const kit_check_got *g)
 {
@@ -190,6 +307,12 @@ static void check_sampled(kit_check_ctx *ctx, const kit_check *lab, const void *
         return;
     kit_timed_samples s = {o->what, lab->timed_sampled.fresh, o->name, lab->timed_sampled.per, len, limit,
                            lab->timed_sampled.element};
+    if (!s.element) { /* a product's: recomputed on A refreshed by whole rows */
+        kit_product p = product_of(lab, data, g->got);
+        s.element = kit_product_element;
+        kit_timed_check_samples(ctx, &p, &s);
+        return;
+    }
     kit_timed_check_samples(ctx, data, &s);
 }
 
@@ -203,8 +326,10 @@ int kit_check_run(kit_check_ctx *ctx, const kit_check *lab)
         free(data);
         return 1;
     }
-    double input = lab->input ? lab->input(data) : lab->input_per * kit_field_int(data, lab->input_of);
-    if (lab->input || lab->input_of) /* evidence (manifest): what the kernels must read */
+    double input = lab->input      ? lab->input(data)
+                   : lab->input_of ? lab->input_per * kit_field_int(data, lab->input_of)
+                                   : product_input(lab, data);
+    if (lab->input || lab->input_of || lab->product.m) /* evidence (manifest): what the kernels must read */
         kit_call_input(ctx, "*", input, !(lab->input_on_host && lab->input_on_host(data)));
     kit_check_output outs[KIT_CHECK_MAX_OUT];
     kit_check_got got[KIT_CHECK_MAX_OUT];
@@ -215,6 +340,8 @@ int kit_check_run(kit_check_ctx *ctx, const kit_check *lab)
         ok = check_output(ctx, data, &outs[i], &got[i]);
     for (int i = 0; i < n; i++)
         got[i].out = &outs[i];
+    if (lab->product.m && ok && n > 0)
+        check_product(ctx, lab, data, &got[0]);
     if (lab->judge)
         lab->judge(ctx, data, got, ok);
     if (lab->timed && (!ctx->failed || lab->timed_always))
@@ -223,8 +350,13 @@ int kit_check_run(kit_check_ctx *ctx, const kit_check *lab)
         check_rotated(ctx, lab, &got[0]);
     else if (!lab->timed && lab->timed_fresh.call && n > 0 && (!ctx->failed || lab->timed_always))
         check_fresh(ctx, lab, data, &got[0]);
-    else if (!lab->timed && lab->timed_sampled.element && n > 0 && !ctx->failed)
+    else if (!lab->timed && (lab->timed_sampled.element || (lab->product.m && lab->timed_sampled.per)) && n > 0 &&
+             !ctx->failed)
         check_sampled(ctx, lab, data, &got[0]);
+    else if (!lab->timed && lab->timed_offset.per && n > 0 && !ctx->failed)
+        check_offset(ctx, lab, data, &got[0]);
+    else if (!lab->timed && lab->timed_xor[0].call && !ctx->failed)
+        check_xor(ctx, lab, data);
     for (int i = 0; i < n; i++) {
         free(got[i].ref.f);
         free(got[i].ref.bound);

@@ -29,9 +29,23 @@ int kit_decl_buffers(const kit_lab_decl *d, void *s, kit_lab_stage stage, kit_la
             continue;
         size_t size = kit_type_size(r->type), count = (size_t)kit_field_int(s, r->count);
         b[n++] = kit_lab_buf{field_ptr(s, r->at), (count ? count : 1) * size, r->host ? *field_ptr(s, r->host) : NULL,
-                             r->host ? count * size : 0, r->pinned};
+                             r->host ? count * size : 0, r->pinned, r->tagged, kit_field_int(s, r->tag_base),
+                             r->from_f64};
     }
     return n;
+}
+
+void kit_decl_made_upload(const kit_lab_buf *b, void *dst)
+{
+    if (b->tagged) {
+        const int32_t *keys = (const int32_t *)b->host;
+        int32_t *rec = (int32_t *)dst;
+        for (size_t i = 0; i < b->upload / (2 * sizeof(int32_t)); i++)
+            rec[2 * i] = keys[i], rec[2 * i + 1] = b->tag_base + (int32_t)i;
+    } else if (b->from_f64) {
+        for (size_t i = 0; i < b->upload / sizeof(float); i++)
+            ((float *)dst)[i] = (float)((const double *)b->host)[i];
+    }
 }
 
 const kit_decl_call *kit_decl_the_call(const kit_lab_decl *d, const void *s)

@@ -29,6 +29,23 @@ static int oom(const kit_lab *lab)
     return -1;
 }
 
+/* A buffer made on the host first (tagged records, floats from doubles:
+ * kit_decl_made_upload), then uploaded. */
+static int upload_made(const kit_lab *lab, const kit_lab_buf *b)
+{
+    void *made = malloc(b->upload ? b->upload : 1);
+    if (!made)
+        return oom(lab);
+    kit_decl_made_upload(b, made);
+    cudaError_t e = cudaSuccess;
+    if (b->pinned)
+        memcpy(*b->at, made, b->upload);
+    else if ((e = cudaMemcpy(*b->at, made, b->upload, cudaMemcpyHostToDevice)) != cudaSuccess)
+        kit_harness_error(e, "cudaMemcpy(a buffer made on the host)", __FILE__, __LINE__);
+    free(made);
+    return e == cudaSuccess ? 0 : -1;
+}
+
 /* Allocates the buffers of one stage, then uploads them. */
 static int buffers(kit_run_ctx *ctx, lab_case *lc, kit_lab_stage stage)
 {
@@ -50,7 +67,10 @@ static int buffers(kit_run_ctx *ctx, lab_case *lc, kit_lab_stage stage)
     for (int i = 0; i < n; i++) {
         if (!b[i].host)
             continue;
-        if (b[i].pinned)
+        if (b[i].tagged || b[i].from_f64) {
+            if (upload_made(lc->lab, &b[i]) != 0)
+                return -1;
+        } else if (b[i].pinned)
             memcpy(*b[i].at, b[i].host, b[i].upload);
         else
             KIT_HCHECK(cudaMemcpy(*b[i].at, b[i].host, b[i].upload, cudaMemcpyHostToDevice));

@@ -10,11 +10,15 @@
  *   3. for each output of the case, in order: fetch it by name and type,
  *      refuse a wrong length, compute the reference and compare (a bound per
  *      element for floats, exactly for integers), then the output's `after`
- *      hook (a note on a pass, an explanation of a failure).  The first
- *      output that fails ends the loop: later outputs are not looked at;
- *   4. the lab's own judgement (`judge`), told whether every output passed;
- *   5. the timed calls of a benchmark run (`timed`), when nothing failed
- *      (or always, `timed_always`);
+ *      hook (a note on a pass, an explanation of a failure; after the hint
+ *      of a poisoned tail, `tail_of`).  The first output that fails ends
+ *      the loop: later outputs are not looked at;
+ *   4. a declared matrix product's judgement (`product`, when every output
+ *      passed), then the lab's own (`judge`), told whether every output
+ *      passed;
+ *   5. the timed calls of a benchmark run (`timed`, or the data's check:
+ *      timed_rotated, timed_fresh, timed_sampled, timed_offset,
+ *      timed_xor), when nothing failed (or always, `timed_always`);
  *   6. free the inputs and the references.
  *
  * A check.c keeps only what is its own judgement: the reference, the bound,
@@ -28,6 +32,7 @@
 #include <stdint.h>
 #include "kit/checker.h"
 #include "kit/field.h"
+#include "kit/product.h"
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -68,6 +73,14 @@ typedef struct {
      * field len_of when set; the row is the case's output when `when` holds. */
     kit_at len_of;
     kit_when when;
+    /* An integer output the harness filled with `poisoned` before the call
+     * (lab07's C: -1): after a wrong value, the driver says how many of its
+     * last elements still hold it where the reference does not - "the last
+     * N outputs (TAIL_OF[a] to TAIL_OF[b]) still hold P, the value the
+     * harness filled TAIL_OF with before your call: were they ever
+     * written?" (before `after`).  tail_of NULL: no such hint. */
+    const char *tail_of;
+    int64_t poisoned;
 } kit_check_output;
 
 /* An output as the driver found it. */
@@ -79,6 +92,15 @@ struct kit_check_got {
     kit_cmp cmp;         /* with a reference */
     int ok;              /* present, the right length and (with a reference) right */
 };
+
+/* A row of kit_check.timed_xor (below). */
+typedef struct {
+    const char *call, *out, *fresh; /* the function timed, its output and its fresh input, in messages */
+    kit_at in, count;               /* the u32 input's pointer field, its words' int field */
+    int per;                        /* words sampled per call */
+    uint32_t (*element)(const void *data, uint32_t word);
+    kit_when when;
+} kit_check_xor;
 
 typedef struct kit_check {
     size_t data_size; /* the lab's dataset struct */
@@ -145,6 +167,49 @@ typedef struct kit_check {
         kit_when when;
         kit_at shift_of; /* int field: the shifts' limit (lab10: m * k, A's elements); 0: len */
     } timed_sampled;
+    /* Where timed is NULL, the driver's check of timed calls whose inputs
+     * got an offset added (fresh.cuh's KIT_FRESH_OFFSET without a modulus,
+     * on a computation that keeps order and ties: lab07's merge): `per`
+     * sampled elements of the first output (an integer one, with a
+     * reference) of each recorded call must be the reference's plus that
+     * call's offset (its shift), so an output left from an earlier call
+     * fails: "timed call K of WHAT (fresh FRESH each call): FRESH shifted by
+     * S: ELEMENT[i] = got, expected exp" (WHAT: the output's).  When
+     * nothing failed and `when` holds; per 0: none. */
+    struct {
+        const char *fresh, *element;
+        int per;
+        kit_when when;
+    } timed_offset;
+    /* Where timed is NULL, the driver's check of timed calls on fresh words
+     * (fresh.cuh's KIT_FRESH_ROTATE_XOR: the data's u32 array `in`, `count`
+     * words, rotated by shift and XORed with a 32-bit mask, recorded as the
+     * scale): each of the `per` sampled words of each recorded call must be
+     * element(data, its input word) - the word itself where element is NULL
+     * (a copy: lab11's round trip) - so an output left from an earlier call
+     * fails; a shift outside [0, count) or a mask that is no 32-bit value:
+     * "timed call K of CALL: its inputs were not recorded".  Failures:
+     * "timed call K of CALL (fresh FRESH each call): OUT[i] = got, expected
+     * exp".  The first row whose `when` holds (call NULL ends the rows),
+     * when nothing failed and the case has words. */
+    kit_check_xor timed_xor[2];
+    /* Where product.m is set, the first output is the float matrix product
+     * C = A B of the data's fields (kit/product.h: m, n, k int fields, a and
+     * b float pointer fields), declared without a reference: once every
+     * output passed, kit_product_check judges it (every element up to
+     * full_max products, else the sample and the probes, from the case's
+     * seed and `stream`), `explain` after a wrong element; the evidence
+     * input is A and B (where input and input_of are not set); and
+     * timed_sampled without an element recomputes C's sampled elements on
+     * A refreshed by whole rows (kit_product_element). */
+    struct {
+        kit_at m, n, k, a, b;
+        const char *name; /* C, in messages */
+        long long full_max;
+        int edge, random, probes, stream;
+        int tiles[KIT_PRODUCT_MAX_TILES];
+        kit_product_explain explain;
+    } product;
 } kit_check;
 
 /* Defined by the lab's check.c. */

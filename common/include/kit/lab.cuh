@@ -48,6 +48,13 @@ typedef struct {
     const void *host;   /* uploaded from here after every buffer is allocated; NULL: not */
     size_t upload;      /* bytes uploaded */
     int pinned;         /* page-locked host memory (cudaMallocHost; uploaded with memcpy), not device */
+    /* host holds ints, uploaded as 8-byte records {host[i], tag_base + i}
+     * (upload: the records' bytes): each element tagged with where it came
+     * from, for a check of stability (lab07's type=rec). */
+    int tagged, tag_base;
+    /* host holds doubles, uploaded converted to floats (upload: the floats'
+     * bytes): lab09's matrix, generated in double and rounded once. */
+    int from_f64;
 } kit_lab_buf;
 
 #define KIT_LAB_MAX_BUFS 8

@@ -12,7 +12,8 @@
  * What the table decides, and what the interpreter does with it:
  *   bufs     allocated at its stage, max(count, 1) elements of its type
  *            (on the device, or pinned host memory), uploaded from `host`
- *            (count elements) when set;
+ *            (count elements; or count ints as tagged records, count
+ *            doubles as floats) when set;
  *   calls    the case's one student call: the first whose `when` holds
  *            (none when `no_call_if` is nonzero); its outputs in the state
  *            (`where`: a pointer to device memory; KIT_DECL_IN_STATE: the
@@ -50,6 +51,12 @@ typedef struct {
     kit_lab_stage stage;  /* KIT_LAB_CASE (0) or KIT_LAB_TIMING */
     kit_when when;
     int pinned;           /* page-locked host memory (kit_lab_buf.pinned: lab11's h_in, h_out), not device */
+    /* Ints from `host` uploaded as records {key, tag}: tag = tag_base (an
+     * int field; 0: none) + the index (kit_lab_buf.tagged: lab07's records
+     * say where they came from); `type` an 8-byte one. */
+    int tagged;
+    kit_at tag_base;
+    int from_f64;         /* `host` holds doubles, uploaded as floats (kit_lab_buf.from_f64); type F32 */
 } kit_decl_buf;
 
 /* Where an output is (kit_decl_out.where). */
@@ -143,6 +150,11 @@ struct kit_lab_decl {
 
 /* ---- the interpreter (common/src/lab_decl.cu), the hooks' equivalents ---- */
 int kit_decl_buffers(const kit_lab_decl *d, void *state, kit_lab_stage stage, kit_lab_buf *b);
+/* What the driver uploads for a buffer made on the host first (b->upload
+ * bytes into dst): a tagged buffer's records (kit_lab_buf.tagged: rec[2i] =
+ * keys[i], rec[2i + 1] = tag_base + i), or floats from doubles
+ * (kit_lab_buf.from_f64). */
+void kit_decl_made_upload(const kit_lab_buf *b, void *dst);
 /* The call whose `when` holds (NULL: none); kit_decl_fill_call fills c from it (0: no call k). */
 const kit_decl_call *kit_decl_the_call(const kit_lab_decl *d, const void *state);
 int kit_decl_fill_call(const kit_lab_decl *d, void *state, int k, kit_lab_call *c);
