@@ -27,9 +27,13 @@
  * the lab's dataset, baseline and checker and the lab driver, and exports
  * them to the shared objects.  For each case (parameters, as the rubric
  * writes them) every row is the descriptor's own: inputs from (parameters,
- * seed), the call with its outputs poisoned before each call, the baseline,
- * the rate from the first metric (GB/s or GFLOP/s, by its label), and each
- * output checked by the lab's checker (KIT_CHECK: the CPU reference).
+ * seed), the call prepared before each call (its outputs poisoned, what it
+ * changes in place restored: kit_lab_case_prepare), the baseline, the rate
+ * from the metrics (the first in GB/s, else in GFLOP/s, by their labels), and
+ * each output checked by the lab's checker (KIT_CHECK: the CPU reference).
+ * What only some labs need - more rows, a library row that is a roof, a
+ * slow baseline left out of the larger cases, the library's setup freed
+ * per case, a line about the stretch - is KIT_BENCH_EXTRA, below.
  *
  * The other labs' own programs (labs/<lab>/bench.cu with a main) build their
  * inputs, references and calls themselves, the student's and the reference's
@@ -41,6 +45,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "kit/lab.cuh" /* a lab's call and parameters; KIT_LAB_DESCRIPTORS_OMIT_FIELDS for KIT_BENCH_EXTRA */
 
 typedef struct {
     const char *name;                 /* "reference", "cub::DeviceScan::InclusiveSum", ... */
@@ -134,5 +139,36 @@ typedef struct {
     const char *cases[KIT_BENCH_MAX_CASES]; /* parameters (the rubric's words), in order */
 } kit_bench;
 extern "C" const kit_bench KIT_BENCH;
+
+/* What only some labs need, beside KIT_BENCH where they do (absent: none
+ * of it): designated initializers, after KIT_LAB_DESCRIPTORS_OMIT_FIELDS. */
+#define KIT_BENCH_MAX_MORE 2
+typedef struct {
+    /* More rows, each after its implementation's own: implementation `who`
+     * (BENCH_LIBRARY, BENCH_REFERENCE ...) on each case's parameters with
+     * `params` after them (a later key wins), its row named `name` (the
+     * library's) or "<who> <name>".  lab07: the reference's merge_basic, and
+     * the library's (thrust::merge, where its merge_tiled is CUB's). */
+    struct {
+        int who;
+        const char *name, *params;
+    } more[KIT_BENCH_MAX_MORE];
+    /* The library row is a roof, not the job (lab11: the pinned copies
+     * alone, no kernel): its output is not checked, and the table has no
+     * rate column and no copy roof row of its own. */
+    int roof;
+    /* The baseline's row in the first so many cases only (0: in all): a
+     * slow one (lab09's per-step LU, about 1 s a call at n = 4096). */
+    int baseline_cases;
+    /* As each case ends: frees what the library's first call made for that
+     * case alone (lab08: cuSPARSE's descriptor of its matrix). */
+    void (*release)(void);
+    /* After each case's table, the stretch's case prepared again (outputs
+     * poisoned, inputs restored): the lab's own line about the stretch
+     * (lab09: where its time goes), given the case's parameters and the
+     * stretch's call as its descriptor made it. */
+    void (*stretch_note)(const kit_params *p, const kit_lab_call *c);
+} kit_bench_extra;
+extern "C" const kit_bench_extra KIT_BENCH_EXTRA;
 
 #endif
