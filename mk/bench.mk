@@ -24,7 +24,7 @@
 BENCH_DIR := tools/bench/lib
 BENCH_LAB_SRC := $(sort $(wildcard labs/*/bench.cu))
 BENCH_LIB_LABS := $(patsubst labs/%/bench.cu,%,$(BENCH_LAB_SRC))
-BENCH_DESC_LABS := $(filter lab03-dot lab06-scan lab10-matmul lab07-merge lab08-spmv,$(BENCH_LIB_LABS))
+BENCH_DESC_LABS := $(filter lab03-dot lab06-scan lab10-matmul lab07-merge lab08-spmv lab09-lu,$(BENCH_LIB_LABS))
 BENCH_LIBS_lab03-dot := -lcublas
 BENCH_LIBS_lab08-spmv := -lcusparse
 BENCH_LIBS_lab09-lu := -lcusolver
@@ -82,7 +82,7 @@ $(BUILD)/bench/$(1)/harness.o $$(BENCH_WITH_$(1)_stretch): labs/$(1)/kit/harness
 	$(Q)$$(call say,NVCC,$$<)$(NVCC) $(KIT_NVCCFLAGS) $(NVCCFLAGS) -Xcompiler -fPIC -Ilabs/$(1)/student -Ilabs/$(1)/kit $$(BENCH_HARNESS_FLAGS) -MMD -MP -c $$< -o $$@
 $(BUILD)/bench/$(1)/library.so: labs/$(1)/bench.cu $(BENCH_DIR)/bench.cuh $(BUILD)/bench/$(1)/harness.o $(DEPS_OK) $(FLAGS_STAMP)
 	@mkdir -p $$(@D)
-	$(Q)$$(call say,NVCC,$$@)$(NVCC) $$(BENCH_SO_FLAGS) -Ilabs/$(1)/student -I$(BENCH_DIR) -o $$@ $$< $(BUILD)/bench/$(1)/harness.o $$(BENCH_LIBS_$(1))
+	$(Q)$$(call say,NVCC,$$@)$(NVCC) $$(BENCH_SO_FLAGS) -Ilabs/$(1)/student -Ilabs/$(1)/kit -I$(BENCH_DIR) -o $$@ $$< $(BUILD)/bench/$(1)/harness.o $$(BENCH_LIBS_$(1))
 $(BUILD)/bench/$(1)/descriptor.o: $(BENCH_DIR)/descriptor.cu $(BENCH_DIR)/bench.cuh $(DEPS_OK) $(FLAGS_STAMP)
 	@mkdir -p $$(@D)
 	$(Q)$$(call say,NVCC,$$<)$(NVCC) $(KIT_NVCCFLAGS) $(NVCCFLAGS) -I$(BENCH_DIR) -DBENCH_LAB='"$(1)"' -MMD -MP -c $$< -o $$@
