@@ -54,7 +54,7 @@ static void stretch_phases(const kit_params *p, const kit_lab_call *c)
     phases_fn phases = (phases_fn)bench_fn(BENCH_STRETCH, "lu_stretch_phases");
     float *a = NULL, ms[4];
     for (int i = 0; i < c->n_out; i++)
-        if (!strcmp(c->out[i].name, LAB09_OUT_A))
+        if (c->out[i].name && !strcmp(c->out[i].name, LAB09_OUT_A))
             a = (float *)c->out[i].at;
     if (!phases || !a)
         return;
