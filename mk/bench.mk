@@ -25,6 +25,7 @@ BENCH_DIR := tools/bench/lib
 BENCH_LAB_SRC := $(sort $(wildcard labs/*/bench.cu))
 BENCH_LIB_LABS := $(patsubst labs/%/bench.cu,%,$(BENCH_LAB_SRC))
 BENCH_DESC_LABS := $(filter lab03-dot lab06-scan lab10-matmul lab07-merge lab08-spmv lab09-lu lab11-streams,$(BENCH_LIB_LABS))
+BENCH_DESC_LABS += $(filter lab02-parallel-add lab04-histogram lab05-convolution lab12-toeplitz-matvec,$(BENCH_LIB_LABS))
 BENCH_LIBS_lab03-dot := -lcublas
 BENCH_LIBS_lab08-spmv := -lcusparse
 BENCH_LIBS_lab09-lu := -lcusolver

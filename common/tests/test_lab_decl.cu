@@ -151,6 +151,7 @@ static void timed(void)
     CHECK(tc.shift_lo == 0 && tc.shift_hi == 4, "shift [%lld, %lld]", (long long)tc.shift_lo, (long long)tc.shift_hi);
     CHECK(tc.out == &s.r && tc.out_host && !sw.out && tc.out_count == 1 && tc.poison == 0xFF, "the result");
     CHECK(tc.extra_bytes == 20, "a is read by every call: %g", tc.extra_bytes);
+    CHECK(kit_timed_calls_bytes(&tc) == 20 + 20 + 4, "a, b and the result: %g bytes", kit_timed_calls_bytes(&tc));
     CHECK(tc.flops == 2.0 * 5 * 3, "flops: 2 * n * bins, not %g", tc.flops);
     CHECK(tc.shift_step == 0, "no step declared: any element");
     kit_lab_decl rows = DECL; /* b as rows of `bins` elements: n = 7 holds two whole rows of 3 */
@@ -164,6 +165,7 @@ static void timed(void)
     CHECK(kit_decl_timed_calls(&OFFSET, &s, &tc, &sw) == 0 && tc.how == KIT_FRESH_OFFSET, "offset");
     CHECK(tc.modulus == 3 && tc.shift_lo == 1 && tc.shift_hi == 2, "offset in [1, bins)");
     CHECK(sw.out == (void **)&s.dout && !tc.out && tc.out_count == 3 && tc.extra_bytes == 0, "the histogram");
+    CHECK(kit_timed_calls_bytes(&tc) == 20 + 12, "the values and the bins: %g bytes", kit_timed_calls_bytes(&tc));
     CHECK(tc.flops == 0, "no flops declared: none");
     s.bins = 1;
     memset(&tc, 0, sizeof tc);

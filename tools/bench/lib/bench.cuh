@@ -28,12 +28,14 @@
  * them to the shared objects.  For each case (parameters, as the rubric
  * writes them) every row is the descriptor's own: inputs from (parameters,
  * seed), the call prepared before each call (its outputs poisoned, what it
- * changes in place restored: kit_lab_case_prepare), the baseline, the rate
- * from the metrics (the first in GB/s, else in GFLOP/s, by their labels), and
- * each output checked by the lab's checker (KIT_CHECK: the CPU reference).
- * What only some labs need - more rows, a library row that is a roof, a
- * slow baseline left out of the larger cases, the library's setup freed
- * per case, a line about the stretch - is KIT_BENCH_EXTRA, below.
+ * changes in place restored: kit_lab_case_prepare), the baseline, and each
+ * output checked by the lab's checker (KIT_CHECK: the CPU reference).  The
+ * rate is the first of the metrics (this case's, not the baseline's) in
+ * GB/s, else in GFLOP/s, by their labels; the copy roof moves the metric's
+ * bytes, or where the metric counts none (lab04's G elements/s; lab05's
+ * GFLOP/s, which has no library peer: the copy is its yardstick) the least
+ * bytes the lab's timed call moves (kit_timed_calls_bytes).  What only some
+ * labs need is a field of KIT_BENCH, below.
  *
  * The other labs' own programs (labs/<lab>/bench.cu with a main) build their
  * inputs, references and calls themselves, the student's and the reference's
@@ -45,7 +47,8 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "kit/lab.cuh" /* a lab's call and parameters; KIT_LAB_DESCRIPTORS_OMIT_FIELDS for KIT_BENCH_EXTRA */
+
+#include "kit/lab.cuh" /* a lab's call and parameters */
 
 typedef struct {
     const char *name;                 /* "reference", "cub::DeviceScan::InclusiveSum", ... */
@@ -63,7 +66,7 @@ typedef struct {
 typedef struct {
     char title[160];
     double bytes;  /* the least the operation must move (in + out); 0: no GB/s, no copy roof */
-    double flops;  /* > 0: report GFLOP/s instead of GB/s */
+    double flops;  /* > 0: report GFLOP/s instead of GB/s (a copy roof still where bytes > 0) */
 } bench_case;
 
 /* BENCH_STRETCH: the solution of a handout's optional stretch exercise
@@ -128,27 +131,26 @@ const char *bench_cmp_scalar(double got, double want, double tol);
 const char *bench_size(double n);
 
 /* A lab's cases from its descriptor: labs/<lab>/bench.cu defines
- * const kit_bench KIT_BENCH beside its library peer. */
+ * const kit_bench KIT_BENCH beside its library peer, naming the fields it
+ * uses (the others 0: none; designated initializers past `cases`). */
 #define KIT_BENCH_MAX_CASES 6
+#define KIT_BENCH_MAX_MORE 2
 typedef struct {
     const char *what;     /* the cases' title, before their parameters: "dot product" */
-    const char *library;  /* the library peer's row: "cublasSdot" */
+    /* the library peer's row: "cublasSdot"; NULL: the lab has none (lab05: its
+     * bench.cu's functions only abort(), for the harness to link), and the
+     * copy roof is the yardstick */
+    const char *library;
     const char *calls;    /* after "student" and "reference" in their rows: "tiled", or "" */
     const char *stretch;  /* after "stretch reference" (where the lab has a stretch exercise) */
     const char *baseline; /* the baseline's row: "baseline (kit_dot_global)" */
     const char *cases[KIT_BENCH_MAX_CASES]; /* parameters (the rubric's words), in order */
-} kit_bench;
-extern "C" const kit_bench KIT_BENCH;
-
-/* What only some labs need, beside KIT_BENCH where they do (absent: none
- * of it): designated initializers, after KIT_LAB_DESCRIPTORS_OMIT_FIELDS. */
-#define KIT_BENCH_MAX_MORE 2
-typedef struct {
     /* More rows, each after its implementation's own: implementation `who`
      * (BENCH_LIBRARY, BENCH_REFERENCE ...) on each case's parameters with
      * `params` after them (a later key wins), its row named `name` (the
-     * library's) or "<who> <name>".  lab07: the reference's merge_basic, and
-     * the library's (thrust::merge, where its merge_tiled is CUB's). */
+     * library's) or "<who> <name>".  lab05: the reference's
+     * conv1d_halo_global (variant=halo); lab07: the reference's merge_basic,
+     * and the library's (thrust::merge, where its merge_tiled is CUB's). */
     struct {
         int who;
         const char *name, *params;
@@ -160,15 +162,19 @@ typedef struct {
     /* The baseline's row in the first so many cases only (0: in all): a
      * slow one (lab09's per-step LU, about 1 s a call at n = 4096). */
     int baseline_cases;
-    /* As each case ends: frees what the library's first call made for that
-     * case alone (lab08: cuSPARSE's descriptor of its matrix). */
-    void (*release)(void);
+    /* NULL, or called before each case with its parameters: the library peer
+     * lets go of what it made for the case before (lab08: cuSPARSE's
+     * descriptor of its matrix; lab12: its dense A) and returns NULL when it
+     * takes this one, else why not (lab12: the dense A of the largest grid
+     * would not fit), which the case's title says. */
+    const char *(*new_case)(const kit_params *p);
     /* After each case's table, the stretch's case prepared again (outputs
      * poisoned, inputs restored): the lab's own line about the stretch
      * (lab09: where its time goes), given the case's parameters and the
      * stretch's call as its descriptor made it. */
     void (*stretch_note)(const kit_params *p, const kit_lab_call *c);
-} kit_bench_extra;
-extern "C" const kit_bench_extra KIT_BENCH_EXTRA;
+} kit_bench;
+extern "C" const kit_bench KIT_BENCH;
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers" /* a KIT_BENCH leaves out the fields it does not use */
 
 #endif

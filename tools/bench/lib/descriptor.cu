@@ -3,7 +3,6 @@
  * its KIT_LAB, the library's also the cases (KIT_BENCH); every row is made,
  * checked and timed through the lab driver.  BENCH_LAB: the lab's name
  * (mk/bench.mk compiles this file once per lab). */
-#include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,9 +16,8 @@
 #define BENCH_SEED 0xbe9c4ULL /* the same inputs every run */
 #define BENCH_NONCE 1
 
-/* One implementation, with its case held open; a row of
- * KIT_BENCH_EXTRA.more is one more, on the case's parameters and its own
- * after them. */
+/* One implementation, with its case held open; a row of KIT_BENCH.more is
+ * one more, on the case's parameters and its own after them. */
 typedef struct {
     int who;
     const char *name; /* after "student" ... in its row; the library's whole row */
@@ -124,69 +122,96 @@ static const char *metric(const kit_lab *lab, const void *state, int i, double *
     return lab->metrics[i].label;
 }
 
+/* The least bytes one timed call of the lab moves, where its table declares
+ * the timed calls; else 0. */
+static double timed_bytes(const kit_lab *lab, void *state)
+{
+    kit_timed_calls tc;
+    kit_lab_swap sw;
+    memset(&tc, 0, sizeof tc), memset(&sw, 0, sizeof sw);
+    return lab->decl && kit_decl_timed_calls(lab->decl, state, &tc, &sw) == 0 ? kit_timed_calls_bytes(&tc) : 0;
+}
+
 /* The rate column from the descriptor's metrics of the call (not the
  * baseline's, and this case's): the first in GB/s (a memory-bound
- * operation: the copy roof row moves the same bytes), else in GFLOP/s. */
-static void case_rate(const kit_lab *lab, const void *state, bench_case *c)
+ * operation: the copy roof row moves the same bytes), else in GFLOP/s.
+ * The copy roof's bytes where no metric counts them but the roof is
+ * wanted: a rate in neither unit, or no library peer to compare with. */
+static void case_rate(const kit_bench *b, const kit_lab *lab, void *state, bench_case *c)
 {
-    for (int flops = 0; flops < 2; flops++)
+    for (int flops = 0; flops < 2 && !c->bytes && !c->flops; flops++)
         for (int i = 0; i < 2 * KIT_LAB_MAX_METRICS; i++) {
             double units = NAN;
             const char *label = metric(lab, state, i, &units);
             if (!label || isnan(units) || !strstr(label, flops ? "GFLOP/s" : "GB/s"))
                 continue;
             *(flops ? &c->flops : &c->bytes) = units * 1e9;
-            return;
+            break;
         }
+    if (c->bytes == 0 && (c->flops == 0 || !b->library))
+        c->bytes = timed_bytes(lab, state);
 }
 
-/* Case number `index`: the library peer's, the student's, the reference's
- * and the stretch exercise's rows (those loaded), each followed by its more
- * rows, then the baseline's. */
-static void run_case(const kit_bench *b, const kit_bench_extra *x, int index, impl *im, int n)
+/* The case's title: its parameters, and why the library has no row. */
+static void case_title(const kit_bench *b, const char *params, const char *skip, bench_case *c)
 {
-    const char *params = b->cases[index];
+    const char *why = skip ? skip : b->library ? NULL : "no library peer: x copy is the yardstick";
+    int len = snprintf(c->title, sizeof c->title, "%s, %s", b->what, params);
+    if (why && len > 0 && (size_t)len < sizeof c->title)
+        snprintf(c->title + len, sizeof c->title - len, "; %s", why);
+}
+
+/* Case number `index`: the library peer's (where it takes the case), the
+ * student's, the reference's and the stretch exercise's rows (those
+ * loaded), each followed by its more rows, then the baseline's. */
+static void run_case(const kit_bench *b, int index, impl *im, int n)
+{
+    const char *params = b->cases[index], *skip = NULL;
     bench_row rows[BENCH_IMPLS + 1];
     int k = 0;
     impl *first = NULL;
+    kit_params p;
+    char err[256];
+    if (b->new_case && kit_params_parse(params, &p, err, sizeof err) == 0)
+        skip = b->new_case(&p);
     for (int i = 0; i < n; i++) {
         impl *m = &im[i];
-        if (!m->lab)
+        if (!m->lab || (m->who == BENCH_LIBRARY && (!m->name || skip)))
             continue;
         impl_open(m, params);
         first = first ? first : m;
         if (m->who == BENCH_LIBRARY)
-            rows[k++] = bench_make(m->name, impl_call, m, x->roof ? NULL : impl_check, !m->more, impl_prepare);
+            rows[k++] = bench_make(m->name, impl_call, m, b->roof ? NULL : impl_check, !m->more, impl_prepare);
         else
             k += bench_add(&rows[k], m->who, m->name, (void *)m->lab, impl_call, m, impl_check, impl_prepare);
     }
-    if (first->lab->baseline && (!x->baseline_cases || index < x->baseline_cases))
+    if (!first) /* no implementation loaded (said above) */
+        return;
+    if (first->lab->baseline && (!b->baseline_cases || index < b->baseline_cases))
         rows[k++] = bench_make(b->baseline, baseline_call, first, NULL, 0);
     bench_case c = {"", 0, 0};
-    snprintf(c.title, sizeof c.title, "%s, %s", b->what, params);
-    if (!x->roof)
-        case_rate(first->lab, kit_lab_case_state(first->lc), &c);
+    case_title(b, params, skip, &c);
+    if (!b->roof)
+        case_rate(b, first->lab, kit_lab_case_state(first->lc), &c);
     bench_case_run(&c, rows, k);
     for (int i = 0; i < n; i++)
-        if (x->stretch_note && im[i].lc && im[i].who == BENCH_STRETCH && !im[i].more) {
+        if (b->stretch_note && im[i].lc && im[i].who == BENCH_STRETCH && !im[i].more) {
             impl_prepare(&im[i]);
-            x->stretch_note(&im[i].params, &im[i].call);
+            b->stretch_note(&im[i].params, &im[i].call);
         }
     for (int i = 0; i < n; i++)
         if (im[i].lc)
             kit_lab_case_close(&im[i].ctx, im[i].lc), im[i].lc = NULL;
-    if (x->release)
-        x->release();
 }
 
 /* Every case, with each more row's parameters, is one the lab takes (its
  * own rules, no data made): else one line and status 1, GPU or not (the
  * --symbols check in CI sees it). */
-static void cases_valid(const kit_bench *b, const kit_bench_extra *x)
+static void cases_valid(const kit_bench *b)
 {
     for (int i = 0; i < KIT_BENCH_MAX_CASES && b->cases[i]; i++)
         for (int j = -1; j < KIT_BENCH_MAX_MORE; j++) {
-            const char *more = j < 0 ? NULL : x->more[j].params;
+            const char *more = j < 0 ? NULL : b->more[j].params;
             kit_params p;
             char err[256];
             if (j >= 0 && !more)
@@ -200,7 +225,7 @@ static void cases_valid(const kit_bench *b, const kit_bench_extra *x)
 }
 
 /* The implementations in the table's order, each followed by its more rows. */
-static int impls(const kit_bench *b, const kit_bench_extra *x, impl *im)
+static int impls(const kit_bench *b, impl *im)
 {
     const int order[] = {BENCH_LIBRARY, BENCH_STUDENT, BENCH_REFERENCE, BENCH_STRETCH};
     int n = 0;
@@ -210,8 +235,8 @@ static int impls(const kit_bench *b, const kit_bench_extra *x, impl *im)
         const char *name = !b ? NULL : who == BENCH_LIBRARY ? b->library : who == BENCH_STRETCH ? b->stretch : b->calls;
         im[n].who = who, im[n].name = name, im[n++].lab = lab;
         for (int j = 0; j < KIT_BENCH_MAX_MORE; j++)
-            if (x->more[j].params && x->more[j].who == who)
-                im[n].who = who, im[n].name = x->more[j].name, im[n].more = x->more[j].params, im[n++].lab = lab;
+            if (b && b->more[j].params && b->more[j].who == who)
+                im[n].who = who, im[n].name = b->more[j].name, im[n].more = b->more[j].params, im[n++].lab = lab;
     }
     return n;
 }
@@ -221,19 +246,15 @@ int main(int argc, char **argv)
     bench_start(argc, argv, BENCH_LAB);
     impl im[BENCH_IMPLS];
     const kit_bench *b = (const kit_bench *)bench_fn(BENCH_LIBRARY, "KIT_BENCH");
-    static const kit_bench_extra none = {}; /* a lab that needs none of it defines no KIT_BENCH_EXTRA */
-    void *lib = bench_so(BENCH_LIBRARY);
-    const kit_bench_extra *x = lib ? (const kit_bench_extra *)dlsym(lib, "KIT_BENCH_EXTRA") : NULL;
-    x = x ? x : &none;
-    int n = impls(b, x, im);
+    int n = impls(b, im);
     if (b)
-        cases_valid(b, x);
+        cases_valid(b);
     bench_gpu(); /* --symbols ends here */
     if (!b || !im[0].lab) {
         fprintf(stderr, "bench %s: the library peer did not load (above): nothing measured\n", BENCH_LAB);
         return 1;
     }
     for (int i = 0; i < KIT_BENCH_MAX_CASES && b->cases[i]; i++)
-        run_case(b, x, i, im, n);
+        run_case(b, i, im, n);
     return bench_finish();
 }
