@@ -27,6 +27,9 @@ typedef struct {
     kit_run_ctx ctx;
     kit_lab_case *lc;
     kit_lab_call call;
+    /* the checker's case of these parameters, shared by the rows that have
+     * them: its inputs and references made once per case (run_case) */
+    kit_check_case **check;
 } impl;
 
 #define BENCH_IMPLS (4 * (1 + KIT_BENCH_MAX_MORE))
@@ -53,7 +56,8 @@ static void baseline_call(void *p)
 }
 
 /* The outputs of the call just made, through the lab's checker (the CPU
- * reference): NULL when right, else the checker's summary. */
+ * reference, computed at the first row of the case that has its
+ * parameters): NULL when right, else the checker's summary. */
 static const char *impl_check(void *p)
 {
     impl *m = (impl *)p;
@@ -75,7 +79,9 @@ static const char *impl_check(void *p)
     kit_check_ctx cc;
     memset(&cc, 0, sizeof cc);
     cc.params = &m->params, cc.seed = BENCH_SEED, cc.out = b, cc.stdout_text = "";
-    const char *wrong = kit_check_run(&cc, &KIT_CHECK) ? strdup(cc.summary) : NULL;
+    if (!*m->check && !(*m->check = kit_check_case_open(&KIT_CHECK, &m->params, BENCH_SEED, err, sizeof err)))
+        kit_fail(&cc, "bad test parameters: %s", err);
+    const char *wrong = !*m->check || kit_check_case_run(&cc, *m->check) ? strdup(cc.summary) : NULL;
     free(cc.details);
     kit_blob_free(b);
     return wrong;
@@ -170,6 +176,7 @@ static void run_case(const kit_bench *b, int index, impl *im, int n)
     bench_row rows[BENCH_IMPLS + 1];
     int k = 0;
     impl *first = NULL;
+    kit_check_case *checks[BENCH_IMPLS] = {}; /* one per row parameters: [i] those of im[i] and the rows after it */
     kit_params p;
     char err[256];
     if (b->new_case && kit_params_parse(params, &p, err, sizeof err) == 0)
@@ -180,6 +187,10 @@ static void run_case(const kit_bench *b, int index, impl *im, int n)
             continue;
         impl_open(m, params);
         first = first ? first : m;
+        m->check = &checks[i];
+        for (int j = 0; j < i; j++)
+            if (im[j].lc && (im[j].more == m->more || (im[j].more && m->more && !strcmp(im[j].more, m->more))))
+                m->check = im[j].check;
         if (m->who == BENCH_LIBRARY)
             rows[k++] = bench_make(m->name, impl_call, m, b->roof ? NULL : impl_check, !m->more, impl_prepare);
         else
@@ -199,9 +210,11 @@ static void run_case(const kit_bench *b, int index, impl *im, int n)
             impl_prepare(&im[i]);
             b->stretch_note(&im[i].params, &im[i].call);
         }
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         if (im[i].lc)
             kit_lab_case_close(&im[i].ctx, im[i].lc), im[i].lc = NULL;
+        kit_check_case_close(checks[i]);
+    }
 }
 
 /* Every case, with each more row's parameters, is one the lab takes (its
