@@ -75,19 +75,24 @@ static void poisoned_tail(kit_check_ctx *ctx, const kit_check_output *o, const k
                    (unsigned long long)(len - 1), (long long)o->poisoned, o->tail_of);
 }
 
-/* One output: fetched, compared with its reference, explained.  1 when right. */
-static int check_output(kit_check_ctx *ctx, const void *data, const kit_check_output *o, kit_check_got *g)
+/* One output: fetched, compared with its reference (computed into *ref
+ * where it is not yet: once per case), explained.  1 when right. */
+static int check_output(kit_check_ctx *ctx, const void *data, const kit_check_output *o, kit_check_ref *ref,
+                        kit_check_got *g)
 {
     g->out = o;
     if (!fetch(ctx, o, g))
         return 0;
     if (o->reference) {
-        size_t cells = o->len ? (size_t)o->len : 1;
-        void *exp = kit_xmalloc(cells * 8, "the reference"); /* doubles, int64_t or uint64_t */
-        g->ref = (kit_check_ref){exp, exp, exp, NULL};
-        if (o->type == KIT_T_F32 || o->type == KIT_T_F64)
-            g->ref.bound = kit_xmalloc(cells * sizeof *g->ref.bound, "the reference");
-        o->reference(data, &g->ref);
+        if (!ref->f) {
+            size_t cells = o->len ? (size_t)o->len : 1;
+            void *exp = kit_xmalloc(cells * 8, "the reference"); /* doubles, int64_t or uint64_t */
+            *ref = (kit_check_ref){exp, exp, exp, NULL};
+            if (o->type == KIT_T_F32 || o->type == KIT_T_F64)
+                ref->bound = kit_xmalloc(cells * sizeof *ref->bound, "the reference");
+            o->reference(data, ref);
+        }
+        g->ref = *ref;
         compare(o, g);
         g->ok = kit_cmp_ok(&g->cmp);
         if (!g->ok && o->explain_first && o->after)
@@ -316,30 +321,46 @@ static void check_sampled(kit_check_ctx *ctx, const kit_check *lab, const void *
     kit_timed_check_samples(ctx, data, &s);
 }
 
-int kit_check_run(kit_check_ctx *ctx, const kit_check *lab)
+struct kit_check_case {
+    const kit_check *lab;
+    void *data;
+    int n;
+    kit_check_output outs[KIT_CHECK_MAX_OUT];
+    kit_check_ref refs[KIT_CHECK_MAX_OUT]; /* each computed at the first run that reaches its output */
+};
+
+kit_check_case *kit_check_case_open(const kit_check *lab, const kit_params *p, uint64_t seed, char *err, size_t len)
 {
-    void *data = kit_xmalloc(lab->data_size ? lab->data_size : 1, "the checker's inputs");
-    memset(data, 0, lab->data_size);
-    char err[256];
-    if (lab->generate(ctx->params, ctx->seed, data, err, sizeof err) != 0) {
-        kit_fail(ctx, "bad test parameters: %s", err);
-        free(data);
-        return 1;
+    kit_check_case *c = kit_xmalloc(sizeof *c, "the checker's inputs");
+    memset(c, 0, sizeof *c);
+    c->lab = lab;
+    c->data = kit_xmalloc(lab->data_size ? lab->data_size : 1, "the checker's inputs");
+    memset(c->data, 0, lab->data_size);
+    if (lab->generate(p, seed, c->data, err, len) != 0) {
+        free(c->data);
+        free(c);
+        return NULL;
     }
+    c->n = lab->outputs ? lab->outputs(c->data, c->outs) : table_outputs(lab, c->data, c->outs);
+    return c;
+}
+
+int kit_check_case_run(kit_check_ctx *ctx, kit_check_case *c)
+{
+    const kit_check *lab = c->lab;
+    const void *data = c->data;
     double input = lab->input      ? lab->input(data)
                    : lab->input_of ? lab->input_per * kit_field_int(data, lab->input_of)
                                    : product_input(lab, data);
     if (lab->input || lab->input_of || lab->product.m) /* evidence (manifest): what the kernels must read */
         kit_call_input(ctx, "*", input, !(lab->input_on_host && lab->input_on_host(data)));
-    kit_check_output outs[KIT_CHECK_MAX_OUT];
     kit_check_got got[KIT_CHECK_MAX_OUT];
-    memset(outs, 0, sizeof outs);
     memset(got, 0, sizeof got);
-    int n = lab->outputs ? lab->outputs(data, outs) : table_outputs(lab, data, outs), ok = 1;
+    int n = c->n, ok = 1;
     for (int i = 0; i < n && ok; i++)
-        ok = check_output(ctx, data, &outs[i], &got[i]);
+        ok = check_output(ctx, data, &c->outs[i], &c->refs[i], &got[i]);
     for (int i = 0; i < n; i++)
-        got[i].out = &outs[i];
+        got[i].out = &c->outs[i];
     if (lab->product.m && ok && n > 0)
         check_product(ctx, lab, data, &got[0]);
     if (lab->judge)
@@ -357,14 +378,34 @@ int kit_check_run(kit_check_ctx *ctx, const kit_check *lab)
         check_offset(ctx, lab, data, &got[0]);
     else if (!lab->timed && lab->timed_xor[0].call && !ctx->failed)
         check_xor(ctx, lab, data);
-    for (int i = 0; i < n; i++) {
-        free(got[i].ref.f);
-        free(got[i].ref.bound);
-    }
-    if (lab->release)
-        lab->release(data);
-    free(data);
     return ctx->failed;
+}
+
+void kit_check_case_close(kit_check_case *c)
+{
+    if (!c)
+        return;
+    for (int i = 0; i < c->n; i++) {
+        free(c->refs[i].f);
+        free(c->refs[i].bound);
+    }
+    if (c->lab->release)
+        c->lab->release(c->data);
+    free(c->data);
+    free(c);
+}
+
+int kit_check_run(kit_check_ctx *ctx, const kit_check *lab)
+{
+    char err[256];
+    kit_check_case *c = kit_check_case_open(lab, ctx->params, ctx->seed, err, sizeof err);
+    if (!c) {
+        kit_fail(ctx, "bad test parameters: %s", err);
+        return 1;
+    }
+    int rc = kit_check_case_run(ctx, c);
+    kit_check_case_close(c);
+    return rc;
 }
 
 int lab_check(kit_check_ctx *ctx) { return kit_check_run(ctx, &KIT_CHECK); }

@@ -478,6 +478,17 @@ int kit_lab_case_call(kit_run_ctx *ctx, kit_lab_case *lc, kit_lab_call *c)
     return 0;
 }
 
+int kit_lab_case_prepare(kit_lab_case *lc, const kit_lab_call *c)
+{
+    if (kit_lab_poison(c) != 0)
+        return -1;
+    if (lc->lab->restore && lc->lab->restore(lc->state) != 0) {
+        fprintf(stderr, "%s: the inputs could not be restored\n", lc->lab->tag);
+        return -1;
+    }
+    return 0;
+}
+
 int kit_lab_case_record(kit_run_ctx *ctx, kit_lab_case *lc, const kit_lab_call *c)
 {
     int rc = record(ctx, lc, c, 0);

@@ -21,6 +21,10 @@ typedef struct {
 /* What the hooks saw, in order ("after judge timed"), and judge's ok. */
 static char trail[256];
 static int judged_ok = -1;
+/* How often the inputs were generated and the reference computed. */
+static int generated, referenced;
+/* Set: run() checks against this case held open, not kit_check_run's own. */
+static kit_check_case *held;
 
 static void saw(const char *hook) { snprintf(trail + strlen(trail), sizeof trail - strlen(trail), "%s ", hook); }
 
@@ -29,6 +33,7 @@ static int sq_generate(const kit_params *p, uint64_t seed, void *data, char *err
     sq_data *d = data;
     int ok = 1;
     (void)seed;
+    generated++;
     d->n = (int)kit_params_ll(p, "n", 3, &ok);
     if (!ok || d->n < 0 || d->n > 100) {
         snprintf(err, errlen, "n must be 0 <= n <= 100 (got '%s')", kit_params_get(p, "n", ""));
@@ -52,6 +57,7 @@ static int sq_on_host(const void *data) { return ((const sq_data *)data)->host; 
 static void sq_reference(const void *data, const kit_check_ref *r)
 {
     const sq_data *d = data;
+    referenced++;
     for (int i = 0; i < d->n; i++) {
         if (d->is_int)
             r->i[i] = (int64_t)(i + 1) * (i + 1);
@@ -115,7 +121,7 @@ static int run(kit_writer *w, const char *params, const kit_check *lab, kit_chec
     memset(&ctx, 0, sizeof ctx);
     ctx.params = &kp, ctx.out = b;
     trail[0] = 0, judged_ok = -1;
-    int rc = kit_check_run(&ctx, lab);
+    int rc = held ? kit_check_case_run(&ctx, held) : kit_check_run(&ctx, lab);
     snprintf(text, len, "%s\n%s", ctx.summary, ctx.details ? ctx.details : "");
     free(ctx.details);
     ctx.details = NULL, ctx.out = NULL, ctx.params = NULL;
@@ -482,6 +488,32 @@ START_TEST(declared_product_recomputes_timed_calls)
 }
 END_TEST
 
+/* One case held open, checked three times: its inputs generated and its
+ * reference computed once, each run's verdict its own outputs'. */
+START_TEST(a_case_held_open_makes_its_inputs_and_reference_once)
+{
+    char text[1024], err[256];
+    kit_params kp;
+    ck_assert_int_eq(kit_params_parse("n=3", &kp, err, sizeof err), 0);
+    generated = referenced = 0;
+    held = kit_check_case_open(&KIT_CHECK, &kp, 0, err, sizeof err);
+    ck_assert_ptr_nonnull(held);
+    ck_assert_int_eq(run(with_v(RIGHT, 3), "n=3", &KIT_CHECK, NULL, text, sizeof text), 0);
+    ck_assert_int_eq(run(with_v(WRONG, 3), "n=3", &KIT_CHECK, NULL, text, sizeof text), 1);
+    ck_assert_ptr_nonnull(strstr(text, "sq explains: v[1] is wrong"));
+    ck_assert_int_eq(run(with_v(RIGHT, 3), "n=3", &KIT_CHECK, NULL, text, sizeof text), 0);
+    ck_assert_str_eq(trail, "after judge timed ");
+    ck_assert_int_eq(generated, 1);
+    ck_assert_int_eq(referenced, 1);
+    kit_check_case_close(held);
+    held = NULL;
+    /* bad parameters: no case, and why */
+    ck_assert_int_eq(kit_params_parse("n=-1", &kp, err, sizeof err), 0);
+    ck_assert_ptr_null(kit_check_case_open(&KIT_CHECK, &kp, 0, err, sizeof err));
+    ck_assert_str_eq(err, "n must be 0 <= n <= 100 (got '-1')");
+}
+END_TEST
+
 static Suite *driver_suite(void)
 {
     Suite *s = suite_create("check_driver");
@@ -500,6 +532,7 @@ static Suite *driver_suite(void)
     tcase_add_test(t, xor_timed_calls_recomputed_by_the_row_that_holds);
     tcase_add_test(t, declared_product_is_judged_with_its_evidence);
     tcase_add_test(t, declared_product_recomputes_timed_calls);
+    tcase_add_test(t, a_case_held_open_makes_its_inputs_and_reference_once);
     suite_add_tcase(s, t);
     return s;
 }

@@ -218,6 +218,17 @@ extern const kit_check KIT_CHECK;
 /* The loop above on `lab` (lab_check() is kit_check_run(ctx, &KIT_CHECK)). */
 int kit_check_run(kit_check_ctx *ctx, const kit_check *lab);
 
+/* The same loop in three parts, for many outputs of one case (make bench:
+ * every row of a case, where generating the inputs and computing the
+ * references cost seconds of CPU each time).  open: step 1 once (NULL with
+ * err filled when the parameters are bad); run: steps 2-5 on ctx's outputs,
+ * each reference computed at the first run that reaches its output and
+ * kept for the next (the hooks see the same data, read only); close: step 6. */
+typedef struct kit_check_case kit_check_case;
+kit_check_case *kit_check_case_open(const kit_check *lab, const kit_params *p, uint64_t seed, char *err, size_t len);
+int kit_check_case_run(kit_check_ctx *ctx, kit_check_case *c);
+void kit_check_case_close(kit_check_case *c);
+
 /* KIT_CHECK_DATASET(lab03): generate and release for KIT_CHECK from
  * dataset.h's lab03_generate and lab03_free on a lab03_data. */
 #define KIT_CHECK_DATASET(prefix)                                                                          \
