@@ -295,6 +295,12 @@ $(BUILD)/common/tests/test_lab_driver: common/tests/test_lab_driver.cu common/sr
 	@mkdir -p $(@D)
 	$(Q)$(call say,NVCC,$@)$(NVCC) $(KIT_NVCCFLAGS) $(NVCCFLAGS) -o $@ $< common/src/lab_driver.cu common/src/lab_decl.cu $(LIBKIT) $(OPENMP_LINK) -lm
 
+# The runner's memory kinds, on memory the CUDA runtime does not know (nvcc: CUDA C++; no GPU needed).
+UNIT_TESTS += $(BUILD)/common/tests/test_memory_kind
+$(BUILD)/common/tests/test_memory_kind: common/tests/test_memory_kind.cu common/src/memory_kind.cu common/tests/plain_check.h $(DEPS_OK) $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(Q)$(call say,NVCC,$@)$(NVCC) $(KIT_NVCCFLAGS) $(NVCCFLAGS) -o $@ $< common/src/memory_kind.cu
+
 # The data descriptor's interpreter on the CPU (nvcc: CUDA C++; no CUDA call is made).
 UNIT_TESTS += $(BUILD)/common/tests/test_lab_decl
 $(BUILD)/common/tests/test_lab_decl: common/tests/test_lab_decl.cu common/src/lab_decl.cu common/tests/plain_check.h $(LIBKIT) $(DEPS_OK) $(FLAGS_STAMP)

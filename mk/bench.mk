@@ -13,67 +13,60 @@
 # kit's flags and loaded by the bench program, as both define the same
 # function names.  The libraries are linked here only: never into graded code.
 #
-# The labs of BENCH_DESC_LABS are benched from their descriptor: each shared
-# object also holds the lab's harness (compiled once, position-independent),
-# bench.cu is the library peer's (library.so), and the program is the
-# generic descriptor.cu linked with the lab's kit objects, its checker and
-# the lab driver, exported to the shared objects (--export-dynamic).  The
-# other labs' bench.cu is a program of its own.
+# Every lab is benched from its descriptor: each shared object also holds
+# the lab's harness (compiled once, position-independent; the stretch's
+# again where BENCH_STRETCH_CALLS_<lab> is set), bench.cu is the library
+# peer's (library.so), and the program is the generic descriptor.cu linked
+# with the lab's kit objects, its checker and the lab driver, exported to
+# the shared objects (--export-dynamic).
 
 BENCH_DIR := tools/bench/lib
 BENCH_LAB_SRC := $(sort $(wildcard labs/*/bench.cu))
 BENCH_LIB_LABS := $(patsubst labs/%/bench.cu,%,$(BENCH_LAB_SRC))
-BENCH_DESC_LABS := $(filter lab03-dot lab06-scan lab10-matmul,$(BENCH_LIB_LABS))
 BENCH_LIBS_lab03-dot := -lcublas
 BENCH_LIBS_lab08-spmv := -lcusparse
 BENCH_LIBS_lab09-lu := -lcusolver
 BENCH_LIBS_lab10-matmul := -lcublas
 BENCH_LIBS_lab12-toeplitz-matvec := -lcublas
+# The stretch's own function in place of the interface's, where the stretch
+# solution keeps the interface's for grading (lab08: spmv_vector is the warp
+# per row the tests grade, spmv_hybrid the stretch): its shared object's
+# harness is compiled with these flags.
+BENCH_STRETCH_CALLS_lab08-spmv := -Dspmv_vector=spmv_hybrid
 BENCH_SO_FLAGS = $(KIT_NVCCFLAGS) $(NVCCFLAGS) -Xcompiler -fPIC -shared -cudart shared -Xlinker -Bsymbolic
 BENCH_LINK = -cudart shared -ldl -Xlinker -rpath=$(CUDA_LIBDIR) -L$(CUDA_LIBDIR) $(OPENMP_LINK)
 BENCH_DRIVER_OBJ := $(call obj,$(BENCH_DIR)/bench.cu)
 $(BENCH_DRIVER_OBJ): $(BENCH_DIR)/bench.cuh
 
 # $(call BENCH_SO,LAB,NAME,FOLDER): NAME.so from FOLDER's .cu files, where it
-# has any (with the harness, BENCH_WITH_LAB, for a lab of BENCH_DESC_LABS)
+# has any, with the harness (BENCH_WITH_LAB, or BENCH_WITH_LAB_NAME)
 define BENCH_SO
 ifneq ($$(wildcard $(3)/*.cu),)
-$(BUILD)/bench/$(1)/$(2).so: $$(wildcard $(3)/*.cu labs/$(1)/student/*.h) $$(BENCH_WITH_$(1)) $(DEPS_OK) $(FLAGS_STAMP)
+$(BUILD)/bench/$(1)/$(2).so: $$(wildcard $(3)/*.cu labs/$(1)/student/*.h) $$(or $$(BENCH_WITH_$(1)_$(2)),$$(BENCH_WITH_$(1))) $(DEPS_OK) $(FLAGS_STAMP)
 	@mkdir -p $$(@D)
-	$(Q)$$(call say,NVCC,$$@)$(NVCC) $$(BENCH_SO_FLAGS) -Ilabs/$(1)/student -o $$@ $$(wildcard $(3)/*.cu) $$(BENCH_WITH_$(1))
+	$(Q)$$(call say,NVCC,$$@)$(NVCC) $$(BENCH_SO_FLAGS) -Ilabs/$(1)/student -o $$@ $$(wildcard $(3)/*.cu) $$(or $$(BENCH_WITH_$(1)_$(2)),$$(BENCH_WITH_$(1)))
 BENCH_SO_$(1) += $(BUILD)/bench/$(1)/$(2).so
 endif
 endef
 
-define BENCH_RULES
-BENCH_SO_$(1) :=
-$$(eval $$(call BENCH_SO,$(1),student,labs/$(1)/student))
-$$(eval $$(call BENCH_SO,$(1),reference,labs/$(1)/solution))
-$$(eval $$(call BENCH_SO,$(1),stretch,labs/$(1)/solution/stretch))
-$(call obj,labs/$(1)/bench.cu): KIT_NVCCFLAGS += -Ilabs/$(1)/student -Ilabs/$(1)/kit -I$(BENCH_DIR)
-$(call obj,labs/$(1)/bench.cu): $(BENCH_DIR)/bench.cuh
-$(BUILD)/bench/$(1)/bench: $(call obj,labs/$(1)/bench.cu) $(BENCH_DRIVER_OBJ) $(call obj,labs/$(1)/kit/baseline.cu) $(LIBKIT)
-	@mkdir -p $$(@D)
-	$(Q)$$(call say,LD,$$@)$(NVCC) $(ARCH_FLAGS) -o $$@ $$^ $(BENCH_LINK) $$(BENCH_LIBS_$(1))
-BENCH_BINS += $(BUILD)/bench/$(1)/bench $$(BENCH_SO_$(1))
-endef
-
-# From the descriptor: the harness, position-independent, in every shared
+# Each lab: the harness, position-independent, in every shared
 # object; the library peer's; the program, with the lab driver and all of
 # common/ but the runner's main.
 BENCH_DRIVER_OBJS := $(call obj,$(filter-out common/src/runner_main.cu,$(COMMON_CU)))
-define BENCH_DESC_RULES
+define BENCH_RULES
 BENCH_WITH_$(1) := $(BUILD)/bench/$(1)/harness.o
+BENCH_WITH_$(1)_stretch := $(if $(BENCH_STRETCH_CALLS_$(1)),$(BUILD)/bench/$(1)/harness-stretch.o)
+$(BUILD)/bench/$(1)/harness-stretch.o: BENCH_HARNESS_FLAGS := $(BENCH_STRETCH_CALLS_$(1))
 BENCH_SO_$(1) := $(BUILD)/bench/$(1)/library.so
 $$(eval $$(call BENCH_SO,$(1),student,labs/$(1)/student))
 $$(eval $$(call BENCH_SO,$(1),reference,labs/$(1)/solution))
 $$(eval $$(call BENCH_SO,$(1),stretch,labs/$(1)/solution/stretch))
-$(BUILD)/bench/$(1)/harness.o: labs/$(1)/kit/harness.cu $(DEPS_OK) $(FLAGS_STAMP) | $(BUILD)/labs/$(1)/provided.ok
+$(BUILD)/bench/$(1)/harness.o $$(BENCH_WITH_$(1)_stretch): labs/$(1)/kit/harness.cu $(DEPS_OK) $(FLAGS_STAMP) | $(BUILD)/labs/$(1)/provided.ok
 	@mkdir -p $$(@D)
-	$(Q)$$(call say,NVCC,$$<)$(NVCC) $(KIT_NVCCFLAGS) $(NVCCFLAGS) -Xcompiler -fPIC -Ilabs/$(1)/student -Ilabs/$(1)/kit -MMD -MP -c $$< -o $$@
+	$(Q)$$(call say,NVCC,$$<)$(NVCC) $(KIT_NVCCFLAGS) $(NVCCFLAGS) -Xcompiler -fPIC -Ilabs/$(1)/student -Ilabs/$(1)/kit $$(BENCH_HARNESS_FLAGS) -MMD -MP -c $$< -o $$@
 $(BUILD)/bench/$(1)/library.so: labs/$(1)/bench.cu $(BENCH_DIR)/bench.cuh $(BUILD)/bench/$(1)/harness.o $(DEPS_OK) $(FLAGS_STAMP)
 	@mkdir -p $$(@D)
-	$(Q)$$(call say,NVCC,$$@)$(NVCC) $$(BENCH_SO_FLAGS) -Ilabs/$(1)/student -I$(BENCH_DIR) -o $$@ $$< $(BUILD)/bench/$(1)/harness.o $$(BENCH_LIBS_$(1))
+	$(Q)$$(call say,NVCC,$$@)$(NVCC) $$(BENCH_SO_FLAGS) -Ilabs/$(1)/student -Ilabs/$(1)/kit -I$(BENCH_DIR) -o $$@ $$< $(BUILD)/bench/$(1)/harness.o $$(BENCH_LIBS_$(1))
 $(BUILD)/bench/$(1)/descriptor.o: $(BENCH_DIR)/descriptor.cu $(BENCH_DIR)/bench.cuh $(DEPS_OK) $(FLAGS_STAMP)
 	@mkdir -p $$(@D)
 	$(Q)$$(call say,NVCC,$$<)$(NVCC) $(KIT_NVCCFLAGS) $(NVCCFLAGS) -I$(BENCH_DIR) -DBENCH_LAB='"$(1)"' -MMD -MP -c $$< -o $$@
@@ -82,8 +75,7 @@ $(BUILD)/bench/$(1)/bench: $(BUILD)/bench/$(1)/descriptor.o $(BENCH_DRIVER_OBJ) 
 	$(Q)$$(call say,LD,$$@)$(NVCC) $(ARCH_FLAGS) -o $$@ $$^ $(BENCH_LINK) -Xlinker --export-dynamic $(CUPTI_LIBS) $(CJSON_LIBS) -lm
 BENCH_BINS += $(BUILD)/bench/$(1)/bench $$(BENCH_SO_$(1))
 endef
-$(foreach l,$(BENCH_DESC_LABS),$(eval $(call BENCH_DESC_RULES,$(l))))
-$(foreach l,$(filter-out $(BENCH_DESC_LABS),$(BENCH_LIB_LABS)),$(eval $(call BENCH_RULES,$(l))))
+$(foreach l,$(BENCH_LIB_LABS),$(eval $(call BENCH_RULES,$(l))))
 $(BENCH_DRIVER_OBJ): KIT_NVCCFLAGS += -I$(BENCH_DIR)
 
 # LAB=lab06 or LAB=lab06-scan; no LAB: all of them.

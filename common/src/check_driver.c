@@ -52,24 +52,50 @@ static void compare(const kit_check_output *o, kit_check_got *g)
     }
 }
 
-/* The reference of o into g->ref: the lab's function, or its element
- * function at shift 0, scale 1; then floats' sums of magnitudes made bounds. */
-static void make_reference(const void *data, const kit_check_output *o, kit_check_got *g)
+/* Element i of an integer output (or reference: I64), as the output's type has it. */
+static int64_t int_at(kit_type type, const void *p, uint64_t i)
+{
+    switch (type) {
+    case KIT_T_I32: return ((const int32_t *)p)[i];
+    case KIT_T_U32: return ((const uint32_t *)p)[i];
+    default: return ((const int64_t *)p)[i];
+    }
+}
+
+/* After a wrong integer output: the elements at its end that still hold the
+ * harness's poison where the reference does not (kit_check_output.tail_of). */
+static void poisoned_tail(kit_check_ctx *ctx, const kit_check_output *o, const kit_check_got *g)
+{
+    uint64_t len = g->count < o->len ? g->count : o->len, t = len;
+    if (o->type == KIT_T_F32 || o->type == KIT_T_F64)
+        return;
+    while (t > 0 && int_at(o->type, g->got, t - 1) == o->poisoned && int_at(KIT_T_I64, g->ref.i, t - 1) != o->poisoned)
+        t--;
+    if (t < len)
+        kit_detail(ctx, "the last %llu outputs (%s[%llu] to %s[%llu]) still hold %lld, the value the harness filled %s "
+                        "with before your call: were they ever written?",
+                   (unsigned long long)(len - t), o->tail_of, (unsigned long long)t, o->tail_of,
+                   (unsigned long long)(len - 1), (long long)o->poisoned, o->tail_of);
+}
+
+/* The reference of o into r: the lab's function, or its element function at
+ * shift 0, scale 1; then floats' sums of magnitudes made bounds. */
+static void make_reference(const void *data, const kit_check_output *o, kit_check_ref *r)
 {
     int64_t len = (int64_t)o->len;
     if (o->reference) {
-        o->reference(data, &g->ref);
+        o->reference(data, r);
     } else {
 #pragma omp parallel for num_threads(len >= (1 << 16) ? kit_threads() : 1) schedule(static)
         for (int64_t i = 0; i < len; i++)
-            g->ref.f[i] = o->element(data, i, 0, 1.0, &g->ref.bound[i]);
+            r->f[i] = o->element(data, i, 0, 1.0, &r->bound[i]);
     }
-    if (!g->ref.bound || !(o->terms_of || o->terms_add || o->terms_index))
+    if (!r->bound || !(o->terms_of || o->terms_add || o->terms_index))
         return;
     double u = o->type == KIT_T_F64 ? KIT_U_F64 : KIT_U_F32;
     double terms = (double)o->terms_add + kit_field_int(data, o->terms_of);
     for (int64_t i = 0; i < len; i++)
-        g->ref.bound[i] = kit_sum_bound(terms + (o->terms_index ? (double)i : 0.0), g->ref.bound[i], u);
+        r->bound[i] = kit_sum_bound(terms + (o->terms_index ? (double)i : 0.0), r->bound[i], u);
 }
 
 /* What a wrong value's elements say (check_explain.c), then the output's own `after`. */
@@ -81,25 +107,32 @@ static void explain(kit_check_ctx *ctx, const void *data, const kit_check_output
         o->after(ctx, data, g);
 }
 
-/* One output: fetched, compared with its reference, explained.  1 when right. */
-static int check_output(kit_check_ctx *ctx, const void *data, const kit_check_output *o, kit_check_got *g)
+/* One output: fetched, compared with its reference (computed into *ref
+ * where it is not yet: once per case), explained.  1 when right. */
+static int check_output(kit_check_ctx *ctx, const void *data, const kit_check_output *o, kit_check_ref *ref,
+                        kit_check_got *g)
 {
     g->out = o;
     if (!fetch(ctx, o, g))
         return 0;
     if (o->reference || o->element) {
-        size_t cells = o->len ? (size_t)o->len : 1;
-        void *exp = kit_xmalloc(cells * 8, "the reference"); /* doubles, int64_t or uint64_t */
-        g->ref = (kit_check_ref){exp, exp, exp, NULL};
-        if (o->type == KIT_T_F32 || o->type == KIT_T_F64)
-            g->ref.bound = kit_xmalloc(cells * sizeof *g->ref.bound, "the reference");
-        make_reference(data, o, g);
+        if (!ref->f) {
+            size_t cells = o->len ? (size_t)o->len : 1;
+            void *exp = kit_xmalloc(cells * 8, "the reference"); /* doubles, int64_t or uint64_t */
+            *ref = (kit_check_ref){exp, exp, exp, NULL};
+            if (o->type == KIT_T_F32 || o->type == KIT_T_F64)
+                ref->bound = kit_xmalloc(cells * sizeof *ref->bound, "the reference");
+            make_reference(data, o, ref);
+        }
+        g->ref = *ref;
         compare(o, g);
         g->ok = kit_cmp_ok(&g->cmp);
         int first = !g->ok && o->explain_first;
         if (first)
             explain(ctx, data, o, g);
         kit_check_cmp(ctx, o->what, &g->cmp);
+        if (!g->ok && o->tail_of)
+            poisoned_tail(ctx, o, g);
         if (!first)
             explain(ctx, data, o, g);
     } else {
@@ -189,25 +222,117 @@ static void check_fresh(kit_check_ctx *ctx, const kit_check *lab, const void *da
         return;
     void *exp = kit_xmalloc((size_t)o->len * 8, "the reference"), *fresh = kit_xmalloc(lab->data_size, "fresh inputs");
     kit_check_ref r = {exp, exp, exp, kit_xmalloc((size_t)o->len * sizeof(double), "the reference")};
+    /* the refreshed inputs, remade for every timed call into the same arrays
+     * (2^26 floats each in lab06: allocated once, not once a call) */
+    float *made[2] = {NULL, NULL};
+    for (int j = 0; j < 2 && lab->timed_fresh.in[j]; j++)
+        made[j] = kit_xmalloc((size_t)limit * sizeof(float), "fresh inputs");
     for (int k = 0; k < v.n && !ctx->failed; k++) {
         if (!kit_timed_inputs_ok(ctx, &v, k, limit, lab->timed_fresh.call))
             break;
-        float *made[2] = {NULL, NULL};
         memcpy(fresh, data, lab->data_size);
         for (int j = 0; j < 2 && lab->timed_fresh.in[j]; j++) {
             size_t at = lab->timed_fresh.in[j] - 1;
             const float *orig;
             memcpy(&orig, (const char *)data + at, sizeof orig);
-            made[j] = kit_xmalloc((size_t)limit * sizeof(float), "fresh inputs");
             kit_fresh_apply_host(orig, made[j], limit, v.shift[k], v.scale[k]);
             memcpy((char *)fresh + at, &made[j], sizeof made[j]);
         }
         o->reference(fresh, &r);
-        free(made[0]), free(made[1]);
         if (!fresh_call_ok(ctx, lab, o, &v, k, &r))
             break;
     }
+    free(made[0]), free(made[1]);
     free(exp), free(fresh), free(r.bound);
+}
+
+/* The timed calls of offset inputs (kit_check.timed_offset): each sampled
+ * element of the first output the reference's plus the call's offset. */
+static void check_offset(kit_check_ctx *ctx, const kit_check *lab, const void *data, const kit_check_got *g)
+{
+    const kit_check_output *o = g->out;
+    int per = lab->timed_offset.per;
+    kit_timed_view v;
+    if (!g->ref.i || !kit_when_holds(&lab->timed_offset.when, data) ||
+        kit_timed_load(ctx, per, 0, (int64_t)o->len, &v) != 1)
+        return;
+    for (int k = 0; k < v.n && !ctx->failed; k++)
+        for (int j = 0; j < per; j++) {
+            size_t at = (size_t)k * (size_t)per + (size_t)j;
+            int64_t i = v.index[at], want = g->ref.i[i] + v.shift[k], got = int_at(o->type, v.value, at);
+            if (got != want) {
+                kit_timed_fail(ctx, &v, k, o->what, lab->timed_offset.fresh, "%s shifted by %lld: %s[%lld] = %lld, "
+                               "expected %lld", lab->timed_offset.fresh, (long long)v.shift[k],
+                               lab->timed_offset.element, (long long)i, (long long)got, (long long)want);
+                break;
+            }
+        }
+}
+
+/* Whether timed call k's mask (its recorded scale) is a 32-bit value: any, 0 included. */
+static int is_mask(double mask) { return mask >= 0 && mask <= 4294967295.0 && mask == floor(mask); }
+
+/* The timed calls on fresh words (kit_check.timed_xor), by the row that holds. */
+static void check_xor(kit_check_ctx *ctx, const kit_check *lab, const void *data)
+{
+    int r = 0;
+    while (r < 2 && lab->timed_xor[r].call && !kit_when_holds(&lab->timed_xor[r].when, data))
+        r++;
+    if (r == 2 || !lab->timed_xor[r].call)
+        return;
+    const kit_check_xor *x = &lab->timed_xor[r];
+    if (!x->in || !x->count)
+        bad_declaration("a timed_xor row without its input words", x->call, r);
+    int64_t n = kit_field_int(data, x->count);
+    const uint32_t *in;
+    kit_timed_view v;
+    memcpy(&in, (const char *)data + x->in - 1, sizeof in);
+    if (n < 1 || kit_timed_load(ctx, x->per, 0, n, &v) != 1)
+        return;
+    for (int k = 0; k < v.n && !ctx->failed; k++) {
+        if (v.shift[k] < 0 || v.shift[k] >= n || !is_mask(v.scale[k])) {
+            kit_fail(ctx, "timed call %d of %s: its inputs were not recorded", v.call[k], x->call);
+            break;
+        }
+        for (int j = 0; j < x->per; j++) {
+            size_t at = (size_t)k * (size_t)x->per + (size_t)j;
+            int64_t i = v.index[at];
+            uint32_t word = in[(i + v.shift[k]) % n] ^ (uint32_t)v.scale[k];
+            uint32_t want = x->element ? x->element(data, word) : word, got = v.value[at];
+            if (got != want) {
+                kit_timed_fail(ctx, &v, k, x->call, x->fresh, "%s[%lld] = %#x, expected %#x", x->out, (long long)i,
+                               got, want);
+                break;
+            }
+        }
+    }
+}
+
+/* The product kit_check.product declares, of the data's fields, c its C. */
+static kit_product product_of(const kit_check *lab, const void *data, const void *c)
+{
+    kit_product p = {lab->product.name, kit_field_int(data, lab->product.m), kit_field_int(data, lab->product.n),
+                     kit_field_int(data, lab->product.k), NULL, NULL, c, lab->product.full_max, lab->product.edge,
+                     lab->product.random, lab->product.probes, 0, lab->product.stream, {0}};
+    memcpy(&p.a, (const char *)data + lab->product.a - 1, sizeof p.a);
+    memcpy(&p.b, (const char *)data + lab->product.b - 1, sizeof p.b);
+    memcpy(p.tiles, lab->product.tiles, sizeof p.tiles);
+    return p;
+}
+
+/* The evidence of a product: its kernels read A and B. */
+static double product_input(const kit_check *lab, const void *data)
+{
+    kit_product p = product_of(lab, data, NULL);
+    return ((double)p.m * p.k + (double)p.k * p.n) * sizeof(float);
+}
+
+/* The first output judged as the declared product (kit_check.product). */
+static void check_product(kit_check_ctx *ctx, const kit_check *lab, const void *data, const kit_check_got *g)
+{
+    kit_product p = product_of(lab, data, g->got);
+    p.seed = ctx->seed;
+    kit_product_check(ctx, &p, lab->product.explain, data);
 }
 
 /* The sampled timed calls (kit_check.timed_sampled) of the first output. */
@@ -220,6 +345,12 @@ static void check_sampled(kit_check_ctx *ctx, const kit_check *lab, const void *
         return;
     kit_timed_samples s = {o->what, lab->timed_sampled.fresh, o->name, lab->timed_sampled.per, len, limit,
                            lab->timed_sampled.element};
+    if (!s.element) { /* a product's: recomputed on A refreshed by whole rows */
+        kit_product p = product_of(lab, data, g->got);
+        s.element = kit_product_element;
+        kit_timed_check_samples(ctx, &p, &s);
+        return;
+    }
     kit_timed_check_samples(ctx, data, &s);
 }
 
@@ -238,32 +369,52 @@ static void check_threads(kit_check_ctx *ctx, const kit_check *lab, const void *
         kit_fail(ctx, lab->threads.why, o->what, threads, count, per, limit);
 }
 
-int kit_check_run(kit_check_ctx *ctx, const kit_check *lab)
-{
-    void *data = kit_xmalloc(lab->data_size ? lab->data_size : 1, "the checker's inputs");
-    memset(data, 0, lab->data_size);
-    char err[256];
-    if (lab->generate(ctx->params, ctx->seed, data, err, sizeof err) != 0) {
-        kit_fail(ctx, "bad test parameters: %s", err);
-        free(data);
-        return 1;
-    }
-    double input = lab->input ? lab->input(data) : lab->input_per * kit_field_int(data, lab->input_of);
-    if (lab->input || lab->input_of) /* evidence (manifest): what the kernels must read */
-        kit_call_input(ctx, "*", input, !(lab->input_on_host && lab->input_on_host(data)));
+struct kit_check_case {
+    const kit_check *lab;
+    void *data;
+    int n;
     kit_check_output outs[KIT_CHECK_MAX_OUT];
+    kit_check_ref refs[KIT_CHECK_MAX_OUT]; /* each computed at the first run that reaches its output */
+};
+
+kit_check_case *kit_check_case_open(const kit_check *lab, const kit_params *p, uint64_t seed, char *err, size_t len)
+{
+    kit_check_case *c = kit_xmalloc(sizeof *c, "the checker's inputs");
+    memset(c, 0, sizeof *c);
+    c->lab = lab;
+    c->data = kit_xmalloc(lab->data_size ? lab->data_size : 1, "the checker's inputs");
+    memset(c->data, 0, lab->data_size);
+    if (lab->generate(p, seed, c->data, err, len) != 0) {
+        free(c->data);
+        free(c);
+        return NULL;
+    }
+    c->n = lab->outputs ? lab->outputs(c->data, c->outs) : table_outputs(lab, c->data, c->outs);
+    return c;
+}
+
+int kit_check_case_run(kit_check_ctx *ctx, kit_check_case *c)
+{
+    const kit_check *lab = c->lab;
+    const void *data = c->data;
+    double input = lab->input      ? lab->input(data)
+                   : lab->input_of ? lab->input_per * kit_field_int(data, lab->input_of)
+                                   : product_input(lab, data);
+    if (lab->input || lab->input_of || lab->product.m) /* evidence (manifest): what the kernels must read */
+        kit_call_input(ctx, "*", input, !(lab->input_on_host && lab->input_on_host(data)));
     kit_check_got got[KIT_CHECK_MAX_OUT];
-    memset(outs, 0, sizeof outs);
     memset(got, 0, sizeof got);
-    int n = lab->outputs ? lab->outputs(data, outs) : table_outputs(lab, data, outs), ok = 1;
+    int n = c->n, ok = 1;
     for (int i = 0; i < n && ok; i++)
-        ok = check_output(ctx, data, &outs[i], &got[i]);
+        ok = check_output(ctx, data, &c->outs[i], &c->refs[i], &got[i]);
     for (int i = 0; i < n; i++)
-        got[i].out = &outs[i];
+        got[i].out = &c->outs[i];
+    if (lab->product.m && ok && n > 0)
+        check_product(ctx, lab, data, &got[0]);
     if (lab->judge)
         lab->judge(ctx, data, got, ok);
     if (lab->threads.why && n > 0)
-        check_threads(ctx, lab, data, &outs[0]);
+        check_threads(ctx, lab, data, &c->outs[0]);
     if (lab->fields.truth && kit_when_holds(&lab->fields.when, data))
         kit_check_fields(ctx, lab);
     if (lab->timed && (!ctx->failed || lab->timed_always))
@@ -272,16 +423,41 @@ int kit_check_run(kit_check_ctx *ctx, const kit_check *lab)
         check_rotated(ctx, lab, &got[0]);
     else if (!lab->timed && lab->timed_fresh.call && n > 0 && (!ctx->failed || lab->timed_always))
         check_fresh(ctx, lab, data, &got[0]);
-    else if (!lab->timed && lab->timed_sampled.element && n > 0 && !ctx->failed)
+    else if (!lab->timed && (lab->timed_sampled.element || (lab->product.m && lab->timed_sampled.per)) && n > 0 &&
+             !ctx->failed)
         check_sampled(ctx, lab, data, &got[0]);
-    for (int i = 0; i < n; i++) {
-        free(got[i].ref.f);
-        free(got[i].ref.bound);
-    }
-    if (lab->release)
-        lab->release(data);
-    free(data);
+    else if (!lab->timed && lab->timed_offset.per && n > 0 && !ctx->failed)
+        check_offset(ctx, lab, data, &got[0]);
+    else if (!lab->timed && lab->timed_xor[0].call && !ctx->failed)
+        check_xor(ctx, lab, data);
     return ctx->failed;
+}
+
+void kit_check_case_close(kit_check_case *c)
+{
+    if (!c)
+        return;
+    for (int i = 0; i < c->n; i++) {
+        free(c->refs[i].f);
+        free(c->refs[i].bound);
+    }
+    if (c->lab->release)
+        c->lab->release(c->data);
+    free(c->data);
+    free(c);
+}
+
+int kit_check_run(kit_check_ctx *ctx, const kit_check *lab)
+{
+    char err[256];
+    kit_check_case *c = kit_check_case_open(lab, ctx->params, ctx->seed, err, sizeof err);
+    if (!c) {
+        kit_fail(ctx, "bad test parameters: %s", err);
+        return 1;
+    }
+    int rc = kit_check_case_run(ctx, c);
+    kit_check_case_close(c);
+    return rc;
 }
 
 int lab_check(kit_check_ctx *ctx) { return kit_check_run(ctx, &KIT_CHECK); }

@@ -265,9 +265,7 @@ static void check_plausible(const kit_timed_calls *tc, kit_run_ctx *ctx, const k
 {
     kit_plausible_in in = {};
     in.ms = ts->median_ms;
-    in.bytes = tc->extra_bytes + 4.0 * tc->out_count;
-    for (int i = 0; i < tc->n_in; i++)
-        in.bytes += 4.0 * tc->in[i].count;
+    in.bytes = kit_timed_calls_bytes(tc);
     in.flops = tc->flops;
     in.copy_gbs = kit_copy_roof_gbs(in.bytes);
     kit_device_limits(&in.dram_gbs, &in.peak_gflops);

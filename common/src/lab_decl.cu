@@ -50,6 +50,7 @@ static int buffers_of(const kit_lab_decl *d, void *s, kit_lab_stage stage, int t
         o->at = field_ptr(s, r->at), o->bytes = (count ? count : 1) * size;
         o->host = r->host ? *field_ptr(s, r->host) : NULL, o->upload = r->host ? count * size : 0;
         o->pinned = r->pinned, o->pageable = r->pageable;
+        o->tagged = r->tagged, o->tag_base = kit_field_int(s, r->tag_base), o->from_f64 = r->from_f64;
     }
     return n;
 }
@@ -67,6 +68,19 @@ int kit_decl_times(const kit_lab_decl *d, const kit_run_ctx *ctx)
 int kit_decl_buffers_run(const kit_lab_decl *d, const kit_run_ctx *ctx, void *s, kit_lab_stage stage, kit_lab_buf *b)
 {
     return buffers_of(d, s, stage, kit_decl_times(d, ctx), b);
+}
+
+void kit_decl_made_upload(const kit_lab_buf *b, void *dst)
+{
+    if (b->tagged) {
+        const int32_t *keys = (const int32_t *)b->host;
+        int32_t *rec = (int32_t *)dst;
+        for (size_t i = 0; i < b->upload / (2 * sizeof(int32_t)); i++)
+            rec[2 * i] = keys[i], rec[2 * i + 1] = b->tag_base + (int32_t)i;
+    } else if (b->from_f64) {
+        for (size_t i = 0; i < b->upload / sizeof(float); i++)
+            ((float *)dst)[i] = (float)((const double *)b->host)[i];
+    }
 }
 
 const kit_decl_call *kit_decl_the_call(const kit_lab_decl *d, const void *s)

@@ -29,6 +29,23 @@ static int oom(const kit_lab *lab)
     return -1;
 }
 
+/* A buffer made on the host first (tagged records, floats from doubles:
+ * kit_decl_made_upload), then uploaded. */
+static int upload_made(const kit_lab *lab, const kit_lab_buf *b)
+{
+    void *made = malloc(b->upload ? b->upload : 1);
+    if (!made)
+        return oom(lab);
+    kit_decl_made_upload(b, made);
+    cudaError_t e = cudaSuccess;
+    if (b->pinned || b->pageable)
+        memcpy(*b->at, made, b->upload);
+    else if ((e = cudaMemcpy(*b->at, made, b->upload, cudaMemcpyHostToDevice)) != cudaSuccess)
+        kit_harness_error(e, "cudaMemcpy(a buffer made on the host)", __FILE__, __LINE__);
+    free(made);
+    return e == cudaSuccess ? 0 : -1;
+}
+
 /* Allocates the buffers of one stage, then uploads them. */
 static int buffers(kit_run_ctx *ctx, lab_case *lc, kit_lab_stage stage)
 {
@@ -52,7 +69,10 @@ static int buffers(kit_run_ctx *ctx, lab_case *lc, kit_lab_stage stage)
     for (int i = 0; i < n; i++) {
         if (!b[i].host)
             continue;
-        if (b[i].pinned || b[i].pageable)
+        if (b[i].tagged || b[i].from_f64) {
+            if (upload_made(lc->lab, &b[i]) != 0)
+                return -1;
+        } else if (b[i].pinned || b[i].pageable)
             memcpy(*b[i].at, b[i].host, b[i].upload);
         else
             KIT_HCHECK(cudaMemcpy(*b[i].at, b[i].host, b[i].upload, cudaMemcpyHostToDevice));
@@ -461,6 +481,17 @@ int kit_lab_case_call(kit_run_ctx *ctx, kit_lab_case *lc, kit_lab_call *c)
     }
     if (kit_lab_check_call(c, err, sizeof err) != 0) {
         fprintf(stderr, "%s: the harness breaks a rule: %s\n", lab->tag, err);
+        return -1;
+    }
+    return 0;
+}
+
+int kit_lab_case_prepare(kit_lab_case *lc, const kit_lab_call *c)
+{
+    if (kit_lab_poison(c) != 0)
+        return -1;
+    if (lc->lab->restore && lc->lab->restore(lc->state) != 0) {
+        fprintf(stderr, "%s: the inputs could not be restored\n", lc->lab->tag);
         return -1;
     }
     return 0;

@@ -123,6 +123,19 @@ static inline void lct_timed(kit_writer *w, const int32_t *call, const int64_t *
     kit_writer_put(w, KIT_KEY_TIMED_VALUE, KIT_T_U32, val, count);
 }
 
+/* The file closed and loaded as a checker reads it (for a test of one of
+ * the checker's parts on its own, without lab_check); NULL on a broken setup. */
+static inline kit_blobfile *lct_load(kit_writer *w)
+{
+    char err[256];
+    kit_writer_put_text(w, "runner.status", "ok");
+    if (kit_writer_close(w) != 0)
+        return NULL;
+    kit_blobfile *b = kit_blob_load(lct_path, LCT_NONCE, 0, err, sizeof err);
+    unlink(lct_path);
+    return b;
+}
+
 /* The summary only, no stdout. */
 static inline int lct_check_policy(kit_writer *w, const char *params, uint64_t seed, int require_kernel,
                                    int forbid_libraries, char *why, size_t len)

@@ -16,11 +16,16 @@ typedef struct {
     int shifts; /* a timed call's shift limit other than n (timed_sampled.shift_of) */
     int edge, per; /* an output row's edge_of; the threads limit's per_of */
     float *x;
+    uint32_t *w; /* w[i] = 10 (i + 1): timed_xor's input words */
 } sq_data;
 
 /* What the hooks saw, in order ("after judge timed"), and judge's ok. */
 static char trail[256];
 static int judged_ok = -1;
+/* How often the inputs were generated and the reference computed. */
+static int generated, referenced;
+/* Set: run() checks against this case held open, not kit_check_run's own. */
+static kit_check_case *held;
 
 static void saw(const char *hook) { snprintf(trail + strlen(trail), sizeof trail - strlen(trail), "%s ", hook); }
 
@@ -29,6 +34,7 @@ static int sq_generate(const kit_params *p, uint64_t seed, void *data, char *err
     sq_data *d = data;
     int ok = 1;
     (void)seed;
+    generated++;
     d->n = (int)kit_params_ll(p, "n", 3, &ok);
     if (!ok || d->n < 0 || d->n > 100) {
         snprintf(err, errlen, "n must be 0 <= n <= 100 (got '%s')", kit_params_get(p, "n", ""));
@@ -41,18 +47,20 @@ static int sq_generate(const kit_params *p, uint64_t seed, void *data, char *err
     d->edge = (int)kit_params_ll(p, "edge", 0, NULL);
     d->per = (int)kit_params_ll(p, "per", 0, NULL);
     d->x = kit_xmalloc((size_t)(d->n ? d->n : 1) * sizeof *d->x, "x");
+    d->w = kit_xmalloc((size_t)(d->n ? d->n : 1) * sizeof *d->w, "w");
     for (int i = 0; i < d->n; i++)
-        d->x[i] = (float)(i + 1);
+        d->x[i] = (float)(i + 1), d->w[i] = 10u * (uint32_t)(i + 1);
     return 0;
 }
 
-static void sq_release(void *data) { free(((sq_data *)data)->x); }
+static void sq_release(void *data) { free(((sq_data *)data)->x), free(((sq_data *)data)->w); }
 static double sq_input(const void *data) { return ((const sq_data *)data)->n * 4.0; }
 static int sq_on_host(const void *data) { return ((const sq_data *)data)->host; }
 
 static void sq_reference(const void *data, const kit_check_ref *r)
 {
     const sq_data *d = data;
+    referenced++;
     for (int i = 0; i < d->n; i++) {
         if (d->is_int)
             r->i[i] = (int64_t)(i + 1) * (i + 1);
@@ -116,7 +124,7 @@ static int run(kit_writer *w, const char *params, const kit_check *lab, kit_chec
     memset(&ctx, 0, sizeof ctx);
     ctx.params = &kp, ctx.out = b;
     trail[0] = 0, judged_ok = -1;
-    int rc = kit_check_run(&ctx, lab);
+    int rc = held ? kit_check_case_run(&ctx, held) : kit_check_run(&ctx, lab);
     snprintf(text, len, "%s\n%s", ctx.summary, ctx.details ? ctx.details : "");
     free(ctx.details);
     ctx.details = NULL, ctx.out = NULL, ctx.params = NULL;
@@ -578,6 +586,194 @@ START_TEST(fields_against_a_reference)
 }
 END_TEST
 
+/* An int output the harness poisoned with -1: a wrong one whose end still
+ * holds it gets the hint, after the comparison's message. */
+START_TEST(poisoned_tail_is_named)
+{
+    char text[1024];
+    int32_t lost[4] = {1, 4, -1, -1}, wrong[4] = {1, 4, 9, -1};
+    sq_v.tail_of = "V", sq_v.poisoned = -1;
+    kit_writer *w = lct_open();
+    kit_writer_put(w, "v", KIT_T_I32, lost, 4);
+    ck_assert_int_eq(run(w, "n=4 type=int", &KIT_CHECK, NULL, text, sizeof text), 1);
+    ck_assert_msg(strstr(text, "elements differ; first wrong index 2: expected 9, got -1"), "%s", text);
+    ck_assert_msg(strstr(text, "\nthe last 2 outputs (V[2] to V[3]) still hold -1, the value the harness filled V "
+                               "with before your call: were they ever written?\n"),
+                  "%s", text);
+    ck_assert_str_eq(trail, "after judge ");
+    w = lct_open(); /* the last one alone */
+    kit_writer_put(w, "v", KIT_T_I32, wrong, 4);
+    ck_assert_int_eq(run(w, "n=4 type=int", &KIT_CHECK, NULL, text, sizeof text), 1);
+    ck_assert_msg(strstr(text, "the last 1 outputs (V[3] to V[3])"), "%s", text);
+    sq_v.tail_of = NULL;
+    ck_assert_int_eq(run(with_v(WRONG, 3), "n=3", &KIT_CHECK, NULL, text, sizeof text), 1);
+    ck_assert_msg(!strstr(text, "still hold"), "%s", text); /* not declared: no hint */
+}
+END_TEST
+
+/* timed_offset: one timed call (5) whose inputs got 100 added; v[0] and
+ * v[2] sampled must be the reference's plus 100. */
+static int run_offset(int32_t v2, char *text, size_t len)
+{
+    kit_check lab = KIT_CHECK;
+    lab.timed = NULL;
+    lab.timed_offset.fresh = "x", lab.timed_offset.element = "V", lab.timed_offset.per = 2;
+    int32_t vi[3] = {1, 4, 9}, call = 5, val[2] = {101, v2};
+    int64_t idx[2] = {0, 2}, shift = 100;
+    double scale = 1;
+    kit_writer *w = lct_open();
+    kit_writer_put(w, "v", KIT_T_I32, vi, 3);
+    lct_timed(w, &call, &shift, &scale, 1, idx, val, 2);
+    return run(w, "n=3 type=int", &lab, NULL, text, len);
+}
+
+START_TEST(offset_timed_calls_are_the_reference_shifted)
+{
+    char text[1024];
+    ck_assert_msg(run_offset(109, text, sizeof text) == 0, "%s", text);
+    ck_assert_int_eq(run_offset(9, text, sizeof text), 1);
+    ck_assert_msg(strstr(text, "timed call 5 of sq (fresh x each call): x shifted by 100: V[2] = 9, expected 109"),
+                  "%s", text);
+}
+END_TEST
+
+/* timed_xor: one timed call (6) on words rotated by 1 and XORed with mask;
+ * V[0] and V[2] sampled.  Ints: the first row (a copy of the word); floats:
+ * the second (the word plus one). */
+static uint32_t plus_one(const void *data, uint32_t word) { return (void)data, word + 1; }
+
+static int run_xor(const char *params, double mask, uint32_t v0, uint32_t v2, char *text, size_t len)
+{
+    kit_check lab = KIT_CHECK;
+    lab.timed = NULL;
+    lab.timed_xor[0] = (kit_check_xor){"sqx", "V", "words", KIT_AT(sq_data, w), KIT_AT(sq_data, n), 2, NULL,
+                                       {KIT_AT(sq_data, is_int), 1, 0, 0}};
+    lab.timed_xor[1] = (kit_check_xor){"sq", "V", "words", KIT_AT(sq_data, w), KIT_AT(sq_data, n), 2, plus_one,
+                                       {0, 0, 0, 0}};
+    int32_t vi[3] = {1, 4, 9}, call = 6;
+    int64_t idx[2] = {0, 2}, shift = 1;
+    uint32_t val[2] = {v0, v2};
+    kit_writer *w = lct_open();
+    if (strstr(params, "int"))
+        kit_writer_put(w, "v", KIT_T_I32, vi, 3);
+    else
+        kit_writer_put(w, "v", KIT_T_F32, RIGHT, 3);
+    lct_timed(w, &call, &shift, &mask, 1, idx, val, 2);
+    return run(w, params, &lab, NULL, text, len);
+}
+
+START_TEST(xor_timed_calls_recomputed_by_the_row_that_holds)
+{
+    char text[1024];
+    /* w rotated by 1: {20, 30, 10}; ^ 0xF0: V[0] from 20 ^ 240 = 228, V[2] from 10 ^ 240 = 250 */
+    ck_assert_msg(run_xor("n=3", 240, 229, 251, text, sizeof text) == 0, "%s", text);
+    ck_assert_int_eq(run_xor("n=3", 240, 229, 250, text, sizeof text), 1);
+    ck_assert_msg(strstr(text, "timed call 6 of sq (fresh words each call): V[2] = 0xfa, expected 0xfb"), "%s", text);
+    ck_assert_msg(run_xor("n=3 type=int", 240, 228, 250, text, sizeof text) == 0, "%s", text);
+    ck_assert_int_eq(run_xor("n=3 type=int", 240, 229, 251, text, sizeof text), 1);
+    ck_assert_msg(strstr(text, "timed call 6 of sqx (fresh words each call): V[0] = 0xe5"), "%s", text);
+    ck_assert_msg(run_xor("n=3", 0, 21, 11, text, sizeof text) == 0, "a mask of 0: %s", text);
+    ck_assert_int_eq(run_xor("n=3", 4294967296.0, 229, 251, text, sizeof text), 1);
+    ck_assert_msg(strstr(text, "timed call 6 of sq: its inputs were not recorded"), "%s", text);
+}
+END_TEST
+
+/* A product declared as data (kit_check.product): mm, C = A B with A 2 x 3
+ * and B 3 x 2 of small integers (exact), C the first output "c". */
+typedef struct {
+    int pad; /* no field at offset 0 */
+    int m, n, k, a_count;
+    float *a, *b;
+} mm_data;
+
+static float MM_A[6] = {1, 2, 3, 4, 5, 6}, MM_B[6] = {1, -1, 2, 0, 0, 3}, MM_C[4] = {5, 8, 14, 14};
+
+static int mm_generate(const kit_params *p, uint64_t seed, void *data, char *err, size_t errlen)
+{
+    mm_data *d = data;
+    (void)p, (void)seed, (void)err, (void)errlen;
+    d->m = 2, d->n = 2, d->k = 3, d->a_count = 6, d->a = MM_A, d->b = MM_B;
+    return 0;
+}
+
+static void mm_explain(kit_check_ctx *ctx, const void *data, const kit_product *p, const kit_product_tally *t)
+{
+    (void)data, (void)p;
+    kit_detail(ctx, "mm explains C[%d][%d]", t->fi, t->fj);
+}
+
+static const kit_check MM = {
+    sizeof(mm_data), mm_generate, NULL,
+    .out = {{"c", KIT_T_F32, 4, .what = "mm"}},
+    .timed_sampled = {"A", 1, .shift_of = KIT_AT(mm_data, a_count)},
+    .product = {KIT_AT(mm_data, m), KIT_AT(mm_data, n), KIT_AT(mm_data, k), KIT_AT(mm_data, a), KIT_AT(mm_data, b),
+                "C", 1000, 1, 0, 1, 3, {0}, mm_explain}};
+
+START_TEST(declared_product_is_judged_with_its_evidence)
+{
+    char text[1024];
+    kit_check_ctx ctx;
+    ck_assert_int_eq(run(with_v(MM_C, 4), "n=1", &MM, &ctx, text, sizeof text), 1); /* "v": no "c" */
+    kit_writer *w = lct_open();
+    kit_writer_put(w, "c", KIT_T_F32, MM_C, 4);
+    ck_assert_int_eq(run(w, "n=1", &MM, &ctx, text, sizeof text), 0);
+    ck_assert_msg(strstr(text, "note: 4 elements of C compared"), "%s", text);
+    ck_assert(ctx.n_inputs == 1 && ctx.inputs[0].bytes == 48.0 && ctx.inputs[0].on_device); /* A and B */
+    float wrong[4] = {5, 8, 15, 14};
+    w = lct_open();
+    kit_writer_put(w, "c", KIT_T_F32, wrong, 4);
+    ck_assert_int_eq(run(w, "n=1", &MM, NULL, text, sizeof text), 1);
+    ck_assert_msg(strstr(text, "C: 1 of 4 elements differ; first wrong C[1][0]: expected 14, got 15"), "%s", text);
+    ck_assert_msg(strstr(text, "\nmm explains C[1][0]"), "%s", text);
+}
+END_TEST
+
+/* One timed call, A's rows rotated by one and doubled: C'[0][1] = 2 C[1][1]. */
+START_TEST(declared_product_recomputes_timed_calls)
+{
+    char text[1024];
+    int32_t call = 4;
+    int64_t shift = 3, idx = 1;
+    double scale = 2;
+    float right = 28, stale = 8;
+    kit_writer *w = lct_open();
+    kit_writer_put(w, "c", KIT_T_F32, MM_C, 4);
+    lct_timed(w, &call, &shift, &scale, 1, &idx, &right, 1);
+    ck_assert_msg(run(w, "n=1", &MM, NULL, text, sizeof text) == 0, "%s", text);
+    w = lct_open();
+    kit_writer_put(w, "c", KIT_T_F32, MM_C, 4);
+    lct_timed(w, &call, &shift, &scale, 1, &idx, &stale, 1);
+    ck_assert_int_eq(run(w, "n=1", &MM, NULL, text, sizeof text), 1);
+    ck_assert_msg(strstr(text, "timed call 4 of mm (fresh A each call): c[1] = 8, expected 28"), "%s", text);
+}
+END_TEST
+
+/* One case held open, checked three times: its inputs generated and its
+ * reference computed once, each run's verdict its own outputs'. */
+START_TEST(a_case_held_open_makes_its_inputs_and_reference_once)
+{
+    char text[1024], err[256];
+    kit_params kp;
+    ck_assert_int_eq(kit_params_parse("n=3", &kp, err, sizeof err), 0);
+    generated = referenced = 0;
+    held = kit_check_case_open(&KIT_CHECK, &kp, 0, err, sizeof err);
+    ck_assert_ptr_nonnull(held);
+    ck_assert_int_eq(run(with_v(RIGHT, 3), "n=3", &KIT_CHECK, NULL, text, sizeof text), 0);
+    ck_assert_int_eq(run(with_v(WRONG, 3), "n=3", &KIT_CHECK, NULL, text, sizeof text), 1);
+    ck_assert_ptr_nonnull(strstr(text, "sq explains: v[1] is wrong"));
+    ck_assert_int_eq(run(with_v(RIGHT, 3), "n=3", &KIT_CHECK, NULL, text, sizeof text), 0);
+    ck_assert_str_eq(trail, "after judge timed ");
+    ck_assert_int_eq(generated, 1);
+    ck_assert_int_eq(referenced, 1);
+    kit_check_case_close(held);
+    held = NULL;
+    /* bad parameters: no case, and why */
+    ck_assert_int_eq(kit_params_parse("n=-1", &kp, err, sizeof err), 0);
+    ck_assert_ptr_null(kit_check_case_open(&KIT_CHECK, &kp, 0, err, sizeof err));
+    ck_assert_str_eq(err, "n must be 0 <= n <= 100 (got '-1')");
+}
+END_TEST
+
 static Suite *driver_suite(void)
 {
     Suite *s = suite_create("check_driver");
@@ -599,6 +795,12 @@ static Suite *driver_suite(void)
     tcase_add_test(t, a_mistake_and_the_last_resort_note);
     tcase_add_test(t, threads_at_most_count_over_per);
     tcase_add_test(t, fields_against_a_reference);
+    tcase_add_test(t, poisoned_tail_is_named);
+    tcase_add_test(t, offset_timed_calls_are_the_reference_shifted);
+    tcase_add_test(t, xor_timed_calls_recomputed_by_the_row_that_holds);
+    tcase_add_test(t, declared_product_is_judged_with_its_evidence);
+    tcase_add_test(t, declared_product_recomputes_timed_calls);
+    tcase_add_test(t, a_case_held_open_makes_its_inputs_and_reference_once);
     suite_add_tcase(s, t);
     return s;
 }

@@ -178,6 +178,7 @@ static void timed(void)
     CHECK(tc.shift_lo == 0 && tc.shift_hi == 4, "shift [%lld, %lld]", (long long)tc.shift_lo, (long long)tc.shift_hi);
     CHECK(tc.out == &s.r && tc.out_host && !sw.out && tc.out_count == 1 && tc.poison == 0xFF, "the result");
     CHECK(tc.extra_bytes == 20, "a is read by every call: %g", tc.extra_bytes);
+    CHECK(kit_timed_calls_bytes(&tc) == 20 + 20 + 4, "a, b and the result: %g bytes", kit_timed_calls_bytes(&tc));
     CHECK(tc.flops == 2.0 * 5 * 3, "flops: 2 * n * bins, not %g", tc.flops);
     CHECK(tc.shift_step == 0, "no step declared: any element");
     kit_lab_decl rows = DECL; /* b as rows of `bins` elements: n = 7 holds two whole rows of 3 */
@@ -191,6 +192,7 @@ static void timed(void)
     CHECK(kit_decl_timed_calls(&OFFSET, &s, &tc, &sw) == 0 && tc.how == KIT_FRESH_OFFSET, "offset");
     CHECK(tc.modulus == 3 && tc.shift_lo == 1 && tc.shift_hi == 2, "offset in [1, bins)");
     CHECK(sw.out == (void **)&s.dout && !tc.out && tc.out_count == 3 && tc.extra_bytes == 0, "the histogram");
+    CHECK(kit_timed_calls_bytes(&tc) == 20 + 12, "the values and the bins: %g bytes", kit_timed_calls_bytes(&tc));
     CHECK(tc.flops == 0, "no flops declared: none");
     s.bins = 1;
     memset(&tc, 0, sizeof tc);
@@ -257,6 +259,47 @@ static void records(void)
     memset(&c, 0, sizeof c);
     kit_decl_fill_call(&DECL, &s, 0, &c);
     CHECK(c.out[0].stride == 0 && c.out[0].offset == 0, "undeclared: packed");
+}
+
+/* Tagged records: ints uploaded as {key, base + index}, the base a field. */
+static void tagged(void)
+{
+    fake s = make(0);
+    kit_lab_decl d = RECORDS;
+    d.bufs[0] = kit_decl_buf{F(da), KIT_T_I64, F(n), F(ha), KIT_LAB_CASE, {}, .tagged = 1, .tag_base = F(bins)};
+    kit_lab_buf b[KIT_LAB_MAX_BUFS];
+    CHECK(kit_decl_buffers(&d, &s, KIT_LAB_CASE, b) == 2, "two buffers");
+    CHECK(b[0].tagged && b[0].tag_base == 3 && b[0].host == s.ha && b[0].upload == 40 && b[0].bytes == 40,
+          "5 records from ha, tags from bins = 3: tagged %d base %d upload %zu", b[0].tagged, b[0].tag_base,
+          b[0].upload);
+    CHECK(!b[1].tagged && !b[1].tag_base, "the output: not tagged");
+    d.bufs[0].tag_base = 0;
+    kit_decl_buffers(&d, &s, KIT_LAB_CASE, b);
+    CHECK(b[0].tagged && b[0].tag_base == 0, "no base field: tags from 0");
+    int32_t keys[3] = {7, -2, 9}, rec[6];
+    kit_lab_buf t = {NULL, 24, keys, 24, .tagged = 1, .tag_base = 5};
+    kit_decl_made_upload(&t, rec);
+    CHECK(rec[0] == 7 && rec[1] == 5 && rec[2] == -2 && rec[3] == 6 && rec[4] == 9 && rec[5] == 7,
+          "{key, 5 + index}: %d %d %d %d %d %d", rec[0], rec[1], rec[2], rec[3], rec[4], rec[5]);
+}
+
+/* Doubles uploaded as floats: the row's count of floats, each rounded once. */
+static void from_f64(void)
+{
+    fake s = make(0);
+    double wide[5] = {1.5, -2.25, 1.0 / 3, 1e-40, 7};
+    kit_lab_decl d = RECORDS;
+    d.bufs[0] = kit_decl_buf{F(da), KIT_T_F32, F(n), F(ha)};
+    d.bufs[0].from_f64 = 1;
+    kit_lab_buf b[KIT_LAB_MAX_BUFS];
+    kit_decl_buffers(&d, &s, KIT_LAB_CASE, b);
+    CHECK(b[0].from_f64 && !b[0].tagged && b[0].upload == 20 && b[0].bytes == 20, "5 floats: upload %zu", b[0].upload);
+    CHECK(!b[1].from_f64, "the output: nothing to convert");
+    b[0].host = wide;
+    float f[5];
+    kit_decl_made_upload(&b[0], f);
+    CHECK(f[0] == 1.5f && f[1] == -2.25f && f[2] == (float)(1.0 / 3) && f[3] == (float)1e-40 && f[4] == 7.0f,
+          "rounded once: %g %g %g %g %g", f[0], f[1], f[2], f[3], f[4]);
 }
 
 static void offsets(void)
@@ -549,6 +592,8 @@ int main(void)
     entries();
     show_time();
     records();
+    tagged();
+    from_f64();
     offsets();
     summary();
     show_check();

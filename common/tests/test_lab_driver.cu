@@ -10,11 +10,12 @@
  * timed (KIT_KEY_TIMED_PAIRS), KIT_KEY_TIMED_DECIDED when the timing stopped
  * early, and the metrics under KIT_KEY_METRIC_PREFIX; a case held open for
  * the bench is refused as bench mode refuses it, else its call is declared,
- * poisoned, recorded untraced, its baseline made and its state released; a
- * table beside the hooks (kit/lab_decl.cuh) gets its buffer in plain host
- * memory allocated and uploaded, its own function timed after each timing
- * of the call, and in show mode its summary of the outputs unless it says
- * no_summary.
+ * prepared (poisoned, the lab's restore: only there, never in the runner's
+ * modes; one that fails is said), recorded untraced, its baseline made and
+ * its state released; a table beside the hooks (kit/lab_decl.cuh) gets its
+ * buffer in plain host memory allocated and uploaded, its own function timed
+ * after each timing of the call, and in show mode its summary of the outputs
+ * unless it says no_summary.
  *
  * Not a Check program (nvcc builds it, for the driver is CUDA C++):
  * plain_check.h's checks and summary line.
@@ -127,12 +128,14 @@ static int timed(kit_run_ctx *, void *s, kit_timed_calls *tc, kit_lab_swap *sw)
     return scenario == UNTIMED ? KIT_LAB_UNTIMED : 0;
 }
 static int baseline(void *) { return baselines++, 0; }
+static int restores, restore_fails;
+static int restore(void *) { return restores++, restore_fails; }
 static double rate(const void *, double ms) { return 8 / ms; }
 static double not_this_case(const void *, double) { return NAN; }
 
 const kit_lab KIT_LAB = {
     .tag = "labT", .state_size = sizeof(fake), .generate = generate, .release = release, .call = call,
-    .refuse = refuse, .timed = timed, .baseline = baseline,
+    .refuse = refuse, .timed = timed, .baseline = baseline, .restore = restore,
     .metrics = {{"%s rate", rate}, {"baseline rate", rate, 1}, {"never recorded", not_this_case}},
 };
 
@@ -178,6 +181,27 @@ static void shown_by(const kit_lab *lab, char *text, size_t len)
     fclose(tmp);
 }
 
+/* stderr into a temporary file (*saved: the real one) until stderr_back
+ * puts it back and copies what was said into err. */
+static FILE *stderr_away(int *saved)
+{
+    fflush(stderr);
+    FILE *tmp = tmpfile();
+    *saved = dup(2);
+    dup2(fileno(tmp), 2);
+    return tmp;
+}
+static void stderr_back(FILE *tmp, int saved, char *err, size_t len)
+{
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    rewind(tmp);
+    size_t n = fread(err, 1, len - 1, tmp);
+    err[n] = 0;
+    fclose(tmp);
+}
+
 /* Runs the lab's run (bench: bench) hook with stderr into err; its status. */
 static int run_lab(const kit_lab *lab, int scen, int bench, char *err, size_t len);
 static int run(int scen, int bench, char *err, size_t len) { return run_lab(&KIT_LAB, scen, bench, err, len); }
@@ -190,18 +214,10 @@ static int run_lab(const kit_lab *lab, int scen, int bench, char *err, size_t le
     ctx.params = &params, ctx.reps = 1;
     ctx.kernel_optional = 1; /* left over from an earlier call: the driver must not keep it */
     scenario = scen, invoked = released = begun = baselines = 0, outs[0] = 0, memset(seen, 0, sizeof seen);
-    fflush(stderr);
-    FILE *tmp = tmpfile();
-    int saved = dup(2);
-    dup2(fileno(tmp), 2);
+    int saved;
+    FILE *tmp = stderr_away(&saved);
     int rc = bench ? kit_lab_bench(&ctx, lab) : kit_lab_run(&ctx, lab);
-    fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
-    rewind(tmp);
-    size_t n = fread(err, 1, len - 1, tmp);
-    err[n] = 0;
-    fclose(tmp);
+    stderr_back(tmp, saved, err, len);
     return rc;
 }
 
@@ -256,22 +272,21 @@ int main(void)
 
     rc = run(UNTIMED, 1, err, sizeof err);
     CHECK(rc == 0 && !strstr(outs, KIT_KEY_STUDENT_MS), "nothing to time: rc %d records '%s'", rc, outs);
+    CHECK(restores == 0, "run or bench mode restored the inputs %d times (a case held open only)", restores);
 
     /* a case held open (the bench): refused as bench mode refuses; else its
-     * call declared, poisoned by the caller, made, recorded, the baseline,
-     * and released at close */
+     * call declared, prepared by the caller (poisoned, restored), made,
+     * recorded, the baseline, and released at close */
     scenario = REFUSED, released = 0;
     kit_params params;
     memset(&params, 0, sizeof params);
     kit_run_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.params = &params;
-    fflush(stderr);
-    int saved = dup(2);
-    CHECK(freopen("/dev/null", "w", stderr) != NULL, "stderr");
+    int saved;
+    FILE *tmp = stderr_away(&saved);
     kit_lab_case *lc = kit_lab_case_open(&ctx, &KIT_LAB);
-    fflush(stderr);
-    dup2(saved, 2), close(saved);
+    stderr_back(tmp, saved, err, sizeof err);
     CHECK(!lc && released == 1 && ctx.bench == 1, "a refused case was opened (released %d)", released);
     scenario = PLAIN, invoked = released = baselines = begun = 0, outs[0] = 0;
     lc = kit_lab_case_open(&ctx, &KIT_LAB);
@@ -279,6 +294,15 @@ int main(void)
     CHECK(lc && kit_lab_case_call(&ctx, lc, &c) == 0 && !strcmp(c.name, "fake_call") && c.n_out == 3, "open, call");
     fake *f = (fake *)kit_lab_case_state(lc);
     CHECK(kit_lab_poison(&c) == 0 && ((unsigned char *)f->out)[0] == 0xFF && f->rec[0] == 0x7F7F7F7F, "poison");
+    f->out[0] = 2.5f;
+    CHECK(kit_lab_case_prepare(lc, &c) == 0 && restores == 1 && ((unsigned char *)f->out)[0] == 0xFF,
+          "prepare: restored %d times, out[0] %g", restores, f->out[0]);
+    restore_fails = 1;
+    tmp = stderr_away(&saved);
+    rc = kit_lab_case_prepare(lc, &c);
+    stderr_back(tmp, saved, err, sizeof err);
+    restore_fails = 0;
+    CHECK(rc == -1 && !strcmp(err, "labT: the inputs could not be restored\n"), "a failed restore: rc %d '%s'", rc, err);
     c.invoke(f);
     CHECK(kit_lab_case_record(&ctx, lc, &c) == 0 && !strcmp(outs, "out=4.5;key=30;tag=300;"), "records '%s'", outs);
     CHECK(kit_lab_case_baseline(lc) == 0 && baselines == 1 && begun == 0, "baseline %d, traced %d", baselines, begun);

@@ -705,6 +705,14 @@ int main(int argc, char **argv)
         return roster_merge_command(argc, argv);
     if (argc >= 2 && !strcmp(argv[1], "with-gpu-lock"))
         return cmd_with_gpu_lock(argc, argv);
+    /* A grading runs several of the kit's processes at once on the same cores
+     * (the runners of the correctness tests and of each sanitizer session,
+     * the checkers; a batch, several gradings'), each with OpenMP loops.
+     * libgomp's idle threads spin by default, taking cores that another of
+     * them is waiting for: they sleep instead (a TA's command under
+     * with-gpu-lock, above, keeps its own).  Passed on to the runners
+     * (runs.c); an OMP_WAIT_POLICY of the caller's is kept. */
+    setenv("OMP_WAIT_POLICY", "PASSIVE", 0);
     int parsed = parse(argc, argv, &c);
     if (parsed != 0) {
         if (parsed == -1) /* -2: the value was named in its own line already */

@@ -319,6 +319,38 @@ START_TEST(run_files_failures_said)
 }
 END_TEST
 
+/* A submission's process gets a minimal environment: the caller's OpenMP
+ * wait policy (kitgrade sets PASSIVE unless given one: main.c) passes, other
+ * variables of the grader's do not. */
+static int env_has(const sandboxed *s, const char *entry)
+{
+    for (int i = 0; s->env[i]; i++)
+        if (!strcmp(s->env[i], entry))
+            return 1;
+    return 0;
+}
+
+START_TEST(submission_env_passes_omp_policy)
+{
+    engine *e = calloc(1, sizeof *e);
+    ck_assert_ptr_nonnull(e);
+    sandboxed *s = malloc(sizeof *s);
+    ck_assert_ptr_nonnull(s);
+    setenv("OMP_WAIT_POLICY", "PASSIVE", 1);
+    setenv("KIT_TEST_GRADER_ONLY", "1", 1);
+    sandboxed_init(s, e, 1, tmpdir, tmpdir, tmpdir, NULL, NULL);
+    ck_assert(env_has(s, "OMP_WAIT_POLICY=PASSIVE"));
+    ck_assert(!env_has(s, "KIT_TEST_GRADER_ONLY=1"));
+    unsetenv("OMP_WAIT_POLICY");
+    sandboxed_init(s, e, 1, tmpdir, tmpdir, tmpdir, NULL, NULL);
+    for (int i = 0; s->env[i]; i++)
+        ck_assert_msg(strncmp(s->env[i], "OMP_", 4) != 0, "%s", s->env[i]);
+    unsetenv("KIT_TEST_GRADER_ONLY");
+    free(s);
+    free(e);
+}
+END_TEST
+
 static Suite *hardening_suite(void)
 {
     Suite *s = suite_create("hardening");
@@ -335,6 +367,7 @@ static Suite *hardening_suite(void)
     tc = tcase_create("names and files");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, safe_names);
+    tcase_add_test(tc, submission_env_passes_omp_policy);
     tcase_add_test(tc, gradebook_formulas);
     tcase_add_test(tc, remove_locked_folders);
     suite_add_tcase(s, tc);

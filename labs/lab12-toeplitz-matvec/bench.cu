@@ -1,70 +1,20 @@
-/* lab12 bench: u = A p on an nx x ny grid, A held as B (toeplitz_matvec.h),
- * against cublasSgemv on the dense (nx ny)^2 matrix A that B stands for: the
- * library a professional would call without the structure, and what the
- * structure saves (A is (nx ny)^2 floats, B about 4 nx ny).  The dense A is
- * built on the device by a kernel of this program.  cuBLAS is column-major:
- * row-major A is A^T to it, so u = A p is Sgemv with CUBLAS_OP_T.  At the
- * rubric's 256 x 256 grid A would be 16 GiB: that case has no peer. */
+/* lab12 bench (make bench; tools/bench/lib/bench.cuh): the library peer,
+ * cublasSgemv on the dense (nx ny)^2 matrix A that B stands for, as one more
+ * implementation of toeplitz_matvec.h, run through the lab's own descriptor
+ * like the student's code; and the cases.  It is the library a professional
+ * would call without the structure, and shows what the structure saves (A is
+ * (nx ny)^2 floats, B about 4 nx ny).  cuBLAS is column-major: row-major A
+ * is A^T to it, so u = A p is Sgemv with CUBLAS_OP_T.  At the rubric's
+ * 256 x 256 grid A would be 16 GiB: that case has no library row. */
 #include <cublas_v2.h>
-#include <math.h>
 
-#include "baseline.h"
 #include "bench.cuh"
 #include "dataset.h"
+#include "toeplitz_matvec.h"
 
-typedef void (*tm_fn)(const float *, const float *, float *, int, int);
+#define MAX_DENSE_POINTS 8192 /* A of 256 MiB: the thesis's 256 x 32 grid */
 
-typedef struct {
-    tm_fn fn; /* NULL: the peer or the baseline */
-    int baseline;
-    const float *b, *p, *a; /* a: the dense matrix (the peer's) */
-    float *u;
-    int nx, ny;
-    cublasHandle_t h;
-    const int *rows;          /* the grid rows compared */
-    int nrows;
-    const double *want, *tol; /* u of those rows, and its bound */
-} tm_arg;
-
-static void call_fn(void *q)
-{
-    tm_arg *x = (tm_arg *)q;
-    if (x->baseline)
-        kit_toeplitz_matvec_global(x->b, x->p, x->u, x->nx, x->ny);
-    else
-        x->fn(x->b, x->p, x->u, x->nx, x->ny);
-}
-
-static void call_cublas(void *q)
-{
-    tm_arg *x = (tm_arg *)q;
-    const float one = 1.0f, zero = 0.0f;
-    int n = x->nx * x->ny;
-    if (cublasSgemv(x->h, CUBLAS_OP_T, n, n, &one, x->a, n, x->p, 1, &zero, x->u, 1) != CUBLAS_STATUS_SUCCESS)
-        BENCH_CUDA(cudaErrorUnknown);
-}
-
-static void poison(void *q)
-{
-    tm_arg *x = (tm_arg *)q;
-    BENCH_CUDA(cudaMemsetAsync(x->u, 0xff, (size_t)x->nx * x->ny * sizeof(float), 0)); /* NaN */
-}
-
-/* The sampled grid rows of u against the reference. */
-static const char *check(void *q)
-{
-    tm_arg *x = (tm_arg *)q;
-    size_t n = (size_t)x->nx * x->ny;
-    float *u = (float *)bench_host(n * sizeof(float));
-    BENCH_CUDA(cudaMemcpy(u, x->u, n * sizeof(float), cudaMemcpyDeviceToHost));
-    const char *msg = NULL;
-    for (int r = 0; r < x->nrows && !msg; r++)
-        for (int ix = 0; ix < x->nx && !msg; ix++)
-            msg = bench_cmp_scalar(u[(size_t)x->rows[r] * x->nx + ix], x->want[(size_t)r * x->nx + ix],
-                                   x->tol[(size_t)r * x->nx + ix]);
-    free(u);
-    return msg;
-}
+static float *dense; /* A, made in a case's first call (the untimed checked one) */
 
 /* A[I][J] = B(jx - ix + nx - 1, jy - iy + ny - 1), I = iy nx + ix, J = jy nx + jx. */
 __global__ void expand(const float *b, float *a, int nx, int ny)
@@ -77,73 +27,28 @@ __global__ void expand(const float *b, float *a, int nx, int ny)
     a[e] = b[(size_t)ky * LAB12_LDB(nx) + kx];
 }
 
-int main(int argc, char **argv)
+void toeplitz_matvec(const float *d_B, const float *d_p, float *d_u, int nx, int ny)
 {
-    bench_start(argc, argv, "lab12-toeplitz-matvec");
-    const char *sym = "_Z15toeplitz_matvecPKfS0_Pfii";
-    tm_fn stu = (tm_fn)bench_fn(BENCH_STUDENT, sym), ref = (tm_fn)bench_fn(BENCH_REFERENCE, sym);
-    bench_gpu();
-    cublasHandle_t h;
-    if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) {
-        fprintf(stderr, "bench lab12-toeplitz-matvec: cublasCreate failed\n");
-        return 1;
-    }
-    cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH); /* plain FP32 */
-    /* the thesis's 256 x 32 (Figure 4.7; the dense A: 256 MiB), and the rubric's performance case */
-    const int grids[][2] = {{256, 32}, {256, 256}};
-    for (auto &g : grids) {
-        int nx = g[0], ny = g[1], peer = (long long)nx * ny <= 8192;
-        size_t n = (size_t)nx * ny, ldb = LAB12_LDB(nx), bn = (2 * (size_t)ny - 1) * ldb;
-        float *hb = (float *)bench_host(bn * sizeof(float)), *hp = (float *)bench_host(n * sizeof(float));
-        bench_rand_f32(hb, bn, -1.0f, 1.0f, 0);
-        for (size_t ky = 0; ky < 2 * (size_t)ny - 1; ky++)
-            hb[ky * ldb + ldb - 1] = 0.0f; /* the dummy entries */
-        bench_rand_f32(hp, n, -1.0f, 1.0f, 1);
-        int rows[3] = {0, ny / 2, ny - 1};
-        double *want = (double *)bench_host(3 * nx * sizeof(double)), *tol = (double *)bench_host(3 * nx * sizeof(double));
-        for (int r = 0; r < 3; r++)
-            for (int ix = 0; ix < nx; ix++) {
-                double s = 0, sa = 0;
-                for (int jy = 0; jy < ny; jy++)
-                    for (int jx = 0; jx < nx; jx++) {
-                        double t = (double)hb[(size_t)(jy - rows[r] + ny - 1) * ldb + (jx - ix + nx - 1)] *
-                                   hp[(size_t)jy * nx + jx];
-                        s += t, sa += fabs(t);
-                    }
-                want[r * nx + ix] = s;
-                tol[r * nx + ix] = (n + 2) * 0x1p-24 * sa; /* gamma_n of sum |B p| */
-            }
-        const float *db = (const float *)bench_upload(hb, bn * sizeof(float));
-        const float *dp = (const float *)bench_upload(hp, n * sizeof(float));
-        float *da = NULL;
-        if (peer) {
-            da = (float *)bench_malloc(n * n * sizeof(float));
-            expand<<<(unsigned)((n * n + 255) / 256), 256>>>(db, da, nx, ny);
-            BENCH_CUDA(cudaGetLastError());
-        }
-        tm_arg args[4];
-        tm_fn fns[4] = {NULL, stu, ref, NULL};
-        for (int i = 0; i < 4; i++)
-            args[i] = (tm_arg){fns[i], i == 3, db, dp, da, (float *)bench_malloc(n * sizeof(float)), nx, ny, h, rows, 3,
-                               want, tol};
-        bench_row rows_[4];
-        int k = 0;
-        if (peer)
-            rows_[k++] = bench_make("cublasSgemv on the dense A (FP32)", call_cublas, &args[0], check, 1, poison);
-        k += bench_add_both(&rows_[k], "shared", (void *)stu, (void *)ref, call_fn, &args[1], &args[2], check, poison);
-        rows_[k++] = bench_make("baseline (kit_toeplitz_matvec_global)", call_fn, &args[3], check, 0, poison);
-        bench_case c = {"", 0, 2.0 * (double)n * (double)n};
-        snprintf(c.title, sizeof c.title, "u = A p, nx = %d, ny = %d (%zu points)%s", nx, ny, n,
-                 peer ? "" : "; no cuBLAS row: the dense A would not fit");
-        bench_case_run(&c, rows_, k);
-        for (int i = 0; i < 4; i++)
-            bench_free(args[i].u);
-        if (da)
-            bench_free(da);
-        bench_free((void *)db);
-        bench_free((void *)dp);
-        free(hb), free(hp), free(want), free(tol);
-    }
-    cublasDestroy(h);
-    return bench_finish();
+    static cublasHandle_t h;
+    const float one = 1.0f, zero = 0.0f;
+    size_t n = (size_t)nx * ny;
+    if (!h && cublasCreate(&h) == CUBLAS_STATUS_SUCCESS)
+        cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH); /* plain FP32 */
+    if (!dense && cudaMalloc(&dense, n * n * sizeof(float)) == cudaSuccess)
+        expand<<<(unsigned)((n * n + 255) / 256), 256>>>(d_B, dense, nx, ny);
+    if (h && dense) /* else u keeps its poison: a wrong result */
+        cublasSgemv(h, CUBLAS_OP_T, (int)n, (int)n, &one, dense, (int)n, d_p, 1, &zero, d_u, 1);
 }
+
+/* Before each case: A made again for its B; none for a grid whose A is too large. */
+static const char *new_case(const kit_params *p)
+{
+    long long nx = kit_params_ll(p, "nx", 0, NULL), ny = kit_params_ll(p, "ny", nx, NULL);
+    cudaFree(dense), dense = NULL;
+    return nx * ny > MAX_DENSE_POINTS ? "no cuBLAS row: the dense A would not fit" : NULL;
+}
+
+const kit_bench KIT_BENCH = {"u = A p", "cublasSgemv on the dense A (FP32)", "shared", NULL,
+                             "baseline (kit_toeplitz_matvec_global)",
+                             {"nx=256 ny=32" /* the thesis's (Figure 4.7) */, "nx=256 ny=256" /* the rubric's */},
+                             .new_case = new_case};

@@ -10,15 +10,18 @@
  *   3. for each output of the case, in order: fetch it by name and type,
  *      refuse a wrong length, compute the reference and compare (a bound per
  *      element for floats, exactly for integers), say what a wrong value's
- *      elements show (never written, wrong only at the ends: the row's
- *      poison, edge_of, note), then the output's `after` hook (a note on a
- *      pass, an explanation of a failure).  The first output that fails
- *      ends the loop: later outputs are not looked at;
- *   4. the lab's own judgement (`judge`), told whether every output passed,
- *      the threads the call launched (`threads`) and a call's answer field
- *      by field against a reference (`fields`);
- *   5. the timed calls of a benchmark run (`timed`), when nothing failed
- *      (or always, `timed_always`);
+ *      elements show (the hint of a poisoned tail, `tail_of`; never written,
+ *      wrong only at the ends: the row's poison, edge_of, note), then the
+ *      output's `after` hook (a note on a pass, an explanation of a failure).
+ *      The first output that fails ends the loop: later outputs are not
+ *      looked at;
+ *   4. a declared matrix product's judgement (`product`, when every output
+ *      passed), then the lab's own (`judge`), told whether every output
+ *      passed, the threads the call launched (`threads`) and a call's answer
+ *      field by field against a reference (`fields`);
+ *   5. the timed calls of a benchmark run (`timed`, or the data's check:
+ *      timed_rotated, timed_fresh, timed_sampled, timed_offset,
+ *      timed_xor), when nothing failed (or always, `timed_always`);
  *   6. free the inputs and the references.
  *
  * A check.c keeps only what is its own judgement: the reference, the bound,
@@ -33,6 +36,7 @@
 #include "kit/checker.h"
 #include "kit/field.h"
 #include "kit/lab_rules.h" /* KIT_POISON: an output's poison, as the harness declares it */
+#include "kit/product.h"
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -122,6 +126,14 @@ typedef struct {
     const char *note;
     kit_when note_when;
     int note_unexplained;
+    /* An integer output the harness filled with `poisoned` before the call
+     * (lab07's C: -1): after a wrong value, the driver says how many of its
+     * last elements still hold it where the reference does not - "the last
+     * N outputs (TAIL_OF[a] to TAIL_OF[b]) still hold P, the value the
+     * harness filled TAIL_OF with before your call: were they ever
+     * written?" (before `after`).  tail_of NULL: no such hint. */
+    const char *tail_of;
+    int64_t poisoned;
 } kit_check_output;
 
 /* unwritten_all in the words of the labs whose interface names the output
@@ -150,6 +162,14 @@ typedef struct {
 } kit_check_field;
 
 #define KIT_CHECK_MAX_FIELDS 8
+/* A row of kit_check.timed_xor (below). */
+typedef struct {
+    const char *call, *out, *fresh; /* the function timed, its output and its fresh input, in messages */
+    kit_at in, count;               /* the u32 input's pointer field, its words' int field */
+    int per;                        /* words sampled per call */
+    uint32_t (*element)(const void *data, uint32_t word);
+    kit_when when;
+} kit_check_xor;
 
 typedef struct kit_check {
     size_t data_size; /* the lab's dataset struct */
@@ -245,6 +265,49 @@ typedef struct kit_check {
         kit_check_field f[KIT_CHECK_MAX_FIELDS];
         kit_when when;
     } fields;
+    /* Where timed is NULL, the driver's check of timed calls whose inputs
+     * got an offset added (fresh.cuh's KIT_FRESH_OFFSET without a modulus,
+     * on a computation that keeps order and ties: lab07's merge): `per`
+     * sampled elements of the first output (an integer one, with a
+     * reference) of each recorded call must be the reference's plus that
+     * call's offset (its shift), so an output left from an earlier call
+     * fails: "timed call K of WHAT (fresh FRESH each call): FRESH shifted by
+     * S: ELEMENT[i] = got, expected exp" (WHAT: the output's).  When
+     * nothing failed and `when` holds; per 0: none. */
+    struct {
+        const char *fresh, *element;
+        int per;
+        kit_when when;
+    } timed_offset;
+    /* Where timed is NULL, the driver's check of timed calls on fresh words
+     * (fresh.cuh's KIT_FRESH_ROTATE_XOR: the data's u32 array `in`, `count`
+     * words, rotated by shift and XORed with a 32-bit mask, recorded as the
+     * scale): each of the `per` sampled words of each recorded call must be
+     * element(data, its input word) - the word itself where element is NULL
+     * (a copy: lab11's round trip) - so an output left from an earlier call
+     * fails; a shift outside [0, count) or a mask that is no 32-bit value:
+     * "timed call K of CALL: its inputs were not recorded".  Failures:
+     * "timed call K of CALL (fresh FRESH each call): OUT[i] = got, expected
+     * exp".  The first row whose `when` holds (call NULL ends the rows),
+     * when nothing failed and the case has words. */
+    kit_check_xor timed_xor[2];
+    /* Where product.m is set, the first output is the float matrix product
+     * C = A B of the data's fields (kit/product.h: m, n, k int fields, a and
+     * b float pointer fields), declared without a reference: once every
+     * output passed, kit_product_check judges it (every element up to
+     * full_max products, else the sample and the probes, from the case's
+     * seed and `stream`), `explain` after a wrong element; the evidence
+     * input is A and B (where input and input_of are not set); and
+     * timed_sampled without an element recomputes C's sampled elements on
+     * A refreshed by whole rows (kit_product_element). */
+    struct {
+        kit_at m, n, k, a, b;
+        const char *name; /* C, in messages */
+        long long full_max;
+        int edge, random, probes, stream;
+        int tiles[KIT_PRODUCT_MAX_TILES];
+        kit_product_explain explain;
+    } product;
 } kit_check;
 
 /* Defined by the lab's check.c. */
@@ -252,6 +315,17 @@ extern const kit_check KIT_CHECK;
 
 /* The loop above on `lab` (lab_check() is kit_check_run(ctx, &KIT_CHECK)). */
 int kit_check_run(kit_check_ctx *ctx, const kit_check *lab);
+
+/* The same loop in three parts, for many outputs of one case (make bench:
+ * every row of a case, where generating the inputs and computing the
+ * references cost seconds of CPU each time).  open: step 1 once (NULL with
+ * err filled when the parameters are bad); run: steps 2-5 on ctx's outputs,
+ * each reference computed at the first run that reaches its output and
+ * kept for the next (the hooks see the same data, read only); close: step 6. */
+typedef struct kit_check_case kit_check_case;
+kit_check_case *kit_check_case_open(const kit_check *lab, const kit_params *p, uint64_t seed, char *err, size_t len);
+int kit_check_case_run(kit_check_ctx *ctx, kit_check_case *c);
+void kit_check_case_close(kit_check_case *c);
 
 /* KIT_CHECK_DATASET(lab03): generate and release for KIT_CHECK from
  * dataset.h's lab03_generate and lab03_free on a lab03_data. */

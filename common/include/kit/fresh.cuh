@@ -97,6 +97,17 @@ struct kit_timed_calls {
     unsigned owned;         /* bit k: in[k].work allocated here; bit KIT_FRESH_MAX_IN: out */
 };
 
+/* The least bytes one timed call reads and writes: 4 per element of each
+ * refreshed input and of the output, and extra_bytes (the plausibility
+ * check's measure; make bench's copy roof where a lab rates no bytes). */
+static inline double kit_timed_calls_bytes(const kit_timed_calls *tc)
+{
+    double bytes = tc->extra_bytes + 4.0 * tc->out_count;
+    for (int i = 0; i < tc->n_in; i++)
+        bytes += 4.0 * tc->in[i].count;
+    return bytes;
+}
+
 struct kit_run_ctx;
 /* Times warmup + reps calls (kit_time_pair) of tc's function against
  * baseline(baseline_arg), which reads the original inputs (fewer once the

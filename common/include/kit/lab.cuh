@@ -49,6 +49,13 @@ typedef struct {
     size_t upload;      /* bytes uploaded */
     int pinned;         /* page-locked host memory (cudaMallocHost; uploaded with memcpy), not device */
     int pageable;       /* plain host memory (malloc; uploaded with memcpy), not device */
+    /* host holds ints, uploaded as 8-byte records {host[i], tag_base + i}
+     * (upload: the records' bytes): each element tagged with where it came
+     * from, for a check of stability (lab07's type=rec). */
+    int tagged, tag_base;
+    /* host holds doubles, uploaded converted to floats (upload: the floats'
+     * bytes): lab09's matrix, generated in double and rounded once. */
+    int from_f64;
 } kit_lab_buf;
 
 #define KIT_LAB_MAX_BUFS 8
@@ -114,6 +121,10 @@ struct kit_lab {
     /* Timing buffers before the checked call in bench mode (lab09: the
      * pristine matrix every timed call restores), not just before timing. */
     int timing_first;
+    /* A case held open (the bench program): puts back, before each call,
+     * what the call changes in place (lab09: A from its pristine copy);
+     * nonzero when it failed.  NULL: the calls change no input. */
+    int (*restore)(void *state);
     /* After a timing: what else the lab measures (lab02's CPU loop). */
     int (*after_timing)(kit_run_ctx *ctx, void *state);
     /* Bench-mode records after KIT_KEY_STUDENT_MS and KIT_KEY_BASELINE_MS,
@@ -183,8 +194,9 @@ int kit_lab_baseline(kit_run_ctx *ctx, const kit_lab *lab);
  * by side.  open: inputs, buffers (the timing ones too) and the refusals
  * before bench mode's call, as kit_lab_bench; NULL after saying why.
  * call: call 0 of the case, declared and held to the rules (-1: said why);
- * the caller poisons its outputs (kit_lab_poison) and makes it
- * (c->invoke(state)), untraced.  record: its outputs read back and written
+ * before each call the caller prepares it (prepare: its outputs poisoned,
+ * kit_lab_poison, and the lab's restore; -1 when either failed) and makes
+ * it (c->invoke(state)), untraced.  record: its outputs read back and written
  * to ctx->out (kit_out), then the lab's `after`.  baseline: one call of the
  * kit's baseline, -1 when it failed. */
 typedef struct kit_lab_case kit_lab_case;
@@ -192,6 +204,7 @@ kit_lab_case *kit_lab_case_open(kit_run_ctx *ctx, const kit_lab *lab);
 void *kit_lab_case_state(kit_lab_case *lc);
 int kit_lab_case_call(kit_run_ctx *ctx, kit_lab_case *lc, kit_lab_call *c);
 int kit_lab_poison(const kit_lab_call *c);
+int kit_lab_case_prepare(kit_lab_case *lc, const kit_lab_call *c);
 int kit_lab_case_record(kit_run_ctx *ctx, kit_lab_case *lc, const kit_lab_call *c);
 int kit_lab_case_baseline(kit_lab_case *lc);
 void kit_lab_case_close(kit_run_ctx *ctx, kit_lab_case *lc);

@@ -13,7 +13,8 @@
  * What the table decides, and what the interpreter does with it:
  *   bufs     allocated at its stage, max(count, 1) elements of its type
  *            (on the device, or pinned or pageable host memory), uploaded
- *            from `host` (count elements) when set;
+ *            from `host` (count elements; or count ints as tagged records,
+ *            count doubles as floats) when set;
  *   calls    the case's one student call: the first whose `when` holds
  *            (none when `no_call_if` is nonzero; with every_call, each that
  *            holds, in order); its outputs in the state
@@ -59,6 +60,12 @@ typedef struct {
     int pageable;         /* plain host memory (malloc): lab02's h_c, its host entry's output */
     int when_timed;       /* also where `when` does not hold, in a run that times (bench mode, show
                              mode's time=1): lab02's device arrays, timed whatever the entry */
+    /* Ints from `host` uploaded as records {key, tag}: tag = tag_base (an
+     * int field; 0: none) + the index (kit_lab_buf.tagged: lab07's records
+     * say where they came from); `type` an 8-byte one. */
+    int tagged;
+    kit_at tag_base;
+    int from_f64;         /* `host` holds doubles, uploaded as floats (kit_lab_buf.from_f64); type F32 */
 } kit_decl_buf;
 
 /* Where an output is (kit_decl_out.where). */
@@ -215,6 +222,11 @@ int kit_decl_buffers_run(const kit_lab_decl *d, const kit_run_ctx *ctx, void *st
 int kit_decl_times(const kit_lab_decl *d, const kit_run_ctx *ctx);
 /* After each timing: the also_timed rows (0, or -1 when a timing failed). */
 int kit_decl_after_timing(const kit_lab_decl *d, const kit_run_ctx *ctx, void *state);
+/* What the driver uploads for a buffer made on the host first (b->upload
+ * bytes into dst): a tagged buffer's records (kit_lab_buf.tagged: rec[2i] =
+ * keys[i], rec[2i + 1] = tag_base + i), or floats from doubles
+ * (kit_lab_buf.from_f64). */
+void kit_decl_made_upload(const kit_lab_buf *b, void *dst);
 /* The call whose `when` holds (NULL: none); kit_decl_fill_call fills c from
  * it, or from the k-th that holds with every_call (0: no call k). */
 const kit_decl_call *kit_decl_the_call(const kit_lab_decl *d, const void *state);

@@ -64,6 +64,12 @@ void kit_out(kit_run_ctx *ctx, const char *name, kit_type t, const void *data, u
 void kit_out_f64(kit_run_ctx *ctx, const char *name, double v);
 void kit_out_text(kit_run_ctx *ctx, const char *name, const char *text);
 
+/* What kind of memory p points to, as the CUDA runtime says: "host"
+ * (page-locked), "device", "managed", or "pageable" (ordinary memory, which
+ * the runtime does not know; its error cleared).  lab11 asks it of
+ * pinned_alloc's buffers. */
+const char *kit_memory_kind(const void *p);
+
 /* Harness-side CUDA check: reports "harness.cu:LINE: CUDA error ..." and
  * returns -1 from the hook (the grader shows it as an error of the run). */
 #define KIT_HCHECK(call)                                                                              \

@@ -66,7 +66,8 @@ int clean_run_dir(const engine *e, const workdirs *w)
 
 /* ------------------------------------------------------------ processes */
 
-/* The environment of a submission process: minimal, plus the GPU selection. */
+/* The environment of a submission process: minimal, plus the GPU selection
+ * and the kit's OpenMP wait policy (main.c: the runner's input generation). */
 static int submission_env(const char *home, char store[][512], const char **env)
 {
     int n = 0;
@@ -78,7 +79,7 @@ static int submission_env(const char *home, char store[][512], const char **env)
     env[n] = store[n], n++;
     snprintf(store[n], 512, "LANG=C");
     env[n] = store[n], n++;
-    static const char *pass[] = {"CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH", "CUDA_HOME", NULL};
+    static const char *pass[] = {"CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH", "CUDA_HOME", "OMP_WAIT_POLICY", NULL};
     for (int i = 0; pass[i]; i++) {
         const char *v = getenv(pass[i]);
         if (v) {

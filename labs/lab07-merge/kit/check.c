@@ -15,7 +15,6 @@
 
 #include "dataset.h"
 #include "kit/check_driver.h"
-#include "kit/timed.h"
 #include "kit/ref.h"
 #include "kit/util.h"
 
@@ -23,8 +22,8 @@
  * output and the timed calls. */
 typedef struct {
     lab07_data d;
-    int total;
     int fn;        /* op=merge: 1 + impl=tiled + 2 type=rec (which function's C); op=corank: 0 */
+    int read;      /* evidence (manifest): the 4-byte words the kernels must read */
     int32_t *c;    /* the stable merge */
     uint32_t *src; /* where c[k] came from */
 } reference;
@@ -39,26 +38,10 @@ static void describe_origin(const lab07_data *d, uint32_t tag, char *buf, size_t
         snprintf(buf, len, "nowhere (tag %d)", (int32_t)tag);
 }
 
-/* After wrong keys: a hint when the end of C still holds the harness's poison (-1). */
-static void tail_hint(kit_check_ctx *ctx, const void *data, const kit_check_got *g)
-{
-    const reference *ref = data;
-    const int32_t *got = g->got;
-    size_t total = (size_t)ref->total, t = total;
-    if (g->ok)
-        return;
-    while (t > 0 && got[t - 1] == -1 && ref->c[t - 1] != -1)
-        t--;
-    if (t < total)
-        kit_detail(ctx, "the last %zu outputs (C[%zu] to C[%zu]) still hold -1, the value the harness filled C "
-                        "with before your call: were they ever written?",
-                   total - t, t, total - 1);
-}
-
 static void merged_keys(const void *data, const kit_check_ref *r)
 {
     const reference *ref = data;
-    for (int k = 0; k < ref->total; k++)
+    for (int k = 0; k < ref->d.total; k++)
         r->i[k] = ref->c[k];
 }
 
@@ -69,7 +52,7 @@ static void check_tags(kit_check_ctx *ctx, const void *data, const kit_check_got
     const reference *ref = data;
     const int32_t *tag = g->got;
     size_t bad = 0, first = 0;
-    for (size_t k = 0; k < (size_t)ref->total; k++)
+    for (size_t k = 0; k < (size_t)ref->d.total; k++)
         if ((uint32_t)tag[k] != ref->src[k] && !bad++)
             first = k;
     if (!bad)
@@ -79,7 +62,7 @@ static void check_tags(kit_check_ctx *ctx, const void *data, const kit_check_got
     describe_origin(&ref->d, ref->src[first], exp_s, sizeof exp_s);
     kit_fail(ctx, "the merge is not stable: %zu of %zu outputs hold the right key from the wrong element; first "
                   "C[%zu] (key %d) came from %s, the stable merge takes %s there (on a tie A's element comes first)",
-             bad, (size_t)ref->total, first, ref->c[first], got_s, exp_s);
+             bad, (size_t)ref->d.total, first, ref->c[first], got_s, exp_s);
 }
 
 /* Is i a split of k that is valid but unstable (it cuts a run of equal keys
@@ -101,9 +84,9 @@ static void check_corank(kit_check_ctx *ctx, const void *data, const kit_check_g
     const lab07_data *d = &ref->d;
     const int32_t *got = g->got;
     /* from_a[k] = how many of the first k outputs come from A */
-    int32_t *from_a = kit_xmalloc(((size_t)ref->total + 1) * sizeof *from_a, "co-ranks");
+    int32_t *from_a = kit_xmalloc(((size_t)ref->d.total + 1) * sizeof *from_a, "co-ranks");
     from_a[0] = 0;
-    for (int k = 0; k < ref->total; k++)
+    for (int k = 0; k < ref->d.total; k++)
         from_a[k + 1] = from_a[k] + (ref->src[k] < (uint32_t)d->m);
     int bad = 0, first = 0;
     for (int t = 0; t < d->nk; t++)
@@ -122,32 +105,6 @@ static void check_corank(kit_check_ctx *ctx, const void *data, const kit_check_g
     free(from_a);
 }
 
-/* A benchmark run sampled the output of a few timed int merges (chosen at
- * random as they happened, and the last) whose keys all had an offset added
- * (timed.h, shift = the offset): each sampled key must be the reference's
- * plus that offset, so an output left from an earlier call fails. */
-static void check_timed(kit_check_ctx *ctx, const void *data, const kit_check_got *outs)
-{
-    const reference *ref = data;
-    kit_timed_view v;
-    (void)outs;
-    if (ref->d.op != LAB07_MERGE || ref->d.is_rec ||
-        kit_timed_load(ctx, LAB07_TIMED_SAMPLE, 0, (int64_t)ref->total, &v) != 1)
-        return;
-    for (int k = 0; k < v.n && !ctx->failed; k++) {
-        for (int j = 0; j < LAB07_TIMED_SAMPLE; j++) {
-            size_t at = (size_t)k * LAB07_TIMED_SAMPLE + (size_t)j;
-            int64_t i = v.index[at], want = (int64_t)ref->c[i] + v.shift[k], got = kit_timed_i32(&v, at);
-            if (got != want) {
-                kit_timed_fail(ctx, &v, k, ref->d.tiled ? "merge_tiled" : "merge_basic", "keys",
-                               "keys shifted by %lld: C[%lld] = %lld, expected %lld", (long long)v.shift[k],
-                               (long long)i, (long long)got, (long long)want);
-                break;
-            }
-        }
-    }
-}
-
 /* The inputs, then the stable merge every check compares with. */
 static int generate(const kit_params *p, uint64_t seed, void *data, char *err, size_t errlen)
 {
@@ -155,8 +112,11 @@ static int generate(const kit_params *p, uint64_t seed, void *data, char *err, s
     const lab07_data *d = &ref->d;
     if (lab07_generate(p, seed, &ref->d, err, errlen) != 0)
         return -1;
-    size_t total = (size_t)d->m + (size_t)d->n;
-    ref->total = (int)total, ref->fn = d->op == LAB07_MERGE ? 1 + d->tiled + 2 * d->is_rec : 0;
+    size_t total = (size_t)d->total;
+    ref->fn = d->op == LAB07_MERGE ? 1 + d->tiled + 2 * d->is_rec : 0;
+    /* a merge reads A and B (keys, and tags for records); co_rank reads only
+     * O(log) elements per k, so there the ks are the input */
+    ref->read = d->op == LAB07_CORANK ? d->nk : d->total * (d->is_rec ? 2 : 1);
     ref->c = kit_xmalloc((total ? total : 1) * sizeof *ref->c, "the reference merge");
     ref->src = kit_xmalloc((total ? total : 1) * sizeof *ref->src, "the reference merge");
     kit_ref_merge_i32(d->a, (size_t)d->m, d->b, (size_t)d->n, ref->c, ref->src);
@@ -171,27 +131,22 @@ static void release(void *data)
     lab07_free(&ref->d);
 }
 
-/* evidence (manifest): a merge reads A and B (keys, and tags for records); co_rank
- * reads only O(log) elements per k, so there the ks are the input */
-static double input(const void *data)
-{
-    const lab07_data *d = &((const reference *)data)->d;
-    if (d->op == LAB07_CORANK)
-        return (double)d->nk * sizeof(int32_t);
-    return ((double)d->m + d->n) * sizeof(int32_t) * (d->is_rec ? 2 : 1);
-}
-
 #define F(member) KIT_AT(reference, member)
 #define C(fn_, function)                                                                                        \
     {LAB07_OUT_C, KIT_T_I32, .len_fmt = function ": C has %llu elements, expected m + n = %llu", .what = function, \
-     .reference = merged_keys, .after = tail_hint, .len_of = F(total), .when = KIT_WHEN(reference, fn, fn_)}
-/* The keys, then a record merge's tags; or the co-ranks.  A benchmark run's
- * timed int merges: check_timed. */
+     .reference = merged_keys, .len_of = F(d.total), .when = KIT_WHEN(reference, fn, fn_), .tail_of = "C",        \
+     .poisoned = -1}
+/* The keys (the harness poisons C with -1), then a record merge's tags; or
+ * the co-ranks.  A benchmark run sampled the output of a few timed int
+ * merges (chosen at random as they happened, and the last) whose keys all
+ * had an offset added (the shift): each sampled key must be the
+ * reference's plus that offset, so an output left from an earlier call
+ * fails. */
 const kit_check KIT_CHECK = {
-    sizeof(reference), generate, release, .input = input,
+    sizeof(reference), generate, release, .input_of = F(read), .input_per = sizeof(int32_t),
     .out = {C(1, "merge_basic"), C(2, "merge_tiled"), C(3, "merge_basic_rec keys"), C(4, "merge_tiled_rec keys"),
             {LAB07_OUT_TAG, KIT_T_I32, .len_fmt = "tags: %llu elements, expected m + n = %llu", .after = check_tags,
-             .len_of = F(total), .when = KIT_WHEN2(reference, d.op, LAB07_MERGE, d.is_rec, 1)},
+             .len_of = F(d.total), .when = KIT_WHEN2(reference, d.op, LAB07_MERGE, d.is_rec, 1)},
             {LAB07_OUT_CORANK, KIT_T_I32, .len_fmt = "corank: %llu results, expected %llu", .after = check_corank,
              .len_of = F(d.nk), .when = KIT_WHEN(reference, d.op, LAB07_CORANK)}},
-    .timed = check_timed};
+    .timed_offset = {"keys", "C", LAB07_TIMED_SAMPLE, KIT_WHEN2(reference, d.op, LAB07_MERGE, d.is_rec, 0)}};

@@ -105,6 +105,7 @@ static int parse(const kit_params *p, lab07_data *d, const char **dist, char *er
     d->is_rec = !strcmp(type, "rec");
     d->m = (int)m;
     d->n = (int)n;
+    d->total = (int)(m + n);
     return 0;
 }
 

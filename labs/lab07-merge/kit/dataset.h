@@ -47,6 +47,7 @@ typedef struct {
     int tiled;   /* impl=tiled */
     int is_rec;  /* type=rec */
     int m, n;
+    int total;      /* m + n, C's length (int: the descriptors' counts, kit/field.h) */
     int32_t *a, *b; /* the keys (sorted) */
     int nk;         /* op=corank: the k to ask for */
     int32_t *ks;

@@ -22,34 +22,10 @@ KIT_LAB_DESCRIPTORS_OMIT_FIELDS
 
 typedef struct {
     lab07_data d;
-    int total;
-    merge_rec *ra, *rb; /* type=rec: host records */
     void *da, *db, *dc; /* device copies of A, B and the output C */
 } inputs;
 
-/* The inputs; type=rec: records carrying their origin, tag i for A[i], m + j for B[j]. */
-static int generate(const kit_params *p, uint64_t seed, void *s, char *err, size_t len)
-{
-    inputs *in = (inputs *)s;
-    if (lab07_generate(p, seed, &in->d, err, len) != 0)
-        return -1;
-    int m = in->d.m;
-    in->total = m + in->d.n;
-    if (in->d.op == LAB07_CORANK || !in->d.is_rec)
-        return 0;
-    in->ra = (merge_rec *)kit_xmalloc(((size_t)in->total + 1) * sizeof *in->ra, "lab07's records");
-    in->rb = in->ra + m; /* one block: release frees ra */
-    for (int i = 0; i < in->total; i++)
-        in->ra[i] = merge_rec{i < m ? in->d.a[i] : in->d.b[i - m], i};
-    return 0;
-}
-
-static void release(kit_run_ctx *, void *s)
-{
-    inputs *in = (inputs *)s;
-    free(in->ra);
-    lab07_free(&in->d);
-}
+KIT_LAB_DATASET(inputs, lab07) /* generate and release: dataset.c */
 
 #define INTS (const int *)in->da, in->d.m, (const int *)in->db, in->d.n, (int *)in->dc
 #define RECS (const merge_rec *)in->da, in->d.m, (const merge_rec *)in->db, in->d.n, (merge_rec *)in->dc
@@ -64,7 +40,7 @@ static int after(kit_run_ctx *ctx, void *s, int, void *const *host)
 {
     const inputs *in = (const inputs *)s;
     const int32_t *keys = (const int32_t *)host[0], *tags = in->d.is_rec ? (const int32_t *)host[1] : NULL;
-    size_t total = (size_t)in->total;
+    size_t total = (size_t)in->d.total;
     if (!ctx->show)
         return 0;
     int32_t *ref = (int32_t *)kit_xmalloc((total ? total : 1) * sizeof *ref, "the CPU merge");
@@ -113,26 +89,28 @@ static int corank(kit_run_ctx *ctx, void *s)
 #define INT_CASE KIT_WHEN2(inputs, d.op, LAB07_MERGE, d.is_rec, 0)
 #define REC_CASE KIT_WHEN2(inputs, d.op, LAB07_MERGE, d.is_rec, 1)
 /* -1 in every int (key and tag) the merge does not write; a record's key at byte 0 of 8, its tag at 4 */
-#define C_INT {{LAB07_OUT_C, KIT_T_I32, F(dc), F(total), KIT_POISON(0xFF)}}
-#define REC(name, at) {name, KIT_T_I32, F(dc), F(total), KIT_POISON(0xFF), .stride = sizeof(merge_rec), .offset = at}
+#define C_INT {{LAB07_OUT_C, KIT_T_I32, F(dc), F(d.total), KIT_POISON(0xFF)}}
+#define REC(name, at) {name, KIT_T_I32, F(dc), F(d.total), KIT_POISON(0xFF), .stride = sizeof(merge_rec), .offset = at}
 #define C_REC {REC(LAB07_OUT_C, 0), REC(LAB07_OUT_TAG, 4)}
 #define NOT_TIMED "the benchmark times int merges (op=merge type=int)"
 static const kit_lab_decl DECL = {
-    /* op=corank: none (co_rank_host is host only); records are 8 bytes (an i64 each) */
+    /* op=corank: none (co_rank_host is host only); records are 8 bytes (an i64 each), carrying their
+     * origin: tag i for A[i], m + j for B[j] */
     .bufs = {{F(da), KIT_T_I32, F(d.m), F(d.a), .when = INT_CASE}, {F(db), KIT_T_I32, F(d.n), F(d.b), .when = INT_CASE},
-             {F(dc), KIT_T_I32, F(total), .when = INT_CASE},
-             {F(da), KIT_T_I64, F(d.m), F(ra), .when = REC_CASE}, {F(db), KIT_T_I64, F(d.n), F(rb), .when = REC_CASE},
-             {F(dc), KIT_T_I64, F(total), .when = REC_CASE}},
+             {F(dc), KIT_T_I32, F(d.total), .when = INT_CASE},
+             {F(da), KIT_T_I64, F(d.m), F(d.a), .when = REC_CASE, .tagged = 1},
+             {F(db), KIT_T_I64, F(d.n), F(d.b), .when = REC_CASE, .tagged = 1, .tag_base = F(d.m)},
+             {F(dc), KIT_T_I64, F(d.total), .when = REC_CASE}},
     /* the first that holds; nothing to merge: no kernel needed */
-    .calls = {{"merge_tiled_rec", tiled_rec, KIT_WHEN2(inputs, d.is_rec, 1, d.tiled, 1), F(total), C_REC},
-              {"merge_basic_rec", basic_rec, KIT_WHEN(inputs, d.is_rec, 1), F(total), C_REC},
-              {"merge_tiled", tiled, KIT_WHEN(inputs, d.tiled, 1), F(total), C_INT},
-              {"merge_basic", basic, {}, F(total), C_INT}},
+    .calls = {{"merge_tiled_rec", tiled_rec, KIT_WHEN2(inputs, d.is_rec, 1, d.tiled, 1), F(d.total), C_REC},
+              {"merge_basic_rec", basic_rec, KIT_WHEN(inputs, d.is_rec, 1), F(d.total), C_REC},
+              {"merge_tiled", tiled, KIT_WHEN(inputs, d.tiled, 1), F(d.total), C_INT},
+              {"merge_basic", basic, {}, F(d.total), C_INT}},
     .no_call_if = F(d.op), /* LAB07_CORANK: the untraced hook */
     /* records again after the checked call: what show mode's timing asks (the baseline merges ints) */
     .refuse = {{KIT_LAB_BENCH_BEFORE, F(d.op), LAB07_MERGE, LAB07_MERGE, NOT_TIMED},
                {KIT_LAB_BENCH_BEFORE, F(d.is_rec), 0, 0, NOT_TIMED},
-               {KIT_LAB_BENCH_AFTER, F(total), 1, INT32_MAX, "the benchmark needs elements to merge"},
+               {KIT_LAB_BENCH_AFTER, F(d.total), 1, INT32_MAX, "the benchmark needs elements to merge"},
                {KIT_LAB_BENCH_AFTER, F(d.is_rec), 0, 0, NOT_TIMED}},
     /* before each timed call every key of A and B gets an offset added (order and ties unchanged, so
      * the merge is the old one plus the offset; recorded as the shift) and C is poisoned with a key no
@@ -141,7 +119,7 @@ static const kit_lab_decl DECL = {
     .timed = {KIT_FRESH_OFFSET, {F(da), F(db)}, .sample = LAB07_TIMED_SAMPLE, .shift_lo = -1000000000,
               .shift_hi = 1000000000, .poison = KIT_POISON(0x7F)},
     /* every element read once and written once */
-    .metrics = {{"merge rate (10^9 elements/s)", F(total), 1}, {"effective bandwidth (GB/s)", F(total), 8}},
+    .metrics = {{"merge rate (10^9 elements/s)", F(d.total), 1}, {"effective bandwidth (GB/s)", F(d.total), 8}},
     /* int merges, in every show run: a few timings for exercise 22 (no verdict) */
     .show_time = {"the kit's basic kernel", 1, 5, .always = 1},
 };

@@ -135,8 +135,12 @@ static int check_matrix(const kit_params *p, char *err, size_t errlen)
         snprintf(err, errlen, "alpha must be > 0 and 0 <= empty <= 1");
         return -1;
     }
-    if (nnz > 4 * LAB08_MAX_NNZ) {
-        snprintf(err, errlen, "too many nonzeros possible (rows * max_per_row > 2^29)");
+    /* the row lengths are drawn: their expected total is bounded here
+     * (E[floor(max_per_row u^alpha)] <= max_per_row / (alpha + 1)), the
+     * drawn one by make_matrix */
+    if (nnz / (alpha + 1) > LAB08_MAX_NNZ) {
+        snprintf(err, errlen, "too many nonzeros expected: rows * max_per_row / (alpha + 1) = %.4g, at most 2^27",
+                 nnz / (alpha + 1));
         return -1;
     }
     return 0;
@@ -168,6 +172,11 @@ static int make_matrix(const kit_params *p, uint64_t seed, kit_csr *A, char *err
     double alpha = kit_params_f64(p, "alpha", 3.0, NULL), empty = kit_params_f64(p, "empty", 0.0, NULL);
     if (kit_gen_csr_powerlaw(&r, A, rows, cols, max_per_row, alpha, empty) != 0) {
         snprintf(err, errlen, "out of memory for the power-law matrix");
+        return -1;
+    }
+    if (A->nnz > LAB08_MAX_DRAWN) {
+        snprintf(err, errlen, "the power-law matrix drew %lld nonzeros, at most 2^29", (long long)A->nnz);
+        kit_csr_free(A);
         return -1;
     }
     return 0;

@@ -10,6 +10,8 @@
  *              rows, cols     sizes (cols defaults to rows)
  *              per_row        fixed: nonzeros per row (capped at cols)
  *              max_per_row, alpha, empty   powerlaw (defaults 1000, 3, 0)
+ * At most 2^27 nonzeros: fixed, rows * per_row; powerlaw, the expected
+ * count's bound rows * max_per_row / (alpha + 1), and at most 2^29 drawn.
  * Nonzero values are uniform in [-1, 1) (kit_gen_csr_*), columns distinct.
  */
 #ifndef LAB08_DATASET_H
@@ -24,6 +26,7 @@ extern "C" {
 
 #define LAB08_MAX_DIM (1 << 24)
 #define LAB08_MAX_NNZ (1LL << 27)
+#define LAB08_MAX_DRAWN (1LL << 29) /* a power law's drawn nonzeros (its expected count is at most 2^27) */
 
 /* The output, as harness.cu writes it and check.c reads it: one y per row. */
 #define LAB08_OUT_Y "y"

@@ -1,7 +1,7 @@
 /* test_check.c - lab08's checker on the CPU: right products pass; truncated
  * rows, an incomplete warp reduction and unwritten empty rows fail with a
  * message that names them; the Matrix Market files of resources/matrices/
- * equal the matrices the tests regenerate. */
+ * equal the matrices the tests regenerate; the limits on nonzeros. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -261,6 +261,34 @@ START_TEST(resource_files_match_the_generator)
 }
 END_TEST
 
+/* A power law is bounded by its expected nonzeros, rows * max_per_row /
+ * (alpha + 1) <= 2^27, not by rows * max_per_row (make bench's heavy tail
+ * has 10^11 possible, about 5 * 10^7 expected); a fixed matrix by rows *
+ * per_row.  Refusals name the value. */
+START_TEST(nonzero_limits)
+{
+    static const char *good[] = {"matrix=powerlaw rows=10^6 max_per_row=10^5 alpha=2000 empty=0.05",
+                                 "matrix=powerlaw rows=10^6 max_per_row=1200 alpha=9 empty=0.05",
+                                 "matrix=fixed rows=2^20 per_row=128"};
+    static const char *bad[] = {"matrix=powerlaw rows=10^6 max_per_row=10^5 alpha=700",
+                                "matrix=fixed rows=2^20 per_row=129"};
+    kit_params p;
+    char err[256];
+    for (size_t c = 0; c < sizeof good / sizeof *good; c++) {
+        ck_assert_int_eq(kit_params_parse(good[c], &p, err, sizeof err), 0);
+        ck_assert_msg(lab_params_validate(&p, err, sizeof err) == 0, "%s refused: %s", good[c], err);
+    }
+    for (size_t c = 0; c < sizeof bad / sizeof *bad; c++) {
+        ck_assert_int_eq(kit_params_parse(bad[c], &p, err, sizeof err), 0);
+        ck_assert_msg(lab_params_validate(&p, err, sizeof err) != 0, "%s accepted", bad[c]);
+    }
+    ck_assert_str_eq(err, "too many nonzeros (rows * per_row > 2^27)");
+    ck_assert_int_eq(kit_params_parse(bad[0], &p, err, sizeof err), 0);
+    lab_params_validate(&p, err, sizeof err);
+    ck_assert_str_eq(err, "too many nonzeros expected: rows * max_per_row / (alpha + 1) = 1.427e+08, at most 2^27");
+}
+END_TEST
+
 static Suite *lab08_suite(void)
 {
     Suite *s = suite_create("lab08-check");
@@ -273,6 +301,7 @@ static Suite *lab08_suite(void)
     tcase_add_test(tc, unwritten_empty_rows_fail);
     tcase_add_test(tc, length_nan_and_policy);
     tcase_add_test(tc, resource_files_match_the_generator);
+    tcase_add_test(tc, nonzero_limits);
     suite_add_tcase(s, tc);
     return s;
 }

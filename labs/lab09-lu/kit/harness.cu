@@ -1,18 +1,18 @@
-/* harness.cu - lab09's declaration, its buffers, calls and refusals as data
- * (kit/lab_decl.cuh): the matrix on the GPU (float or double), one call of
- * lu_crout / lu_crout_double / lu_crout_blocked, "status" (i32) and the
- * factored matrix "a" (f32 or f64, n*n) recorded.  Bench mode times
+/* harness.cu - lab09's declaration, its buffers, calls, refusals and metrics
+ * as data (kit/lab_decl.cuh): the matrix on the GPU (float or double), one
+ * call of lu_crout / lu_crout_double / lu_crout_blocked, "status" (i32) and
+ * the factored matrix "a" (f32 or f64, n*n) recorded.  Bench mode times
  * lu_crout_blocked against the kit's per-step version; every timed call
  * first copies its A into place (the baseline from a pristine device copy,
  * the student's function from a fresh one).
  *
- * Hooks beside the table: the matrix converted to its type, the timed calls
- * (factoring in place, they restore A first and record whole rows and
- * columns), and the show-mode corner, backward error and time.
+ * Hooks beside the table: the timed calls (factoring in place, they restore
+ * A first and record whole rows and columns), A restored before each call of
+ * a case held open (make bench), and the show-mode corner, backward error and
+ * time.
  */
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "baseline.h"
 #include "dataset.h"
@@ -23,38 +23,12 @@ KIT_LAB_DESCRIPTORS_OMIT_FIELDS
 
 typedef struct {
     lab09_data d;
-    size_t bytes; /* of the n x n matrix */
-    void *host;   /* A in the type */
     void *d_a;    /* factored in place */
     void *d_orig; /* timing: A, to restore d_a before every timed call */
     int status;
 } inputs;
 
-static int generate(const kit_params *p, uint64_t seed, void *s, char *err, size_t len)
-{
-    inputs *in = (inputs *)s;
-    if (lab09_generate(p, seed, &in->d, err, len) != 0)
-        return -1;
-    size_t nn = (size_t)in->d.n * (size_t)in->d.n;
-    in->bytes = nn * (in->d.is_double ? sizeof(double) : sizeof(float));
-    if (!(in->host = malloc(in->bytes ? in->bytes : 1))) {
-        snprintf(err, len, "out of host memory");
-        return -1;
-    }
-    for (size_t t = 0; t < nn; t++) {
-        if (in->d.is_double)
-            ((double *)in->host)[t] = in->d.a[t];
-        else
-            ((float *)in->host)[t] = (float)in->d.a[t]; /* exact: the dataset already rounded it */
-    }
-    return 0;
-}
-
-static void release(kit_run_ctx *, void *s)
-{
-    free(((inputs *)s)->host);
-    lab09_free(&((inputs *)s)->d);
-}
+KIT_LAB_DATASET(inputs, lab09) /* generate and release: dataset.c */
 
 KIT_LAB_INVOKE(inputs, lu_float, in->status = lu_crout((float *)in->d_a, in->d.n))
 KIT_LAB_INVOKE(inputs, lu_double, in->status = lu_crout_double((double *)in->d_a, in->d.n))
@@ -68,15 +42,19 @@ KIT_LAB_INVOKE(inputs, lu_blocked, in->status = lu_crout_blocked((float *)in->d_
 #define OUTS(type) {{LAB09_OUT_STATUS, KIT_T_I32, F(status), 0, KIT_POISON(0xFF), KIT_DECL_IN_STATE}, \
                     {LAB09_OUT_A, type, F(d_a), F(d.nn), KIT_POISON_NONE}}
 static const kit_lab_decl DECL = {
-    /* the matrix in its type; timing: the pristine A, to restore d_a before every timed call */
-    .bufs = {{F(d_a), KIT_T_F32, F(d.nn), F(host), .when = TYPE(0)},
-             {F(d_a), KIT_T_F64, F(d.nn), F(host), .when = TYPE(1)},
-             {F(d_orig), KIT_T_F32, F(d.nn), F(host), KIT_LAB_TIMING, TYPE(0)},
-             {F(d_orig), KIT_T_F64, F(d.nn), F(host), KIT_LAB_TIMING, TYPE(1)}},
+    /* the matrix in its type (floats: the dataset's doubles, exact in float: it already rounded them);
+     * timing: the pristine A, to restore d_a before every timed call */
+    .bufs = {{F(d_a), KIT_T_F32, F(d.nn), F(d.a), .when = TYPE(0), .from_f64 = 1},
+             {F(d_a), KIT_T_F64, F(d.nn), F(d.a), .when = TYPE(1)},
+             {F(d_orig), KIT_T_F32, F(d.nn), F(d.a), KIT_LAB_TIMING, TYPE(0), .from_f64 = 1},
+             {F(d_orig), KIT_T_F64, F(d.nn), F(d.a), KIT_LAB_TIMING, TYPE(1)}},
     .calls = {{"lu_crout_blocked", lu_blocked, KIT_WHEN(inputs, d.blocked, 1), F(d.n), OUTS(KIT_T_F32)},
               {"lu_crout_double", lu_double, TYPE(1), F(d.n), OUTS(KIT_T_F64)},
               {"lu_crout", lu_float, {}, F(d.n), OUTS(KIT_T_F32)}},
     .refuse = {BENCH(d.is_double, 0, 0), BENCH(d.n, 1, INT32_MAX), BENCH(d.cls, LAB09_DD, LAB09_ZERODIAG)},
+    /* 2n^3/3 flops: (2/3) * n^2 * n */
+    .metrics = {{"GFLOP/s (2n^3/3 flops)", F(d.nn), 2.0 / 3, 0, F(d.n)},
+                {"the per-step baseline, GFLOP/s", F(d.nn), 2.0 / 3, 1, F(d.n)}},
 };
 
 static const char *call_name(const inputs *in) { return kit_decl_the_call(&DECL, in)->name; }
@@ -137,7 +115,7 @@ static int after(kit_run_ctx *ctx, void *s, int, void *const *host)
 static void timed_lu(const kit_timed_calls *tc)
 {
     inputs *in = (inputs *)tc->lab;
-    cudaMemcpy(tc->out, tc->in[0].work, in->bytes, cudaMemcpyDeviceToDevice);
+    cudaMemcpy(tc->out, tc->in[0].work, (size_t)tc->out_count * sizeof(float), cudaMemcpyDeviceToDevice);
     float *a = (float *)tc->out;
     if (in->d.blocked)
         lu_crout_blocked(a, in->d.n);
@@ -169,19 +147,23 @@ static int timed(kit_run_ctx *, void *s, kit_timed_calls *tc, kit_lab_swap *)
     return 0;
 }
 
+/* The pristine A back in place: before every call of a case held open
+ * (make bench), and in the baseline. */
+static int restore(void *s)
+{
+    inputs *in = (inputs *)s;
+    size_t bytes = (size_t)in->d.nn * (in->d.is_double ? sizeof(double) : sizeof(float));
+    return cudaMemcpy(in->d_a, in->d_orig, bytes, cudaMemcpyDeviceToDevice) != cudaSuccess;
+}
+
 /* The pristine A restored first, timed with the call: both sides pay the same copy. */
 static int baseline(void *s)
 {
     inputs *in = (inputs *)s;
-    cudaMemcpy(in->d_a, in->d_orig, in->bytes, cudaMemcpyDeviceToDevice);
+    if (restore(s) != 0)
+        return -1;
     kit_lu_step((float *)in->d_a, in->d.n);
     return 0;
-}
-
-static double gflops(const void *s, double ms)
-{
-    double n = ((const inputs *)s)->d.n, flops = 2.0 * n * n * n / 3.0;
-    return flops / 1e9 / (ms / 1e3);
 }
 
 /* show mode, float: the time against the per-step baseline */
@@ -197,7 +179,6 @@ static int show_time(kit_run_ctx *ctx, void *s)
 
 const kit_lab KIT_LAB = {
     .tag = "lab09", .state_size = sizeof(inputs), .generate = generate, .release = release, .after = after,
-    .timed = timed, .baseline = baseline, .timing_first = 1,
-    .metrics = {{"GFLOP/s (2n^3/3 flops)", gflops}, {"the per-step baseline, GFLOP/s", gflops, 1}},
-    .show_time = show_time, .decl = &DECL,
+    .timed = timed, .baseline = baseline, .timing_first = 1, .restore = restore, .show_time = show_time,
+    .decl = &DECL,
 };

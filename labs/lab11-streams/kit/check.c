@@ -9,12 +9,11 @@
  * FULL_MAX word-rounds: the first and last SAMPLE_EDGE words, the words
  * around every chunk boundary of an even split, SAMPLE_RANDOM random ones).
  * With min_overlap, the CUPTI timeline of the call must show copies and
- * kernels running at the same time: with K the union of the kernels' [start,
- * end] intervals and C that of the host<->device copies, |K ∩ C| must be at
- * least min_overlap * min(|K|, |C|).  Measured on the GPU's own timestamps,
- * never taken from the student's process.
+ * kernels running at the same time (kit_check_overlap, kit/timeline.h): with
+ * K the union of the kernels' [start, end] intervals and C that of the
+ * host<->device copies, |K ∩ C| must be at least min_overlap * min(|K|,
+ * |C|).
  */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,14 +21,12 @@
 #include "dataset.h"
 #include "kit/check_driver.h"
 #include "kit/rng.h"
-#include "kit/timed.h"
-#include "kit/util.h"
+#include "kit/timeline.h"
 #include "transfer.h"
 
 #define FULL_MAX (1LL << 28)
 #define SAMPLE_EDGE 4096
 #define SAMPLE_RANDOM 65536
-#define MAX_RECORDS 8192
 
 /* ---- Part 1 ---- */
 static void check_back(kit_check_ctx *ctx, const lab11_data *d, const char *name, const char *what)
@@ -50,26 +47,19 @@ static void check_back(kit_check_ctx *ctx, const lab11_data *d, const char *name
 
 static void check_copies(kit_check_ctx *ctx, const lab11_data *d, const char *call, const char *what)
 {
-    static kit_copy cs[MAX_RECORDS];
-    int n = kit_call_copies(ctx->out, call, cs, MAX_RECORDS);
-    if (n < 0)
+    kit_timeline t;
+    if (kit_call_timeline(ctx->out, call, &t) != 0)
         return; /* no trace: the policy has said why */
-    unsigned long long bytes[2] = {0, 0}, ns[2] = {0, 0};
-    for (int i = 0; i < n && i < MAX_RECORDS; i++)
-        if (cs[i].kind == KIT_COPY_H2D || cs[i].kind == KIT_COPY_D2H) {
-            int k = cs[i].kind == KIT_COPY_D2H;
-            bytes[k] += cs[i].bytes, ns[k] += cs[i].end - cs[i].start;
-        }
     unsigned long long want = (unsigned long long)d->n * 4;
-    if (bytes[0] < want || bytes[1] < want) {
+    if (t.bytes[0] < want || t.bytes[1] < want) {
         kit_fail(ctx, "round_trip with %s buffers copied %llu bytes host-to-device and %llu device-to-host, expected "
                       "%llu each way: the data must go to the device and back through d_buf",
-                 what, bytes[0], bytes[1], want);
+                 what, t.bytes[0], t.bytes[1], want);
         return;
     }
     kit_detail(ctx, "note: round trip with %s buffers: host-to-device %.1f GB/s, device-to-host %.1f GB/s (CUPTI "
                     "copy records)",
-               what, ns[0] ? bytes[0] / (double)ns[0] : 0.0, ns[1] ? bytes[1] / (double)ns[1] : 0.0);
+               what, t.ns[0] ? t.bytes[0] / (double)t.ns[0] : 0.0, t.ns[1] ? t.bytes[1] / (double)t.ns[1] : 0.0);
 }
 
 /* pinned_alloc's memory, then both round trips (each judged on its own). */
@@ -143,149 +133,16 @@ static void check_values(kit_check_ctx *ctx, const lab11_data *d, const uint32_t
         kit_detail(ctx, "%lld of %lld %s results wrong", bad, checked, checked < n ? "sampled" : "");
 }
 
-typedef struct {
-    unsigned long long s, e;
-} span;
-
-static int by_start(const void *a, const void *b)
-{
-    const span *x = a, *y = b;
-    return x->s < y->s ? -1 : x->s > y->s;
-}
-
-/* Sorts and merges the intervals in place; returns how many remain. */
-static int merge_spans(span *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, by_start);
-    int m = 0;
-    for (int i = 0; i < n; i++) {
-        if (m && v[i].s <= v[m - 1].e) {
-            if (v[i].e > v[m - 1].e)
-                v[m - 1].e = v[i].e;
-        } else
-            v[m++] = v[i];
-    }
-    return m;
-}
-
-static unsigned long long total(const span *v, int n)
-{
-    unsigned long long t = 0;
-    for (int i = 0; i < n; i++)
-        t += v[i].e - v[i].s;
-    return t;
-}
-
-/* |A ∩ B| of two merged, sorted interval lists. */
-static unsigned long long intersect(const span *a, int na, const span *b, int nb)
-{
-    unsigned long long t = 0;
-    for (int i = 0, j = 0; i < na && j < nb;) {
-        unsigned long long s = a[i].s > b[j].s ? a[i].s : b[j].s, e = a[i].e < b[j].e ? a[i].e : b[j].e;
-        if (e > s)
-            t += e - s;
-        if (a[i].e < b[j].e)
-            i++;
-        else
-            j++;
-    }
-    return t;
-}
-
-static void check_overlap(kit_check_ctx *ctx, const lab11_data *d)
-{
-    static kit_launch ks[MAX_RECORDS];
-    static kit_copy cs[MAX_RECORDS];
-    static span K[MAX_RECORDS], C[MAX_RECORDS];
-    int nk = kit_call_launches(ctx->out, "process_streams", ks, MAX_RECORDS);
-    int nc = kit_call_copies(ctx->out, "process_streams", cs, MAX_RECORDS);
-    if (nk < 0 || nc < 0) {
-        kit_fail(ctx, "the overlap of copies and kernels cannot be measured: the CUPTI trace of this run is not "
-                      "available");
-        return;
-    }
-    int mk = 0, mc = 0, streams_k = 0, h2d = 0, d2h = 0;
-    unsigned seen[64];
-    for (int i = 0; i < nk && i < MAX_RECORDS; i++) {
-        if (!ks[i].end)
-            continue;
-        K[mk++] = (span){ks[i].start, ks[i].end};
-        int known = 0;
-        for (int s = 0; s < streams_k && s < 64; s++)
-            known |= seen[s] == ks[i].stream;
-        if (!known && streams_k < 64)
-            seen[streams_k++] = ks[i].stream;
-    }
-    for (int i = 0; i < nc && i < MAX_RECORDS; i++)
-        if (cs[i].kind == KIT_COPY_H2D || cs[i].kind == KIT_COPY_D2H) {
-            C[mc++] = (span){cs[i].start, cs[i].end};
-            h2d += cs[i].kind == KIT_COPY_H2D, d2h += cs[i].kind == KIT_COPY_D2H;
-        }
-    if (!mk || !mc) {
-        kit_fail(ctx, "no overlap to measure: the call ran %d kernel(s) and %d host<->device copies; the data must "
-                      "be copied in and out (cudaMemcpyAsync) around your kernels",
-                 mk, mc);
-        return;
-    }
-    mk = merge_spans(K, mk), mc = merge_spans(C, mc);
-    double k_ms = total(K, mk) / 1e6, c_ms = total(C, mc) / 1e6, both = intersect(K, mk, C, mc) / 1e6;
-    double frac = both / (k_ms < c_ms ? k_ms : c_ms);
-    char line[400];
-    snprintf(line, sizeof line, "timeline: copies busy %.3f ms (%d in, %d out), kernels busy %.3f ms (%d launches on "
-             "%d stream%s), both at once %.3f ms: %.0f%% of the shorter",
-             c_ms, h2d, d2h, k_ms, nk, streams_k, streams_k == 1 ? "" : "s", both, 100 * frac);
-    if (frac < d->min_overlap) {
-        kit_fail(ctx, "copies and kernels overlap for only %.0f%% of the shorter of the two, %.0f%% needed: issue "
-                      "each chunk's copies and kernel on its own stream, asynchronously, and synchronise once at "
-                      "the end",
-                 100 * frac, 100 * d->min_overlap);
-        kit_detail(ctx, "%s", line);
-    } else {
-        kit_detail(ctx, "note: %s (needed %.0f%%)", line, 100 * d->min_overlap);
-    }
-}
-
 /* The results, then the overlap on the timeline. */
 static void part2(kit_check_ctx *ctx, const lab11_data *d, const uint32_t *got)
 {
     check_values(ctx, d, got);
     if (!ctx->failed && d->min_overlap >= 0)
-        check_overlap(ctx, d);
+        kit_check_overlap(ctx, "process_streams", d->min_overlap);
 }
 
-/* ---- both parts: the benchmark's timed calls ---- */
-/* A benchmark run sampled the destination of a few timed calls (chosen at
- * random as they happened, and the last) whose input words were the
- * original ones rotated by shift and XORed with a mask (the recorded scale;
- * dataset.h, timed.h): every sampled word is recomputed, so a destination
- * left from an earlier call fails. */
-static void check_timed(kit_check_ctx *ctx, const void *data, const kit_check_got *outs)
-{
-    const lab11_data *d = data;
-    kit_timed_view v;
-    (void)outs;
-    const char *call = d->part == 1 ? "round_trip" : "process_streams";
-    if (d->n < 1 || kit_timed_load(ctx, LAB11_TIMED_SAMPLE, 0, d->n, &v) != 1)
-        return;
-    for (int k = 0; k < v.n && !ctx->failed; k++) {
-        double mask = v.scale[k]; /* any 32-bit value, 0 included */
-        if (v.shift[k] < 0 || v.shift[k] >= d->n || !(mask >= 0 && mask <= 4294967295.0 && mask == floor(mask))) {
-            kit_fail(ctx, "timed call %d of %s: its inputs were not recorded", v.call[k], call);
-            break;
-        }
-        for (int j = 0; j < LAB11_TIMED_SAMPLE; j++) {
-            size_t at = (size_t)k * LAB11_TIMED_SAMPLE + (size_t)j;
-            int64_t i = v.index[at];
-            uint32_t x = d->in[(i + v.shift[k]) % d->n] ^ (uint32_t)mask;
-            uint32_t want = d->part == 1 ? x : lab11_mix(x, d->rounds), got = v.value[at];
-            if (got != want) {
-                kit_timed_fail(ctx, &v, k, call, "input words", "%s[%lld] = %#x, expected %#x",
-                               d->part == 1 ? "h_dst" : "h_out", (long long)i, got, want);
-                break;
-            }
-        }
-    }
-}
+/* Part 2's result of one (fresh) input word. */
+static uint32_t mixed(const void *data, uint32_t word) { return lab11_mix(word, ((const lab11_data *)data)->rounds); }
 
 static void judge_part(kit_check_ctx *ctx, const void *data, const kit_check_got *outs, int ok)
 {
@@ -302,9 +159,18 @@ KIT_CHECK_DATASET(lab11)
  * judged by part1, each on its own); Part 2: the results.  No evidence
  * input: Part 1 is about the copies themselves (judged from the trace
  * here), Part 2's overlap too. */
+#define F(member) KIT_AT(lab11_data, member)
+#define PART(p) KIT_WHEN(lab11_data, part, p)
 const kit_check KIT_CHECK = {
     sizeof(lab11_data), check_generate, check_release,
-    .out = {{LAB11_OUT_PINNED_KIND, KIT_T_TEXT, .len_any = 1, .when = KIT_WHEN(lab11_data, part, 1)},
-            {LAB11_OUT, KIT_T_U32, .len_fmt = "output 'out' has %llu words, expected n = %llu",
-             .len_of = KIT_AT(lab11_data, words), .when = KIT_WHEN(lab11_data, part, 2)}},
-    .judge = judge_part, .timed = check_timed};
+    .out = {{LAB11_OUT_PINNED_KIND, KIT_T_TEXT, .len_any = 1, .when = PART(1)},
+            {LAB11_OUT, KIT_T_U32, .len_fmt = "output 'out' has %llu words, expected n = %llu", .len_of = F(words),
+             .when = PART(2)}},
+    .judge = judge_part,
+    /* A benchmark run sampled the destination of a few timed calls (chosen
+     * at random as they happened, and the last) whose input words were the
+     * original ones rotated by shift and XORed with a mask (dataset.h): every
+     * sampled word is recomputed, so a destination left from an earlier
+     * call fails. */
+    .timed_xor = {{"round_trip", "h_dst", "input words", F(in), F(words), LAB11_TIMED_SAMPLE, NULL, PART(1)},
+                  {"process_streams", "h_out", "input words", F(in), F(words), LAB11_TIMED_SAMPLE, mixed, PART(2)}}};

@@ -45,25 +45,6 @@ static void poison(uint32_t *dst, const uint32_t *src, long long n)
         dst[i] = ~src[i];
 }
 
-static const char *memory_kind(const void *p)
-{
-    cudaPointerAttributes a;
-    if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
-        cudaGetLastError();
-        return "pageable";
-    }
-    switch (a.type) {
-    case cudaMemoryTypeHost:
-        return "host";
-    case cudaMemoryTypeDevice:
-        return "device";
-    case cudaMemoryTypeManaged:
-        return "managed";
-    default:
-        return "pageable";
-    }
-}
-
 static int generate(const kit_params *p, uint64_t seed, void *s, char *err, size_t len)
 {
     inputs *in = (inputs *)s;
@@ -141,7 +122,7 @@ static int after_alloc(kit_run_ctx *ctx, inputs *in)
         kit_out_text(ctx, LAB11_OUT_PINNED_KIND, "NULL");
         return KIT_LAB_STOP;
     }
-    const char *kind = in->kind = memory_kind(in->pn_src);
+    const char *kind = in->kind = kit_memory_kind(in->pn_src);
     kit_out_text(ctx, LAB11_OUT_PINNED_KIND, kind);
     if (!strcmp(kind, "device")) { /* the host must not touch it */
         fprintf(stderr, "lab11: pinned_alloc returned device memory\n");
@@ -198,8 +179,8 @@ static void timed_call(const kit_timed_calls *tc)
 static int timed(kit_run_ctx *, void *s, kit_timed_calls *tc, kit_lab_swap *)
 {
     inputs *in = (inputs *)s;
-    if (in->d.n == 0 || (in->d.part == 1 && (!in->pn_src || (strcmp(memory_kind(in->pn_src), "host") &&
-                                                              strcmp(memory_kind(in->pn_src), "pageable")))))
+    if (in->d.n == 0 || (in->d.part == 1 && (!in->pn_src || (strcmp(kit_memory_kind(in->pn_src), "host") &&
+                                                              strcmp(kit_memory_kind(in->pn_src), "pageable")))))
         return KIT_LAB_UNTIMED;
     tc->call = timed_call;
     tc->how = KIT_FRESH_ROTATE_XOR, tc->shift_hi = in->d.n - 1;

@@ -1,7 +1,5 @@
 /* bench.cu - the driver every lab's bench program shares (see bench.cuh). */
 #include <dlfcn.h>
-#include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,9 +9,7 @@
 #include <vector>
 
 #include "bench.cuh"
-#include "kit/gen.h"
 #include "kit/no_gpu.cuh"
-#include "kit/rng.h"
 
 #define WARMUP_MS 300.0      /* an H200 idles at 840 MHz and needs ~0.1 s of work to boost */
 #define MIN_ROUNDS 15
@@ -63,16 +59,6 @@ static const char *who_name(int who)
 {
     static const char *names[] = {"student", "reference", "stretch reference", "library peer"};
     return names[who];
-}
-
-static char *fmt(const char *f, ...)
-{
-    char buf[512];
-    va_list ap;
-    va_start(ap, f);
-    vsnprintf(buf, sizeof buf, f, ap);
-    va_end(ap);
-    return strdup(buf);
 }
 
 static double now_ms(void)
@@ -151,7 +137,7 @@ void bench_gpu(void)
            WARMUP_MS);
 }
 
-void *bench_so(int who)
+static void *bench_so(int who)
 {
     if (who == BENCH_STUDENT && g_student_failed) {
         if (!g_said[who]++) {
@@ -198,7 +184,9 @@ int bench_add(bench_row *rows, int who, const char *what, void *fn, void (*call)
     if (!fn)
         return 0;
     memset(rows, 0, sizeof *rows);
-    rows->name = what && *what ? fmt("%s %s", who_name(who), what) : who_name(who);
+    char name[160];
+    snprintf(name, sizeof name, "%s%s%s", who_name(who), what && *what ? " " : "", what ? what : "");
+    rows->name = strdup(name);
     rows->call = call;
     rows->arg = arg;
     rows->check = check;
@@ -207,11 +195,11 @@ int bench_add(bench_row *rows, int who, const char *what, void *fn, void (*call)
     return 1;
 }
 
-int bench_add_both(bench_row *rows, const char *what, void *stu, void *ref, void (*call)(void *), void *arg_stu,
-                   void *arg_ref, const char *(*check)(void *), void (*prepare)(void *))
+static void *bench_malloc(size_t bytes)
 {
-    int k = bench_add(rows, BENCH_STUDENT, what, stu, call, arg_stu, check, prepare);
-    return k + bench_add(rows + k, BENCH_REFERENCE, what, ref, call, arg_ref, check, prepare);
+    void *d = NULL;
+    BENCH_CUDA(cudaMalloc(&d, bytes ? bytes : 1));
+    return d;
 }
 
 /* ---- the copy roof: cudaMemcpy D2D moving the case's bytes (half read, half written) ---- */
@@ -252,9 +240,10 @@ static void print_row(const bench_case *c, const bench_row *r, double peer_ms, d
         printf("  %-44s WRONG: %s (not timed)\n", r->name, r->wrong);
         return;
     }
-    if (c->flops > 0)
-        snprintf(rate, sizeof rate, "%.0f", c->flops / (r->ms * 1e6));
-    else if (c->bytes > 0)
+    if (c->flops > 0) {
+        if (!is_copy) /* a copy does no flops */
+            snprintf(rate, sizeof rate, "%.0f", c->flops / (r->ms * 1e6));
+    } else if (c->bytes > 0)
         snprintf(rate, sizeof rate, "%.0f", c->bytes / (r->ms * 1e6));
     if (peer_ms > 0)
         snprintf(lib, sizeof lib, "%.2f", peer_ms / r->ms);
@@ -324,7 +313,7 @@ void bench_case_run(const bench_case *c, bench_row *in_rows, int nrows)
     bench_row copy_row;
     copy_arg ca = {NULL, NULL, 0};
     memset(&copy_row, 0, sizeof copy_row);
-    if (c->bytes > 0 && c->flops <= 0) {
+    if (c->bytes > 0) {
         ca.bytes = (size_t)(c->bytes / 2);
         ca.src = bench_malloc(ca.bytes);
         ca.dst = bench_malloc(ca.bytes);
@@ -357,8 +346,8 @@ void bench_case_run(const bench_case *c, bench_row *in_rows, int nrows)
     for (bench_row *r : rows)
         print_row(c, r, peer_ms, copy_ms, r == &copy_row);
     if (ca.src) {
-        bench_free(ca.src);
-        bench_free(ca.dst);
+        BENCH_CUDA(cudaFree(ca.src));
+        BENCH_CUDA(cudaFree(ca.dst));
     }
 }
 
@@ -370,80 +359,4 @@ int bench_finish(void)
         if (g_handle[i])
             dlclose(g_handle[i]);
     return g_wrong ? 1 : 0;
-}
-
-/* ---- helpers ---- */
-void *bench_malloc(size_t bytes)
-{
-    void *d = NULL;
-    BENCH_CUDA(cudaMalloc(&d, bytes ? bytes : 1));
-    return d;
-}
-
-void *bench_host(size_t bytes)
-{
-    void *h = malloc(bytes ? bytes : 1);
-    if (!h) {
-        fprintf(stderr, "bench %s: out of host memory (%zu bytes)\n", g_lab, bytes);
-        exit(1);
-    }
-    return h;
-}
-
-void *bench_upload(const void *h, size_t bytes)
-{
-    void *d = bench_malloc(bytes);
-    BENCH_CUDA(cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice));
-    return d;
-}
-
-void bench_free(void *d) { BENCH_CUDA(cudaFree(d)); }
-
-void bench_rand_f32(float *h, size_t n, float lo, float hi, unsigned stream)
-{
-    kit_rng r;
-    kit_rng_seed(&r, 0xbe9c4ULL, stream);
-    kit_gen_uniform_f32(&r, h, n, lo, hi);
-}
-
-const char *bench_cmp_f32(const float *d, const double *want, const double *tol, size_t n)
-{
-    float *h = (float *)bench_host(n * sizeof(float));
-    BENCH_CUDA(cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost));
-    const char *msg = NULL;
-    for (size_t i = 0; i < n && !msg; i++) {
-        double t = tol ? tol[i] : 0.0;
-        if (!(fabs((double)h[i] - want[i]) <= t)) /* NaN fails too */
-            msg = fmt("[%zu] = %.9g, expected %.9g (tolerance %.3g)", i, h[i], want[i], t);
-    }
-    free(h);
-    return msg;
-}
-
-const char *bench_cmp_i32(const int *d, const int *want, size_t n)
-{
-    int *h = (int *)bench_host(n * sizeof(int));
-    BENCH_CUDA(cudaMemcpy(h, d, n * sizeof(int), cudaMemcpyDeviceToHost));
-    const char *msg = NULL;
-    for (size_t i = 0; i < n && !msg; i++)
-        if (h[i] != want[i])
-            msg = fmt("[%zu] = %d, expected %d", i, h[i], want[i]);
-    free(h);
-    return msg;
-}
-
-const char *bench_cmp_scalar(double got, double want, double tol)
-{
-    return fabs(got - want) <= tol ? NULL : fmt("%.9g, expected %.9g (tolerance %.3g)", got, want, tol);
-}
-
-const char *bench_size(double n)
-{
-    for (int e = 1; e < 63; e++)
-        if (n == ldexp(1.0, e))
-            return fmt("2^%d", e);
-    for (int e = 3; e < 19; e++)
-        if (n == pow(10.0, e))
-            return fmt("10^%d", e);
-    return fmt("%.0f", n);
 }

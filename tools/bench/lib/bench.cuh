@@ -1,39 +1,36 @@
 /* bench.cuh - `make bench`: one lab's implementations against NVIDIA's libraries.
  *
- * Every row of a case - the student's code, the reference solution, a
- * stretch exercise's solution, the kit's baseline, the library peer - goes
- * through bench_case_run, which:
- *   1. calls every row once and checks its output (a wrong result is printed
- *      as WRONG with the first bad element and is not timed);
+ * Each implementation - the student's code, the reference solution, a
+ * stretch exercise's solution, the library peer (labs/<lab>/bench.cu: the
+ * library call as one more implementation of the lab's interface, and the
+ * cases, KIT_BENCH below) - is a shared object linked with the lab's
+ * harness.cu, so it carries its own KIT_LAB; all are loaded with dlopen into
+ * one program (descriptor.cu), in one process, on one GPU, in one run.  It
+ * links the lab's dataset, baseline and checker and the lab driver, and
+ * exports them to the shared objects.  Libraries (CUB, cuBLAS, cuSPARSE,
+ * cuSOLVER) are linked into the bench only, never into graded code.
+ *
+ * For each case (parameters, as the rubric writes them) every row is the
+ * lab descriptor's own: inputs from (parameters, seed), the call prepared
+ * before each call (outputs poisoned, what it changes in place restored:
+ * kit_lab_case_prepare), the baseline.  bench_case_run then
+ *   1. calls every row once and checks its outputs with the lab's checker
+ *      (KIT_CHECK; its inputs and CPU references made once per case for
+ *      the rows on the same parameters: kit_check_case_open); a wrong
+ *      result is printed as WRONG with the checker's summary, not timed;
  *   2. adds a "copy roof" row when the case moves a known number of bytes:
  *      cudaMemcpy device-to-device of the same bytes, the bandwidth yardstick;
  *   3. warms up (an idle GPU's clocks take a while to boost), then times the
  *      rows interleaved (one call of each per round, the order rotated every
- *      round) with CUDA events on the default stream, and keeps each row's
- *      median;
- *   4. prints one compact table: ms, GB/s or GFLOP/s, the row's speed as a
- *      fraction of the library peer's and of the copy roof's.
- *
- * The implementations define the same function names, so each is built as
- * its own shared object (make bench does it) and loaded with dlopen: all sit
- * in one process, on one GPU, in one run.  Libraries (CUB, cuBLAS, cuSPARSE,
- * cuSOLVER) are linked into the bench only, never into graded code.
- *
- * From the lab's descriptor (descriptor.cu; the labs mk/bench.mk lists in
- * BENCH_DESC_LABS): each shared object is an implementation linked with the
- * lab's harness.cu, so it carries its own KIT_LAB bound to it; the library
- * peer is one more implementation of the lab's interface (labs/<lab>/bench.cu:
- * a few lines of cuBLAS, with the cases, KIT_BENCH below).  The program links
- * the lab's dataset, baseline and checker and the lab driver, and exports
- * them to the shared objects.  For each case (parameters, as the rubric
- * writes them) every row is the descriptor's own: inputs from (parameters,
- * seed), the call with its outputs poisoned before each call, the baseline,
- * the rate from the first metric (GB/s or GFLOP/s, by its label), and each
- * output checked by the lab's checker (KIT_CHECK: the CPU reference).
- *
- * The other labs' own programs (labs/<lab>/bench.cu with a main) build their
- * inputs, references and calls themselves, the student's and the reference's
- * functions looked up by their mangled names (bench_fn).
+ *      round) with CUDA events on the default stream: each row's median;
+ *   4. prints one table: ms, GB/s or GFLOP/s, the row's speed as a fraction
+ *      of the library peer's and of the copy roof's.
+ * The rate is the first of the descriptor's metrics (this case's, not the
+ * baseline's) in GB/s, else in GFLOP/s, by their labels; the copy roof
+ * moves the metric's bytes, or where no metric counts them (lab04's G
+ * elements/s; lab05's GFLOP/s, which has no library peer: the copy is its
+ * yardstick) the least bytes the lab's timed call moves
+ * (kit_timed_calls_bytes).  What only some labs need is a field of KIT_BENCH.
  */
 #ifndef KIT_BENCH_CUH
 #define KIT_BENCH_CUH
@@ -41,6 +38,8 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#include "kit/lab.cuh" /* a lab's call and parameters */
 
 typedef struct {
     const char *name;                 /* "reference", "cub::DeviceScan::InclusiveSum", ... */
@@ -58,7 +57,7 @@ typedef struct {
 typedef struct {
     char title[160];
     double bytes;  /* the least the operation must move (in + out); 0: no GB/s, no copy roof */
-    double flops;  /* > 0: report GFLOP/s instead of GB/s */
+    double flops;  /* > 0: report GFLOP/s instead of GB/s (a copy roof still where bytes > 0) */
 } bench_case;
 
 /* BENCH_STRETCH: the solution of a handout's optional stretch exercise
@@ -79,15 +78,11 @@ static inline bench_row bench_make(const char *name, void (*call)(void *), void 
  * CUDA call fail): then the program runs itself again without it, and the
  * table says so. */
 void bench_start(int argc, char **argv, const char *lab);
-/* Function `name` of the student's or the reference's shared object; NULL when
- * that code is not there (a student copy of the kit has no labs/<lab>/solution/: said
- * once).  The interfaces are C++ functions: `name` is the mangled name of the
- * lab header's declaration (the headers never change; `--symbols` proves the
- * names in CI, where there is no GPU). */
+/* Symbol `name` of implementation who's shared object (KIT_LAB, KIT_BENCH,
+ * lab09's lu_stretch_phases); NULL when that code is not there (a student
+ * copy of the kit has no labs/<lab>/solution/) or does not load (its
+ * harness calls a function it lacks), said once. */
 void *bench_fn(int who, const char *name);
-/* The shared object itself (dlopen: every function it calls found), or NULL
- * (said once, as bench_fn). */
-void *bench_so(int who);
 /* After the bench_fn calls: with --symbols, exit 0 when every function was
  * found (1 otherwise); with no GPU, one line and exit 3 (kitgrade's "no GPU");
  * else print the header line naming the lab and the GPU. */
@@ -96,43 +91,60 @@ void bench_gpu(void);
  * number of rows added, 0 or 1); `what` follows the name: "tiled", "" ... */
 int bench_add(bench_row *rows, int who, const char *what, void *fn, void (*call)(void *), void *arg,
               const char *(*check)(void *), void (*prepare)(void *));
-/* bench_add for the student's function, then the reference's: rows added (0-2). */
-int bench_add_both(bench_row *rows, const char *what, void *stu, void *ref, void (*call)(void *), void *arg_stu,
-                   void *arg_ref, const char *(*check)(void *), void (*prepare)(void *));
 /* Runs one case (see above); prints its table. */
 void bench_case_run(const bench_case *c, bench_row *rows, int nrows);
 /* 0 when every row was right, 1 otherwise. */
 int bench_finish(void);
 
-/* ---- helpers for the labs' programs ---- */
+/* A CUDA call of a library peer's (lab11's copies): an error ends the bench, said. */
 void bench_cuda(cudaError_t e, const char *what, const char *file, int line);
 #define BENCH_CUDA(call) bench_cuda((call), #call, __FILE__, __LINE__)
-void *bench_malloc(size_t bytes);                   /* device; exits on failure */
-void *bench_host(size_t bytes);                     /* host; exits on failure */
-void *bench_upload(const void *h, size_t bytes);    /* a new device copy of h */
-void bench_free(void *d);
-/* n floats uniform in [lo, hi) from the kit's generator (seeded: same data every run). */
-void bench_rand_f32(float *h, size_t n, float lo, float hi, unsigned stream);
-/* The first element of device array d (n elements) outside want[i] +- tol[i]
- * (tol NULL: exact), as a message; NULL when all are inside. */
-const char *bench_cmp_f32(const float *d, const double *want, const double *tol, size_t n);
-const char *bench_cmp_i32(const int *d, const int *want, size_t n);
-/* A message about one scalar result; NULL when |got - want| <= tol. */
-const char *bench_cmp_scalar(double got, double want, double tol);
-/* "2^26" for powers of two, "10^7" for powers of ten, else the number. */
-const char *bench_size(double n);
 
 /* A lab's cases from its descriptor: labs/<lab>/bench.cu defines
- * const kit_bench KIT_BENCH beside its library peer. */
+ * const kit_bench KIT_BENCH beside its library peer, naming the fields it
+ * uses (the others 0: none; designated initializers past `cases`). */
 #define KIT_BENCH_MAX_CASES 6
+#define KIT_BENCH_MAX_MORE 2
 typedef struct {
     const char *what;     /* the cases' title, before their parameters: "dot product" */
-    const char *library;  /* the library peer's row: "cublasSdot" */
+    /* the library peer's row: "cublasSdot"; NULL: the lab has none (lab05: its
+     * bench.cu's functions only abort(), for the harness to link), and the
+     * copy roof is the yardstick */
+    const char *library;
     const char *calls;    /* after "student" and "reference" in their rows: "tiled", or "" */
     const char *stretch;  /* after "stretch reference" (where the lab has a stretch exercise) */
     const char *baseline; /* the baseline's row: "baseline (kit_dot_global)" */
     const char *cases[KIT_BENCH_MAX_CASES]; /* parameters (the rubric's words), in order */
+    /* More rows, each after its implementation's own: implementation `who`
+     * (BENCH_LIBRARY, BENCH_REFERENCE ...) on each case's parameters with
+     * `params` after them (a later key wins), its row named `name` (the
+     * library's) or "<who> <name>".  lab05: the reference's
+     * conv1d_halo_global (variant=halo); lab07: the reference's merge_basic,
+     * and the library's (thrust::merge, where its merge_tiled is CUB's). */
+    struct {
+        int who;
+        const char *name, *params;
+    } more[KIT_BENCH_MAX_MORE];
+    /* The library row is a roof, not the job (lab11: the pinned copies
+     * alone, no kernel): its output is not checked, and the table has no
+     * rate column and no copy roof row of its own. */
+    int roof;
+    /* The baseline's row in the first so many cases only (0: in all): a
+     * slow one (lab09's per-step LU, about 1 s a call at n = 4096). */
+    int baseline_cases;
+    /* NULL, or called before each case with its parameters: the library peer
+     * lets go of what it made for the case before (lab08: cuSPARSE's
+     * descriptor of its matrix; lab12: its dense A) and returns NULL when it
+     * takes this one, else why not (lab12: the dense A of the largest grid
+     * would not fit), which the case's title says. */
+    const char *(*new_case)(const kit_params *p);
+    /* After each case's table, the stretch's case prepared again (outputs
+     * poisoned, inputs restored): the lab's own line about the stretch
+     * (lab09: where its time goes), given the case's parameters and the
+     * stretch's call as its descriptor made it. */
+    void (*stretch_note)(const kit_params *p, const kit_lab_call *c);
 } kit_bench;
 extern "C" const kit_bench KIT_BENCH;
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers" /* a KIT_BENCH leaves out the fields it does not use */
 
 #endif
