@@ -348,26 +348,6 @@ static void show_time(void)
     CHECK(kit_decl_show_time(&d, &ctx, &s) == 0 && !shown[0], "no time=1: %s", shown);
 }
 
-/* Show mode's printing, caught: stdout into a file from catch_stdout on,
- * its text into `text` at caught(). */
-static FILE *catch_stdout(int *saved)
-{
-    fflush(stdout);
-    *saved = dup(1);
-    FILE *f = tmpfile();
-    dup2(fileno(f), 1);
-    return f;
-}
-
-static void caught(FILE *f, int saved, char *text, size_t len)
-{
-    fflush(stdout);
-    dup2(saved, 1), close(saved);
-    rewind(f);
-    text[fread(text, 1, len - 1, f)] = 0;
-    fclose(f);
-}
-
 /* What the interpreter prints for c's outputs (host): the summary, or with
  * d the show_check line. */
 static void printed(const kit_lab_decl *d, const void *state, const kit_lab_call *c, void *const *host, char *text,
@@ -377,12 +357,12 @@ static void printed(const kit_lab_decl *d, const void *state, const kit_lab_call
     char err[64];
     CHECK(kit_params_parse("n=3", &p, err, sizeof err) == 0, "%s", err);
     int saved;
-    FILE *f = catch_stdout(&saved);
+    FILE *f = plain_catch(1, &saved);
     if (d)
         kit_decl_show_check(d, state, c, host);
     else
         kit_decl_summary(c, &p, host);
-    caught(f, saved, text, len);
+    plain_caught(f, 1, saved, text, len);
 }
 
 /* A call "f" of one output, v: 3 floats poisoned with NaN. */
@@ -519,9 +499,9 @@ static void also_timed(void)
 static void table_of(kit_run_ctx *ctx, fake *s, char *text, size_t len)
 {
     int saved;
-    FILE *f = catch_stdout(&saved);
+    FILE *f = plain_catch(1, &saved);
     CHECK(kit_decl_show_time(&ALSO, ctx, s) == 0, "the table");
-    caught(f, saved, text, len);
+    plain_caught(f, 1, saved, text, len);
 }
 
 static void show_table(void)

@@ -169,37 +169,11 @@ static void shown_by(const kit_lab *lab, char *text, size_t len)
     memset(&ctx, 0, sizeof ctx);
     ctx.params = &params, ctx.show = 1;
     scenario = PLAIN;
-    fflush(stdout);
-    FILE *tmp = tmpfile();
-    int saved = dup(1);
-    dup2(fileno(tmp), 1);
-    CHECK(kit_lab_run(&ctx, lab) == 0, "a show run");
-    fflush(stdout);
-    dup2(saved, 1), close(saved);
-    rewind(tmp);
-    text[fread(text, 1, len - 1, tmp)] = 0;
-    fclose(tmp);
-}
-
-/* stderr into a temporary file (*saved: the real one) until stderr_back
- * puts it back and copies what was said into err. */
-static FILE *stderr_away(int *saved)
-{
-    fflush(stderr);
-    FILE *tmp = tmpfile();
-    *saved = dup(2);
-    dup2(fileno(tmp), 2);
-    return tmp;
-}
-static void stderr_back(FILE *tmp, int saved, char *err, size_t len)
-{
-    fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
-    rewind(tmp);
-    size_t n = fread(err, 1, len - 1, tmp);
-    err[n] = 0;
-    fclose(tmp);
+    int saved;
+    FILE *tmp = plain_catch(1, &saved);
+    int rc = kit_lab_run(&ctx, lab);
+    plain_caught(tmp, 1, saved, text, len);
+    CHECK(rc == 0, "a show run");
 }
 
 /* Runs the lab's run (bench: bench) hook with stderr into err; its status. */
@@ -215,9 +189,9 @@ static int run_lab(const kit_lab *lab, int scen, int bench, char *err, size_t le
     ctx.kernel_optional = 1; /* left over from an earlier call: the driver must not keep it */
     scenario = scen, invoked = released = begun = baselines = 0, outs[0] = 0, memset(seen, 0, sizeof seen);
     int saved;
-    FILE *tmp = stderr_away(&saved);
+    FILE *tmp = plain_catch(2, &saved);
     int rc = bench ? kit_lab_bench(&ctx, lab) : kit_lab_run(&ctx, lab);
-    stderr_back(tmp, saved, err, len);
+    plain_caught(tmp, 2, saved, err, len);
     return rc;
 }
 
@@ -284,9 +258,9 @@ int main(void)
     memset(&ctx, 0, sizeof ctx);
     ctx.params = &params;
     int saved;
-    FILE *tmp = stderr_away(&saved);
+    FILE *tmp = plain_catch(2, &saved);
     kit_lab_case *lc = kit_lab_case_open(&ctx, &KIT_LAB);
-    stderr_back(tmp, saved, err, sizeof err);
+    plain_caught(tmp, 2, saved, err, sizeof err);
     CHECK(!lc && released == 1 && ctx.bench == 1, "a refused case was opened (released %d)", released);
     scenario = PLAIN, invoked = released = baselines = begun = 0, outs[0] = 0;
     lc = kit_lab_case_open(&ctx, &KIT_LAB);
@@ -298,9 +272,9 @@ int main(void)
     CHECK(kit_lab_case_prepare(lc, &c) == 0 && restores == 1 && ((unsigned char *)f->out)[0] == 0xFF,
           "prepare: restored %d times, out[0] %g", restores, f->out[0]);
     restore_fails = 1;
-    tmp = stderr_away(&saved);
+    tmp = plain_catch(2, &saved);
     rc = kit_lab_case_prepare(lc, &c);
-    stderr_back(tmp, saved, err, sizeof err);
+    plain_caught(tmp, 2, saved, err, sizeof err);
     restore_fails = 0;
     CHECK(rc == -1 && !strcmp(err, "labT: the inputs could not be restored\n"), "a failed restore: rc %d '%s'", rc, err);
     c.invoke(f);
