@@ -13,7 +13,6 @@
 #ifndef KIT_PLAIN_CHECK_H
 #define KIT_PLAIN_CHECK_H
 #include <stdio.h>
-#include <unistd.h>
 
 static int checks, failures;
 #define CHECK(cond, ...)                                                                                             \
@@ -32,25 +31,4 @@ static inline int plain_check_summary(void)
            failures);
     return failures ? 1 : 0;
 }
-/* What a test's code prints on fd (1 or 2) caught in a temporary file:
- * f = plain_catch(fd, &saved) before, plain_caught(f, fd, saved, text, len)
- * after (the stream restored, what was printed in text). */
-static inline FILE *plain_catch(int fd, int *saved)
-{
-    fflush(fd == 1 ? stdout : stderr);
-    *saved = dup(fd);
-    FILE *f = tmpfile();
-    dup2(fileno(f), fd);
-    return f;
-}
-
-static inline void plain_caught(FILE *f, int fd, int saved, char *text, size_t len)
-{
-    fflush(fd == 1 ? stdout : stderr);
-    dup2(saved, fd), close(saved);
-    rewind(f);
-    text[fread(text, 1, len - 1, f)] = 0;
-    fclose(f);
-}
-
 #endif

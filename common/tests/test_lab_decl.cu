@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "kit/lab_decl.cuh"
+#include "plain_catch.h"
 #include "plain_check.h"
 
 KIT_LAB_DESCRIPTORS_OMIT_FIELDS
