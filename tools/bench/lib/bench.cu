@@ -5,11 +5,11 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <algorithm>
 #include <vector>
 
 #include "bench.cuh"
 #include "kit/no_gpu.cuh"
+#include "kit/util.h"
 
 #define WARMUP_MS 300.0      /* an H200 idles at 840 MHz and needs ~0.1 s of work to boost */
 #define MIN_ROUNDS 15
@@ -226,13 +226,6 @@ static void run_once(bench_row *r)
     g_current = NULL;
 }
 
-static double median(std::vector<double> &v)
-{
-    std::sort(v.begin(), v.end());
-    size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 static void print_row(const bench_case *c, const bench_row *r, double peer_ms, double copy_ms, int is_copy)
 {
     char rate[32] = "-", lib[16] = "-", cp[16] = "-";
@@ -299,7 +292,7 @@ static size_t time_rounds(const std::vector<bench_row *> &live)
         }
     }
     for (size_t i = 0; i < live.size(); i++)
-        live[i]->ms = median(ms[i]);
+        live[i]->ms = kit_median(ms[i].data(), ms[i].size());
     BENCH_CUDA(cudaEventDestroy(e0));
     BENCH_CUDA(cudaEventDestroy(e1));
     return live.empty() ? 0 : ms[0].size();
