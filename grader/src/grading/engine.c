@@ -221,70 +221,135 @@ static void note_skipped(strbuf *b, int n)
               n == 1 ? "" : "s");
 }
 
+/* One run of a correctness test, judged in the rubric's order once its
+ * checker (maybe beside the next runs) has said. */
+typedef struct {
+    outcome c;
+    char params[1024];
+    uint64_t seed;
+    int rep;
+} test_run;
+
+/* What a correctness test's runs judged so far came to. */
+typedef struct {
+    int total, passed, described;
+    strbuf last_kernels;
+} run_tally;
+
+/* Does each case's checker run beside the case server's next cases?  Where
+ * the grading keeps its shared hold through its correctness runs anyway
+ * (its sanitizer sessions run beside them: a batch of several submissions
+ * per GPU gives the hold back while a checker runs, so that their timing
+ * runs go first), not for a test whose runs take the GPU alone, and not
+ * with KIT_CHECKS_BESIDE=0 (each checker before the next case, for
+ * comparing timings: the results are the same). */
+static int checks_beside_wanted(const grading *gr, const rubric_test *t)
+{
+    const char *env = getenv("KIT_CHECKS_BESIDE");
+    return gr->e->sanitizers_beside && !t->gpu_alone && !(env && !strcmp(env, "0"));
+}
+
+/* Run r into the tally and the test's output, its checker's verdict waited
+ * for if it still runs; r is freed. */
+static void judge_run(grading *gr, const rubric_test *t, test_run *r, run_tally *k, test_result *tr)
+{
+    outcome *c = &r->c;
+    for (int i = 0; i < MAX_CHECKS_BESIDE; i++)
+        if (gr->beside[i] == c)
+            gr->beside[i] = NULL;
+    if (c->check) {
+        c->check_s = checker_finish(c->check, c);
+        c->check = NULL;
+    }
+    if (c->check_dir) /* checked beside the next runs: its seconds now */
+        gr->times.checks += c->check_s, gr->times.n_checks++, gr->times.checks_overlap = 1;
+    k->total++;
+    if (c->not_own)
+        c->elsewhere ? gr->not_own_right++ : gr->not_own_wrong++;
+    if (c->pass) {
+        k->passed++;
+        if (c->kernels.len) {
+            sb_clear(&k->last_kernels);
+            sb_add(&k->last_kernels, sb_str(&c->kernels));
+        }
+        if (c->text.len) /* notes (e.g. trace unavailable), once */
+            if (!strstr(sb_str(&tr->output), sb_str(&c->text)))
+                sb_add(&tr->output, sb_str(&c->text));
+    } else if (k->described < MAX_FAIL_DETAILS) {
+        k->described++;
+        sb_printf(&tr->output, "case %s (seed 0x%llx):\n", r->params, (unsigned long long)r->seed);
+        if (t->repeat > 1)
+            sb_printf(&tr->output, "  (run %d of %d)\n", r->rep + 1, t->repeat);
+        for (char *line = strtok(c->text.s ? c->text.s : (char *)"", "\n"); line; line = strtok(NULL, "\n"))
+            sb_printf(&tr->output, "  %s\n", line);
+    }
+    outcome_free(c);
+}
+
+/* The correctness test's runs in order; each run's checker may go on beside
+ * the next runs (checks_beside_wanted, at most MAX_CHECKS_BESIDE at once);
+ * the runs are judged in their order, as their checkers end, so the output
+ * is the one of checking each before the next.  A run that hit the time
+ * limit skips the rest of an all-or-nothing test (skip_after_timeout). */
+static void correctness_runs(grading *gr, const rubric_test *t, test_result *tr, run_tally *k, int *skipped)
+{
+    const engine *e = gr->e;
+    enum { RING = MAX_CHECKS_BESIDE + 1 };
+    test_run runs[RING];
+    int first = 0, n = 0; /* runs[first], ... (n of them, mod RING): run, not judged yet */
+    int beside = checks_beside_wanted(gr, t);
+    for (int i = 0; i < t->n_cases; i++)
+        for (int rep = 0; rep < t->repeat; rep++) {
+            if (*skipped) {
+                k->total++, (*skipped)++;
+                continue;
+            }
+            if (n == MAX_CHECKS_BESIDE) /* the oldest judged first: its checker waited for */
+                judge_run(gr, t, &runs[first], k, tr), first = (first + 1) % RING, n--;
+            test_run *r = &runs[(first + n++) % RING];
+            case_params(t, i, r->params, sizeof r->params);
+            r->seed = engine_case_seed(e->seed, t->name, i, rep);
+            r->rep = rep;
+            outcome_init(&r->c);
+            r->c.defer_check = beside;
+            if (t->gpu_alone || !serve_case(gr, t, r->params, r->seed, &r->c)) {
+                outcome_free(&r->c); /* a run of its own: checked before the next, in the run folder */
+                outcome_init(&r->c);
+                run_case(gr, t, r->params, r->seed, 0, &r->c);
+            }
+            *skipped = skip_after_timeout(t, &r->c);
+            while (n > 0 && !runs[first].c.check) /* those checked already, in order */
+                judge_run(gr, t, &runs[first], k, tr), first = (first + 1) % RING, n--;
+        }
+    for (; n > 0; n--, first = (first + 1) % RING)
+        judge_run(gr, t, &runs[first], k, tr);
+}
+
 static void run_correctness(grading *gr, const rubric_test *t, test_result *tr)
 {
     const engine *e = gr->e;
-    int total = 0, passed = 0, described = 0;
-    strbuf last_kernels;
-    sb_init(&last_kernels);
+    run_tally k = {0};
+    sb_init(&k.last_kernels);
     int skipped = 0;
-    for (int i = 0; i < t->n_cases; i++) {
-        char params[1024];
-        case_params(t, i, params, sizeof params);
-        for (int rep = 0; rep < t->repeat; rep++) {
-            if (skipped) {
-                total++, skipped++;
-                continue;
-            }
-            uint64_t seed = engine_case_seed(e->seed, t->name, i, rep);
-            outcome c;
-            outcome_init(&c);
-            if (t->gpu_alone || !serve_case(gr, t, params, seed, &c)) {
-                outcome_free(&c);
-                outcome_init(&c);
-                run_case(gr, t, params, seed, 0, &c);
-            }
-            total++;
-            skipped = skip_after_timeout(t, &c);
-            if (c.not_own)
-                c.elsewhere ? gr->not_own_right++ : gr->not_own_wrong++;
-            if (c.pass) {
-                passed++;
-                if (c.kernels.len) {
-                    sb_clear(&last_kernels);
-                    sb_add(&last_kernels, sb_str(&c.kernels));
-                }
-                if (c.text.len) /* notes (e.g. trace unavailable), once */
-                    if (!strstr(sb_str(&tr->output), sb_str(&c.text)))
-                        sb_add(&tr->output, sb_str(&c.text));
-            } else if (described < MAX_FAIL_DETAILS) {
-                described++;
-                sb_printf(&tr->output, "case %s (seed 0x%llx):\n", params, (unsigned long long)seed);
-                if (t->repeat > 1)
-                    sb_printf(&tr->output, "  (run %d of %d)\n", rep + 1, t->repeat);
-                for (char *line = strtok(c.text.s ? c.text.s : (char *)"", "\n"); line; line = strtok(NULL, "\n"))
-                    sb_printf(&tr->output, "  %s\n", line);
-            }
-            outcome_free(&c);
-        }
-    }
-    int not_run = skipped_runs(skipped), failed = total - passed - not_run;
-    if (failed > described)
-        sb_printf(&tr->output, "... and %d more failing run%s\n", failed - described, failed - described == 1 ? "" : "s");
+    correctness_runs(gr, t, tr, &k, &skipped);
+    int not_run = skipped_runs(skipped), failed = k.total - k.passed - not_run;
+    if (failed > k.described)
+        sb_printf(&tr->output, "... and %d more failing run%s\n", failed - k.described,
+                  failed - k.described == 1 ? "" : "s");
     if (not_run)
         note_skipped(&tr->output, not_run);
     if (t->repeat > 1 && failed > 0 && !not_run)
         sb_printf(&tr->output, "%d of %d runs wrong (results that change from run to run point to a race)\n", failed,
-                  total);
-    if (last_kernels.len) {
+                  k.total);
+    if (k.last_kernels.len) {
         sb_add(&tr->output, "kernels of the last passing case:\n");
-        for (char *line = strtok(last_kernels.s, "\n"); line; line = strtok(NULL, "\n"))
+        for (char *line = strtok(k.last_kernels.s, "\n"); line; line = strtok(NULL, "\n"))
             sb_printf(&tr->output, "  %s\n", line);
     }
-    sb_free(&last_kernels);
-    tr->status = passed == total ? ST_PASS : ST_FAIL;
-    tr->score = t->partial ? t->points * passed / (total ? total : 1) : (passed == total ? t->points : 0);
-    if (passed < total)
+    sb_free(&k.last_kernels);
+    tr->status = k.passed == k.total ? ST_PASS : ST_FAIL;
+    tr->score = t->partial ? t->points * k.passed / (k.total ? k.total : 1) : (k.passed == k.total ? t->points : 0);
+    if (k.passed < k.total)
         add_repro(e, t, &tr->output);
 }
 

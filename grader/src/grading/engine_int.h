@@ -64,6 +64,10 @@ typedef struct {
     char sout[2200];
 } early_perf;
 #define MAX_EARLY 4
+/* Correctness runs of one test whose checkers run at once beside the case
+ * server's next cases (run_correctness, serve.c): a few, as each checker
+ * regenerates its case's inputs and may use every core (OpenMP). */
+#define MAX_CHECKS_BESIDE 3
 
 /* One grading of one submission while it runs (engine_grade makes it and
  * ends it): what the engine's configuration and session (engine.h) do not
@@ -102,6 +106,10 @@ typedef struct grading {
     test_times times;           /* where the current test's seconds go (timings.h; --timings) */
     early_perf early[MAX_EARLY]; /* the performance tests run first (engine.c) */
     int n_early;
+    /* correctness runs whose checkers run beside the next cases (serve.c): their outcomes
+     * (run_correctness's, registered until judged), and the folders made for them so far */
+    struct outcome *beside[MAX_CHECKS_BESIDE];
+    int n_check_dirs;
 } grading;
 
 /* ---- runs.c: what every run shares ---- */
@@ -142,6 +150,8 @@ typedef struct outcome {
     int defer_check; /* asked by the caller: start the checker and leave it running (check) */
     struct checker_run *check; /* its checker, still running: no verdict yet (checker_finish) */
     double check_s;  /* a checker left running: its seconds, until its end was seen */
+    char *check_dir; /* a case server's run checked beside the next cases: the folder holding its
+                        result file and stdout (serve.c), removed with the outcome */
 } outcome;
 
 void outcome_init(outcome *c);
