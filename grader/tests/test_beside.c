@@ -71,6 +71,11 @@ static const char *check_sh =
     "echo \"{\\\"" KIT_VERDICT_PASS "\\\": $pass, \\\"" KIT_VERDICT_SUMMARY
     "\\\": \\\"not this run's files\\\", \\\"" KIT_VERDICT_METRICS "\\\": {$metrics}}\"\n";
 
+/* compute-sanitizer: runs the program it is given, and finds nothing. */
+static const char *sanitizer_sh = "#!/bin/bash\n"
+                                  "while [ $# -gt 0 ] && [ \"${1##*/}\" != runner ]; do shift; done\n"
+                                  "exec \"$@\"\n";
+
 /* Writes text to path (executable), each LOG in it replaced by the log's path. */
 static void write_script(const char *path, const char *text)
 {
@@ -122,6 +127,8 @@ static void setup(rubric_test *t, int n)
     snprintf(eng.lab_build, sizeof eng.lab_build, "%s", dir);
     snprintf(path, sizeof path, "%s/check", dir);
     write_script(path, check_sh);
+    snprintf(eng.conf.compute_sanitizer, sizeof eng.conf.compute_sanitizer, "%s/compute-sanitizer", dir);
+    write_script(eng.conf.compute_sanitizer, sanitizer_sh);
     memset(&gr, 0, sizeof gr);
     gr.e = &eng;
     ck_assert_int_eq(prepare_dirs(&eng, (snprintf(path, sizeof path, "%s/work", dir), path), &gr.w), 0);
@@ -310,13 +317,17 @@ START_TEST(the_rubrics_order_where_it_could_matter)
 }
 END_TEST
 
-/* Two gradings of the rubric [test a] (cases): each case's checker beside
- * the next cases, and each before the next (KIT_CHECKS_BESIDE=0); the same
- * results in both. */
+static char *cases_san[] = {"san=yes n=9"};
+
+/* Two gradings of the rubric [test a] (cases), [test memcheck] (a sanitizer
+ * session beside test a): each case's checker beside the next cases, and
+ * each before the next (KIT_CHECKS_BESIDE=0); the same results in both. */
 static void grade_beside(char **cases, int n, both *b)
 {
     make_test(&tests[0], "a", KIND_CORRECTNESS, cases, n);
-    setup(tests, 1);
+    make_test(&tests[1], "memcheck", KIND_SANITIZER, cases_san, 1);
+    snprintf(tests[1].tool, sizeof tests[1].tool, "memcheck");
+    setup(tests, 2);
     grade_env("KIT_CHECKS_BESIDE", "1", &b->first, &b->report, &b->log);
     grade_env("KIT_CHECKS_BESIDE", "0", &b->before, &b->report0, &b->log0);
     unsetenv("KIT_CHECKS_BESIDE");
@@ -354,6 +365,18 @@ START_TEST(checkers_beside_the_next_cases)
     ck_assert_msg(strstr(b.report, "(beside the next runs)") && !strstr(b.report0, "beside the next runs"), "%s\n%s",
                   b.report, b.report0);
     ck_assert(!check_dirs_left());
+    ck_assert_msg(log_at(b.log, "case san=yes n=9"), "%s", b.log); /* the session beside */
+    /* no session beside: the grading gives its GPU hold back while each checker runs */
+    grade_result g;
+    char *report, *log;
+    eng.rub.n_tests = 1;
+    grade_env("KIT_CHECKS_BESIDE", "1", &g, &report, &log);
+    ck_assert_msg(!strstr(report, "beside the next runs"), "%s", report);
+    ck_assert_msg(log_at(log, "check-end slow=yes n=1 true") < log_at(log, "case wrong=yes n=2"), "%s", log);
+    ck_assert_int_eq(g.tests[0].status, b.before.tests[0].status);
+    ck_assert_str_eq(sb_str(&g.tests[0].output), sb_str(&b.before.tests[0].output));
+    grade_result_free(&g), free(report), free(log);
+    unsetenv("KIT_CHECKS_BESIDE");
     both_free(&b);
 }
 END_TEST

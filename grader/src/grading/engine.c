@@ -236,17 +236,17 @@ typedef struct {
     strbuf last_kernels;
 } run_tally;
 
-/* Does each case's checker run beside the case server's next cases?  Where
- * the grading keeps its shared hold through its correctness runs anyway
- * (its sanitizer sessions run beside them: a batch of several submissions
- * per GPU gives the hold back while a checker runs, so that their timing
- * runs go first), not for a test whose runs take the GPU alone, and not
+/* Does this run's checker run beside the case server's next cases?  Only
+ * while the grading keeps its shared hold through its correctness runs
+ * anyway, as one of its sanitizer sessions runs beside them (else it gives
+ * the hold back while a checker runs, so that other gradings' timing runs
+ * go first: gpu_idle); not for a test whose runs take the GPU alone; not
  * with KIT_CHECKS_BESIDE=0 (each checker before the next case, for
  * comparing timings: the results are the same). */
 static int checks_beside_wanted(const grading *gr, const rubric_test *t)
 {
     const char *env = getenv("KIT_CHECKS_BESIDE");
-    return gr->e->sanitizers_beside && !t->gpu_alone && !(env && !strcmp(env, "0"));
+    return serve_sanitizers_running(gr) && !t->gpu_alone && !(env && !strcmp(env, "0"));
 }
 
 /* Run r into the tally and the test's output, its checker's verdict waited
@@ -297,7 +297,6 @@ static void correctness_runs(grading *gr, const rubric_test *t, test_result *tr,
     enum { RING = MAX_CHECKS_BESIDE + 1 };
     test_run runs[RING];
     int first = 0, n = 0; /* runs[first], ... (n of them, mod RING): run, not judged yet */
-    int beside = checks_beside_wanted(gr, t);
     for (int i = 0; i < t->n_cases; i++)
         for (int rep = 0; rep < t->repeat; rep++) {
             if (*skipped) {
@@ -311,7 +310,7 @@ static void correctness_runs(grading *gr, const rubric_test *t, test_result *tr,
             r->seed = engine_case_seed(e->seed, t->name, i, rep);
             r->rep = rep;
             outcome_init(&r->c);
-            r->c.defer_check = beside;
+            r->c.defer_check = checks_beside_wanted(gr, t);
             if (t->gpu_alone || !serve_case(gr, t, r->params, r->seed, &r->c)) {
                 outcome_free(&r->c); /* a run of its own: checked before the next, in the run folder */
                 outcome_init(&r->c);

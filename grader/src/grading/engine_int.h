@@ -318,6 +318,8 @@ int serve_sanitizer_clean(grading *g, const rubric_test *t, san_case *cases);
 /* A call did not return: every sanitizer session not judged yet starts
  * again, told not to make it (its cases that would are answered "skipped"). */
 void serve_sanitizers_restart(grading *g);
+/* Does a sanitizer session of the grading run beside its correctness runs? */
+int serve_sanitizers_running(const grading *g);
 /* The grading's shared hold given back while its checker (CPU work) runs,
  * when no sanitizer session and no checker of a test run first runs beside
  * (the case server stopped till the next case): 1 when given back (the

@@ -554,13 +554,18 @@ static void sanitizers_stop(grading *g)
  * sandbox that is the runner; under bubblewrap (--new-session) only bwrap
  * stops, and the runner, waiting for its next case line, launches nothing
  * of the kit's meanwhile (what a student's call left running it cannot stop). */
-int gpu_idle(grading *g)
+int serve_sanitizers_running(const grading *g)
 {
-    if (g->shared_held != 1)
-        return 0;
     for (int i = 0; i < g->n_sanitizers; i++)
         if (g->sanitizers[i])
-            return 0;
+            return 1;
+    return 0;
+}
+
+int gpu_idle(grading *g)
+{
+    if (g->shared_held != 1 || serve_sanitizers_running(g))
+        return 0;
     /* a checker beside holds this grading's CPU slot: the next checker must
      * not wait for another one, so it runs under the hold kept (lock.h) */
     if (checks_beside(g) > 0)
