@@ -9,6 +9,7 @@
 
 #include "check_explain.h"
 #include "check_fields.h"
+#include "check_launch_lines.h"
 #include "kit/check_driver.h"
 #include "kit/rng.h"
 #include "kit/timed.h"
@@ -413,6 +414,8 @@ int kit_check_case_run(kit_check_ctx *ctx, kit_check_case *c)
         check_product(ctx, lab, data, &got[0]);
     if (lab->judge)
         lab->judge(ctx, data, got, ok);
+    if (lab->lines.call && kit_when_holds(&lab->lines.when, data) && !ctx->failed)
+        kit_check_launch_lines(ctx, lab, data);
     if (lab->threads.why && n > 0)
         check_threads(ctx, lab, data, &c->outs[0]);
     if (lab->fields.truth && kit_when_holds(&lab->fields.when, data))

@@ -17,8 +17,10 @@
  *      looked at;
  *   4. a declared matrix product's judgement (`product`, when every output
  *      passed), then the lab's own (`judge`), told whether every output
- *      passed, the threads the call launched (`threads`) and a call's answer
- *      field by field against a reference (`fields`);
+ *      passed, the lines a call printed, one per thread of its launch
+ *      (`lines`, when nothing failed), the threads the call launched
+ *      (`threads`) and a call's answer field by field against a reference
+ *      (`fields`);
  *   5. the timed calls of a benchmark run (`timed`, or the data's check:
  *      timed_rotated, timed_fresh, timed_sampled, timed_offset,
  *      timed_xor), when nothing failed (or always, `timed_always`);
@@ -308,6 +310,26 @@ typedef struct kit_check {
         int tiles[KIT_PRODUCT_MAX_TILES];
         kit_product_explain explain;
     } product;
+    /* Where `when` holds and nothing failed before (after judge()): lines
+     * a call printed, one per thread of its one-dimensional launch of the
+     * int fields blocks_of x threads_of threads (check_launch_lines.c), as
+     * data: `words`, the line's three words before its numbers - the block,
+     * the thread, the id (lab01: "block thread tid") - and `format`, the
+     * line in messages ("block B thread T tid N").  Judged from the
+     * runner's stdout before the kit's mark (what was visible when CALL
+     * returned: device printf shows only at a synchronisation), in any
+     * order, other lines ignored: each id 0 .. blocks*threads-1 printed
+     * exactly once, on a line whose block and thread are in the launch and
+     * give it (id = block * threads + thread); and the trace must show a
+     * kernel of blocks*threads threads inside the call, so lines the host
+     * printed do not count (no trace or no kernel: the policy says why).
+     * The nouns of the messages are the words' (the id's plural: "tids").
+     * call NULL: none. */
+    struct {
+        const char *call, *words, *format;
+        kit_at blocks_of, threads_of;
+        kit_when when;
+    } lines;
 } kit_check;
 
 /* Defined by the lab's check.c. */
