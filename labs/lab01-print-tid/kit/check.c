@@ -46,17 +46,13 @@ static int truth(void *ref, char *err, size_t errlen) { return lab01_device_trut
 
 /* ---------------------------------------------------------- the declaration */
 
-static int parse(const kit_params *p, uint64_t seed, void *c, char *err, size_t errlen)
-{
-    (void)seed; /* no input data */
-    return lab01_parse(p, c, err, errlen);
-}
+KIT_CHECK_DATASET(lab01)
 
 /* The launch the harness recorded must be the case's before its lines are
  * judged (kit_check.lines). */
 static void judge(kit_check_ctx *ctx, const void *data, const kit_check_got *outs, int ok)
 {
-    const lab01_case *c = data;
+    const lab01_data *c = data;
     const int32_t *launch = outs[0].got;
     if (c->do_tids && ok && (launch[0] != c->blocks || launch[1] != c->threads))
         kit_fail(ctx, "the run used blocks=%d threads=%d, the case asks for %d x %d", launch[0], launch[1], c->blocks,
@@ -68,10 +64,10 @@ static void judge(kit_check_ctx *ctx, const void *data, const kit_check_got *out
  * 0 in the checker's own process (shared memory: a size_t, recorded as i64). */
 #define FIELD(name, type, what, member) {name, type, what, offsetof(device_info, member)}
 const kit_check KIT_CHECK = {
-    sizeof(lab01_case), parse,
-    .out = {{LAB01_OUT_LAUNCH, KIT_T_I32, 2, .when = KIT_WHEN(lab01_case, do_tids, 1)}}, .judge = judge,
-    .lines = {"print_tids", "block thread tid", LAB01_LINE_FORMAT, KIT_AT(lab01_case, blocks),
-              KIT_AT(lab01_case, threads), KIT_WHEN(lab01_case, do_tids, 1)},
+    sizeof(lab01_data), check_generate, check_release,
+    .out = {{LAB01_OUT_LAUNCH, KIT_T_I32, 2, .when = KIT_WHEN(lab01_data, do_tids, 1)}}, .judge = judge,
+    .lines = {"print_tids", "block thread tid", LAB01_LINE_FORMAT, KIT_AT(lab01_data, blocks),
+              KIT_AT(lab01_data, threads), KIT_WHEN(lab01_data, do_tids, 1)},
     .fields = {"query_device", "the CUDA runtime", truth, sizeof(device_info),
                "the checker could not ask the CUDA runtime about device 0 (%s): a problem of the machine that "
                "grades, not of your code",
@@ -81,4 +77,4 @@ const kit_check KIT_CHECK = {
                 FIELD(LAB01_OUT_MULTIPROCESSORS, KIT_T_I32, "multiprocessors", multiprocessors),
                 FIELD(LAB01_OUT_MAX_THREADS_PER_BLOCK, KIT_T_I32, "max_threads_per_block", max_threads_per_block),
                 FIELD(LAB01_OUT_SHARED_MEM_PER_BLOCK, KIT_T_I64, "shared_mem_per_block", shared_mem_per_block)},
-               KIT_WHEN(lab01_case, do_query, 1)}};
+               KIT_WHEN(lab01_data, do_query, 1)}};
