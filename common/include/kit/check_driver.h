@@ -10,8 +10,8 @@
  *   3. for each output of the case, in order: fetch it by name and type,
  *      refuse a wrong length, compute the reference and compare (a bound per
  *      element for floats, exactly for integers), say what a wrong value's
- *      elements show (the hint of a poisoned tail, `tail_of`; never written,
- *      wrong only at the ends: the row's poison, edge_of, note), then the
+ *      elements show (never written - still the row's poison -, wrong only
+ *      at the ends, a mistake, a note: poison, edge_of, mistake, note), then the
  *      output's `after` hook (a note on a pass, an explanation of a failure).
  *      The first output that fails ends the loop: later outputs are not
  *      looked at;
@@ -98,14 +98,21 @@ typedef struct {
      * it, bit for bit, was never written.  All of them: unwritten_all, a
      * format of (what, len), or "WHAT: no element of NAME was written (all
      * LEN still hold the V the kit filled NAME with)", V NaN or -1; with
-     * unwritten_where (floats: the poison is a NaN no arithmetic makes) also
-     * some of them, by where they are: the last ones ("WHAT: elements I..J of
-     * NAME were never written ... do your blocks cover all LEN elements?") or
-     * others ("WHAT: K of LEN elements of NAME were never written ..., the
-     * first at index I"). */
+     * unwritten_where also some of them, by where they are.  Floats (the
+     * poison is a NaN no arithmetic makes): the last ones ("WHAT: elements
+     * I..J of NAME were never written ... do your blocks cover all LEN
+     * elements?") or others ("WHAT: K of LEN elements of NAME were never
+     * written ..., the first at index I").  Integers (the poison is a value
+     * a computation gives too: only the reference tells), instead: the last
+     * elements that hold it where the reference does not, all of them
+     * included, as a hint after the comparison's message - "the last N
+     * outputs (NAME[a] to NAME[b]) still hold P, the value the harness
+     * filled NAME with before your call: were they ever written?" (lab07's
+     * C).  NAME: shown_as, or the record's name where it is NULL. */
     int poison;
     const char *unwritten_all;
     int unwritten_where;
+    const char *shown_as;
     /* Every wrong element within the int field edge_of of either end, and
      * elements between the two ends: edge_note, a format of that width
      * (lab05: the halo outside [0, n)). */
@@ -128,14 +135,6 @@ typedef struct {
     const char *note;
     kit_when note_when;
     int note_unexplained;
-    /* An integer output the harness filled with `poisoned` before the call
-     * (lab07's C: -1): after a wrong value, the driver says how many of its
-     * last elements still hold it where the reference does not - "the last
-     * N outputs (TAIL_OF[a] to TAIL_OF[b]) still hold P, the value the
-     * harness filled TAIL_OF with before your call: were they ever
-     * written?" (before `after`).  tail_of NULL: no such hint. */
-    const char *tail_of;
-    int64_t poisoned;
 } kit_check_output;
 
 /* unwritten_all in the words of the labs whose interface names the output
