@@ -60,6 +60,13 @@ static void make_reference(const void *data, const kit_check_output *o, kit_chec
     int64_t len = (int64_t)o->len;
     if (o->reference) {
         o->reference(data, r);
+    } else if (o->ref_of) {
+        const void *held;
+        if (o->type == KIT_T_F32 || o->type == KIT_T_F64) /* a float's reference needs its bounds */
+            bad_declaration("a float output's reference from ref_of", o->name, (int)o->type);
+        memcpy(&held, (const char *)data + o->ref_of - 1, sizeof held);
+        for (int64_t i = 0; i < len; i++)
+            r->i[i] = kit_check_int_at(o->type, held, (uint64_t)i);
     } else {
 #pragma omp parallel for num_threads(len >= (1 << 16) ? kit_threads() : 1) schedule(static)
         for (int64_t i = 0; i < len; i++)
@@ -90,7 +97,7 @@ static int check_output(kit_check_ctx *ctx, const void *data, const kit_check_ou
     g->out = o;
     if (!fetch(ctx, o, g))
         return 0;
-    if (o->reference || o->element) {
+    if (o->reference || o->element || o->ref_of) {
         if (!ref->f) {
             size_t cells = o->len ? (size_t)o->len : 1;
             void *exp = kit_xmalloc(cells * 8, "the reference"); /* doubles, int64_t or uint64_t */

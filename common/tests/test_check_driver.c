@@ -621,6 +621,31 @@ START_TEST(poisoned_tail_is_named)
 }
 END_TEST
 
+/* ref_of: an integer reference the data already holds (w[i] = 10 (i + 1)),
+ * compared exactly; a float row that names one is the kit's mistake. */
+START_TEST(reference_held_by_the_data)
+{
+    char text[1024];
+    kit_check_output row = {.type = KIT_T_U32, .ref_of = KIT_AT(sq_data, w)};
+    uint32_t right[3] = {10, 20, 30}, wrong[3] = {10, 21, 30};
+    kit_writer *w = lct_open();
+    kit_writer_put(w, "v", KIT_T_U32, right, 3);
+    ck_assert_msg(run_row(w, "n=3", row, text, sizeof text) == 0, "%s", text);
+    w = lct_open();
+    kit_writer_put(w, "v", KIT_T_U32, wrong, 3);
+    ck_assert_int_eq(run_row(w, "n=3", row, text, sizeof text), 1);
+    ck_assert_msg(strstr(text, "first wrong index 1: expected 20, got 21"), "%s", text);
+}
+END_TEST
+
+START_TEST(float_reference_held_by_the_data_is_refused)
+{
+    char text[1024];
+    kit_check_output row = {.ref_of = KIT_AT(sq_data, x)};
+    run_row(with_v(RIGHT, 3), "n=3", row, text, sizeof text);
+}
+END_TEST
+
 /* timed_offset: one timed call (5) whose inputs got 100 added; v[0] and
  * v[2] sampled must be the reference's plus 100. */
 static int run_offset(int32_t v2, char *text, size_t len)
@@ -806,6 +831,8 @@ static Suite *driver_suite(void)
     tcase_add_test(t, threads_at_most_count_over_per);
     tcase_add_test(t, fields_against_a_reference);
     tcase_add_test(t, poisoned_tail_is_named);
+    tcase_add_test(t, reference_held_by_the_data);
+    tcase_add_exit_test(t, float_reference_held_by_the_data_is_refused, 2);
     tcase_add_test(t, offset_timed_calls_are_the_reference_shifted);
     tcase_add_test(t, xor_timed_calls_recomputed_by_the_row_that_holds);
     tcase_add_test(t, declared_product_is_judged_with_its_evidence);

@@ -135,6 +135,11 @@ typedef struct {
     const char *note;
     kit_when note_when;
     int note_unexplained;
+    /* Integers, where reference and element are NULL: the reference is
+     * the data's array at this pointer field, len elements of the output's
+     * type, made by the lab's generate (lab07's stable merge, which its
+     * tags and co-ranks read too). */
+    kit_at ref_of;
 } kit_check_output;
 
 /* unwritten_all in the words of the labs whose interface names the output
