@@ -3,6 +3,7 @@
  * print_tids.  The lines come from the runner's stdout, before the kit's
  * mark (kit_stdout_before_mark: what the call made visible before it
  * returned), of the declared form (kit_lines_parse: block, thread, id).
+ * The runner's record of the launch it asked for, where declared, first.
  * Each mistake a student can make is said in the declaration's nouns: ids
  * wrong for their block and thread, blocks or threads outside the launch,
  * ids printed twice or never, no line in time, no kernel of that launch. */
@@ -151,10 +152,22 @@ static void judge_launch(kit_check_ctx *ctx, const launch_lines *ll)
                  ll->call, ll->blocks, ll->threads, shapes);
 }
 
+/* The launch the runner recorded (lines.launch) is the case's: 1 when it is. */
+static int launch_recorded(kit_check_ctx *ctx, const char *name, const launch_lines *ll)
+{
+    const int32_t *launch = kit_expect_array(ctx, name, KIT_T_I32, 2, NULL);
+    if (launch && (launch[0] != ll->blocks || launch[1] != ll->threads))
+        kit_fail(ctx, "the run used blocks=%d threads=%d, the case asks for %d x %d", launch[0], launch[1], ll->blocks,
+                 ll->threads);
+    return launch && !ctx->failed;
+}
+
 void kit_check_launch_lines(kit_check_ctx *ctx, const kit_check *lab, const void *data)
 {
     launch_lines ll = {lab->lines.call, lab->lines.format, "", kit_field_int(data, lab->lines.blocks_of),
                        kit_field_int(data, lab->lines.threads_of)};
+    if (lab->lines.launch && !launch_recorded(ctx, lab->lines.launch, &ll))
+        return;
     const char *id = lab->lines.words;
     for (int k = 0; k < ID && id; k++) /* the third word */
         id = (id = strchr(id, ' ')) ? id + 1 : NULL;

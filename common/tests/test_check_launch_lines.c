@@ -2,8 +2,9 @@
  * lines a call printed, one per thread of its launch, on a lab of its own
  * whose words are not lab01's ("warp W lane L gid G" from hello(), a launch
  * of w warps x l lanes), so each message is seen to take its nouns from the
- * declaration.  Each test writes a runner's output file and stdout, runs the
- * check loop and asserts the verdict and its words. */
+ * declaration.  Each test writes a runner's output file (the launch it
+ * recorded, the trace) and stdout, runs the check loop and asserts the
+ * verdict and its words. */
 #include <stdio.h>
 #include <string.h>
 
@@ -37,7 +38,22 @@ static void hello_judge(kit_check_ctx *ctx, const void *data, const kit_check_go
 const kit_check KIT_CHECK = {
     sizeof(hello_case), hello_generate, .judge = hello_judge,
     .lines = {"hello", "warp lane gid", "warp W lane L gid G", KIT_AT(hello_case, warps), KIT_AT(hello_case, lanes),
-              KIT_WHEN(hello_case, print, 1)}};
+              KIT_WHEN(hello_case, print, 1), "launch"}};
+
+/* The launch record the next run writes: the case's (w, l), none, or another. */
+static enum { RECORD_CASE, RECORD_NONE, RECORD_OTHER } record = RECORD_CASE;
+
+static void put_launch(kit_writer *w, const char *params)
+{
+    kit_params p;
+    char err[64];
+    ck_assert_int_eq(kit_params_parse(params, &p, err, sizeof err), 0);
+    int32_t launch[2] = {(int32_t)kit_params_ll(&p, "w", 2, NULL), (int32_t)kit_params_ll(&p, "l", 3, NULL)};
+    if (record == RECORD_OTHER)
+        launch[1]++;
+    if (record != RECORD_NONE)
+        kit_writer_put(w, "launch", KIT_T_I32, launch, 2);
+}
 
 #define KERNEL_2x3 "0\t2,1,1\t3,1,1\t900\thello_kernel()\n"
 
@@ -49,6 +65,7 @@ static int run(const char *params, const char *before, const char *after, const 
     char out[2048];
     snprintf(out, sizeof out, "%s\n%s\n%s", before, KIT_STDOUT_MARK, after);
     kit_writer *w = lct_open();
+    put_launch(w, params);
     if (kernels) {
         lct_trace(w, "0\thello\t1\t\n", kernels);
     } else {
@@ -124,6 +141,21 @@ START_TEST(lines_need_a_kernel_of_the_launch)
 }
 END_TEST
 
+/* The runner's record of the launch comes first: missing or another
+ * launch than the case's, the lines are not judged. */
+START_TEST(the_recorded_launch_is_the_cases)
+{
+    char text[2048];
+    record = RECORD_NONE;
+    ck_assert_int_eq(run("w=2 l=3", "", "", KERNEL_2x3, text, sizeof text), 1);
+    ck_assert_msg(!strncmp(text, "output 'launch' missing", 23) && !strstr(text, "printed nothing"), "%s", text);
+    record = RECORD_OTHER;
+    ck_assert_int_eq(run("w=2 l=3", RIGHT, "", KERNEL_2x3, text, sizeof text), 1);
+    ck_assert_str_eq(text, "the run used blocks=2 threads=4, the case asks for 2 x 3\n");
+    record = RECORD_CASE;
+}
+END_TEST
+
 static Suite *lines_suite(void)
 {
     Suite *s = suite_create("check_launch_lines");
@@ -132,6 +164,7 @@ static Suite *lines_suite(void)
     tcase_add_test(t, no_line_in_time_says_why);
     tcase_add_test(t, wrong_out_of_range_twice_and_never_named);
     tcase_add_test(t, lines_need_a_kernel_of_the_launch);
+    tcase_add_test(t, the_recorded_launch_is_the_cases);
     suite_add_tcase(s, t);
     return s;
 }

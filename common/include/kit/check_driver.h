@@ -328,11 +328,15 @@ typedef struct kit_check {
      * kernel of blocks*threads threads inside the call, so lines the host
      * printed do not count (no trace or no kernel: the policy says why).
      * The nouns of the messages are the words' (the id's plural: "tids").
-     * call NULL: none. */
+     * With `launch`, the runner's record of the launch it asked for (i32
+     * blocks, threads) comes first and must be the case's (missing, or
+     * "the run used blocks=B threads=T, the case asks for B' x T'": the
+     * lines are then not judged).  call NULL: none. */
     struct {
         const char *call, *words, *format;
         kit_at blocks_of, threads_of;
         kit_when when;
+        const char *launch;
     } lines;
 } kit_check;
 

@@ -5,8 +5,8 @@
  * returned (a kernel nobody waited for prints after the kit's mark), each
  * tid 0 ... B*T-1 exactly once on a line whose block and thread give it
  * (N = B_idx * T + T_idx), printed inside a launch of blocks * threads
- * threads (lines printed by the host do not count).  What stays here: the
- * launch the harness recorded is the case's.
+ * threads (lines printed by the host do not count), after the launch the
+ * harness recorded is held to the case.
  *
  * Device query.  Every field is compared with what cudaGetDeviceProperties
  * says for device 0 in the checker's own process.
@@ -48,26 +48,14 @@ static int truth(void *ref, char *err, size_t errlen) { return lab01_device_trut
 
 KIT_CHECK_DATASET(lab01)
 
-/* The launch the harness recorded must be the case's before its lines are
- * judged (kit_check.lines). */
-static void judge(kit_check_ctx *ctx, const void *data, const kit_check_got *outs, int ok)
-{
-    const lab01_data *c = data;
-    const int32_t *launch = outs[0].got;
-    if (c->do_tids && ok && (launch[0] != c->blocks || launch[1] != c->threads))
-        kit_fail(ctx, "the run used blocks=%d threads=%d, the case asks for %d x %d", launch[0], launch[1], c->blocks,
-                 c->threads);
-}
-
 /* print_tids' launch and its lines, when the case calls it; then, whatever the lines
  * were, query_device's fields against the CUDA runtime's answer for device
  * 0 in the checker's own process (shared memory: a size_t, recorded as i64). */
 #define FIELD(name, type, what, member) {name, type, what, offsetof(device_info, member)}
 const kit_check KIT_CHECK = {
     sizeof(lab01_data), check_generate, check_release,
-    .out = {{LAB01_OUT_LAUNCH, KIT_T_I32, 2, .when = KIT_WHEN(lab01_data, do_tids, 1)}}, .judge = judge,
     .lines = {"print_tids", "block thread tid", LAB01_LINE_FORMAT, KIT_AT(lab01_data, blocks),
-              KIT_AT(lab01_data, threads), KIT_WHEN(lab01_data, do_tids, 1)},
+              KIT_AT(lab01_data, threads), KIT_WHEN(lab01_data, do_tids, 1), LAB01_OUT_LAUNCH},
     .fields = {"query_device", "the CUDA runtime", truth, sizeof(device_info),
                "the checker could not ask the CUDA runtime about device 0 (%s): a problem of the machine that "
                "grades, not of your code",
