@@ -340,6 +340,16 @@ typedef struct kit_check {
     } lines;
 } kit_check;
 
+/* A kit_check.fields truth: device 0's struct cudaDeviceProp as the CUDA
+ * runtime gives it in the checker's own process (cudaGetDeviceProperties;
+ * the runner's CUDA_VISIBLE_DEVICES), so a call that answers with some of
+ * its fields is compared with it as data - rows at offsetof(struct
+ * cudaDeviceProp, member), size sizeof(struct cudaDeviceProp) (lab01's
+ * query_device).  -1 with the runtime's error in err ("no CUDA-capable
+ * device is detected (cudaErrorNoDevice)").  check_device.c: a checker
+ * that names it links the CUDA runtime. */
+int kit_device_truth(void *prop, char *err, size_t len);
+
 /* Defined by the lab's check.c. */
 extern const kit_check KIT_CHECK;
 

@@ -12,57 +12,33 @@
  * says for device 0 in the checker's own process.
  */
 #include <cuda_runtime_api.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <string.h>
 
 #include "check_hooks.h"
 #include "dataset.h"
 #include "kit/check_driver.h"
 
-/* ---------------------------------------------------------- device query */
-
-static int runtime_truth(device_info *t, char *err, size_t errlen)
-{
-    struct cudaDeviceProp p;
-    cudaError_t e = cudaGetDeviceProperties(&p, 0);
-    if (e != cudaSuccess) {
-        snprintf(err, errlen, "%s (%s)", cudaGetErrorString(e), cudaGetErrorName(e));
-        return -1;
-    }
-    memset(t, 0, sizeof *t);
-    snprintf(t->name, sizeof t->name, "%s", p.name);
-    t->major = p.major;
-    t->minor = p.minor;
-    t->multiprocessors = p.multiProcessorCount;
-    t->max_threads_per_block = p.maxThreadsPerBlock;
-    t->shared_mem_per_block = p.sharedMemPerBlock;
-    return 0;
-}
-
-lab01_truth_fn lab01_device_truth = runtime_truth;
-
+/* The device's truth: the CUDA runtime's (test_check.c, without a GPU, puts a fake in its place). */
+lab01_truth_fn lab01_device_truth = kit_device_truth;
 static int truth(void *ref, char *err, size_t errlen) { return lab01_device_truth(ref, err, errlen); }
-
-/* ---------------------------------------------------------- the declaration */
 
 KIT_CHECK_DATASET(lab01)
 
 /* print_tids' launch and its lines, when the case calls it; then, whatever the lines
  * were, query_device's fields against the CUDA runtime's answer for device
- * 0 in the checker's own process (shared memory: a size_t, recorded as i64). */
-#define FIELD(name, type, what, member) {name, type, what, offsetof(device_info, member)}
+ * 0 in the checker's own process (shared memory: a size_t, recorded as i64),
+ * each at its member of struct cudaDeviceProp. */
+#define FIELD(name, type, what, member) {name, type, what, offsetof(struct cudaDeviceProp, member)}
 const kit_check KIT_CHECK = {
     sizeof(lab01_data), check_generate, check_release,
     .lines = {"print_tids", "block thread tid", LAB01_LINE_FORMAT, KIT_AT(lab01_data, blocks),
               KIT_AT(lab01_data, threads), KIT_WHEN(lab01_data, do_tids, 1), LAB01_OUT_LAUNCH},
-    .fields = {"query_device", "the CUDA runtime", truth, sizeof(device_info),
+    .fields = {"query_device", "the CUDA runtime", truth, sizeof(struct cudaDeviceProp),
                "the checker could not ask the CUDA runtime about device 0 (%s): a problem of the machine that "
                "grades, not of your code",
                {FIELD(LAB01_OUT_NAME, KIT_T_TEXT, "name", name),
                 FIELD(LAB01_OUT_MAJOR, KIT_T_I32, "major (compute capability)", major),
                 FIELD(LAB01_OUT_MINOR, KIT_T_I32, "minor (compute capability)", minor),
-                FIELD(LAB01_OUT_MULTIPROCESSORS, KIT_T_I32, "multiprocessors", multiprocessors),
-                FIELD(LAB01_OUT_MAX_THREADS_PER_BLOCK, KIT_T_I32, "max_threads_per_block", max_threads_per_block),
-                FIELD(LAB01_OUT_SHARED_MEM_PER_BLOCK, KIT_T_I64, "shared_mem_per_block", shared_mem_per_block)},
+                FIELD(LAB01_OUT_MULTIPROCESSORS, KIT_T_I32, "multiprocessors", multiProcessorCount),
+                FIELD(LAB01_OUT_MAX_THREADS_PER_BLOCK, KIT_T_I32, "max_threads_per_block", maxThreadsPerBlock),
+                FIELD(LAB01_OUT_SHARED_MEM_PER_BLOCK, KIT_T_I64, "shared_mem_per_block", sharedMemPerBlock)},
                KIT_WHEN(lab01_data, do_query, 1)}};
