@@ -1,15 +1,10 @@
-/* check.c - lab01 checker: the lines print_tids() printed, and the device query.
- *
- * Lines: the driver's kit_check.lines (kit/check_driver.h) - "block B
- * thread T tid N", one per thread of print_tids' launch, visible before it
- * returned (a kernel nobody waited for prints after the kit's mark), each
- * tid 0 ... B*T-1 exactly once on a line whose block and thread give it
- * (N = B_idx * T + T_idx), printed inside a launch of blocks * threads
- * threads (lines printed by the host do not count), after the launch the
- * harness recorded is held to the case.
- *
- * Device query.  Every field is compared with what cudaGetDeviceProperties
- * says for device 0 in the checker's own process.
+/* check.c - lab01 checker, as data (kit/check_driver.h): the lines
+ * print_tids() printed (kit_check.lines: one "block B thread T tid N" per
+ * thread of its launch, each tid 0 ... B*T-1 once, N = B_idx * T + T_idx,
+ * visible before it returned - a kernel nobody waited for prints after the
+ * kit's mark - and printed by a kernel of that launch, not by the host),
+ * then query_device's fields against what cudaGetDeviceProperties says for
+ * device 0 in the checker's own process (kit_check.fields, kit_device_truth).
  */
 #include <cuda_runtime_api.h>
 

@@ -1,10 +1,8 @@
 /* harness.cu - lab01's declaration, as data (kit/lab_decl.cuh): the
  * student's print_tids(blocks, threads) and query_device(), each where the
  * case's part asks for it, in this order, and what the checker needs of
- * them.
- *
- * The printed lines themselves are judged from the runner's stdout: the
- * checker counts only what came before kit_student_end()'s mark, i.e. what
+ * them: the launch asked for, the device's fields.  The printed lines are
+ * judged from the runner's stdout, only above kit_student_end()'s mark: what
  * print_tids() made visible before it returned.  lab01 has no benchmark.
  */
 #include <stdint.h>
