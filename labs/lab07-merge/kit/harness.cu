@@ -1,12 +1,8 @@
 /* harness.cu - lab07's declaration, as data (kit/lab_decl.cuh): the sorted
  * inputs on the GPU, one call of the student's merge (basic or tiled, ints or
  * tagged records) on a poisoned C or, for op=corank, co_rank_host on the host
- * (a hook: untraced); bench mode times the int merge against the kit's basic
- * kernel on keys with an offset added.
- *
- * Outputs:  op=merge type=int   "c"                (i32, m + n)
- *           op=merge type=rec   "c", "tag"         (i32, m + n each: keys, tags)
- *           op=corank           "corank"           (i32, one per k of the dataset)
+ * (a hook: untraced), recording the outputs dataset.h names; bench mode times
+ * the int merge against the kit's basic kernel on keys with an offset added.
  */
 #include <stdio.h>
 #include <stdlib.h>
