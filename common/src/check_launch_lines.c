@@ -169,8 +169,10 @@ void kit_check_launch_lines(kit_check_ctx *ctx, const kit_check *lab, const void
     if (lab->lines.launch && !launch_recorded(ctx, lab->lines.launch, &ll))
         return;
     const char *id = lab->lines.words;
-    for (int k = 0; k < ID && id; k++) /* the third word */
-        id = (id = strchr(id, ' ')) ? id + 1 : NULL;
+    for (int k = 0; k < ID && id; k++) { /* the third word */
+        id = strchr(id, ' ');
+        id = id ? id + 1 : NULL;
+    }
     snprintf(ll.id, sizeof ll.id, "%.*s", id ? (int)strcspn(id, " ") : 0, id ? id : "");
     judge_stdout(ctx, &ll, lab->lines.words);
     judge_launch(ctx, &ll);
