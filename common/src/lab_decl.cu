@@ -268,15 +268,46 @@ void kit_decl_summary(const kit_lab_call *c, const kit_params *p, void *const *h
             summary_line(&c->out[i], host[i]);
 }
 
+/* show_ref: the first output against the lab's CPU reference, then the
+ * second where the first is right. */
+static void show_ref(const kit_lab_decl *d, const void *s, const kit_lab_call *c, void *const *host)
+{
+    size_t n = (size_t)c->out[0].count, bad = 0, first = 0, aside = 0;
+    int two = d->show_ref.aside && c->n_out > 1 && c->out[1].type == KIT_T_I32;
+    int32_t *ref[2] = {(int32_t *)kit_xmalloc((n ? n : 1) * sizeof(int32_t), "the CPU reference"),
+                       two ? (int32_t *)kit_xmalloc((n ? n : 1) * sizeof(int32_t), "the CPU reference") : NULL};
+    d->show_ref.reference(s, ref, n);
+    const int32_t *got = (const int32_t *)host[0], *got2 = (const int32_t *)host[1];
+    for (size_t k = 0; k < n; k++) {
+        if (got[k] != ref[0][k]) {
+            if (!bad++)
+                first = k;
+        } else if (two && got2[k] != ref[1][k]) {
+            aside++;
+        }
+    }
+    if (bad)
+        printf("  %zu of %zu outputs differ from %s; first at %s[%zu]: %d, expected %d\n", bad, n, d->show_ref.source,
+               d->show_ref.name, first, got[first], ref[0][first]);
+    else
+        printf("  all %zu outputs match %s\n", n, d->show_ref.source);
+    if (two)
+        printf("  %zu outputs hold %s\n", aside, d->show_ref.aside);
+    free(ref[0]);
+    free(ref[1]);
+}
+
 void kit_decl_show_check(const kit_lab_decl *d, const void *s, const kit_lab_call *c, void *const *host)
 {
-    if (!d || !d->show_check.first_wrong || c->n_out < 1)
+    if (!d || c->n_out < 1)
         return;
-    size_t n = (size_t)c->out[0].count, i = d->show_check.first_wrong(s, host[0], n);
-    if (i >= n)
+    size_t n = (size_t)c->out[0].count, i = d->show_check.first_wrong ? d->show_check.first_wrong(s, host[0], n) : 0;
+    if (d->show_check.first_wrong && i >= n)
         printf("  %s holds for every i\n", d->show_check.rule);
-    else
+    else if (d->show_check.first_wrong)
         printf("  %s first fails at i = %zu\n", d->show_check.rule, i);
+    if (d->show_ref.reference && c->out[0].type == KIT_T_I32)
+        show_ref(d, s, c, host);
 }
 
 /* The median of r's reps calls (after its warmup) into its field: on the

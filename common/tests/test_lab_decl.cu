@@ -428,6 +428,51 @@ static void show_check(void)
     CHECK(!text[0], "no show_check: nothing printed: %s", text);
 }
 
+/* show_ref: a first i32 output against the lab's CPU reference (here k[i]
+ * = i + state's n), and a second one (t[i] = 10 i) where the first is right. */
+static void ref_i_plus_n(const void *state, int32_t *const *ref, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        ref[0][i] = (int32_t)i + ((const fake *)state)->n;
+        if (ref[1])
+            ref[1][i] = 10 * (int32_t)i;
+    }
+}
+
+static void show_ref(void)
+{
+    kit_lab_decl d = DECL;
+    d.show_ref.reference = ref_i_plus_n, d.show_ref.source = "the CPU", d.show_ref.name = "K";
+    fake s = make(0);
+    s.n = 5;
+    int32_t k[3] = {5, 6, 7}, t[3] = {0, 10, 21};
+    void *host[2] = {k, t};
+    kit_lab_call c;
+    memset(&c, 0, sizeof c);
+    c.name = "f", c.n_out = 1;
+    c.out[0] = kit_lab_out{"k", KIT_T_I32, NULL, 0, 3, 0, 0, KIT_POISON(0xFF)};
+    c.out[1] = kit_lab_out{"t", KIT_T_I32, NULL, 0, 3, 0, 0, KIT_POISON(0xFF)};
+    char text[512];
+    printed(&d, &s, &c, host, text, sizeof text);
+    CHECK(!strcmp(text, "  all 3 outputs match the CPU\n"), "right: %s", text);
+    k[1] = 9, k[2] = -1;
+    printed(&d, &s, &c, host, text, sizeof text);
+    CHECK(!strcmp(text, "  2 of 3 outputs differ from the CPU; first at K[1]: 9, expected 6\n"), "wrong: %s", text);
+    /* the second output, counted only where the first is right */
+    c.n_out = 2, d.show_ref.aside = "a wrong tag";
+    printed(&d, &s, &c, host, text, sizeof text);
+    CHECK(!strcmp(text, "  2 of 3 outputs differ from the CPU; first at K[1]: 9, expected 6\n  0 outputs hold a "
+                        "wrong tag\n"), "aside: %s", text);
+    k[1] = 6, k[2] = 7;
+    printed(&d, &s, &c, host, text, sizeof text);
+    CHECK(!strcmp(text, "  all 3 outputs match the CPU\n  1 outputs hold a wrong tag\n"), "aside: %s", text);
+    c.out[0].type = KIT_T_F32; /* not an i32 output: nothing */
+    printed(&d, &s, &c, host, text, sizeof text);
+    CHECK(!text[0], "a float output: %s", text);
+    printed(&DECL, &s, &c, host, text, sizeof text);
+    CHECK(!text[0], "no show_ref: nothing printed: %s", text);
+}
+
 /* Rows of a run that times (bench, show's time=1) whatever `when` says, and
  * plain host memory. */
 static const kit_lab_decl TIMED_TOO = {
@@ -578,6 +623,7 @@ int main(void)
     offsets();
     summary();
     show_check();
+    show_ref();
     buffers_in_a_run();
     also_timed();
     show_table();

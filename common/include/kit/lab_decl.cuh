@@ -36,7 +36,8 @@
  *            GFLOP/s), where `when` holds; or a time the lab measured
  *            (also_timed: more of its functions timed after the call);
  *   show     `make run-labNN` prints the outputs (kit_decl_summary), the
- *            first one held to the lab's property (show_check) and, with
+ *            first one held to the lab's property (show_check) or to a CPU
+ *            reference (show_ref) and, with
  *            time=1 (or `always`), a table of times (show_table), or the
  *            call timed alone where show_time.alone_if holds,
  *            else the speedup line where bench mode's timing takes the case
@@ -211,6 +212,20 @@ struct kit_lab_decl {
         kit_at count;
         kit_decl_show_row rows[KIT_DECL_MAX_SHOW_ROWS];
     } show_table;
+    /* Show mode, after the summary (and show_check): the call's first
+     * output, i32, against a CPU reference the lab computes, so a student
+     * sees what is wrong without the grader - reference(state, ref, n)
+     * fills ref[0] (n ints) and, where the call has a second output and
+     * `aside` is set, ref[1] (NULL otherwise).  "  K of N outputs differ
+     * from SOURCE; first at NAME[i]: got, expected e" or "  all N outputs
+     * match SOURCE"; with ref[1], "  K outputs hold ASIDE": the second
+     * output's elements wrong where the first's are right (lab07: a
+     * record's tag, "an equal key from the wrong place (instability)").
+     * reference NULL: none. */
+    struct {
+        void (*reference)(const void *state, int32_t *const *ref, size_t n);
+        const char *source, *name, *aside;
+    } show_ref;
 };
 
 /* ---- the interpreter (common/src/lab_decl.cu), the hooks' equivalents ---- */
@@ -239,7 +254,7 @@ double kit_decl_metric_value(const kit_decl_metric *m, const void *state, double
  * length, sum, non-zero elements and largest (integers) or NaN elements
  * (floats; poisoned with NaN: never written), and its first 8. */
 void kit_decl_summary(const kit_lab_call *c, const kit_params *p, void *const *host);
-/* Show mode, after the summary: the show_check line (above), where the table has one. */
+/* Show mode, after the summary: the show_check and show_ref lines (above), where the table has them. */
 void kit_decl_show_check(const kit_lab_decl *d, const void *state, const kit_lab_call *c, void *const *host);
 /* Show mode, after the calls, with time=1: the call alone or the speedup line (show above). */
 int kit_decl_show_time(const kit_lab_decl *d, kit_run_ctx *ctx, void *state);
