@@ -207,6 +207,59 @@ static void timed(void)
     CHECK(fabs(kit_decl_metric_value(&DECL.metrics[2], &s, 2.0) - 5 / 1e9 / 2e-3) < 1e-15, "ints: theirs");
 }
 
+/* A call in place (lab09's A): a status first, then the matrix it factors,
+ * side x side (n = 9: side 3); the untouched copy a timing row of its own. */
+static const kit_lab_decl IN_PLACE = {
+    .bufs = {{F(da), KIT_T_F32, F(n), F(ha)}, {F(db), KIT_T_F32, F(n), F(ha), KIT_LAB_TIMING}},
+    .calls = {{"lu", call_f, .out = {{"status", KIT_T_I32, F(bins), 0, KIT_POISON(0xFF), KIT_DECL_IN_STATE},
+                                     {"a", KIT_T_F32, F(da), F(n), KIT_POISON_NONE}}}},
+    .timed = {KIT_FRESH_ROTATE_SQUARE, {F(db)}, .poison = KIT_POISON(0xFF), .side = F(bins),
+              .rotate_if = KIT_WHEN(fake, is_int, 0), .lines = 2, .in_place = 1, .out = 1},
+};
+
+/* The rows and columns pick_lines chose (sample 2 * lines * side), in order. */
+static void picked_lines(const kit_timed_calls *tc, int64_t *idx)
+{
+    kit_rng r, again;
+    kit_rng_seed(&r, 7, 0), kit_rng_seed(&again, 7, 0);
+    tc->pick(tc, &r, tc->sample, idx);
+    for (int l = 0; l < 4; l++) {
+        int64_t line = kit_rng_range(&again, 0, 2);
+        for (int t = 0; t < 3; t++)
+            CHECK(idx[3 * l + t] == (l < 2 ? line * 3 + t : t * 3 + line), "line %d element %d: %lld", l, t,
+                  (long long)idx[3 * l + t]);
+    }
+}
+
+static void in_place(void)
+{
+    fake s = make(0);
+    s.n = 9, s.bins = 3;
+    kit_timed_calls tc;
+    kit_lab_swap sw;
+    memset(&tc, 0, sizeof tc), memset(&sw, 0, sizeof sw);
+    CHECK(kit_decl_timed_calls(&IN_PLACE, &s, &tc, &sw) == 0 && sw.in_place && !strcmp(tc.name, "lu"), "timed");
+    CHECK(tc.in[0].orig == s.db && tc.in[0].count == 9 && !sw.in[0], "the untouched copy refreshed, never swapped");
+    CHECK(sw.out == (void **)&s.da && !tc.out && tc.out_count == 9 && tc.poison == 0xFF, "the output timed: a");
+    CHECK(tc.extra_bytes == 0, "a is written from the fresh input, not read besides it: %g", tc.extra_bytes);
+    CHECK(tc.how == KIT_FRESH_ROTATE_SQUARE && tc.side == 3 && tc.shift_lo == 0 && tc.shift_hi == 2, "shift [0, side)");
+    CHECK(tc.sample == 12 && tc.pick, "2 rows and 2 columns of 3: sample %d", tc.sample);
+    int64_t idx[12];
+    picked_lines(&tc, idx);
+    s.is_int = 1;
+    memset(&tc, 0, sizeof tc), memset(&sw, 0, sizeof sw);
+    kit_decl_timed_calls(&IN_PLACE, &s, &tc, &sw);
+    CHECK(tc.shift_hi == 0, "rotate_if does not hold: the scale alone, not shift up to %lld", (long long)tc.shift_hi);
+    kit_lab_buf b;
+    CHECK(kit_decl_in_place(&IN_PLACE, &s, &b) == 1 && b.at == (void **)&s.da && b.host == s.db && b.upload == 36 &&
+              !b.pinned && !b.pageable,
+          "restored: a from the untouched copy, 36 bytes of device memory (%zu)", b.upload);
+    CHECK(kit_decl_in_place(&DECL, &s, &b) == 0 && kit_decl_in_place(NULL, &s, &b) == 0, "no call in place");
+    memset(&tc, 0, sizeof tc), memset(&sw, 0, sizeof sw);
+    kit_decl_timed_calls(&DECL, &s, &tc, &sw);
+    CHECK(!sw.in_place && !tc.pick, "DECL: not in place, sampled uniformly");
+}
+
 /* An output in host memory behind a pointer field, and the timed call chosen by name. */
 static void entries(void)
 {
@@ -582,5 +635,6 @@ int main(void)
     also_timed();
     show_table();
     every_call();
+    in_place();
     return plain_check_summary();
 }

@@ -124,6 +124,24 @@ typedef struct {
      * call's. */
     int64_t shift_lo, shift_hi;
     int poison;
+    /* KIT_FRESH_ROTATE_SQUARE: the int field of the matrix's side; shifts in
+     * [0, side) where rotate_if holds, else 0, the scale alone (lab09: the
+     * classes whose structure a rotation would break). */
+    kit_at side;
+    kit_when rotate_if;
+    /* The output sampled as `lines` random whole rows, then as many whole
+     * columns, of a side x side matrix (sample: 2 * lines * side elements):
+     * a matrix whose checker needs whole lines (lab09: A - LU at their
+     * crossings; lab10's C could be sampled so).  0: `sample` elements. */
+    int lines;
+    /* The call works in place: its first output is the buffer it reads
+     * (lab09's A, factored in place).  Each timed call copies its fresh
+     * input into its output first; before the baseline, and before each call
+     * of a case held open (make bench), the driver puts the untouched input
+     * (in[0], a KIT_LAB_TIMING row) back into the output: both sides pay the
+     * same copy (kit_decl_in_place). */
+    int in_place;
+    int out; /* the call's output timed (poisoned, sampled; in place: written), by index (lab09: 1, A) */
 } kit_decl_timed;
 
 typedef struct {
@@ -233,6 +251,10 @@ const kit_decl_call *kit_decl_the_call(const kit_lab_decl *d, const void *state)
 int kit_decl_fill_call(const kit_lab_decl *d, void *state, int k, kit_lab_call *c);
 const char *kit_decl_refused(const kit_lab_decl *d, const kit_run_ctx *ctx, const void *state, kit_lab_stage stage);
 int kit_decl_timed_calls(const kit_lab_decl *d, void *state, kit_timed_calls *tc, kit_lab_swap *sw);
+/* timed.in_place: what puts the input back (b->at: the state's pointer to
+ * the output, b->host: the untouched input, b->upload: the bytes, pinned or
+ * pageable: host memory, else device); 1, or 0 when the call is not in place. */
+int kit_decl_in_place(const kit_lab_decl *d, void *state, kit_lab_buf *b);
 double kit_decl_metric_value(const kit_decl_metric *m, const void *state, double ms);
 /* Show mode: the call's outputs (host[i], packed), for a student to compare
  * with what they expect - one value: "NAME(PARAMS) = v"; an array: its
