@@ -55,6 +55,7 @@ typedef struct {
     int is_double;
     int blocked;
     int k;      /* singular: size of the singular leading minor (Crout fails at column k-1) */
+    int rotates; /* LAB09_TIMED_ROTATES(cls), a field for the descriptor's condition */
     double *a;  /* n x n row-major, already rounded to the type */
     double u;   /* unit roundoff of the type */
 } lab09_data;

@@ -1,15 +1,13 @@
-/* harness.cu - lab09's declaration, its buffers, calls, refusals and metrics
- * as data (kit/lab_decl.cuh): the matrix on the GPU (float or double), one
- * call of lu_crout / lu_crout_double / lu_crout_blocked, "status" (i32) and
- * the factored matrix "a" (f32 or f64, n*n) recorded.  Bench mode times
- * lu_crout_blocked against the kit's per-step version; every timed call
- * first copies its A into place (the baseline from a pristine device copy,
- * the student's function from a fresh one).
+/* harness.cu - lab09's declaration, its buffers, calls, refusals, timed
+ * calls and metrics as data (kit/lab_decl.cuh): the matrix on the GPU (float
+ * or double), one call of lu_crout / lu_crout_double / lu_crout_blocked,
+ * "status" (i32) and the factored matrix "a" (f32 or f64, n*n) recorded.
+ * Bench mode times lu_crout_blocked against the kit's per-step version; the
+ * call factors in place, so every timed call first copies its fresh A into
+ * place (the baseline, and each call of a case held open by make bench, the
+ * pristine A: timed.in_place).
  *
- * Hooks beside the table: the timed calls (factoring in place, they restore
- * A first and record whole rows and columns), A restored before each call of
- * a case held open (make bench), and the show-mode corner, backward error and
- * time.
+ * Hooks beside the table: the show-mode corner, backward error and time.
  */
 #include <math.h>
 #include <stdio.h>
@@ -33,6 +31,8 @@ KIT_LAB_DATASET(inputs, lab09) /* generate and release: dataset.c */
 KIT_LAB_INVOKE(inputs, lu_float, in->status = lu_crout((float *)in->d_a, in->d.n))
 KIT_LAB_INVOKE(inputs, lu_double, in->status = lu_crout_double((double *)in->d_a, in->d.n))
 KIT_LAB_INVOKE(inputs, lu_blocked, in->status = lu_crout_blocked((float *)in->d_a, in->d.n))
+/* Timed with the pristine A put back first (timed.in_place): both sides pay the same copy. */
+KIT_LAB_BASELINE(inputs, baseline, (kit_lu_step((float *)in->d_a, in->d.n), 0))
 
 #define F(member) KIT_AT(inputs, member)
 #define TYPE(dbl) KIT_WHEN(inputs, d.is_double, dbl)
@@ -52,6 +52,14 @@ static const kit_lab_decl DECL = {
               {"lu_crout_double", lu_double, TYPE(1), F(d.n), OUTS(KIT_T_F64)},
               {"lu_crout", lu_float, {}, F(d.n), OUTS(KIT_T_F32)}},
     .refuse = {BENCH(d.is_double, 0, 0), BENCH(d.n, 1, INT32_MAX), BENCH(d.cls, LAB09_DD, LAB09_ZERODIAG)},
+    /* Before each timed call a fresh A - scale * (A with rows and columns
+     * rotated by shift, the classes a rotation keeps), dataset.h - is made from
+     * the pristine one and copied into the matrix the call factors in place,
+     * so a factorization remembered from an earlier call is wrong; whole rows
+     * and columns of the factored matrix of a few calls recorded for the checker. */
+    .timed = {KIT_FRESH_ROTATE_SQUARE, {F(d_orig)}, .poison = KIT_POISON(0xFF), .side = F(d.n),
+              .rotate_if = KIT_WHEN(inputs, d.rotates, 1), .lines = LAB09_TIMED_LINES, .in_place = 1,
+              .out = 1},
     /* 2n^3/3 flops: (2/3) * n^2 * n */
     .metrics = {{"GFLOP/s (2n^3/3 flops)", F(d.nn), 2.0 / 3, 0, F(d.n)},
                 {"the per-step baseline, GFLOP/s", F(d.nn), 2.0 / 3, 1, F(d.n)}},
@@ -106,66 +114,6 @@ static int after(kit_run_ctx *ctx, void *s, int, void *const *host)
     return 0;
 }
 
-/* The timed calls (fresh.cuh): before each, a fresh A - scale * (A with rows
- * and columns rotated by shift), dataset.h - is made in a buffer of its own;
- * the timed call copies it into the matrix it factors in place (as the
- * baseline copies the pristine A: both sides pay the same copy), so a
- * factorization remembered from an earlier call is wrong.  Whole rows and
- * columns of the factored matrix of a few calls are recorded for the checker. */
-static void timed_lu(const kit_timed_calls *tc)
-{
-    inputs *in = (inputs *)tc->lab;
-    cudaMemcpy(tc->out, tc->in[0].work, (size_t)tc->out_count * sizeof(float), cudaMemcpyDeviceToDevice);
-    float *a = (float *)tc->out;
-    if (in->d.blocked)
-        lu_crout_blocked(a, in->d.n);
-    else
-        lu_crout(a, in->d.n);
-}
-
-/* LAB09_TIMED_LINES random rows, then as many columns, whole. */
-static void pick_lines(const kit_timed_calls *tc, kit_rng *r, int m, int64_t *idx)
-{
-    int64_t n = tc->side;
-    (void)m;
-    for (int l = 0; l < 2 * LAB09_TIMED_LINES; l++) {
-        int64_t line = kit_rng_range(r, 0, n - 1);
-        for (int64_t t = 0; t < n; t++)
-            *idx++ = l < LAB09_TIMED_LINES ? line * n + t : t * n + line;
-    }
-}
-
-static int timed(kit_run_ctx *, void *s, kit_timed_calls *tc, kit_lab_swap *)
-{
-    inputs *in = (inputs *)s;
-    int n = in->d.n;
-    tc->name = call_name(in), tc->call = timed_lu;
-    tc->how = KIT_FRESH_ROTATE_SQUARE, tc->side = n, tc->shift_hi = LAB09_TIMED_ROTATES(in->d.cls) ? n - 1 : 0;
-    tc->in[0].orig = in->d_orig, tc->in[0].count = (int64_t)n * n, tc->n_in = 1;
-    tc->out_count = (int64_t)n * n, tc->poison = 0xFF;
-    tc->sample = 2 * LAB09_TIMED_LINES * n, tc->pick = pick_lines;
-    return 0;
-}
-
-/* The pristine A back in place: before every call of a case held open
- * (make bench), and in the baseline. */
-static int restore(void *s)
-{
-    inputs *in = (inputs *)s;
-    size_t bytes = (size_t)in->d.nn * (in->d.is_double ? sizeof(double) : sizeof(float));
-    return cudaMemcpy(in->d_a, in->d_orig, bytes, cudaMemcpyDeviceToDevice) != cudaSuccess;
-}
-
-/* The pristine A restored first, timed with the call: both sides pay the same copy. */
-static int baseline(void *s)
-{
-    inputs *in = (inputs *)s;
-    if (restore(s) != 0)
-        return -1;
-    kit_lu_step((float *)in->d_a, in->d.n);
-    return 0;
-}
-
 /* show mode, float: the time against the per-step baseline */
 static int show_time(kit_run_ctx *ctx, void *s)
 {
@@ -179,6 +127,6 @@ static int show_time(kit_run_ctx *ctx, void *s)
 
 const kit_lab KIT_LAB = {
     .tag = "lab09", .state_size = sizeof(inputs), .generate = generate, .release = release, .after = after,
-    .timed = timed, .baseline = baseline, .timing_first = 1, .restore = restore, .show_time = show_time,
+    .baseline = baseline, .timing_first = 1, .show_time = show_time,
     .decl = &DECL,
 };
