@@ -7,7 +7,7 @@
  * place (the baseline, and each call of a case held open by make bench, the
  * pristine A: timed.in_place).
  *
- * Hooks beside the table: the show-mode corner, backward error and time.
+ * Hooks beside the table: the show-mode status, corner, backward error and time.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +16,7 @@
 #include "dataset.h"
 #include "kit/lab_decl.cuh"
 #include "kit/lu_check.h"
+#include "kit/show_corner.h"
 #include "kit/util.h"
 #include "lu.h"
 
@@ -69,18 +70,12 @@ static const kit_lab_decl DECL = {
 
 static const char *call_name(const inputs *in) { return kit_decl_the_call(&DECL, in)->name; }
 
-static double entry(const inputs *in, const void *m, int i, int j)
-{
-    size_t t = (size_t)i * (size_t)in->d.n + (size_t)j;
-    return in->d.is_double ? ((const double *)m)[t] : (double)((const float *)m)[t];
-}
-
 /* ||A - L U||_F / ||A||_F of the result as the checker forms it (show mode, n <= 1100). */
 static double backward_error(const inputs *in, const void *out)
 {
     double *F = (double *)kit_xmalloc((size_t)(in->d.nn ? in->d.nn : 1) * sizeof *F, "the backward error");
     for (int t = 0; t < in->d.nn; t++)
-        F[t] = entry(in, out, t / in->d.n, t % in->d.n);
+        F[t] = in->d.is_double ? ((const double *)out)[t] : (double)((const float *)out)[t];
     kit_lu f = {in->d.n, in->d.a, F, in->d.u};
     double r = kit_lu_relative_residual(&f);
     free(F);
@@ -90,20 +85,15 @@ static double backward_error(const inputs *in, const void *out)
 static int after(kit_run_ctx *ctx, void *s, int, void *const *host)
 {
     const inputs *in = (const inputs *)s;
-    int n = in->d.n, c = n < 4 ? n : 4, status = in->status;
+    int n = in->d.n, status = in->status;
     if (!ctx->show)
         return 0;
     printf("%s(n=%d) returned %d%s\n", call_name(in), n, status,
            status == LU_OK ? " (LU_OK)" : status > 0 ? " (a zero pivot)" : "");
     if (status > 0 && status <= n)
         printf("  the pivot of column %d counts as zero\n", status - 1);
-    printf("top-left %d x %d of the result (L on and below the diagonal, U above):\n", c, c);
-    for (int i = 0; i < c; i++) {
-        printf("  ");
-        for (int j = 0; j < c; j++)
-            printf(" %12.6g", entry(in, host[1], i, j));
-        printf("\n");
-    }
+    kit_show_corner(stdout, "the result (L on and below the diagonal, U above)", in->d.is_double ? KIT_T_F64 : KIT_T_F32,
+                    host[1], n, n);
     if (status == LU_OK && n <= 1100)
         printf("||A - LU||_F / ||A||_F = %.3g  (unit roundoff of %s: %.3g)\n", backward_error(in, host[1]),
                in->d.is_double ? "double" : "float", in->d.u);
