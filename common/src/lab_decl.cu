@@ -97,7 +97,8 @@ static kit_lab_out out_of(const kit_decl_out *o, void *s)
 {
     void *at = o->where == KIT_DECL_IN_STATE ? (void *)field_ptr(s, o->at) : *field_ptr(s, o->at);
     uint64_t count = o->count ? (uint64_t)kit_field_int(s, o->count) : 1;
-    return kit_lab_out{o->name, o->type, at, o->where != KIT_DECL_DEVICE, count, o->stride, o->offset, o->poison};
+    const void *of = o->complement_of ? *field_ptr(s, o->complement_of) : NULL;
+    return kit_lab_out{o->name, o->type, at, o->where != KIT_DECL_DEVICE, count, o->stride, o->offset, o->poison, of};
 }
 
 /* Call k of the case: with every_call the k-th row whose `when` holds, else

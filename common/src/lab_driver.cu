@@ -125,16 +125,36 @@ static int refused(kit_run_ctx *ctx, const lab_case *lc, kit_lab_stage stage)
 
 /* ---- one student call ------------------------------------------------------ */
 
+/* A device output's complement poison, made on the host and uploaded. */
+static int poison_complement(const kit_lab_out *o)
+{
+    void *words = malloc(kit_lab_out_span(o));
+    if (!words)
+        return fprintf(stderr, "out of host memory for a poison\n"), -1;
+    kit_lab_complement(o, words);
+    cudaError_t e = cudaMemcpy(o->at, words, kit_lab_out_bytes(o), cudaMemcpyHostToDevice);
+    free(words);
+    if (e != cudaSuccess)
+        kit_harness_error(e, "cudaMemcpy(a complement poison)", __FILE__, __LINE__);
+    return e == cudaSuccess ? 0 : -1;
+}
+
 int kit_lab_poison(const kit_lab_call *c)
 {
     for (int i = 0; i < c->n_out; i++) {
         const kit_lab_out *o = &c->out[i];
         if (kit_lab_out_first(c, i) != i || o->poison == KIT_POISON_NONE)
             continue;
-        if (o->on_host)
+        if (o->poison == KIT_POISON_COMPLEMENT) {
+            if (o->on_host)
+                kit_lab_complement(o, o->at);
+            else if (poison_complement(o) != 0)
+                return -1;
+        } else if (o->on_host) {
             memset(o->at, o->poison & 0xFF, kit_lab_out_span(o));
-        else
+        } else {
             KIT_HCHECK(cudaMemset(o->at, o->poison & 0xFF, kit_lab_out_span(o)));
+        }
     }
     return 0;
 }

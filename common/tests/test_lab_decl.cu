@@ -260,6 +260,22 @@ static void in_place(void)
     CHECK(!sw.in_place && !tc.pick, "DECL: not in place, sampled uniformly");
 }
 
+/* An output poisoned with the complement of an input: the input's words found through its pointer field. */
+static void complement(void)
+{
+    kit_lab_decl d = ENTRIES;
+    d.calls[1].out[0].poison = KIT_POISON_COMPLEMENT, d.calls[1].out[0].complement_of = F(ha);
+    fake s = make(1);
+    kit_lab_call c;
+    memset(&c, 0, sizeof c);
+    CHECK(kit_decl_fill_call(&d, &s, 0, &c) == 1 && c.out[0].poison == KIT_POISON_COMPLEMENT &&
+              c.out[0].complement_of == s.ha && c.out[0].at == s.hout,
+          "the complement of ha");
+    memset(&c, 0, sizeof c);
+    kit_decl_fill_call(&ENTRIES, &s, 0, &c);
+    CHECK(!c.out[0].complement_of, "none declared: none");
+}
+
 /* An output in host memory behind a pointer field, and the timed call chosen by name. */
 static void entries(void)
 {
@@ -636,5 +652,6 @@ int main(void)
     show_table();
     every_call();
     in_place();
+    complement();
     return plain_check_summary();
 }

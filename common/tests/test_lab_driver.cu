@@ -218,6 +218,17 @@ static void in_place(void)
     kit_lab_case_close(&ctx, lc);
 }
 
+/* A host output poisoned with the complement of its source, word by word. */
+static void complement_poison(void)
+{
+    uint32_t src[3] = {0, 7, 0xF0F0F0F0u}, out[4] = {1, 1, 1, 1};
+    kit_lab_call c = kit_lab_call{"copy", 0, invoke, {}, 1};
+    c.out[0] = kit_lab_out{"out", KIT_T_U32, out, 1, 3, 0, 0, KIT_POISON_COMPLEMENT, src};
+    CHECK(kit_lab_poison(&c) == 0 && out[0] == 0xFFFFFFFFu && out[1] == 0xFFFFFFF8u && out[2] == 0x0F0F0F0Fu &&
+              out[3] == 1,
+          "complement: %x %x %x %x", out[0], out[1], out[2], out[3]);
+}
+
 /* What a show run of lab prints on stdout, into text. */
 static void shown_by(const kit_lab *lab, char *text, size_t len)
 {
@@ -372,5 +383,6 @@ int main(void)
     CHECK(sw.invoke == invoke && sw.in[0] == (void **)&in_ptr && sw.out == (void **)&out_ptr, "its swap");
 
     in_place();
+    complement_poison();
     return plain_check_summary();
 }

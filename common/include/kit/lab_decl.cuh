@@ -80,11 +80,12 @@ typedef struct {
     kit_type type;
     kit_at at;            /* the pointer field, or the value itself (KIT_DECL_IN_STATE) */
     kit_at count;         /* int field; 0: one element */
-    int poison;           /* KIT_POISON(byte) or KIT_POISON_NONE */
+    int poison;           /* KIT_POISON(byte), KIT_POISON_COMPLEMENT (of complement_of) or KIT_POISON_NONE */
     kit_decl_where where;
     /* Records in one buffer (lab07's {key, tag}): bytes from one element to
      * the next and of this one in each; 0, 0: packed elements of `type`. */
     size_t stride, offset;
+    kit_at complement_of; /* KIT_POISON_COMPLEMENT: the pointer field of its host words (lab11's input) */
 } kit_decl_out;
 
 typedef struct {
