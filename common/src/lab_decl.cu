@@ -290,7 +290,7 @@ void kit_decl_summary(const kit_lab_call *c, const kit_params *p, void *const *h
 {
     char params[512] = "";
     kit_params_format(p, params, sizeof params);
-    if (c->n_out == 1 && c->out[0].count == 1) {
+    if (c->n_out == 1 && c->out[0].count == 1 && c->out[0].name) {
         int is_float = c->out[0].type == KIT_T_F32 || c->out[0].type == KIT_T_F64;
         printf(is_float ? "%s(%s) = %.9g\n" : "%s(%s) = %.17g\n", c->name, params, element(&c->out[0], host[0], 0));
         return;

@@ -464,6 +464,10 @@ static void summary(void)
     c.out[0].poison = KIT_POISON_NONE;
     summary_of(&c, host, text, sizeof text);
     CHECK(strstr(text, "v: 3 elements, sum 3, 1 NaN\n") && !strstr(text, "never written"), "not poisoned: %s", text);
+    /* an unnamed output of one element is the lab's (its after), not the call's value (lab11's n = 1) */
+    c.out[0].count = 1, c.out[0].name = NULL;
+    summary_of(&c, host, text, sizeof text);
+    CHECK(!strstr(text, "= 1"), "an unnamed value shown: %s", text);
 }
 
 /* show_check: the first element of out[0] that breaks the lab's rule

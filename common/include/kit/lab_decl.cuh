@@ -258,7 +258,7 @@ int kit_decl_timed_calls(const kit_lab_decl *d, void *state, kit_timed_calls *tc
 int kit_decl_in_place(const kit_lab_decl *d, void *state, kit_lab_buf *b);
 double kit_decl_metric_value(const kit_decl_metric *m, const void *state, double ms);
 /* Show mode: the call's outputs (host[i], packed), for a student to compare
- * with what they expect - one value: "NAME(PARAMS) = v"; an array: its
+ * with what they expect - one named value: "NAME(PARAMS) = v"; an array: its
  * length, sum, non-zero elements and largest (integers) or NaN elements
  * (floats; poisoned with NaN: never written), and its first 8. */
 void kit_decl_summary(const kit_lab_call *c, const kit_params *p, void *const *host);
