@@ -387,3 +387,19 @@ int kit_decl_show_time(const kit_lab_decl *d, kit_run_ctx *ctx, void *s)
         return 0;
     return kit_lab_show_speedup(ctx, s, warmup, reps, c->name, d->show_time.baseline);
 }
+
+#define CORNER 4
+
+void kit_show_corner(const char *what, kit_type type, const void *m, int rows, int cols)
+{
+    int r = rows < CORNER ? rows : CORNER, c = cols < CORNER ? cols : CORNER;
+    printf("top-left %d x %d of %s:\n", r, c, what);
+    for (int i = 0; i < r; i++) {
+        printf("  ");
+        for (int j = 0; j < c; j++) {
+            size_t t = (size_t)i * (size_t)cols + (size_t)j;
+            printf(" %12.6g", type == KIT_T_F64 ? ((const double *)m)[t] : (double)((const float *)m)[t]);
+        }
+        printf("\n");
+    }
+}

@@ -276,6 +276,42 @@ static void complement(void)
     CHECK(!c.out[0].complement_of, "none declared: none");
 }
 
+/* What kit_show_corner printed, into text. */
+static void corner_shown(char *text, size_t len, const char *what, kit_type type, const void *m, int rows, int cols)
+{
+    int saved;
+    FILE *tmp = plain_catch(1, &saved);
+    kit_show_corner(what, type, m, rows, cols);
+    plain_caught(tmp, 1, saved, text, len);
+}
+
+/* Show mode's matrix corner: the first four rows and columns of a larger
+ * matrix read with its own row length, in floats and doubles; a smaller or
+ * empty one whole. */
+static void show_corner(void)
+{
+    float m[5 * 6];
+    double d[5 * 6];
+    for (int t = 0; t < 30; t++)
+        m[t] = (float)t, d[t] = t + 0.5;
+    char text[512];
+    corner_shown(text, sizeof text, "C", KIT_T_F32, m, 5, 6);
+    CHECK(!strcmp(text, "top-left 4 x 4 of C:\n"
+                        "              0            1            2            3\n"
+                        "              6            7            8            9\n"
+                        "             12           13           14           15\n"
+                        "             18           19           20           21\n"),
+          "floats: '%s'", text);
+    corner_shown(text, sizeof text, "the result", KIT_T_F64, d, 5, 6);
+    CHECK(strstr(text, "top-left 4 x 4 of the result:\n            0.5          1.5") &&
+              strstr(text, "\n           18.5         19.5         20.5         21.5\n"),
+          "doubles: '%s'", text);
+    corner_shown(text, sizeof text, "C", KIT_T_F32, m, 1, 3);
+    CHECK(!strcmp(text, "top-left 1 x 3 of C:\n              0            1            2\n"), "1 x 3: '%s'", text);
+    corner_shown(text, sizeof text, "C", KIT_T_F32, m, 0, 0);
+    CHECK(!strcmp(text, "top-left 0 x 0 of C:\n"), "empty: '%s'", text);
+}
+
 /* An output in host memory behind a pointer field, and the timed call chosen by name. */
 static void entries(void)
 {
@@ -657,5 +693,6 @@ int main(void)
     every_call();
     in_place();
     complement();
+    show_corner();
     return plain_check_summary();
 }

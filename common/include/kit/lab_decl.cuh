@@ -264,6 +264,13 @@ double kit_decl_metric_value(const kit_decl_metric *m, const void *state, double
 void kit_decl_summary(const kit_lab_call *c, const kit_params *p, void *const *host);
 /* Show mode, after the summary: the show_check line (above), where the table has one. */
 void kit_decl_show_check(const kit_lab_decl *d, const void *state, const kit_lab_call *c, void *const *host);
+/* Show mode, a matrix result in a lab's after(), so a student compares it
+ * with a hand computation (lab09's factors, lab10's C): "top-left R x C of
+ * WHAT:" (R, C: rows and cols, at most 4 each), then the corner's R rows of
+ * C elements of the row-major rows x cols matrix m (KIT_T_F32 or
+ * KIT_T_F64), "  " and " %12.6g" each.  Here, not in a file of its own: the
+ * bench program links every shared object's harness against this file. */
+void kit_show_corner(const char *what, kit_type type, const void *m, int rows, int cols);
 /* Show mode, after the calls, with time=1: the call alone or the speedup line (show above). */
 int kit_decl_show_time(const kit_lab_decl *d, kit_run_ctx *ctx, void *state);
 

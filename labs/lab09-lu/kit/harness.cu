@@ -16,7 +16,6 @@
 #include "dataset.h"
 #include "kit/lab_decl.cuh"
 #include "kit/lu_check.h"
-#include "kit/show_corner.h"
 #include "kit/util.h"
 #include "lu.h"
 
@@ -92,8 +91,8 @@ static int after(kit_run_ctx *ctx, void *s, int, void *const *host)
            status == LU_OK ? " (LU_OK)" : status > 0 ? " (a zero pivot)" : "");
     if (status > 0 && status <= n)
         printf("  the pivot of column %d counts as zero\n", status - 1);
-    kit_show_corner(stdout, "the result (L on and below the diagonal, U above)", in->d.is_double ? KIT_T_F64 : KIT_T_F32,
-                    host[1], n, n);
+    kit_show_corner("the result (L on and below the diagonal, U above)", in->d.is_double ? KIT_T_F64 : KIT_T_F32, host[1],
+                    n, n);
     if (status == LU_OK && n <= 1100)
         printf("||A - LU||_F / ||A||_F = %.3g  (unit roundoff of %s: %.3g)\n", backward_error(in, host[1]),
                in->d.is_double ? "double" : "float", in->d.u);

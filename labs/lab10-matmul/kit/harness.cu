@@ -9,7 +9,6 @@
 #include "baseline.h"
 #include "dataset.h"
 #include "kit/lab_decl.cuh"
-#include "kit/show_corner.h"
 #include "matmul.h"
 
 KIT_LAB_DESCRIPTORS_OMIT_FIELDS
@@ -32,7 +31,7 @@ static int after(kit_run_ctx *ctx, void *s, int, void *const *host)
     int m = ((const inputs *)s)->d.m, n = ((const inputs *)s)->d.n;
     if (!ctx->show || !m || !n)
         return 0;
-    kit_show_corner(stdout, "C", KIT_T_F32, c, m, n);
+    kit_show_corner("C", KIT_T_F32, c, m, n);
     printf("C[%d][%d] (bottom-right) = %.9g\n", m - 1, n - 1, c[(size_t)m * n - 1]);
     return 0;
 }
