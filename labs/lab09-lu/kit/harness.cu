@@ -24,7 +24,7 @@ KIT_LAB_DESCRIPTORS_OMIT_FIELDS
 typedef struct {
     lab09_data d;
     void *d_a;    /* factored in place */
-    void *d_orig; /* timing: A, to restore d_a before every timed call */
+    void *d_orig; /* timing: the pristine A (the timed calls' fresh A is made from it) */
     int status;
 } inputs;
 
@@ -45,7 +45,7 @@ KIT_LAB_BASELINE(inputs, baseline, (kit_lu_step((float *)in->d_a, in->d.n), 0))
                     {LAB09_OUT_A, type, F(d_a), F(d.nn), KIT_POISON_NONE}}
 static const kit_lab_decl DECL = {
     /* the matrix in its type (floats: the dataset's doubles, exact in float: it already rounded them);
-     * timing: the pristine A, to restore d_a before every timed call */
+     * timing: the pristine A, put back in d_a before the baseline (timed.in_place) */
     .bufs = {{F(d_a), KIT_T_F32, F(d.nn), F(d.a), .when = TYPE(0), .from_f64 = 1},
              {F(d_a), KIT_T_F64, F(d.nn), F(d.a), .when = TYPE(1)},
              {F(d_orig), KIT_T_F32, F(d.nn), F(d.a), KIT_LAB_TIMING, TYPE(0), .from_f64 = 1},
