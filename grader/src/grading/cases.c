@@ -174,13 +174,13 @@ static void judge_case_run(grading *g, const char *params, uint64_t seed, uint64
     } else if (!result_file_ok(w, &c->text)) {
         c->pass = 0;
     } else if (c->defer_check) { /* its verdict when the caller waits for it (checker_finish) */
-        c->check = checker_start(e, w, params, seed, nonce, (gpu_idle(g) || !g->shared_held ? CHECK_SLOT : 0) | CHECK_YIELD);
+        c->check = checker_start(e, w, params, seed, nonce, gpu_idle(g) || !g->shared_held);
         if (!c->check)
             checker_finish(NULL, c);
     } else {
         double tc = kit_now();
         int idle = gpu_idle(g);
-        run_checker(e, w, params, seed, nonce, idle || !g->shared_held ? CHECK_SLOT : CHECK_YIELD, c);
+        run_checker(e, w, params, seed, nonce, idle || !g->shared_held, c);
         g->times.checks += kit_now() - tc, g->times.n_checks++;
     }
 }

@@ -189,18 +189,13 @@ int result_file_ok(const workdirs *w, strbuf *why);
 void add_source_line(const workdirs *w, const char *file, int line, strbuf *b);
 /* CUDA's words for a full GPU in a run's output. */
 int mentions_out_of_memory(const proc_result *r);
-/* How a checker runs beside the rest: CHECK_SLOT, it takes a CPU slot
- * (lock.h) first; CHECK_YIELD, it runs nicer (KIT_CHECKER_NICE, default
- * 10; 0: not), as the grading's own GPU processes run beside it (its case
- * server, its sanitizer sessions: the processes a check waits for). */
-enum { CHECK_SLOT = 1, CHECK_YIELD = 2 };
 /* Runs the kit's checker on a finished run (its outputs in w->run, its
- * stdout in w->sout) and reads its verdict into c; how: CHECK_SLOT and/or
- * CHECK_YIELD. */
-void run_checker(const engine *e, const workdirs *w, const char *params, uint64_t seed, uint64_t nonce, int how,
+ * stdout in w->sout) and reads its verdict into c.  use_slot: take a CPU
+ * slot (lock.h) for it. */
+void run_checker(const engine *e, const workdirs *w, const char *params, uint64_t seed, uint64_t nonce, int use_slot,
                  outcome *c);
 /* The same in two steps, for a checker that runs beside other work:
- * checker_start starts it (after a CPU slot with CHECK_SLOT, held until its
+ * checker_start starts it (after a CPU slot when use_slot, held until its
  * end: never wait for another slot meanwhile, lock.h); checker_ended says,
  * without a wait, whether it ended; checker_finish waits for it
  * (CHECKER_TIMEOUT from its start), reads its verdict into c as run_checker
@@ -208,7 +203,7 @@ void run_checker(const engine *e, const workdirs *w, const char *params, uint64_
  * files it reads must stay as they are until then. */
 typedef struct checker_run checker_run;
 checker_run *checker_start(const engine *e, const workdirs *w, const char *params, uint64_t seed, uint64_t nonce,
-                           int how);
+                           int use_slot);
 int checker_ended(checker_run *k);
 double checker_finish(checker_run *k, outcome *c);
 void checker_cancel(checker_run *k);

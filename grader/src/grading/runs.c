@@ -268,17 +268,8 @@ struct checker_run {
     double t0;
 };
 
-/* KIT_CHECKER_NICE: how much nicer a CHECK_YIELD checker runs (0 to 19; 10). */
-static int checker_nice(void)
-{
-    const char *env = getenv("KIT_CHECKER_NICE");
-    char *end;
-    long n = env && *env ? strtol(env, &end, 10) : 10;
-    return env && *env && (*end || n < 0 || n > 19) ? 10 : (int)n;
-}
-
 checker_run *checker_start(const engine *e, const workdirs *w, const char *params, uint64_t seed, uint64_t nonce,
-                           int how)
+                           int use_slot)
 {
     checker_run *k = calloc(1, sizeof *k);
     if (!k)
@@ -308,10 +299,8 @@ checker_run *checker_start(const engine *e, const workdirs *w, const char *param
      * only without a GPU lock (run_case released it); a case server checks
      * under its shared lock, during which no timing run can start anyway. */
     k->slot.fd = -1;
-    if (e->gpu && (how & CHECK_SLOT))
+    if (e->gpu && use_slot)
         cpu_slot_acquire(&k->slot);
-    if (how & CHECK_YIELD)
-        o.nice = checker_nice();
     k->t0 = kit_now();
     k->s = proc_start(argv, &o, -1, &k->r); /* NULL: r says why (checker_finish) */
     return k;
@@ -366,10 +355,10 @@ void checker_cancel(checker_run *k)
     free(k);
 }
 
-void run_checker(const engine *e, const workdirs *w, const char *params, uint64_t seed, uint64_t nonce, int how,
+void run_checker(const engine *e, const workdirs *w, const char *params, uint64_t seed, uint64_t nonce, int use_slot,
                  outcome *c)
 {
-    checker_finish(checker_start(e, w, params, seed, nonce, how), c);
+    checker_finish(checker_start(e, w, params, seed, nonce, use_slot), c);
 }
 
 /* c's checker, if it still runs: its verdict into c once its end is seen

@@ -242,14 +242,14 @@ static void check_served(grading *g, const char *params, uint64_t seed, uint64_t
     if (write_run_stdout(w, out, len, &c->text) != 0 || !result_file_ok(w, &c->text)) {
         c->pass = 0;
     } else if (w == &own) {
-        c->check = checker_start(e, w, params, seed, nonce, CHECK_YIELD);
+        c->check = checker_start(e, w, params, seed, nonce, 0);
         if (c->check)
             g->beside[slot] = c;
         else
             checker_finish(NULL, c);
     } else {
         double tc = kit_now();
-        run_checker(e, w, params, seed, nonce, gpu_idle(g) ? CHECK_SLOT : CHECK_YIELD, c);
+        run_checker(e, w, params, seed, nonce, gpu_idle(g), c);
         g->times.checks += kit_now() - tc, g->times.n_checks++;
     }
 }

@@ -76,8 +76,6 @@ static void child(const char *const argv[], const proc_opts *o, int out_w, int e
     if (o->timeout_s > 0) /* CPU time: a backstop if the wall-clock kill were missed */
         set_limit(RLIMIT_CPU, (rlim_t)(o->timeout_s * 4 + 10));
     set_limit(RLIMIT_CORE, 0);
-    if (o->nice > 0 && nice(o->nice) == -1) { /* still runs, at the usual priority */
-    }
     if (o->drop_uid && o->sb) {
         if (setgroups(0, NULL) != 0 || setgid(o->sb->gid) != 0 || setuid(o->sb->uid) != 0) {
             static const char msg[] = "sandbox: cannot switch to the unprivileged uid\n";

@@ -33,7 +33,6 @@ typedef struct {
     int drop_uid;           /* run as the sandbox uid (root only) */
     const char *watch_dir;  /* killed when the files under it exceed watch_max_bytes */
     long long watch_max_bytes;
-    int nice;               /* > 0: started that much nicer (kit work that yields the CPU) */
 } proc_opts;
 
 typedef struct {
