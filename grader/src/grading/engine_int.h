@@ -215,6 +215,10 @@ void checker_cancel(checker_run *k);
  * them before it gives the hold back or waits for a slot (gpu_release_all). */
 int checks_beside(grading *g);
 void checks_settle(grading *g);
+/* c's checker, if one still runs (c->check): its verdict into c and its
+ * seconds into c->check_s once its end is seen, or waited for (wait); 1
+ * while it still runs. */
+int check_settle(outcome *c, int wait);
 /* Writes a run's stdout for the checker (w->sout, never through a link):
  * 0, or -1 with an internal error's line in why. */
 int write_run_stdout(const workdirs *w, const char *data, size_t len, strbuf *why);

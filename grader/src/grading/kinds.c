@@ -75,10 +75,7 @@ static void judge_run(grading *gr, const rubric_test *t, test_run *r, run_tally 
     for (int i = 0; i < MAX_CHECKS_BESIDE; i++)
         if (gr->beside[i] == c)
             gr->beside[i] = NULL;
-    if (c->check) {
-        c->check_s = checker_finish(c->check, c);
-        c->check = NULL;
-    }
+    check_settle(c, 1);
     if (c->check_dir) /* checked beside the next runs: its seconds now */
         gr->times.checks += c->check_s, gr->times.n_checks++, gr->times.checks_overlap = 1;
     k->total++;
@@ -104,6 +101,20 @@ static void judge_run(grading *gr, const rubric_test *t, test_run *r, run_tally 
     outcome_free(c);
 }
 
+/* Runs not judged yet, in order: ring[first], ... (n of them, modulo
+ * MAX_CHECKS_BESIDE: a run is judged before a new one would make more). */
+typedef struct {
+    test_run ring[MAX_CHECKS_BESIDE];
+    int first, n;
+} run_queue;
+
+/* The oldest run of q judged (judge_run) and taken out. */
+static void judge_oldest(grading *gr, const rubric_test *t, run_queue *q, run_tally *k, test_result *tr)
+{
+    judge_run(gr, t, &q->ring[q->first], k, tr);
+    q->first = (q->first + 1) % MAX_CHECKS_BESIDE, q->n--;
+}
+
 /* The correctness test's runs in order; each run's checker may go on beside
  * the next runs (checks_beside_wanted, at most MAX_CHECKS_BESIDE at once);
  * the runs are judged in their order, as their checkers end, so the output
@@ -112,18 +123,16 @@ static void judge_run(grading *gr, const rubric_test *t, test_run *r, run_tally 
 static void correctness_runs(grading *gr, const rubric_test *t, test_result *tr, run_tally *k, int *skipped)
 {
     const engine *e = gr->e;
-    enum { RING = MAX_CHECKS_BESIDE + 1 };
-    test_run runs[RING];
-    int first = 0, n = 0; /* runs[first], ... (n of them, mod RING): run, not judged yet */
+    run_queue q = {.first = 0, .n = 0};
     for (int i = 0; i < t->n_cases; i++)
         for (int rep = 0; rep < t->repeat; rep++) {
             if (*skipped) {
                 k->total++, (*skipped)++;
                 continue;
             }
-            if (n == MAX_CHECKS_BESIDE) /* the oldest judged first: its checker waited for */
-                judge_run(gr, t, &runs[first], k, tr), first = (first + 1) % RING, n--;
-            test_run *r = &runs[(first + n++) % RING];
+            if (q.n == MAX_CHECKS_BESIDE) /* the oldest judged first: its checker waited for */
+                judge_oldest(gr, t, &q, k, tr);
+            test_run *r = &q.ring[(q.first + q.n++) % MAX_CHECKS_BESIDE];
             case_params(t, i, r->params, sizeof r->params);
             r->seed = engine_case_seed(e->seed, t->name, i, rep);
             r->rep = rep;
@@ -135,11 +144,11 @@ static void correctness_runs(grading *gr, const rubric_test *t, test_result *tr,
                 run_case(gr, t, r->params, r->seed, 0, &r->c);
             }
             *skipped = skip_after_timeout(t, &r->c);
-            while (n > 0 && !runs[first].c.check) /* those checked already, in order */
-                judge_run(gr, t, &runs[first], k, tr), first = (first + 1) % RING, n--;
+            while (q.n > 0 && !q.ring[q.first].c.check) /* those checked already, in order */
+                judge_oldest(gr, t, &q, k, tr);
         }
-    for (; n > 0; n--, first = (first + 1) % RING)
-        judge_run(gr, t, &runs[first], k, tr);
+    while (q.n > 0)
+        judge_oldest(gr, t, &q, k, tr);
 }
 
 static void run_correctness(grading *gr, const rubric_test *t, test_result *tr)

@@ -361,9 +361,7 @@ void run_checker(const engine *e, const workdirs *w, const char *params, uint64_
     checker_finish(checker_start(e, w, params, seed, nonce, use_slot), c);
 }
 
-/* c's checker, if it still runs: its verdict into c once its end is seen
- * (wait: waited for); 1 when it still runs. */
-static int check_end(outcome *c, int wait)
+int check_settle(outcome *c, int wait)
 {
     if (!c || !c->check)
         return 0;
@@ -383,10 +381,10 @@ static int checks_end(grading *g, int wait)
     int running = 0;
     for (int i = 0; i < g->n_early; i++) {
         early_perf *ep = &g->early[i];
-        running += check_end(ep->n_run > 0 ? &ep->cases[ep->n_run - 1] : NULL, wait);
+        running += check_settle(ep->n_run > 0 ? &ep->cases[ep->n_run - 1] : NULL, wait);
     }
     for (int i = 0; i < MAX_CHECKS_BESIDE; i++)
-        running += check_end(g->beside[i], wait);
+        running += check_settle(g->beside[i], wait);
     return running;
 }
 

@@ -9,7 +9,7 @@
  * control socket, the runner answers "done" once the case's result file is
  * complete, and the kit's checker judges it: before the next case is sent,
  * or beside the next cases on the files moved out of the run folder
- * (check_served, where the caller asks: engine.c correctness_runs).
+ * (check_served, where the caller asks: kinds.c correctness_runs).
  * The trust model is the one of single runs: the same sandbox and limits,
  * a fresh nonce per case, the separate checker; each case has its own time
  * limit, counted from when it is sent.
@@ -225,7 +225,7 @@ static int take_result(grading *g, workdirs *own, outcome *c)
 }
 
 /* A served case's stdout and result file, then the kit's checker: beside
- * the next cases when the caller asked (c->defer_check, run_correctness)
+ * the next cases when the caller asked (c->defer_check, correctness_runs)
  * and a place in g->beside is free, on the files moved into a folder of
  * their own (the grading keeps its shared hold meanwhile: its next cases
  * use the GPU, so the checker takes no CPU slot, lock.h); else now, on the
@@ -546,14 +546,6 @@ static void sanitizers_stop(grading *g)
     g->n_sanitizers = 0;
 }
 
-/* Nothing of the grading uses the GPU while its checker runs (the checker
- * is CPU work, seconds for large cases), unless a sanitizer session runs
- * beside: then the case server is sent SIGSTOP and the shared hold given
- * back, so that timing runs queued behind it go first; the next case takes
- * both again.  The signal goes to the server's process group: without the
- * sandbox that is the runner; under bubblewrap (--new-session) only bwrap
- * stops, and the runner, waiting for its next case line, launches nothing
- * of the kit's meanwhile (what a student's call left running it cannot stop). */
 int serve_sanitizers_running(const grading *g)
 {
     for (int i = 0; i < g->n_sanitizers; i++)
@@ -562,6 +554,14 @@ int serve_sanitizers_running(const grading *g)
     return 0;
 }
 
+/* Nothing of the grading uses the GPU while its checker runs (the checker
+ * is CPU work, seconds for large cases), unless a sanitizer session runs
+ * beside: then the case server is sent SIGSTOP and the shared hold given
+ * back, so that timing runs queued behind it go first; the next case takes
+ * both again.  The signal goes to the server's process group: without the
+ * sandbox that is the runner; under bubblewrap (--new-session) only bwrap
+ * stops, and the runner, waiting for its next case line, launches nothing
+ * of the kit's meanwhile (what a student's call left running it cannot stop). */
 int gpu_idle(grading *g)
 {
     if (g->shared_held != 1 || serve_sanitizers_running(g))
