@@ -146,35 +146,3 @@ void kit_fresh_apply_host(const float *src, float *dst, int64_t n, int64_t shift
     for (int64_t i = 0; i < n; i++)
         dst[i] = (float)(scale * src[(i + shift) % n]);
 }
-
-/* Two plain runs instead of a wrap test per word, on the host's threads:
- * one thread took about 40 ms for 2^25 words, and a lab's timing loop makes
- * fresh contents before each of its timed calls (lab11: most of its loop). */
-void kit_fresh_xor_host(const uint32_t *src, uint32_t *dst, int64_t n, int64_t shift, uint32_t mask)
-{
-    if (n <= 0)
-        return;
-    shift %= n;
-    int64_t head = n - shift; /* dst[0, head) = src[shift, n) */
-    int t = n >= (1 << 18) ? kit_threads() : 1;
-#pragma omp parallel num_threads(t)
-    {
-#pragma omp for schedule(static) nowait
-        for (int64_t i = 0; i < head; i++)
-            dst[i] = src[i + shift] ^ mask;
-#pragma omp for schedule(static)
-        for (int64_t i = head; i < n; i++)
-            dst[i] = src[i - head] ^ mask;
-    }
-}
-
-void kit_fill_host(void *p, int byte, size_t bytes)
-{
-    int t = bytes >= (1 << 20) ? kit_threads() : 1;
-#pragma omp parallel for num_threads(t) schedule(static)
-    for (int k = 0; k < t; k++) {
-        size_t lo, hi;
-        kit_piece(bytes, t, k, &lo, &hi);
-        memset((char *)p + lo, byte, hi - lo);
-    }
-}

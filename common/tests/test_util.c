@@ -1,9 +1,8 @@
-/* test_util.c - median, clock, xmalloc, read_file, host fresh contents. */
+/* test_util.c - median, clock, xmalloc, read_file. */
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -120,45 +119,6 @@ START_TEST(read_file_cases)
 }
 END_TEST
 
-/* The threaded fresh contents of a host buffer equal the plain definition,
- * at both ends of the rotation and across the threads' pieces. */
-START_TEST(fresh_xor_host_is_the_rotation)
-{
-    const int64_t sizes[] = {1, 5, (1 << 18) + 3};
-    for (int s = 0; s < 3; s++) {
-        int64_t n = sizes[s];
-        uint32_t *src = malloc((size_t)n * 4), *dst = malloc((size_t)n * 4);
-        for (int64_t i = 0; i < n; i++)
-            src[i] = (uint32_t)(i * 2654435761u);
-        const int64_t shifts[] = {0, 1, n / 2, n - 1, n + 2};
-        for (int k = 0; k < 5; k++) {
-            kit_fresh_xor_host(src, dst, n, shifts[k], 0xA5A5F00Fu);
-            for (int64_t i = 0; i < n; i++)
-                ck_assert_uint_eq(dst[i], src[(i + shifts[k]) % n] ^ 0xA5A5F00Fu);
-        }
-        free(src);
-        free(dst);
-    }
-    kit_fresh_xor_host(NULL, NULL, 0, 0, 1); /* n = 0: nothing touched */
-}
-END_TEST
-
-START_TEST(fill_host_fills_every_byte)
-{
-    const size_t sizes[] = {0, 1, (3u << 20) + 5};
-    for (int s = 0; s < 3; s++) {
-        unsigned char *p = malloc(sizes[s] + 2);
-        memset(p, 0, sizes[s] + 2);
-        kit_fill_host(p + 1, 0xEE, sizes[s]);
-        ck_assert_uint_eq(p[0], 0);
-        ck_assert_uint_eq(p[sizes[s] + 1], 0);
-        for (size_t i = 1; i <= sizes[s]; i++)
-            ck_assert_uint_eq(p[i], 0xEE);
-        free(p);
-    }
-}
-END_TEST
-
 START_TEST(comma_lists)
 {
     ck_assert_int_eq(kit_list_has("scan,scan_int,dot", "scan_int"), 1);
@@ -176,8 +136,6 @@ static Suite *util_suite(void)
     Suite *s = suite_create("util");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, comma_lists);
-    tcase_add_test(tc, fresh_xor_host_is_the_rotation);
-    tcase_add_test(tc, fill_host_fills_every_byte);
     tcase_add_test(tc, median_cases);
     tcase_add_test(tc, now_is_monotonic);
     tcase_add_test(tc, xmalloc_ok);

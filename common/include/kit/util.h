@@ -31,11 +31,6 @@ void kit_piece(size_t n, int pieces, int k, size_t *lo, size_t *hi);
 /* dst[i] = scale * src[(i + shift) % n]: what a timed call with fresh
  * contents (fresh.cuh) was given, for the checker. */
 void kit_fresh_apply_host(const float *src, float *dst, int64_t n, int64_t shift, double scale);
-/* dst[i] = src[(i + shift) % n] ^ mask for 0 <= shift < n: a host buffer's
- * fresh contents (fresh.cu's KIT_FRESH_ROTATE_XOR), on the host's threads. */
-void kit_fresh_xor_host(const uint32_t *src, uint32_t *dst, int64_t n, int64_t shift, uint32_t mask);
-/* memset on the host's threads (a poisoned host destination of a timed call). */
-void kit_fill_host(void *p, int byte, size_t bytes);
 
 #ifdef __cplusplus
 }
