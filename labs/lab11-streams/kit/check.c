@@ -6,13 +6,10 @@
  * through the device (a host-to-device and a device-to-host copy of all the
  * bytes); the copies' bandwidths, from the CUPTI records, are reported.
  * Part 2: every result is lab11_mix(in, rounds), exact (sampled above
- * FULL_MAX word-rounds: the first and last SAMPLE_EDGE words, the words
- * around every chunk boundary of an even split, SAMPLE_RANDOM random ones).
- * With min_overlap, the CUPTI timeline of the call must show copies and
- * kernels running at the same time (kit_check_overlap, kit/timeline.h: with
- * K the union of the kernels' [start, end] intervals and C that of the
- * host<->device copies, |K ∩ C| must be at least min_overlap * min(|K|,
- * |C|)).
+ * FULL_MAX word-rounds: the ends, the words around every chunk boundary of
+ * an even split, random ones).  With min_overlap, the CUPTI timeline of the
+ * call must show copies and kernels running at the same time, at least
+ * min_overlap of the shorter of the two (kit_check_overlap, kit/timeline.h).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -100,11 +97,9 @@ const kit_check KIT_CHECK = {
              .when = PART(2), .poison = KIT_POISON_COMPLEMENT,
              .map = {F(in), mixed, FULL_MAX, F(rounds), F(chunks), SAMPLE_EDGE, SAMPLE_RANDOM, 11, not_mixed}}},
     .judge = overlap,
-    /* A benchmark run sampled the destination of a few timed calls (chosen
-     * at random as they happened, and the last) whose input words were the
-     * original ones rotated by shift and XORed with a mask (dataset.h): every
-     * sampled word is recomputed, so a destination left from an earlier
-     * call fails. */
+    /* A benchmark run's timed calls (their fresh words and the sample:
+     * dataset.h): every sampled word is recomputed, so a destination left
+     * from an earlier call fails. */
     .timed_xor = {{"round_trip", "h_dst", "input words", F(in), F(words), LAB11_TIMED_SAMPLE, NULL, PART(1)},
                   {"process_streams", "h_out", "input words", F(in), F(words), LAB11_TIMED_SAMPLE, mixed, PART(2)}},
     .copies = {COPIES("round_trip_pageable", "pageable"), COPIES("round_trip_pinned", "pinned")}};
