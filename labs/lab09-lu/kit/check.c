@@ -137,10 +137,7 @@ static void judge(kit_check_ctx *ctx, const void *data, const kit_check_got *out
     const lab09_data *d = data;
     if (!ok)
         return;
-    size_t nn = (size_t)d->n * (size_t)d->n;
-    double *F = kit_xmalloc((nn ? nn : 1) * sizeof *F, "the checker"), *L = NULL, *U = NULL;
-    for (size_t t = 0; t < nn; t++)
-        F[t] = d->is_double ? ((const double *)outs[1].got)[t] : (double)((const float *)outs[1].got)[t];
+    double *F = kit_lu_in_double(d->n, d->is_double, outs[1].got), *L = NULL, *U = NULL;
     kit_lu f = {d->n, d->a, F, d->u};
     int want = expected_status(d, &L, &U);
     int status_ok = check_status(ctx, want, *(const int32_t *)outs[0].got);

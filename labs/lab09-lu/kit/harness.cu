@@ -16,7 +16,6 @@
 #include "dataset.h"
 #include "kit/lab_decl.cuh"
 #include "kit/lu_check.h"
-#include "kit/util.h"
 #include "lu.h"
 
 KIT_LAB_DESCRIPTORS_OMIT_FIELDS
@@ -73,9 +72,7 @@ static const kit_lab_decl DECL = {
 /* ||A - L U||_F / ||A||_F of the result as the checker forms it (show mode, n <= 1100). */
 static double backward_error(const inputs *in, const void *out)
 {
-    double *F = (double *)kit_xmalloc((size_t)(in->d.nn ? in->d.nn : 1) * sizeof *F, "the backward error");
-    for (int t = 0; t < in->d.nn; t++)
-        F[t] = in->d.is_double ? ((const double *)out)[t] : (double)((const float *)out)[t];
+    double *F = kit_lu_in_double(in->d.n, in->d.is_double, out);
     kit_lu f = {in->d.n, in->d.a, F, in->d.u};
     double r = kit_lu_relative_residual(&f);
     free(F);
