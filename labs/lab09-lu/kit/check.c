@@ -1,18 +1,13 @@
-/* check.c - lab09 checker: Crout LU factors and status.
- *
- * Outputs of the runner: "status" (i32) and "a" (the factored matrix, f32 or
- * f64, n*n; L on and below the diagonal, U strictly above, U's unit diagonal
- * implicit).  u is the unit roundoff of the type, u_d that of double (the
- * checker's own arithmetic), gamma_k(u) = k u / (1 - k u).
+/* check.c - lab09 checker: Crout LU factors and status (the outputs:
+ * dataset.h; how the factors are stored, u and gamma_k(u): kit/lu_check.h).
  *
  * 1. Status.  The expected one comes from kit_ref_crout (double, same pivot
  *    test as lu.h) for n <= LAB09_REF_MAX, otherwise from the construction
  *    (a singular leading k x k minor stops Crout at column k - 1).
  * 2. No NaN or infinity anywhere, also after a reported zero pivot.
  * 3. Backward error (rigorous, kit_lu_backward: kit/lu_check.h says the
- *    bound): |A - LU| entry by entry against gamma_n(u) |L||U| for n <=
- *    LAB09_REF_MAX, with ||A - LU||_F / ||A||_F reported; for larger n (O(n^3)
- *    would take too long) three random probes A x against L (U x).
+ *    bound): entry by entry for n <= LAB09_REF_MAX, else (O(n^3) would take
+ *    too long) by three random probes.
  * 4. Factors against the reference (n <= LAB09_REF_MAX), step by step
  *    (kit_lu_factors), so that the first wrong column of L / row of U is
  *    named, within FACTOR_SLACK times the local bound of each step.  For the

@@ -1,11 +1,9 @@
 /* harness.cu - lab09's declaration, its buffers, calls, refusals, timed
- * calls and metrics as data (kit/lab_decl.cuh): the matrix on the GPU (float
- * or double), one call of lu_crout / lu_crout_double / lu_crout_blocked,
- * "status" (i32) and the factored matrix "a" (f32 or f64, n*n) recorded.
- * Bench mode times lu_crout_blocked against the kit's per-step version; the
- * call factors in place, so every timed call first copies its fresh A into
- * place (the baseline, and each call of a case held open by make bench, the
- * pristine A: timed.in_place).
+ * calls, metrics and show-mode time as data (kit/lab_decl.cuh): the matrix
+ * on the GPU (float or double), one call of lu_crout / lu_crout_double /
+ * lu_crout_blocked, "status" and the factored matrix "a" recorded
+ * (dataset.h); bench mode times it, in place, against the kit's per-step
+ * version.
  *
  * Hooks beside the table: the show-mode status, corner and backward error.
  */
