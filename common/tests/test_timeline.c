@@ -56,10 +56,8 @@ static int overlap(const char *kernels, const char *copies, double min, char *te
     memset(&ctx, 0, sizeof ctx);
     ctx.out = traced(kernels, copies);
     kit_check_overlap(&ctx, "f", min);
-    snprintf(text, len, "%s\n%s", ctx.summary, ctx.details ? ctx.details : "");
-    free(ctx.details);
     kit_blob_free((kit_blobfile *)ctx.out);
-    return ctx.failed;
+    return lct_said(&ctx, text, len);
 }
 
 START_TEST(overlap_judged)
@@ -90,10 +88,8 @@ static int copies(const char *kernels, unsigned long long in, unsigned long long
     memset(&ctx, 0, sizeof ctx);
     ctx.out = traced(kernels, COPIES);
     kit_check_copies(&ctx, "f", want, "A", "%s: %llu, %llu of %llu, %llu", "%s: %.0f, %.0f GB/s");
-    snprintf(text, len, "%s\n%s", ctx.summary, ctx.details ? ctx.details : "");
-    free(ctx.details);
     kit_blob_free((kit_blobfile *)ctx.out);
-    return ctx.failed;
+    return lct_said(&ctx, text, len);
 }
 
 START_TEST(copies_judged)
