@@ -112,8 +112,7 @@ static int after(kit_run_ctx *ctx, void *s, int k, void *const *)
 static int timed(kit_run_ctx *, void *s, kit_timed_calls *tc, kit_lab_swap *sw)
 {
     inputs *in = (inputs *)s;
-    if (in->d.n == 0 || (in->d.part == 1 && (!in->pn_src || (strcmp(kit_memory_kind(in->pn_src), "host") &&
-                                                              strcmp(kit_memory_kind(in->pn_src), "pageable")))))
+    if (in->d.n == 0 || (in->d.part == 1 && (!in->kind || (strcmp(in->kind, "host") && strcmp(in->kind, "pageable")))))
         return KIT_LAB_UNTIMED;
     tc->how = KIT_FRESH_ROTATE_XOR, tc->shift_hi = in->d.n - 1;
     tc->in[0].orig = in->d.in, tc->in[0].count = in->d.n, tc->n_in = 1;
