@@ -1,25 +1,14 @@
 /* check.c - lab09 checker: Crout LU factors and status (the outputs:
- * dataset.h; how the factors are stored, u and gamma_k(u): kit/lu_check.h).
+ * dataset.h; the factors' storage, u, gamma_k(u) and the bounds: kit/lu_check.h).
  *
  * 1. Status.  The expected one comes from kit_ref_crout (double, same pivot
  *    test as lu.h) for n <= LAB09_REF_MAX, otherwise from the construction
  *    (a singular leading k x k minor stops Crout at column k - 1).
  * 2. No NaN or infinity anywhere, also after a reported zero pivot.
- * 3. Backward error (rigorous, kit_lu_backward: kit/lu_check.h says the
- *    bound): entry by entry for n <= LAB09_REF_MAX, else (O(n^3) would take
- *    too long) by three random probes.
+ * 3. Backward error (rigorous, kit_lu_backward): entry by entry for n <=
+ *    LAB09_REF_MAX, else by three random probes.
  * 4. Factors against the reference (n <= LAB09_REF_MAX), step by step
- *    (kit_lu_factors), so that the first wrong column of L / row of U is
- *    named, within FACTOR_SLACK times the local bound of each step.  For the
- *    matrix classes of this lab (diagonally dominant, 2D Poisson, the
- *    constructed zero-diagonal class: well-conditioned factors, growth factor
- *    at most about 2) what an entry inherits from earlier steps stays within
- *    a small multiple of its local bound.  (Measured with CPU float versions
- *    of the per-step and of the blocked order, FMA as on the GPU, n = 1000 to
- *    1089, three seeds: the largest ratio error / (gamma_n(u) (|A| + |L||U|))
- *    was 0.1 to 0.25 for 2D Poisson, whose small fill-in entries of U lose
- *    relative accuracy, and below 0.1 for the other classes; a slack of 8
- *    leaves a margin of more than 30.)
+ *    (kit_lu_factors), within FACTOR_SLACK times each step's local bound.
  * 5. After a reported zero pivot at column f: column 0 of L must still be
  *    A's column 0 (no step changes it), and for the per-step version every
  *    column of L and row of U before f must match the reference as in 4.
@@ -37,11 +26,18 @@
 #include "lu.h"
 
 #define LAB09_REF_MAX 1100 /* O(n^3) checks up to here */
+/* kit_lu_factors' slack (kit/lu_check.h): this lab's matrix classes -
+ * diagonally dominant, 2D Poisson, the constructed zero-diagonal class -
+ * have well-conditioned factors, growth factor at most about 2.  Measured
+ * (CPU float versions of the per-step and the blocked order, FMA as on the
+ * GPU, n = 1000 to 1089, three seeds), the largest error / (gamma_n(u) (|A| +
+ * |L||U|)) was 0.1 to 0.25 for 2D Poisson (its small fill-in entries of U
+ * lose relative accuracy), below 0.1 for the others: 8 leaves a margin of
+ * more than 30. */
 #ifndef FACTOR_SLACK
 #define FACTOR_SLACK 8.0
 #endif
 
-/* ---- 1, 2: status and finiteness ---------------------------------------------- */
 static int check_finite(kit_check_ctx *ctx, const kit_lu *f)
 {
     size_t N = (size_t)f->n;
@@ -75,7 +71,6 @@ static int check_status(kit_check_ctx *ctx, int want, int got)
     return 0;
 }
 
-/* ---- 4: the factors' convention ------------------------------------------------------ */
 /* Doolittle's convention (ones on L's diagonal) instead of Crout's. */
 static void doolittle_hint(kit_check_ctx *ctx, const kit_lu *f)
 {
@@ -87,7 +82,6 @@ static void doolittle_hint(kit_check_ctx *ctx, const kit_lu *f)
                         "the diagonal; the ones of U are implicit");
 }
 
-/* ---- 5: after a zero pivot --------------------------------------------------------- */
 static void check_first_column(kit_check_ctx *ctx, const kit_lu *f)
 {
     size_t N = (size_t)f->n;
@@ -99,7 +93,6 @@ static void check_first_column(kit_check_ctx *ctx, const kit_lu *f)
         }
 }
 
-/* ---- 6: the benchmark's timed calls (float only) ---------------------------------- */
 static void check_timed(kit_check_ctx *ctx, const void *data, const kit_check_got *outs)
 {
     const lab09_data *d = data;
@@ -110,7 +103,6 @@ static void check_timed(kit_check_ctx *ctx, const void *data, const kit_check_go
                      d->blocked ? "lu_crout_blocked" : "lu_crout");
 }
 
-/* ---- the declaration --------------------------------------------------------------- */
 /* The status Crout must return (0, or the failing column + 1); up to
  * LAB09_REF_MAX the reference factors into *L and *U (else NULL). */
 static int expected_status(const lab09_data *d, double **L, double **U)

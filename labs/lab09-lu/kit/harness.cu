@@ -1,11 +1,6 @@
-/* harness.cu - lab09's declaration, its buffers, calls, refusals, timed
- * calls, metrics and show-mode time as data (kit/lab_decl.cuh): the matrix
- * on the GPU (float or double), one call of lu_crout / lu_crout_double /
- * lu_crout_blocked, "status" and the factored matrix "a" recorded
- * (dataset.h); bench mode times it, in place, against the kit's per-step
- * version.
- *
- * Hooks beside the table: the show-mode status, corner and backward error.
+/* harness.cu - lab09's declaration (kit/lab.cuh, kit/lab_decl.cuh; the
+ * outputs: dataset.h), timed in place against the kit's per-step version.
+ * The hook: show mode's status, corner and backward error.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,8 +36,7 @@ KIT_LAB_BASELINE(inputs, baseline, (kit_lu_step((float *)in->d_a, in->d.n), 0))
 #define OUTS(type) {{LAB09_OUT_STATUS, KIT_T_I32, F(status), 0, KIT_POISON(0xFF), KIT_DECL_IN_STATE}, \
                     {LAB09_OUT_A, type, F(d_a), F(d.nn), KIT_POISON_NONE}}
 static const kit_lab_decl DECL = {
-    /* the matrix in its type (floats: the dataset's doubles, exact in float: it already rounded them);
-     * timing: the pristine A, put back in d_a before the baseline (timed.in_place) */
+    /* the matrix in its type (floats: the dataset's doubles, exact in float: it already rounded them) */
     .bufs = {{F(d_a), KIT_T_F32, F(d.nn), F(d.a), .when = TYPE(0), .from_f64 = 1},
              {F(d_a), KIT_T_F64, F(d.nn), F(d.a), .when = TYPE(1)},
              {F(d_orig), KIT_T_F32, F(d.nn), F(d.a), KIT_LAB_TIMING, TYPE(0), .from_f64 = 1},
@@ -51,18 +45,14 @@ static const kit_lab_decl DECL = {
               {"lu_crout_double", lu_double, TYPE(1), F(d.n), OUTS(KIT_T_F64)},
               {"lu_crout", lu_float, {}, F(d.n), OUTS(KIT_T_F32)}},
     .refuse = {BENCH(d.is_double, 0, 0), BENCH(d.n, 1, INT32_MAX), BENCH(d.cls, LAB09_DD, LAB09_ZERODIAG)},
-    /* Before each timed call a fresh A - scale * (A with rows and columns
-     * rotated by shift, the classes a rotation keeps), dataset.h - is made from
-     * the pristine one and copied into the matrix the call factors in place,
-     * so a factorization remembered from an earlier call is wrong; whole rows
-     * and columns of the factored matrix of a few calls recorded for the checker. */
+    /* Each timed call factors a fresh A (scale * A rotated where its class
+     * allows: dataset.h), so a factorization remembered from an earlier call is wrong */
     .timed = {KIT_FRESH_ROTATE_SQUARE, {F(d_orig)}, .poison = KIT_POISON(0xFF), .side = F(d.n),
               .rotate_if = KIT_WHEN(inputs, d.rotates, 1), .lines = LAB09_TIMED_LINES, .in_place = 1,
               .out = 1},
     /* 2n^3/3 flops: (2/3) * n^2 * n */
     .metrics = {{"GFLOP/s (2n^3/3 flops)", F(d.nn), 2.0 / 3, 0, F(d.n)},
                 {"the per-step baseline, GFLOP/s", F(d.nn), 2.0 / 3, 1, F(d.n)}},
-    /* show mode, float: the time against the per-step baseline */
     .show_time = {.warmup = 1, .reps = 3},
     .show_line = {{NULL, "the kit's per-step version", "speedup %.2fx", .when = TYPE(0), .some = F(d.n)}},
 };

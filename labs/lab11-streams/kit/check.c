@@ -2,14 +2,11 @@
  *
  * Part 1: pinned_alloc must return page-locked host memory (the runner asks
  * the CUDA runtime what the pointer is); both round trips must bring every
- * word back, each judged on its own, and the trace must show them going
- * through the device (a host-to-device and a device-to-host copy of all the
- * bytes); the copies' bandwidths, from the CUPTI records, are reported.
- * Part 2: every result is lab11_mix(in, rounds), exact (sampled above
- * FULL_MAX word-rounds: the ends, the words around every chunk boundary of
- * an even split, random ones).  With min_overlap, the CUPTI timeline of the
- * call must show copies and kernels running at the same time, at least
- * min_overlap of the shorter of the two (kit_check_overlap, kit/timeline.h).
+ * word back, each judged on its own, and their traces must show the copies
+ * through the device (the copies rows).  Part 2: every result is
+ * lab11_mix(in, rounds), exact (sampled above FULL_MAX word-rounds).  With
+ * min_overlap, copies and kernels must overlap on the call's CUPTI timeline
+ * (kit_check_overlap, kit/timeline.h says the measure).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +20,6 @@
 #define SAMPLE_EDGE 4096
 #define SAMPLE_RANDOM 65536
 
-/* ---- Part 1 ---- */
 /* The kind of pinned_alloc's memory: page-locked host memory ("host"), or what it is instead. */
 static void pinned_kind(kit_check_ctx *ctx, const void *data, const kit_check_got *g)
 {
@@ -54,7 +50,6 @@ static void not_back(kit_check_ctx *ctx, const void *data, const kit_check_wrong
              w->unwritten ? " (never written: the harness poisons h_dst)" : "");
 }
 
-/* ---- Part 2 ---- */
 /* The result of one input word: the checked call's and the timed calls'. */
 static uint32_t mixed(const void *data, uint32_t word) { return lab11_mix(word, ((const lab11_data *)data)->rounds); }
 
@@ -97,9 +92,7 @@ const kit_check KIT_CHECK = {
              .when = PART(2), .poison = KIT_POISON_COMPLEMENT,
              .map = {F(in), mixed, FULL_MAX, F(rounds), F(chunks), SAMPLE_EDGE, SAMPLE_RANDOM, 11, not_mixed}}},
     .judge = overlap,
-    /* A benchmark run's timed calls (their fresh words and the sample:
-     * dataset.h): every sampled word is recomputed, so a destination left
-     * from an earlier call fails. */
+    /* A benchmark run's timed calls (their fresh words and the sample: dataset.h) */
     .timed_xor = {{"round_trip", "h_dst", "input words", F(in), F(words), LAB11_TIMED_SAMPLE, NULL, PART(1)},
                   {"process_streams", "h_out", "input words", F(in), F(words), LAB11_TIMED_SAMPLE, mixed, PART(2)}},
     .copies = {COPIES("round_trip_pageable", "pageable"), COPIES("round_trip_pinned", "pinned")}};

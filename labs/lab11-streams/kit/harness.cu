@@ -1,23 +1,13 @@
-/* harness.cu - lab11's declaration (kit/lab.cuh): its buffers, calls,
- * refusal, metrics and show-mode times as data (kit/lab_decl.cuh); the
- * outputs as dataset.h names them, each destination poisoned with the
- * complement of the data (KIT_POISON_COMPLEMENT: an element never written
- * always differs).
+/* harness.cu - lab11's declaration (kit/lab.cuh, kit/lab_decl.cuh; the
+ * outputs: dataset.h).  Part 1: round_trip from pageable buffers and from
+ * pinned_alloc's, two traced calls (the checker judges each one's copies);
+ * Part 2: process_streams on pinned buffers.
  *
- * Part 1: round_trip from a pageable (malloc) buffer and from the student's
- * pinned_alloc, filled with the same data (traced calls "round_trip_pageable"
- * and "round_trip_pinned": the checker sees their copies); bench mode times
- * round_trip from the pinned buffers against the pageable ones.  Part 2:
- * pinned h_in / h_out, one traced call of process_streams, timed against the
- * serialised baseline.
- *
- * Hooks beside the table, as only this lab does it: the student allocates
- * and frees part 1's buffers (pinned_alloc, a traced pinned_free at the end)
- * and what it returned decides whether the round trips run and are timed;
- * the timed calls, on pinned_alloc's buffers; the show-mode lines.
+ * The hooks do what only this lab does: the student allocates and frees
+ * part 1's buffers (a traced pinned_free at release), and pinned_alloc's
+ * answer decides whether the round trips run and are timed.
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "baseline.h"
@@ -36,7 +26,6 @@ typedef struct {
 
 KIT_LAB_DATASET(inputs, lab11) /* generate and release: dataset.c */
 
-/* pinned_alloc's buffers go back through the student's pinned_free (traced), then the dataset. */
 static void release_all(kit_run_ctx *ctx, void *s)
 {
     inputs *in = (inputs *)s;
@@ -60,7 +49,6 @@ KIT_LAB_INVOKE(inputs, streams,
 KIT_LAB_BASELINE(inputs, baseline, in->d.part == 1 ? trip_pageable(in)
                  : kit_process_serial(in->h_in, in->h_out, (int)in->d.n, in->d.rounds), 0)
 
-/* pinned_alloc's answer decides whether the round trips run. */
 static int after_alloc(kit_run_ctx *ctx, inputs *in)
 {
     if (!in->pn_src || !in->pn_back) {
@@ -87,9 +75,8 @@ static int after(kit_run_ctx *ctx, void *s, int k, void *const *)
     if (!ctx->show || (d->part == 1 && k == 1))
         return 0;
     if (d->part == 1) {
-        const char *kind = in->kind;
-        printf("pinned_alloc returned %s memory%s\n", kind,
-               strcmp(kind, "host") ? " - not page-locked" : " (page-locked)");
+        printf("pinned_alloc returned %s memory%s\n", in->kind,
+               strcmp(in->kind, "host") ? " - not page-locked" : " (page-locked)");
         size_t bytes = (size_t)d->n * sizeof(uint32_t);
         printf("round trip of %lld words: pageable %s, pinned %s\n", d->n,
                memcmp(in->pg_back, d->in, bytes) ? "WRONG data back" : "data back intact",
@@ -104,16 +91,14 @@ static int after(kit_run_ctx *ctx, void *s, int k, void *const *)
     return 0;
 }
 
-/* The timed calls (fresh.cuh; their fresh words and the sample: dataset.h),
- * each the checked call's own adapter: Part 1 on pinned_alloc's buffers,
- * Part 2 on pinned buffers of the kit's swapped in for h_in and h_out (the
- * baseline keeps the original ones).  Untimed when pinned_alloc gave nothing
- * usable, or device/managed memory. */
+/* The timed calls (fresh.cuh; their fresh words and the sample: dataset.h)
+ * on pinned memory: Part 1 on pinned_alloc's buffers (untimed where it gave
+ * nothing usable, or device or managed memory), Part 2 on the kit's, swapped
+ * in for h_in and h_out (the baseline keeps the original ones). */
 static int timed(kit_run_ctx *, void *s, kit_timed_calls *tc, kit_lab_swap *sw)
 {
     inputs *in = (inputs *)s;
-    if (in->d.n == 0 || (in->d.part == 1 && (!in->pn_src || (strcmp(kit_memory_kind(in->pn_src), "host") &&
-                                                              strcmp(kit_memory_kind(in->pn_src), "pageable")))))
+    if (in->d.n == 0 || (in->d.part == 1 && (!in->kind || (strcmp(in->kind, "host") && strcmp(in->kind, "pageable")))))
         return KIT_LAB_UNTIMED;
     tc->how = KIT_FRESH_ROTATE_XOR, tc->shift_hi = in->d.n - 1;
     tc->in[0].orig = in->d.in, tc->in[0].count = in->d.n, tc->n_in = 1;
@@ -130,9 +115,10 @@ static int timed(kit_run_ctx *, void *s, kit_timed_calls *tc, kit_lab_swap *sw)
 
 #define F(member) KIT_AT(inputs, member)
 #define PART(p) KIT_WHEN(inputs, d.part, p)
-/* A destination of n words on the host (NULL name: poisoned, recorded later) */
+/* A destination of n words on the host (NULL name: poisoned, recorded later); the complement
+ * of the data as its poison (KIT_POISON_COMPLEMENT): an element never written always differs */
 #define BACK(name, at, poison) {name, KIT_T_U32, F(at), F(d.words), poison, KIT_DECL_HOST, .complement_of = F(d.in)}
-/* Part 1's device buffer and pageable ones; Part 2's pinned ones.  Each metric: n words in and out. */
+/* Each metric: n words in and out. */
 static const kit_lab_decl DECL = {
     .bufs = {{F(d_buf), KIT_T_U32, F(d.words), .when = PART(1)},
              {F(pg_src), KIT_T_U32, F(d.words), F(d.in), .when = PART(1), .pageable = 1},
@@ -155,7 +141,6 @@ static const kit_lab_decl DECL = {
     .metrics = {{"round trip from pinned memory (GB/s)", F(d.words), 8, 0, .when = PART(1)},
                 {"round trip from pageable memory (GB/s)", F(d.words), 8, 1, .when = PART(1)},
                 {"copied in and out (GB/s)", F(d.words), 8, 0, .when = PART(2)}},
-    /* show mode: each part's time against its baseline (part 1: pinned against pageable, in GB/s) */
     .show_time = {.warmup = 1, .reps = 5},
     .show_line = {{"round trip from pinned memory", "from pageable memory", "pinned %.2fx faster", "GB/s", 1, PART(1)},
                   {NULL, "the kit's serialised version", "%.2fx", .when = PART(2)}},
