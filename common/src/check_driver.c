@@ -357,10 +357,11 @@ static void check_copies(kit_check_ctx *ctx, const kit_check *lab, const void *d
 {
     for (int r = 0; r < KIT_CHECK_MAX_COPIES && lab->copies[r].call; r++) {
         const kit_check_copy *c = &lab->copies[r];
+        if (!kit_when_holds(&c->when, data))
+            continue; /* its count_of need not mean anything then */
         unsigned long long count = (unsigned long long)kit_field_int(data, c->count_of);
         unsigned long long want[2] = {c->per[0] * count, c->per[1] * count};
-        if (kit_when_holds(&c->when, data))
-            kit_check_copies(ctx, c->call, want, c->what, c->too_few, c->note);
+        kit_check_copies(ctx, c->call, want, c->what, c->too_few, c->note);
     }
 }
 
