@@ -379,14 +379,9 @@ int kit_time_median(kit_timed_fn fn, void *arg, int warmup, int reps, kit_timing
 
 /* ---- what the device can do (the plausibility check, plausible.h) ---- */
 
-typedef struct {
-    void *src, *dst;
-    size_t half;
-} copy_arg;
-
-static void copy_half(void *arg)
+void kit_copy_call(void *arg)
 {
-    const copy_arg *c = (const copy_arg *)arg;
+    const kit_copy_arg *c = (const kit_copy_arg *)arg;
     cudaMemcpyAsync(c->dst, c->src, c->half, cudaMemcpyDeviceToDevice, 0);
 }
 
@@ -396,11 +391,11 @@ double kit_copy_roof_gbs(double bytes)
 {
     if (bytes > COPY_ROOF_MAX_BYTES)
         bytes = COPY_ROOF_MAX_BYTES; /* the bandwidth no longer changes with size there */
-    copy_arg c = {NULL, NULL, (size_t)(bytes / 2)};
+    kit_copy_arg c = {NULL, NULL, (size_t)(bytes / 2)};
     double gbs = 0;
     kit_timing t;
     if (c.half >= 4 && cudaMalloc(&c.src, c.half) == cudaSuccess && cudaMalloc(&c.dst, c.half) == cudaSuccess &&
-        cudaMemset(c.src, 0, c.half) == cudaSuccess && kit_time_median(copy_half, &c, 2, 7, &t) == 0 &&
+        cudaMemset(c.src, 0, c.half) == cudaSuccess && kit_time_median(kit_copy_call, &c, 2, 7, &t) == 0 &&
         t.min_ms > 0)
         gbs = 2.0 * c.half / (t.min_ms / 1e3) / 1e9; /* the best of them: a limit */
     cudaFree(c.src);

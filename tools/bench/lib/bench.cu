@@ -197,18 +197,6 @@ static void *bench_malloc(size_t bytes)
     return d;
 }
 
-/* ---- the copy roof: cudaMemcpy D2D moving the case's bytes (half read, half written) ---- */
-typedef struct {
-    void *src, *dst;
-    size_t bytes;
-} copy_arg;
-
-static void copy_call(void *p)
-{
-    copy_arg *c = (copy_arg *)p;
-    BENCH_CUDA(cudaMemcpyAsync(c->dst, c->src, c->bytes, cudaMemcpyDeviceToDevice, 0));
-}
-
 /* One call of row r, its prepare hook first (untimed), timed the grader's
  * way (kit_time_once: CUDA events, until all its work has ended); a CUDA
  * error ends the program inside the row, so ended_in_call says whose. */
@@ -285,15 +273,15 @@ void bench_case_run(const bench_case *c, bench_row *in_rows, int nrows)
     for (int i = 0; i < nrows; i++)
         rows.push_back(&in_rows[i]);
     bench_row copy_row;
-    copy_arg ca = {NULL, NULL, 0};
+    kit_copy_arg ca = {NULL, NULL, 0}; /* the copy roof: the case's bytes, half read, half written */
     memset(&copy_row, 0, sizeof copy_row);
     if (c->bytes > 0) {
-        ca.bytes = (size_t)(c->bytes / 2);
-        ca.src = bench_malloc(ca.bytes);
-        ca.dst = bench_malloc(ca.bytes);
-        BENCH_CUDA(cudaMemset(ca.src, 0x3c, ca.bytes));
+        ca.half = (size_t)(c->bytes / 2);
+        ca.src = bench_malloc(ca.half);
+        ca.dst = bench_malloc(ca.half);
+        BENCH_CUDA(cudaMemset(ca.src, 0x3c, ca.half));
         copy_row.name = "copy roof (cudaMemcpy D2D, same bytes)";
-        copy_row.call = copy_call;
+        copy_row.call = kit_copy_call;
         copy_row.arg = &ca;
         rows.push_back(&copy_row);
     }
