@@ -3,15 +3,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <vector>
 
 #include "bench.cuh"
 #include "kit/no_gpu.cuh"
+#include "kit/timing.cuh"
+#include "kit/timing_rule.h"
 #include "kit/util.h"
 
 #define WARMUP_MS 300.0      /* an H200 idles at 840 MHz and needs ~0.1 s of work to boost */
+#define WARMUP_SWEEPS 3
 #define MIN_ROUNDS 15
 #define MIN_TIMED_MS 400.0   /* per case, all rows together */
 #define MAX_TIMED_MS 8000.0  /* a slow baseline (lab09's per-step LU) stops the rounds early... */
@@ -59,13 +61,6 @@ static const char *who_name(int who)
 {
     static const char *names[] = {"student", "reference", "stretch reference", "library peer"};
     return names[who];
-}
-
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
 void bench_cuda(cudaError_t e, const char *what, const char *file, int line)
@@ -202,28 +197,19 @@ static void *bench_malloc(size_t bytes)
     return d;
 }
 
-/* ---- the copy roof: cudaMemcpy D2D moving the case's bytes (half read, half written) ---- */
-typedef struct {
-    void *src, *dst;
-    size_t bytes;
-} copy_arg;
-
-static void copy_call(void *p)
-{
-    copy_arg *c = (copy_arg *)p;
-    BENCH_CUDA(cudaMemcpyAsync(c->dst, c->src, c->bytes, cudaMemcpyDeviceToDevice, 0));
-}
-
-/* One untimed call, synchronised. */
-static void run_once(bench_row *r)
+/* One call of row r, its prepare hook first (untimed), timed the grader's
+ * way (kit_time_once: CUDA events, until all its work has ended); a CUDA
+ * error ends the program inside the row, so ended_in_call says whose. */
+static double timed(bench_row *r)
 {
     if (r->prepare)
         r->prepare(r->arg);
     g_current = r;
-    r->call(r->arg);
-    BENCH_CUDA(cudaGetLastError());
-    BENCH_CUDA(cudaDeviceSynchronize());
+    double ms = kit_time_once(r->call, r->arg);
+    if (ms < 0)
+        exit(1);
     g_current = NULL;
+    return ms;
 }
 
 static void print_row(const bench_case *c, const bench_row *r, double peer_ms, double copy_ms, int is_copy)
@@ -245,56 +231,39 @@ static void print_row(const bench_case *c, const bench_row *r, double peer_ms, d
     printf("  %-44s %10.4f %10s %9s %7s\n", r->name, r->ms, rate, lib, cp);
 }
 
-/* 2. warm-up: every live row, at least 3 times and WARMUP_MS, at most MAX_TIMED_MS. */
+/* 2. warm-up: every live row, at least WARMUP_SWEEPS times and WARMUP_MS,
+ * at most MAX_TIMED_MS (kit_warm_done: the grader's rule without its probe). */
 static void warm_up(const std::vector<bench_row *> &live)
 {
-    double t0 = now_ms();
-    for (int k = 0; k < 3 || now_ms() - t0 < WARMUP_MS; k++) {
+    const kit_warm_rule rule = {WARMUP_SWEEPS, WARMUP_MS, MAX_TIMED_MS / 1e3, 0, 0, 0};
+    double t0 = kit_now();
+    for (int k = 0; !live.empty(); k++) {
         for (bench_row *r : live)
-            run_once(r);
-        if (now_ms() - t0 > MAX_TIMED_MS)
+            timed(r);
+        if (kit_warm_done(&rule, k + 1, kit_now() - t0, NULL, 0))
             break;
     }
 }
 
-/* 3. interleaved rounds, each starting with the next row: each live row's
- * median into its ms; the rounds run. */
+/* 3. interleaved rounds, each starting with the next row (kit_rotated):
+ * each live row's median into its ms; the rounds run. */
 static size_t time_rounds(const std::vector<bench_row *> &live)
 {
-    cudaEvent_t e0, e1;
-    BENCH_CUDA(cudaEventCreate(&e0));
-    BENCH_CUDA(cudaEventCreate(&e1));
     std::vector<std::vector<double>> ms(live.size());
-    double t0 = now_ms();
-    for (int round = 0; round < MAX_ROUNDS; round++) {
-        double spent = now_ms() - t0;
+    double t0 = kit_now();
+    for (int round = 0; round < MAX_ROUNDS && !live.empty(); round++) {
+        double spent = (kit_now() - t0) * 1e3;
         if (round >= MIN_ROUNDS && spent >= MIN_TIMED_MS)
             break;
         if (round >= FEW_ROUNDS && spent >= MAX_TIMED_MS)
             break;
         for (size_t j = 0; j < live.size(); j++) {
-            size_t i = (j + round) % live.size();
-            bench_row *r = live[i];
-            if (r->prepare) {
-                r->prepare(r->arg);
-                BENCH_CUDA(cudaDeviceSynchronize());
-            }
-            BENCH_CUDA(cudaEventRecord(e0, 0));
-            g_current = r;
-            r->call(r->arg);
-            BENCH_CUDA(cudaEventRecord(e1, 0));
-            BENCH_CUDA(cudaEventSynchronize(e1));
-            BENCH_CUDA(cudaGetLastError());
-            g_current = NULL;
-            float t;
-            BENCH_CUDA(cudaEventElapsedTime(&t, e0, e1));
-            ms[i].push_back(t);
+            size_t i = kit_rotated(round, (int)j, (int)live.size());
+            ms[i].push_back(timed(live[i]));
         }
     }
     for (size_t i = 0; i < live.size(); i++)
         live[i]->ms = kit_median(ms[i].data(), ms[i].size());
-    BENCH_CUDA(cudaEventDestroy(e0));
-    BENCH_CUDA(cudaEventDestroy(e1));
     return live.empty() ? 0 : ms[0].size();
 }
 
@@ -304,15 +273,15 @@ void bench_case_run(const bench_case *c, bench_row *in_rows, int nrows)
     for (int i = 0; i < nrows; i++)
         rows.push_back(&in_rows[i]);
     bench_row copy_row;
-    copy_arg ca = {NULL, NULL, 0};
+    kit_copy_arg ca = {NULL, NULL, 0}; /* the copy roof: the case's bytes, half read, half written */
     memset(&copy_row, 0, sizeof copy_row);
     if (c->bytes > 0) {
-        ca.bytes = (size_t)(c->bytes / 2);
-        ca.src = bench_malloc(ca.bytes);
-        ca.dst = bench_malloc(ca.bytes);
-        BENCH_CUDA(cudaMemset(ca.src, 0x3c, ca.bytes));
+        ca.half = (size_t)(c->bytes / 2);
+        ca.src = bench_malloc(ca.half);
+        ca.dst = bench_malloc(ca.half);
+        BENCH_CUDA(cudaMemset(ca.src, 0x3c, ca.half));
         copy_row.name = "copy roof (cudaMemcpy D2D, same bytes)";
-        copy_row.call = copy_call;
+        copy_row.call = kit_copy_call;
         copy_row.arg = &ca;
         rows.push_back(&copy_row);
     }
@@ -321,7 +290,7 @@ void bench_case_run(const bench_case *c, bench_row *in_rows, int nrows)
     for (bench_row *r : rows) {
         r->wrong = NULL;
         r->ms = 0;
-        run_once(r);
+        timed(r);
         if (r->check && (r->wrong = r->check(r->arg)) != NULL)
             g_wrong = 1;
         else

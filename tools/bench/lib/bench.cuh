@@ -22,7 +22,9 @@
  *      cudaMemcpy device-to-device of the same bytes, the bandwidth yardstick;
  *   3. warms up (an idle GPU's clocks take a while to boost), then times the
  *      rows interleaved (one call of each per round, the order rotated every
- *      round) with CUDA events on the default stream: each row's median;
+ *      round) with CUDA events on the default stream: each row's median.
+ *      Each call is timed, the warm-up ended and the order rotated by the
+ *      grader's own code (kit_time_once, kit_warm_done, kit_rotated);
  *   4. prints one table: ms, GB/s or GFLOP/s, the row's speed as a fraction
  *      of the library peer's and of the copy roof's.
  * The rate is the first of the descriptor's metrics (this case's, not the
