@@ -307,6 +307,13 @@ $(BUILD)/common/tests/test_lab_decl: common/tests/test_lab_decl.cu common/src/la
 	@mkdir -p $(@D)
 	$(Q)$(call say,NVCC,$@)$(NVCC) $(KIT_NVCCFLAGS) $(NVCCFLAGS) -o $@ $< common/src/lab_decl.cu $(LIBKIT) $(OPENMP_LINK) -lm
 
+# make bench's program on the CPU, the runner's bench mode and the checker
+# faked (nvcc: bench.cu is CUDA C++; no CUDA call is made).
+UNIT_TESTS += $(BUILD)/tests/bench/test_bench
+$(BUILD)/tests/bench/test_bench: tests/bench/test_bench.cu tools/bench/lib/bench.cu tools/bench/lib/bench.cuh common/tests/plain_check.h common/tests/plain_catch.h $(LIBKIT) $(DEPS_OK) $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(Q)$(call say,NVCC,$@)$(NVCC) $(KIT_NVCCFLAGS) $(NVCCFLAGS) -Itools/bench/lib -Icommon/tests -o $@ $< $(LIBKIT) $(OPENMP_LINK) -ldl -lm
+
 # Solutions' own index arithmetic on the CPU (nvcc: the test includes the
 # solution's .cu; no CUDA call is made).  Not in a student copy of the kit.
 # $(1): the lab's folder, $(2): the stretch solution's file, $(3): the test.
@@ -425,7 +432,7 @@ deps: ## install missing distribution packages (as root)
 -include mk/course.mk
 include mk/bench.mk
 $(eval $(call step,demos,the race demos,$(DEMO_BINS)))
-$(eval $(call step,bench,the bench programs,$(filter-out $(STEP_FILES_kit) $(foreach l,$(LAB_NAMES),$(STEP_FILES_$(l))),$(BENCH_BINS) $(BENCH_DRIVER_OBJ) $(call obj,$(BENCH_LAB_SRC)))))
+$(eval $(call step,bench,the bench programs,$(filter-out $(STEP_FILES_kit) $(foreach l,$(LAB_NAMES),$(STEP_FILES_$(l))),$(BENCH_BINS) $(call obj,$(BENCH_LAB_SRC)))))
 
 # ---- handouts ------------------------------------------------------------------------
 # labs/<lab>/handout.md -> $(BUILD)/handouts/<lab>.html

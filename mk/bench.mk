@@ -15,10 +15,10 @@
 #
 # Every lab is benched from its descriptor: each shared object also holds
 # the lab's harness (compiled once, position-independent; the stretch's
-# again where BENCH_STRETCH_CALLS_<lab> is set), bench.cu is the library
-# peer's (library.so), and the program is the generic descriptor.cu linked
-# with the lab's kit objects, its checker and the lab driver, exported to
-# the shared objects (--export-dynamic).
+# again where BENCH_STRETCH_CALLS_<lab> is set), labs/<lab>/bench.cu is the
+# library peer's (library.so), and the program is tools/bench/lib/bench.cu
+# linked with the lab's kit objects, its checker and the lab driver,
+# exported to the shared objects (--export-dynamic).
 
 BENCH_DIR := tools/bench/lib
 BENCH_LAB_SRC := $(sort $(wildcard labs/*/bench.cu))
@@ -35,8 +35,6 @@ BENCH_LIBS_lab12-toeplitz-matvec := -lcublas
 BENCH_STRETCH_CALLS_lab08-spmv := -Dspmv_vector=spmv_hybrid
 BENCH_SO_FLAGS = $(KIT_NVCCFLAGS) $(NVCCFLAGS) -Xcompiler -fPIC -shared -cudart shared -Xlinker -Bsymbolic
 BENCH_LINK = -cudart shared -ldl -Xlinker -rpath=$(CUDA_LIBDIR) -L$(CUDA_LIBDIR) $(OPENMP_LINK)
-BENCH_DRIVER_OBJ := $(call obj,$(BENCH_DIR)/bench.cu)
-$(BENCH_DRIVER_OBJ): $(BENCH_DIR)/bench.cuh
 
 # $(call BENCH_SO,LAB,NAME,FOLDER): NAME.so from FOLDER's .cu files, where it
 # has any, with the harness (BENCH_WITH_LAB, or BENCH_WITH_LAB_NAME)
@@ -67,16 +65,15 @@ $(BUILD)/bench/$(1)/harness.o $$(BENCH_WITH_$(1)_stretch): labs/$(1)/kit/harness
 $(BUILD)/bench/$(1)/library.so: labs/$(1)/bench.cu $(BENCH_DIR)/bench.cuh $(BUILD)/bench/$(1)/harness.o $(DEPS_OK) $(FLAGS_STAMP)
 	@mkdir -p $$(@D)
 	$(Q)$$(call say,NVCC,$$@)$(NVCC) $$(BENCH_SO_FLAGS) -Ilabs/$(1)/student -Ilabs/$(1)/kit -I$(BENCH_DIR) -o $$@ $$< $(BUILD)/bench/$(1)/harness.o $$(BENCH_LIBS_$(1))
-$(BUILD)/bench/$(1)/descriptor.o: $(BENCH_DIR)/descriptor.cu $(BENCH_DIR)/bench.cuh $(DEPS_OK) $(FLAGS_STAMP)
+$(BUILD)/bench/$(1)/bench.o: $(BENCH_DIR)/bench.cu $(BENCH_DIR)/bench.cuh $(DEPS_OK) $(FLAGS_STAMP)
 	@mkdir -p $$(@D)
 	$(Q)$$(call say,NVCC,$$<)$(NVCC) $(KIT_NVCCFLAGS) $(NVCCFLAGS) -I$(BENCH_DIR) -DBENCH_LAB='"$(1)"' -MMD -MP -c $$< -o $$@
-$(BUILD)/bench/$(1)/bench: $(BUILD)/bench/$(1)/descriptor.o $(BENCH_DRIVER_OBJ) $$(filter-out %/harness.o,$$($(1)_RUNNER_OBJ)) $$($(1)_CHECK_OBJ) $(BENCH_DRIVER_OBJS) $(LIBKIT)
+$(BUILD)/bench/$(1)/bench: $(BUILD)/bench/$(1)/bench.o $$(filter-out %/harness.o,$$($(1)_RUNNER_OBJ)) $$($(1)_CHECK_OBJ) $(BENCH_DRIVER_OBJS) $(LIBKIT)
 	@mkdir -p $$(@D)
 	$(Q)$$(call say,LD,$$@)$(NVCC) $(ARCH_FLAGS) -o $$@ $$^ $(BENCH_LINK) -Xlinker --export-dynamic $(CUPTI_LIBS) $(CJSON_LIBS) -lm
 BENCH_BINS += $(BUILD)/bench/$(1)/bench $$(BENCH_SO_$(1))
 endef
 $(foreach l,$(BENCH_LIB_LABS),$(eval $(call BENCH_RULES,$(l))))
-$(BENCH_DRIVER_OBJ): KIT_NVCCFLAGS += -I$(BENCH_DIR)
 
 # LAB=lab06 or LAB=lab06-scan; no LAB: all of them.
 BENCH_PICK = $(if $(LAB),$(filter $(LAB) $(LAB)-%,$(BENCH_LIB_LABS)),$(BENCH_LIB_LABS))
