@@ -235,8 +235,8 @@ static int warm_up(const kit_time_pair_spec *s, pair_state *p)
 {
     int rc = 0;
     double t0 = kit_now(), probe[KIT_PROBE_RING];
-    const kit_warm_rule rule = {s->warmup, KIT_WARMUP_MS, MAX_WARMUP_S, 1,
-                                s->decided.given ? KIT_SLOW_PROBE_MS : 0, KIT_SLOW_WARMUP_S};
+    const kit_warm_rule rule = {s->warmup, KIT_WARMUP_MS, MAX_WARMUP_S, s->decided.given ? KIT_SLOW_PROBE_MS : 0,
+                                KIT_SLOW_WARMUP_S};
     for (int i = 0; i < MAX_WARMUP_CALLS; i++) {
         double y;
         if (call_a(p, &rc) < 0 || (y = kit_time_once(s->b, s->arg_b)) < 0)
@@ -379,9 +379,16 @@ int kit_time_median(kit_timed_fn fn, void *arg, int warmup, int reps, kit_timing
 
 /* ---- what the device can do (the plausibility check, plausible.h) ---- */
 
-void kit_copy_call(void *arg)
+/* `half` bytes from src to dst, device to device, on the legacy stream; an
+ * error is left for the timing's cudaGetLastError. */
+typedef struct {
+    void *src, *dst;
+    size_t half;
+} copy_arg;
+
+static void copy_half(void *arg)
 {
-    const kit_copy_arg *c = (const kit_copy_arg *)arg;
+    const copy_arg *c = (const copy_arg *)arg;
     cudaMemcpyAsync(c->dst, c->src, c->half, cudaMemcpyDeviceToDevice, 0);
 }
 
@@ -391,11 +398,11 @@ double kit_copy_roof_gbs(double bytes)
 {
     if (bytes > COPY_ROOF_MAX_BYTES)
         bytes = COPY_ROOF_MAX_BYTES; /* the bandwidth no longer changes with size there */
-    kit_copy_arg c = {NULL, NULL, (size_t)(bytes / 2)};
+    copy_arg c = {NULL, NULL, (size_t)(bytes / 2)};
     double gbs = 0;
     kit_timing t;
     if (c.half >= 4 && cudaMalloc(&c.src, c.half) == cudaSuccess && cudaMalloc(&c.dst, c.half) == cudaSuccess &&
-        cudaMemset(c.src, 0, c.half) == cudaSuccess && kit_time_median(kit_copy_call, &c, 2, 7, &t) == 0 &&
+        cudaMemset(c.src, 0, c.half) == cudaSuccess && kit_time_median(copy_half, &c, 2, 7, &t) == 0 &&
         t.min_ms > 0)
         gbs = 2.0 * c.half / (t.min_ms / 1e3) / 1e9; /* the best of them: a limit */
     cudaFree(c.src);

@@ -1,14 +1,12 @@
 /* test_timing_rule.c - the order of the calls in a round and the end of the
- * warm-up (timing_rule.c), on the CPU: what the grader's kit_time_pair and
- * make bench both decide with. */
+ * warm-up (timing_rule.c), on the CPU: what the grader's kit_time_pair
+ * decides with. */
 #include "check_main.h"
 #include "kit/timing_rule.h"
 
-/* The grader's rule (timing.cu's warm_up) with the score's bounds given or
- * not, and make bench's (bench.cu). */
-static const kit_warm_rule graded = {1, 250.0, 2.0, 1, 0, 0.5};
-static const kit_warm_rule bounded = {1, 250.0, 2.0, 1, 50.0, 0.5};
-static const kit_warm_rule bench = {3, 300.0, 8.0, 0, 0, 0};
+/* The grader's rule (timing.cu's warm_up) with the score's bounds given or not. */
+static const kit_warm_rule graded = {1, 250.0, 2.0, 0, 0.5};
+static const kit_warm_rule bounded = {1, 250.0, 2.0, 50.0, 0.5};
 
 START_TEST(two_rows_alternate)
 {
@@ -96,16 +94,6 @@ START_TEST(slow_probe_only_with_bounds)
 }
 END_TEST
 
-START_TEST(bench_needs_no_probe)
-{
-    /* make bench: three sweeps and 300 ms, at most 8 s; its probe is never read */
-    ck_assert_int_eq(kit_warm_done(&bench, 2, 1.0, NULL, 0), 0);
-    ck_assert_int_eq(kit_warm_done(&bench, 3, 0.299, NULL, 0), 0);
-    ck_assert_int_eq(kit_warm_done(&bench, 3, 0.3, NULL, 0), 1);
-    ck_assert_int_eq(kit_warm_done(&bench, 3, 8.0, NULL, 0), 1);
-}
-END_TEST
-
 static Suite *rule_suite(void)
 {
     Suite *s = suite_create("timing_rule");
@@ -116,7 +104,6 @@ static Suite *rule_suite(void)
     tcase_add_test(tc, the_ring_wraps);
     tcase_add_test(tc, at_most_max_s_at_least_min_calls);
     tcase_add_test(tc, slow_probe_only_with_bounds);
-    tcase_add_test(tc, bench_needs_no_probe);
     suite_add_tcase(s, tc);
     return s;
 }

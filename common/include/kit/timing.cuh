@@ -107,14 +107,6 @@ int kit_time_median(kit_timed_fn fn, void *arg, int warmup, int reps, kit_timing
  * measured (no memory for it); the memory's peak GB/s and the FP32 peak
  * GFLOP/s from the device's attributes (0: unknown). */
 double kit_copy_roof_gbs(double bytes);
-/* The copy both measure with: `half` bytes from src to dst, device to device,
- * on the legacy stream (kit_copy_roof_gbs; make bench's copy roof row); an
- * error is left for the timing's cudaGetLastError. */
-typedef struct {
-    void *src, *dst;
-    size_t half;
-} kit_copy_arg;
-void kit_copy_call(void *arg);
 void kit_device_limits(double *dram_gbs, double *peak_gflops);
 
 /* Kernel launches made by this process so far (CUPTI launch callbacks), or

@@ -1,8 +1,8 @@
-/* timing_rule.h - the decisions both timing loops make, kept apart from
- * CUDA so that they are one code and tested on the CPU: the grader's
- * kit_time_pair (timing.cu: the student's function against the baseline)
- * and make bench's rows (tools/bench/lib/bench.cu: every implementation of
- * a case).  Which call comes first in a round, and when the warm-up is over.
+/* timing_rule.h - the decisions of the grader's timing loop, kit_time_pair
+ * (timing.cu: the student's function against the baseline; make bench's
+ * rows are timed by it too), kept apart from CUDA so that they are tested
+ * on the CPU: which call comes first in a round, and when the warm-up is
+ * over.
  */
 #ifndef KIT_TIMING_RULE_H
 #define KIT_TIMING_RULE_H
@@ -24,16 +24,15 @@ typedef struct {
     int min_calls;  /* at least this many sweeps, whatever the clock says */
     double min_ms;  /* and at least this long */
     double max_s;   /* at most this long (slow calls: their own duration warms the GPU) */
-    /* Nonzero: also until the probe row's last KIT_STABLE_WINDOW times have
-     * the median of the window before within 2% (the GPU's clocks settled). */
-    int settle;
     /* > 0: a probe call this slow (ms) ends the warm-up after slow_s. */
     double slow_ms, slow_s;
 } kit_warm_rule;
 
-/* 1 when the warm-up ends after `sweeps` sweeps that took elapsed_s; probe:
- * the probe row's times, sweep i's at [i % KIT_PROBE_RING] (read only with
- * w->settle), last_ms the latest of them. */
+/* 1 when the warm-up ends after `sweeps` sweeps that took elapsed_s, and
+ * (between min_ms and max_s) once the probe row's last KIT_STABLE_WINDOW
+ * times have the median of the window before within 2% (the GPU's clocks
+ * settled); probe: its times, sweep i's at [i % KIT_PROBE_RING], last_ms the
+ * latest of them. */
 int kit_warm_done(const kit_warm_rule *w, int sweeps, double elapsed_s, const double *probe, double last_ms);
 
 #ifdef __cplusplus
