@@ -9,6 +9,7 @@
 
 #include "check_explain.h"
 #include "check_fields.h"
+#include "check_launch_lines.h"
 #include "kit/check_driver.h"
 #include "kit/rng.h"
 #include "kit/timed.h"
@@ -52,32 +53,6 @@ static void compare(const kit_check_output *o, kit_check_got *g)
     }
 }
 
-/* Element i of an integer output (or reference: I64), as the output's type has it. */
-static int64_t int_at(kit_type type, const void *p, uint64_t i)
-{
-    switch (type) {
-    case KIT_T_I32: return ((const int32_t *)p)[i];
-    case KIT_T_U32: return ((const uint32_t *)p)[i];
-    default: return ((const int64_t *)p)[i];
-    }
-}
-
-/* After a wrong integer output: the elements at its end that still hold the
- * harness's poison where the reference does not (kit_check_output.tail_of). */
-static void poisoned_tail(kit_check_ctx *ctx, const kit_check_output *o, const kit_check_got *g)
-{
-    uint64_t len = g->count < o->len ? g->count : o->len, t = len;
-    if (o->type == KIT_T_F32 || o->type == KIT_T_F64)
-        return;
-    while (t > 0 && int_at(o->type, g->got, t - 1) == o->poisoned && int_at(KIT_T_I64, g->ref.i, t - 1) != o->poisoned)
-        t--;
-    if (t < len)
-        kit_detail(ctx, "the last %llu outputs (%s[%llu] to %s[%llu]) still hold %lld, the value the harness filled %s "
-                        "with before your call: were they ever written?",
-                   (unsigned long long)(len - t), o->tail_of, (unsigned long long)t, o->tail_of,
-                   (unsigned long long)(len - 1), (long long)o->poisoned, o->tail_of);
-}
-
 /* The reference of o into r: the lab's function, or its element function at
  * shift 0, scale 1; then floats' sums of magnitudes made bounds. */
 static void make_reference(const void *data, const kit_check_output *o, kit_check_ref *r)
@@ -85,6 +60,13 @@ static void make_reference(const void *data, const kit_check_output *o, kit_chec
     int64_t len = (int64_t)o->len;
     if (o->reference) {
         o->reference(data, r);
+    } else if (o->ref_of) {
+        const void *held;
+        if (o->type == KIT_T_F32 || o->type == KIT_T_F64) /* a float's reference needs its bounds */
+            bad_declaration("a float output's reference from ref_of", o->name, (int)o->type);
+        memcpy(&held, (const char *)data + o->ref_of - 1, sizeof held);
+        for (int64_t i = 0; i < len; i++)
+            r->i[i] = kit_check_int_at(o->type, held, (uint64_t)i);
     } else {
 #pragma omp parallel for num_threads(len >= (1 << 16) ? kit_threads() : 1) schedule(static)
         for (int64_t i = 0; i < len; i++)
@@ -115,7 +97,7 @@ static int check_output(kit_check_ctx *ctx, const void *data, const kit_check_ou
     g->out = o;
     if (!fetch(ctx, o, g))
         return 0;
-    if (o->reference || o->element) {
+    if (o->reference || o->element || o->ref_of) {
         if (!ref->f) {
             size_t cells = o->len ? (size_t)o->len : 1;
             void *exp = kit_xmalloc(cells * 8, "the reference"); /* doubles, int64_t or uint64_t */
@@ -131,8 +113,6 @@ static int check_output(kit_check_ctx *ctx, const void *data, const kit_check_ou
         if (first)
             explain(ctx, data, o, g);
         kit_check_cmp(ctx, o->what, &g->cmp);
-        if (!g->ok && o->tail_of)
-            poisoned_tail(ctx, o, g);
         if (!first)
             explain(ctx, data, o, g);
     } else {
@@ -259,7 +239,8 @@ static void check_offset(kit_check_ctx *ctx, const kit_check *lab, const void *d
     for (int k = 0; k < v.n && !ctx->failed; k++)
         for (int j = 0; j < per; j++) {
             size_t at = (size_t)k * (size_t)per + (size_t)j;
-            int64_t i = v.index[at], want = g->ref.i[i] + v.shift[k], got = int_at(o->type, v.value, at);
+            int64_t i = v.index[at], want = g->ref.i[i] + v.shift[k];
+            int64_t got = kit_check_int_at(o->type, v.value, at);
             if (got != want) {
                 kit_timed_fail(ctx, &v, k, o->what, lab->timed_offset.fresh, "%s shifted by %lld: %s[%lld] = %lld, "
                                "expected %lld", lab->timed_offset.fresh, (long long)v.shift[k],
@@ -413,6 +394,8 @@ int kit_check_case_run(kit_check_ctx *ctx, kit_check_case *c)
         check_product(ctx, lab, data, &got[0]);
     if (lab->judge)
         lab->judge(ctx, data, got, ok);
+    if (lab->lines.call && kit_when_holds(&lab->lines.when, data) && !ctx->failed)
+        kit_check_launch_lines(ctx, lab, data);
     if (lab->threads.why && n > 0)
         check_threads(ctx, lab, data, &c->outs[0]);
     if (lab->fields.truth && kit_when_holds(&lab->fields.when, data))

@@ -1,8 +1,10 @@
 /* check_explain.c - what a wrong output's elements say, as its row in a
  * KIT_CHECK declares it (kit/check_driver.h): the elements the call never
- * wrote (they still hold the harness's poison), wrong elements all at the
- * ends of the array, a mistake the output looks like, a lab's note.  Said in the student's terms, after the
- * comparison's "first wrong index" (or before it: explain_first). */
+ * wrote (they still hold the harness's poison: for an integer output, the
+ * reference tells them from a computed value), wrong elements all at the
+ * ends of the array, a mistake the output looks like, a lab's note.  Said in
+ * the student's terms, after the comparison's "first wrong index" (or
+ * before it: explain_first). */
 #include <math.h>
 #include <stdio.h>
 
@@ -19,6 +21,15 @@ static int holds_poison(const kit_check_output *o, const void *got, size_t i)
     return 1;
 }
 
+int64_t kit_check_int_at(kit_type type, const void *p, uint64_t i)
+{
+    switch (type) {
+    case KIT_T_I32: return ((const int32_t *)p)[i];
+    case KIT_T_U32: return ((const uint32_t *)p)[i];
+    default: return ((const int64_t *)p)[i];
+    }
+}
+
 /* Element i is outside its bound (floats) or not the reference (integers). */
 static int wrong_at(const kit_check_got *g, size_t i)
 {
@@ -32,11 +43,31 @@ static int wrong_at(const kit_check_got *g, size_t i)
     }
 }
 
+/* An integer output's last elements that still hold the poison where the
+ * reference does not (unwritten_where): the poison is a value a computation
+ * gives too, so only the reference tells an element never written; said
+ * after the comparison's message, as a hint.  1 when every element was. */
+static int say_unwritten_tail(kit_check_ctx *ctx, kit_check_got *g, const char *name)
+{
+    unsigned long long n = g->count, t = n;
+    while (t > 0 && holds_poison(g->out, g->got, t - 1) && wrong_at(g, t - 1))
+        t--;
+    g->unwritten = n - t;
+    if (t < n)
+        kit_detail(ctx, "the last %llu outputs (%s[%llu] to %s[%llu]) still hold %lld, the value the harness filled %s "
+                        "with before your call: were they ever written?",
+                   n - t, name, t, name, n - 1, (long long)kit_check_int_at(g->out->type, g->got, n - 1), name);
+    return t == 0 && n > 0;
+}
+
 /* The elements never written: every one, the last ones, or some.  1 when
  * every element was (nothing else is then worth saying). */
 static int say_unwritten(kit_check_ctx *ctx, kit_check_got *g)
 {
     const kit_check_output *o = g->out;
+    const char *name = o->shown_as ? o->shown_as : o->name;
+    if (o->unwritten_where && (o->type == KIT_T_I32 || o->type == KIT_T_I64 || o->type == KIT_T_U32))
+        return say_unwritten_tail(ctx, g, name);
     int is_float = o->type == KIT_T_F32 || o->type == KIT_T_F64;
     unsigned long long n = g->count, count = 0, first = 0, last = 0;
     for (unsigned long long i = 0; i < n; i++)
@@ -53,18 +84,18 @@ static int say_unwritten(kit_check_ctx *ctx, kit_check_got *g)
         kit_fail(ctx, o->unwritten_all, o->what, n);
     else if (count == n)
         kit_fail(ctx, "%s: no element of %s was written (all %llu still hold the %s the kit filled %s with)", o->what,
-                 o->name, n, v, o->name);
+                 name, n, v, name);
     else if (!o->unwritten_where || !is_float) /* an int poison (-1) is a value a computation gives too */
         return 0;
     else if (last == n - 1 && count == n - first && first == n - 1)
         kit_fail(ctx, "%s: element %llu of %s was never written (still the kit's %s fill), the first %llu were: do "
-                      "your blocks cover all %llu elements?", o->what, first, o->name, v, first, n);
+                      "your blocks cover all %llu elements?", o->what, first, name, v, first, n);
     else if (last == n - 1 && count == n - first)
         kit_fail(ctx, "%s: elements %llu..%llu of %s were never written (still the kit's %s fill), the first %llu "
-                      "were: do your blocks cover all %llu elements?", o->what, first, n - 1, o->name, v, first, n);
+                      "were: do your blocks cover all %llu elements?", o->what, first, n - 1, name, v, first, n);
     else
         kit_fail(ctx, "%s: %llu of %llu elements of %s were never written (still the kit's %s fill), the first at "
-                      "index %llu", o->what, count, n, o->name, v, first);
+                      "index %llu", o->what, count, n, name, v, first);
     return count == n;
 }
 

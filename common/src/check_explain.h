@@ -9,4 +9,7 @@
  * says, with kit_fail, the patterns its output row declares. */
 void kit_check_explain(kit_check_ctx *ctx, const void *data, kit_check_got *g);
 
+/* Element i of an integer array (I32, U32; I64 otherwise) as an int64_t. */
+int64_t kit_check_int_at(kit_type type, const void *p, uint64_t i);
+
 #endif

@@ -97,7 +97,8 @@ static kit_lab_out out_of(const kit_decl_out *o, void *s)
 {
     void *at = o->where == KIT_DECL_IN_STATE ? (void *)field_ptr(s, o->at) : *field_ptr(s, o->at);
     uint64_t count = o->count ? (uint64_t)kit_field_int(s, o->count) : 1;
-    return kit_lab_out{o->name, o->type, at, o->where != KIT_DECL_DEVICE, count, o->stride, o->offset, o->poison};
+    const void *of = o->complement_of ? *field_ptr(s, o->complement_of) : NULL;
+    return kit_lab_out{o->name, o->type, at, o->where != KIT_DECL_DEVICE, count, o->stride, o->offset, o->poison, of};
 }
 
 /* Call k of the case: with every_call the k-th row whose `when` holds, else
@@ -143,6 +144,9 @@ static void shift_range(const kit_lab_decl *d, const void *s, kit_timed_calls *t
     } else if (d->timed.how == KIT_FRESH_OFFSET) {
         tc->modulus = kit_field_int(s, d->timed.modulus);
         tc->shift_lo = tc->modulus > 1 ? 1 : 0, tc->shift_hi = tc->modulus - 1;
+    } else if (d->timed.how == KIT_FRESH_ROTATE_SQUARE) {
+        tc->side = kit_field_int(s, d->timed.side);
+        tc->shift_hi = kit_when_holds(&d->timed.rotate_if, s) ? tc->side - 1 : 0;
     } else {
         int step = kit_field_int(s, d->timed.step); /* a shift of whole steps: step * [0, count / step) */
         tc->shift_step = step > 0 ? step : 0;
@@ -151,13 +155,14 @@ static void shift_range(const kit_lab_decl *d, const void *s, kit_timed_calls *t
 }
 
 /* The bytes every timed call reads besides its refreshed inputs: the case's
- * other uploaded inputs. */
-static double unrefreshed_bytes(const kit_lab_decl *d, const void *s)
+ * other uploaded inputs (not an output worked on in place: each timed call
+ * writes it from its fresh input). */
+static double unrefreshed_bytes(const kit_lab_decl *d, const void *s, kit_at in_place)
 {
     double bytes = 0;
     for (int i = 0; i < KIT_LAB_MAX_BUFS && d->bufs[i].at; i++) {
         const kit_decl_buf *r = &d->bufs[i];
-        int refreshed = 0;
+        int refreshed = r->at == in_place;
         for (int j = 0; j < KIT_FRESH_MAX_IN; j++)
             refreshed |= d->timed.in[j] == r->at;
         if (r->stage == KIT_LAB_CASE && r->host && !refreshed && row_applies(r, s, 1))
@@ -177,31 +182,59 @@ static const kit_decl_call *timed_call(const kit_lab_decl *d, const void *s)
     return NULL;
 }
 
+/* timed.lines: m / (2 side) random whole rows, then as many whole columns. */
+static void pick_lines(const kit_timed_calls *tc, kit_rng *r, int m, int64_t *idx)
+{
+    int64_t n = tc->side, lines = n > 0 ? m / (2 * n) : 0;
+    for (int64_t l = 0; l < 2 * lines; l++) {
+        int64_t line = kit_rng_range(r, 0, n - 1);
+        for (int64_t t = 0; t < n; t++)
+            *idx++ = l < lines ? line * n + t : t * n + line;
+    }
+}
+
 int kit_decl_timed_calls(const kit_lab_decl *d, void *s, kit_timed_calls *tc, kit_lab_swap *sw)
 {
     const kit_decl_call *c = timed_call(d, s);
     if (!c || !d->timed.in[0])
         return KIT_LAB_UNTIMED;
-    sw->invoke = c->invoke;
+    sw->invoke = c->invoke, sw->in_place = d->timed.in_place;
     tc->name = c->name, tc->how = d->timed.how, tc->sample = d->timed.sample;
     for (int i = 0; i < KIT_FRESH_MAX_IN && d->timed.in[i]; i++) {
         const kit_decl_buf *b = buf_of(d, s, d->timed.in[i]);
-        sw->in[i] = field_ptr(s, d->timed.in[i]);
-        tc->in[i].orig = *sw->in[i], tc->in[i].count = b ? kit_field_int(s, b->count) : 0, tc->n_in++;
+        void **at = field_ptr(s, d->timed.in[i]);
+        sw->in[i] = d->timed.in_place ? NULL : at; /* in place, the call reads its output */
+        tc->in[i].orig = *at, tc->in[i].count = b ? kit_field_int(s, b->count) : 0, tc->n_in++;
     }
-    const kit_decl_out *o = &c->out[0];
+    const kit_decl_out *o = &c->out[d->timed.out];
     if (o->where != KIT_DECL_DEVICE)
         tc->out = o->where == KIT_DECL_IN_STATE ? (void *)field_ptr(s, o->at) : *field_ptr(s, o->at), tc->out_host = 1;
     else
         sw->out = field_ptr(s, o->at);
     tc->out_count = o->count ? kit_field_int(s, o->count) : 1;
     tc->poison = (unsigned char)((d->timed.poison ? d->timed.poison : o->poison) & 0xFF);
-    tc->extra_bytes = unrefreshed_bytes(d, s);
+    tc->extra_bytes = unrefreshed_bytes(d, s, d->timed.in_place ? o->at : 0);
     tc->flops = d->timed.flops_per;
     for (int i = 0; i < 2 && d->timed.flops_of[i]; i++)
         tc->flops *= kit_field_int(s, d->timed.flops_of[i]);
     shift_range(d, s, tc);
+    if (d->timed.lines)
+        tc->sample = 2 * d->timed.lines * (int)tc->side, tc->pick = pick_lines;
     return 0;
+}
+
+int kit_decl_in_place(const kit_lab_decl *d, void *s, kit_lab_buf *b)
+{
+    const kit_decl_call *c = d ? timed_call(d, s) : NULL;
+    if (!c || !d->timed.in_place)
+        return 0;
+    kit_at out = c->out[d->timed.out].at;
+    const kit_decl_buf *r = buf_of(d, s, out);
+    memset(b, 0, sizeof *b);
+    b->at = field_ptr(s, out), b->host = *field_ptr(s, d->timed.in[0]);
+    b->upload = r ? (size_t)kit_field_int(s, r->count) * kit_type_size(r->type) : 0;
+    b->pinned = r && r->pinned, b->pageable = r && r->pageable;
+    return 1;
 }
 
 double kit_decl_metric_value(const kit_decl_metric *m, const void *s, double ms)
@@ -257,7 +290,7 @@ void kit_decl_summary(const kit_lab_call *c, const kit_params *p, void *const *h
 {
     char params[512] = "";
     kit_params_format(p, params, sizeof params);
-    if (c->n_out == 1 && c->out[0].count == 1) {
+    if (c->n_out == 1 && c->out[0].count == 1 && c->out[0].name) {
         int is_float = c->out[0].type == KIT_T_F32 || c->out[0].type == KIT_T_F64;
         printf(is_float ? "%s(%s) = %.9g\n" : "%s(%s) = %.17g\n", c->name, params, element(&c->out[0], host[0], 0));
         return;
@@ -268,15 +301,46 @@ void kit_decl_summary(const kit_lab_call *c, const kit_params *p, void *const *h
             summary_line(&c->out[i], host[i]);
 }
 
+/* show_ref: the first output against the lab's CPU reference, then the
+ * second where the first is right. */
+static void show_ref(const kit_lab_decl *d, const void *s, const kit_lab_call *c, void *const *host)
+{
+    size_t n = (size_t)c->out[0].count, bad = 0, first = 0, aside = 0;
+    int two = d->show_ref.aside && c->n_out > 1 && c->out[1].type == KIT_T_I32;
+    int32_t *ref[2] = {(int32_t *)kit_xmalloc((n ? n : 1) * sizeof(int32_t), "the CPU reference"),
+                       two ? (int32_t *)kit_xmalloc((n ? n : 1) * sizeof(int32_t), "the CPU reference") : NULL};
+    d->show_ref.reference(s, ref, n);
+    const int32_t *got = (const int32_t *)host[0], *got2 = (const int32_t *)host[1];
+    for (size_t k = 0; k < n; k++) {
+        if (got[k] != ref[0][k]) {
+            if (!bad++)
+                first = k;
+        } else if (two && got2[k] != ref[1][k]) {
+            aside++;
+        }
+    }
+    if (bad)
+        printf("  %zu of %zu outputs differ from %s; first at %s[%zu]: %d, expected %d\n", bad, n, d->show_ref.source,
+               d->show_ref.name, first, got[first], ref[0][first]);
+    else
+        printf("  all %zu outputs match %s\n", n, d->show_ref.source);
+    if (two)
+        printf("  %zu outputs hold %s\n", aside, d->show_ref.aside);
+    free(ref[0]);
+    free(ref[1]);
+}
+
 void kit_decl_show_check(const kit_lab_decl *d, const void *s, const kit_lab_call *c, void *const *host)
 {
-    if (!d || !d->show_check.first_wrong || c->n_out < 1)
+    if (!d || c->n_out < 1)
         return;
-    size_t n = (size_t)c->out[0].count, i = d->show_check.first_wrong(s, host[0], n);
-    if (i >= n)
+    size_t n = (size_t)c->out[0].count, i = d->show_check.first_wrong ? d->show_check.first_wrong(s, host[0], n) : 0;
+    if (d->show_check.first_wrong && i >= n)
         printf("  %s holds for every i\n", d->show_check.rule);
-    else
+    else if (d->show_check.first_wrong)
         printf("  %s first fails at i = %zu\n", d->show_check.rule, i);
+    if (d->show_ref.reference && c->out[0].type == KIT_T_I32)
+        show_ref(d, s, c, host);
 }
 
 /* The median of r's reps calls (after its warmup) into its field: on the
@@ -353,4 +417,20 @@ int kit_decl_show_time(const kit_lab_decl *d, kit_run_ctx *ctx, void *s)
     if (!c || kit_decl_refused(d, ctx, s, KIT_LAB_BENCH_AFTER))
         return 0;
     return kit_lab_show_speedup(ctx, s, warmup, reps, c->name, d->show_time.baseline);
+}
+
+#define CORNER 4
+
+void kit_show_corner(const char *what, kit_type type, const void *m, int rows, int cols)
+{
+    int r = rows < CORNER ? rows : CORNER, c = cols < CORNER ? cols : CORNER;
+    printf("top-left %d x %d of %s:\n", r, c, what);
+    for (int i = 0; i < r; i++) {
+        printf("  ");
+        for (int j = 0; j < c; j++) {
+            size_t t = (size_t)i * (size_t)cols + (size_t)j;
+            printf(" %12.6g", type == KIT_T_F64 ? ((const double *)m)[t] : (double)((const float *)m)[t]);
+        }
+        printf("\n");
+    }
 }

@@ -125,16 +125,36 @@ static int refused(kit_run_ctx *ctx, const lab_case *lc, kit_lab_stage stage)
 
 /* ---- one student call ------------------------------------------------------ */
 
+/* A device output's complement poison, made on the host and uploaded. */
+static int poison_complement(const kit_lab_out *o)
+{
+    void *words = malloc(kit_lab_out_span(o));
+    if (!words)
+        return fprintf(stderr, "out of host memory for a poison\n"), -1;
+    kit_lab_complement(o, words);
+    cudaError_t e = cudaMemcpy(o->at, words, kit_lab_out_bytes(o), cudaMemcpyHostToDevice);
+    free(words);
+    if (e != cudaSuccess)
+        kit_harness_error(e, "cudaMemcpy(a complement poison)", __FILE__, __LINE__);
+    return e == cudaSuccess ? 0 : -1;
+}
+
 int kit_lab_poison(const kit_lab_call *c)
 {
     for (int i = 0; i < c->n_out; i++) {
         const kit_lab_out *o = &c->out[i];
         if (kit_lab_out_first(c, i) != i || o->poison == KIT_POISON_NONE)
             continue;
-        if (o->on_host)
+        if (o->poison == KIT_POISON_COMPLEMENT) {
+            if (o->on_host)
+                kit_lab_complement(o, o->at);
+            else if (poison_complement(o) != 0)
+                return -1;
+        } else if (o->on_host) {
             memset(o->at, o->poison & 0xFF, kit_lab_out_span(o));
-        else
+        } else {
             KIT_HCHECK(cudaMemset(o->at, o->poison & 0xFF, kit_lab_out_span(o)));
+        }
     }
     return 0;
 }
@@ -245,10 +265,27 @@ static int student_calls(kit_run_ctx *ctx, lab_case *lc)
 
 /* ---- timing ------------------------------------------------------------------ */
 
+/* The input its table's call works on in place put back (kit_decl_in_place);
+ * nonzero when that failed.  Nothing to do for any other call. */
+static int table_restore(const lab_case *lc)
+{
+    kit_lab_buf b;
+    if (!kit_decl_in_place(lc->lab->decl, lc->state, &b))
+        return 0;
+    if (b.pinned || b.pageable)
+        return memcpy(*b.at, b.host, b.upload), 0;
+    return cudaMemcpy(*b.at, b.host, b.upload, cudaMemcpyDeviceToDevice) != cudaSuccess;
+}
+
+/* What a call changed in place put back: the lab's restore, else its table's. */
+static int restore(const lab_case *lc) { return lc->lab->restore ? lc->lab->restore(lc->state) : table_restore(lc); }
+
+/* The baseline of a call in place gets the untouched input back first,
+ * timed with it, as each timed call copies its fresh one. */
 static void baseline(void *arg)
 {
     lab_case *lc = (lab_case *)arg;
-    if (lc->lab->baseline(lc->state) != 0)
+    if (table_restore(lc) != 0 || lc->lab->baseline(lc->state) != 0)
         lc->baseline_failed = 1;
 }
 
@@ -283,6 +320,18 @@ static void swapped_call(const kit_timed_calls *tc)
         *swap.out = saved[KIT_FRESH_MAX_IN];
 }
 
+/* A timed call in place (kit_lab_swap.in_place): its fresh input copied
+ * into its output first (4-byte elements, fresh.cuh), timed with the call. */
+static void in_place_call(const kit_timed_calls *tc)
+{
+    size_t bytes = (size_t)tc->out_count * 4;
+    if (tc->out_host)
+        memcpy(tc->out, tc->in[0].work, bytes);
+    else
+        cudaMemcpy(tc->out, tc->in[0].work, bytes, cudaMemcpyDeviceToDevice);
+    swapped_call(tc);
+}
+
 int kit_lab_time(kit_run_ctx *ctx, void *state, int warmup, int reps, kit_timing *ts, kit_timing *tb)
 {
     lab_case *lc = current;
@@ -305,7 +354,7 @@ int kit_lab_time(kit_run_ctx *ctx, void *state, int warmup, int reps, kit_timing
         return -1;
     }
     if (!tc.call)
-        tc.call = swapped_call;
+        tc.call = swap.in_place ? in_place_call : swapped_call;
     lc->timed_name = tc.name;
     lc->baseline_failed = 0;
     rc = kit_timed_calls_time(&tc, ctx, baseline, lc, warmup, reps, ts, tb);
@@ -490,7 +539,7 @@ int kit_lab_case_prepare(kit_lab_case *lc, const kit_lab_call *c)
 {
     if (kit_lab_poison(c) != 0)
         return -1;
-    if (lc->lab->restore && lc->lab->restore(lc->state) != 0) {
+    if (restore(lc) != 0) {
         fprintf(stderr, "%s: the inputs could not be restored\n", lc->lab->tag);
         return -1;
     }

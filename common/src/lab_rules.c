@@ -18,9 +18,14 @@ int kit_lab_check_call(const kit_lab_call *c, char *err, size_t len)
     for (int i = 0; i < c->n_out; i++) {
         const kit_lab_out *o = &c->out[i];
         const char *what = o->name ? o->name : "(unnamed)";
-        if (o->poison != KIT_POISON_NONE && (o->poison & ~0xFF) != 0x100) {
+        if (o->poison != KIT_POISON_NONE && o->poison != KIT_POISON_COMPLEMENT && (o->poison & ~0xFF) != 0x100) {
             snprintf(err, len, "call %s: output '%s' declares no poison (KIT_POISON(byte) or KIT_POISON_NONE)",
                      c->name, what);
+            return -1;
+        }
+        if (o->poison == KIT_POISON_COMPLEMENT && (!o->complement_of || kit_lab_out_stride(o) != 4)) {
+            snprintf(err, len, "call %s: output '%s': a complement poison needs packed 4-byte elements and their "
+                               "source", c->name, what);
             return -1;
         }
         if (!o->at || kit_type_size(o->type) == 0) {
@@ -51,6 +56,14 @@ int kit_lab_kernel_optional(const kit_lab_call *c)
         if (c->out[i].count > 0)
             return 0;
     return c->n_out > 0;
+}
+
+void kit_lab_complement(const kit_lab_out *o, void *dst)
+{
+    const uint32_t *src = (const uint32_t *)o->complement_of;
+    uint32_t *d = (uint32_t *)dst;
+    for (uint64_t i = 0; i < o->count; i++)
+        d[i] = ~src[i];
 }
 
 size_t kit_lab_out_stride(const kit_lab_out *o) { return o->stride ? o->stride : kit_type_size(o->type); }

@@ -12,6 +12,7 @@
 #include "kit/rng.h"
 #include "kit/timed.h"
 #include "kit/util.h"
+#include "lu_residual.h"
 
 #define PROBES 3
 
@@ -23,59 +24,12 @@ void kit_lu_entry_name(int i, int j, char *buf, size_t len)
         snprintf(buf, len, "U[%d][%d] (row %d of U)", i, j, i);
 }
 
-/* ---- the backward error, entry by entry ---- */
-/* One row of A - L U from the factors: sums of squares, wrong entries and
- * the worst of them (the first of equals). */
-typedef struct {
-    double r2, a2, m2, worst, err, bound;
-    size_t bad;
-    int j;
-} residual_row;
-
-static void residual_of_row(const kit_lu *f, size_t i, double gu, double gd, double *p, double *pa, residual_row *rr)
-{
-    size_t N = (size_t)f->n;
-    memset(rr, 0, sizeof *rr);
-    /* row i of L U and of |L||U| */
-    memset(p, 0, N * sizeof *p);
-    memset(pa, 0, N * sizeof *pa);
-    for (size_t k = 0; k <= i; k++) {
-        double lik = f->F[i * N + k];
-        const double *uk = f->F + k * N;
-        p[k] += lik; /* u_kk = 1 */
-        pa[k] += fabs(lik);
-        for (size_t j = k + 1; j < N; j++) {
-            p[j] += lik * uk[j];
-            pa[j] += fabs(lik * uk[j]);
-        }
-    }
-    for (size_t j = 0; j < N; j++) {
-        double a = f->A[i * N + j], r = a - p[j];
-        double bound = gu * pa[j] + gd * (fabs(a) + pa[j]);
-        rr->r2 += r * r, rr->a2 += a * a, rr->m2 += pa[j] * pa[j];
-        if (!(fabs(r) <= bound)) {
-            double ratio = bound > 0 ? fabs(r) / bound : INFINITY;
-            if (!rr->bad++ || ratio > rr->worst)
-                rr->worst = ratio, rr->j = (int)j, rr->err = fabs(r), rr->bound = bound;
-        }
-    }
-}
-
+/* ---- the backward error, entry by entry (its rows: lu_residual.c) ---- */
 static void backward_exact(kit_check_ctx *ctx, const kit_lu *f)
 {
     size_t N = (size_t)f->n;
     double gu = kit_gamma((double)f->n, f->u), gd = kit_gamma((double)f->n + 1, KIT_U_F64);
-    residual_row *rows = kit_xmalloc((N ? N : 1) * sizeof *rows, "the checker");
-#pragma omp parallel num_threads(N >= 64 ? kit_threads() : 1)
-    {
-        double *p = kit_xmalloc((N ? N : 1) * sizeof *p, "the checker");
-        double *pa = kit_xmalloc((N ? N : 1) * sizeof *pa, "the checker");
-#pragma omp for schedule(dynamic, 8)
-        for (size_t i = 0; i < N; i++)
-            residual_of_row(f, i, gu, gd, p, pa, &rows[i]);
-        free(p);
-        free(pa);
-    }
+    residual_row *rows = kit_lu_residual_rows(f, gu, gd);
     double r2 = 0, a2 = 0, m2 = 0, worst = 0;
     size_t bad = 0;
     int wi = 0, wj = 0;

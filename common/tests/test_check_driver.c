@@ -419,8 +419,7 @@ END_TEST
 START_TEST(unwritten_ints_only_all)
 {
     char text[2048];
-    kit_check_output row = {.type = KIT_T_I32, .reference = sq_reference, .poison = KIT_POISON(0xFF),
-                            .unwritten_where = 1};
+    kit_check_output row = {.type = KIT_T_I32, .reference = sq_reference, .poison = KIT_POISON(0xFF)};
     int32_t all[3] = {-1, -1, -1}, one[3] = {-1, 4, 9};
     kit_writer *w = lct_open();
     kit_writer_put(w, "v", KIT_T_I32, all, 3);
@@ -586,28 +585,64 @@ START_TEST(fields_against_a_reference)
 }
 END_TEST
 
-/* An int output the harness poisoned with -1: a wrong one whose end still
- * holds it gets the hint, after the comparison's message. */
+/* An int output the harness poisoned with -1 (unwritten_where): a wrong one
+ * whose end still holds it where the reference does not gets the hint,
+ * after the comparison's message, in the name it is shown as; every
+ * element too; a wrong element before the end is no tail. */
+static int run_tail(const int32_t *v, int n, const char *shown_as, char *text, size_t len)
+{
+    kit_check_output row = {.type = KIT_T_I32, .reference = sq_reference, .poison = KIT_POISON(0xFF),
+                            .unwritten_where = 1, .shown_as = shown_as};
+    char params[32];
+    kit_writer *w = lct_open();
+    kit_writer_put(w, "v", KIT_T_I32, v, (uint64_t)n);
+    snprintf(params, sizeof params, "n=%d type=int", n);
+    return run_row(w, params, row, text, len);
+}
+
 START_TEST(poisoned_tail_is_named)
 {
     char text[1024];
-    int32_t lost[4] = {1, 4, -1, -1}, wrong[4] = {1, 4, 9, -1};
-    sq_v.tail_of = "V", sq_v.poisoned = -1;
-    kit_writer *w = lct_open();
-    kit_writer_put(w, "v", KIT_T_I32, lost, 4);
-    ck_assert_int_eq(run(w, "n=4 type=int", &KIT_CHECK, NULL, text, sizeof text), 1);
+    int32_t lost[4] = {1, 4, -1, -1}, wrong[4] = {1, 4, 9, -1}, none[4] = {-1, -1, -1, -1}, early[4] = {-1, 4, 9, 16};
+    ck_assert_int_eq(run_tail(lost, 4, "V", text, sizeof text), 1);
     ck_assert_msg(strstr(text, "elements differ; first wrong index 2: expected 9, got -1"), "%s", text);
     ck_assert_msg(strstr(text, "\nthe last 2 outputs (V[2] to V[3]) still hold -1, the value the harness filled V "
                                "with before your call: were they ever written?\n"),
                   "%s", text);
-    ck_assert_str_eq(trail, "after judge ");
-    w = lct_open(); /* the last one alone */
-    kit_writer_put(w, "v", KIT_T_I32, wrong, 4);
-    ck_assert_int_eq(run(w, "n=4 type=int", &KIT_CHECK, NULL, text, sizeof text), 1);
+    ck_assert_int_eq(run_tail(wrong, 4, "V", text, sizeof text), 1); /* the last one alone */
     ck_assert_msg(strstr(text, "the last 1 outputs (V[3] to V[3])"), "%s", text);
-    sq_v.tail_of = NULL;
+    ck_assert_int_eq(run_tail(none, 4, NULL, text, sizeof text), 1); /* every one; the record's name */
+    ck_assert_msg(strstr(text, "the last 4 outputs (v[0] to v[3]) still hold -1") && !strstr(text, "no element"), "%s",
+                  text);
+    ck_assert_int_eq(run_tail(early, 4, "V", text, sizeof text), 1); /* not at the end: no hint */
+    ck_assert_msg(!strstr(text, "still hold"), "%s", text);
     ck_assert_int_eq(run(with_v(WRONG, 3), "n=3", &KIT_CHECK, NULL, text, sizeof text), 1);
     ck_assert_msg(!strstr(text, "still hold"), "%s", text); /* not declared: no hint */
+}
+END_TEST
+
+/* ref_of: an integer reference the data already holds (w[i] = 10 (i + 1)),
+ * compared exactly; a float row that names one is the kit's mistake. */
+START_TEST(reference_held_by_the_data)
+{
+    char text[1024];
+    kit_check_output row = {.type = KIT_T_U32, .ref_of = KIT_AT(sq_data, w)};
+    uint32_t right[3] = {10, 20, 30}, wrong[3] = {10, 21, 30};
+    kit_writer *w = lct_open();
+    kit_writer_put(w, "v", KIT_T_U32, right, 3);
+    ck_assert_msg(run_row(w, "n=3", row, text, sizeof text) == 0, "%s", text);
+    w = lct_open();
+    kit_writer_put(w, "v", KIT_T_U32, wrong, 3);
+    ck_assert_int_eq(run_row(w, "n=3", row, text, sizeof text), 1);
+    ck_assert_msg(strstr(text, "first wrong index 1: expected 20, got 21"), "%s", text);
+}
+END_TEST
+
+START_TEST(float_reference_held_by_the_data_is_refused)
+{
+    char text[1024];
+    kit_check_output row = {.ref_of = KIT_AT(sq_data, x)};
+    run_row(with_v(RIGHT, 3), "n=3", row, text, sizeof text);
 }
 END_TEST
 
@@ -796,6 +831,8 @@ static Suite *driver_suite(void)
     tcase_add_test(t, threads_at_most_count_over_per);
     tcase_add_test(t, fields_against_a_reference);
     tcase_add_test(t, poisoned_tail_is_named);
+    tcase_add_test(t, reference_held_by_the_data);
+    tcase_add_exit_test(t, float_reference_held_by_the_data_is_refused, 2);
     tcase_add_test(t, offset_timed_calls_are_the_reference_shifted);
     tcase_add_test(t, xor_timed_calls_recomputed_by_the_row_that_holds);
     tcase_add_test(t, declared_product_is_judged_with_its_evidence);

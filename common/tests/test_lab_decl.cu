@@ -207,6 +207,111 @@ static void timed(void)
     CHECK(fabs(kit_decl_metric_value(&DECL.metrics[2], &s, 2.0) - 5 / 1e9 / 2e-3) < 1e-15, "ints: theirs");
 }
 
+/* A call in place (lab09's A): a status first, then the matrix it factors,
+ * side x side (n = 9: side 3); the untouched copy a timing row of its own. */
+static const kit_lab_decl IN_PLACE = {
+    .bufs = {{F(da), KIT_T_F32, F(n), F(ha)}, {F(db), KIT_T_F32, F(n), F(ha), KIT_LAB_TIMING}},
+    .calls = {{"lu", call_f, .out = {{"status", KIT_T_I32, F(bins), 0, KIT_POISON(0xFF), KIT_DECL_IN_STATE},
+                                     {"a", KIT_T_F32, F(da), F(n), KIT_POISON_NONE}}}},
+    .timed = {KIT_FRESH_ROTATE_SQUARE, {F(db)}, .poison = KIT_POISON(0xFF), .side = F(bins),
+              .rotate_if = KIT_WHEN(fake, is_int, 0), .lines = 2, .in_place = 1, .out = 1},
+};
+
+/* The rows and columns pick_lines chose (sample 2 * lines * side), in order. */
+static void picked_lines(const kit_timed_calls *tc, int64_t *idx)
+{
+    kit_rng r, again;
+    kit_rng_seed(&r, 7, 0), kit_rng_seed(&again, 7, 0);
+    tc->pick(tc, &r, tc->sample, idx);
+    for (int l = 0; l < 4; l++) {
+        int64_t line = kit_rng_range(&again, 0, 2);
+        for (int t = 0; t < 3; t++)
+            CHECK(idx[3 * l + t] == (l < 2 ? line * 3 + t : t * 3 + line), "line %d element %d: %lld", l, t,
+                  (long long)idx[3 * l + t]);
+    }
+}
+
+static void in_place(void)
+{
+    fake s = make(0);
+    s.n = 9, s.bins = 3;
+    kit_timed_calls tc;
+    kit_lab_swap sw;
+    memset(&tc, 0, sizeof tc), memset(&sw, 0, sizeof sw);
+    CHECK(kit_decl_timed_calls(&IN_PLACE, &s, &tc, &sw) == 0 && sw.in_place && !strcmp(tc.name, "lu"), "timed");
+    CHECK(tc.in[0].orig == s.db && tc.in[0].count == 9 && !sw.in[0], "the untouched copy refreshed, never swapped");
+    CHECK(sw.out == (void **)&s.da && !tc.out && tc.out_count == 9 && tc.poison == 0xFF, "the output timed: a");
+    CHECK(tc.extra_bytes == 0, "a is written from the fresh input, not read besides it: %g", tc.extra_bytes);
+    CHECK(tc.how == KIT_FRESH_ROTATE_SQUARE && tc.side == 3 && tc.shift_lo == 0 && tc.shift_hi == 2, "shift [0, side)");
+    CHECK(tc.sample == 12 && tc.pick, "2 rows and 2 columns of 3: sample %d", tc.sample);
+    int64_t idx[12];
+    picked_lines(&tc, idx);
+    s.is_int = 1;
+    memset(&tc, 0, sizeof tc), memset(&sw, 0, sizeof sw);
+    kit_decl_timed_calls(&IN_PLACE, &s, &tc, &sw);
+    CHECK(tc.shift_hi == 0, "rotate_if does not hold: the scale alone, not shift up to %lld", (long long)tc.shift_hi);
+    kit_lab_buf b;
+    CHECK(kit_decl_in_place(&IN_PLACE, &s, &b) == 1 && b.at == (void **)&s.da && b.host == s.db && b.upload == 36 &&
+              !b.pinned && !b.pageable,
+          "restored: a from the untouched copy, 36 bytes of device memory (%zu)", b.upload);
+    CHECK(kit_decl_in_place(&DECL, &s, &b) == 0 && kit_decl_in_place(NULL, &s, &b) == 0, "no call in place");
+    memset(&tc, 0, sizeof tc), memset(&sw, 0, sizeof sw);
+    kit_decl_timed_calls(&DECL, &s, &tc, &sw);
+    CHECK(!sw.in_place && !tc.pick, "DECL: not in place, sampled uniformly");
+}
+
+/* An output poisoned with the complement of an input: the input's words found through its pointer field. */
+static void complement(void)
+{
+    kit_lab_decl d = ENTRIES;
+    d.calls[1].out[0].poison = KIT_POISON_COMPLEMENT, d.calls[1].out[0].complement_of = F(ha);
+    fake s = make(1);
+    kit_lab_call c;
+    memset(&c, 0, sizeof c);
+    CHECK(kit_decl_fill_call(&d, &s, 0, &c) == 1 && c.out[0].poison == KIT_POISON_COMPLEMENT &&
+              c.out[0].complement_of == s.ha && c.out[0].at == s.hout,
+          "the complement of ha");
+    memset(&c, 0, sizeof c);
+    kit_decl_fill_call(&ENTRIES, &s, 0, &c);
+    CHECK(!c.out[0].complement_of, "none declared: none");
+}
+
+/* What kit_show_corner printed, into text. */
+static void corner_shown(char *text, size_t len, const char *what, kit_type type, const void *m, int rows, int cols)
+{
+    int saved;
+    FILE *tmp = plain_catch(1, &saved);
+    kit_show_corner(what, type, m, rows, cols);
+    plain_caught(tmp, 1, saved, text, len);
+}
+
+/* Show mode's matrix corner: the first four rows and columns of a larger
+ * matrix read with its own row length, in floats and doubles; a smaller or
+ * empty one whole. */
+static void show_corner(void)
+{
+    float m[5 * 6];
+    double d[5 * 6];
+    for (int t = 0; t < 30; t++)
+        m[t] = (float)t, d[t] = t + 0.5;
+    char text[512];
+    corner_shown(text, sizeof text, "C", KIT_T_F32, m, 5, 6);
+    CHECK(!strcmp(text, "top-left 4 x 4 of C:\n"
+                        "              0            1            2            3\n"
+                        "              6            7            8            9\n"
+                        "             12           13           14           15\n"
+                        "             18           19           20           21\n"),
+          "floats: '%s'", text);
+    corner_shown(text, sizeof text, "the result", KIT_T_F64, d, 5, 6);
+    CHECK(strstr(text, "top-left 4 x 4 of the result:\n            0.5          1.5") &&
+              strstr(text, "\n           18.5         19.5         20.5         21.5\n"),
+          "doubles: '%s'", text);
+    corner_shown(text, sizeof text, "C", KIT_T_F32, m, 1, 3);
+    CHECK(!strcmp(text, "top-left 1 x 3 of C:\n              0            1            2\n"), "1 x 3: '%s'", text);
+    corner_shown(text, sizeof text, "C", KIT_T_F32, m, 0, 0);
+    CHECK(!strcmp(text, "top-left 0 x 0 of C:\n"), "empty: '%s'", text);
+}
+
 /* An output in host memory behind a pointer field, and the timed call chosen by name. */
 static void entries(void)
 {
@@ -395,6 +500,10 @@ static void summary(void)
     c.out[0].poison = KIT_POISON_NONE;
     summary_of(&c, host, text, sizeof text);
     CHECK(strstr(text, "v: 3 elements, sum 3, 1 NaN\n") && !strstr(text, "never written"), "not poisoned: %s", text);
+    /* an unnamed output of one element is the lab's (its after), not the call's value (lab11's n = 1) */
+    c.out[0].count = 1, c.out[0].name = NULL;
+    summary_of(&c, host, text, sizeof text);
+    CHECK(!strstr(text, "= 1"), "an unnamed value shown: %s", text);
 }
 
 /* show_check: the first element of out[0] that breaks the lab's rule
@@ -426,6 +535,51 @@ static void show_check(void)
     CHECK(!strcmp(text, "  out[i] = i + n first fails at i = 0\n"), "the lab's state: %s", text);
     printed(&DECL, &s, &c, host, text, sizeof text);
     CHECK(!text[0], "no show_check: nothing printed: %s", text);
+}
+
+/* show_ref: a first i32 output against the lab's CPU reference (here k[i]
+ * = i + state's n), and a second one (t[i] = 10 i) where the first is right. */
+static void ref_i_plus_n(const void *state, int32_t *const *ref, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        ref[0][i] = (int32_t)i + ((const fake *)state)->n;
+        if (ref[1])
+            ref[1][i] = 10 * (int32_t)i;
+    }
+}
+
+static void show_ref(void)
+{
+    kit_lab_decl d = DECL;
+    d.show_ref.reference = ref_i_plus_n, d.show_ref.source = "the CPU", d.show_ref.name = "K";
+    fake s = make(0);
+    s.n = 5;
+    int32_t k[3] = {5, 6, 7}, t[3] = {0, 10, 21};
+    void *host[2] = {k, t};
+    kit_lab_call c;
+    memset(&c, 0, sizeof c);
+    c.name = "f", c.n_out = 1;
+    c.out[0] = kit_lab_out{"k", KIT_T_I32, NULL, 0, 3, 0, 0, KIT_POISON(0xFF)};
+    c.out[1] = kit_lab_out{"t", KIT_T_I32, NULL, 0, 3, 0, 0, KIT_POISON(0xFF)};
+    char text[512];
+    printed(&d, &s, &c, host, text, sizeof text);
+    CHECK(!strcmp(text, "  all 3 outputs match the CPU\n"), "right: %s", text);
+    k[1] = 9, k[2] = -1;
+    printed(&d, &s, &c, host, text, sizeof text);
+    CHECK(!strcmp(text, "  2 of 3 outputs differ from the CPU; first at K[1]: 9, expected 6\n"), "wrong: %s", text);
+    /* the second output, counted only where the first is right */
+    c.n_out = 2, d.show_ref.aside = "a wrong tag";
+    printed(&d, &s, &c, host, text, sizeof text);
+    CHECK(!strcmp(text, "  2 of 3 outputs differ from the CPU; first at K[1]: 9, expected 6\n  0 outputs hold a "
+                        "wrong tag\n"), "aside: %s", text);
+    k[1] = 6, k[2] = 7;
+    printed(&d, &s, &c, host, text, sizeof text);
+    CHECK(!strcmp(text, "  all 3 outputs match the CPU\n  1 outputs hold a wrong tag\n"), "aside: %s", text);
+    c.out[0].type = KIT_T_F32; /* not an i32 output: nothing */
+    printed(&d, &s, &c, host, text, sizeof text);
+    CHECK(!text[0], "a float output: %s", text);
+    printed(&DECL, &s, &c, host, text, sizeof text);
+    CHECK(!text[0], "no show_ref: nothing printed: %s", text);
 }
 
 /* Rows of a run that times (bench, show's time=1) whatever `when` says, and
@@ -578,9 +732,13 @@ int main(void)
     offsets();
     summary();
     show_check();
+    show_ref();
     buffers_in_a_run();
     also_timed();
     show_table();
     every_call();
+    in_place();
+    complement();
+    show_corner();
     return plain_check_summary();
 }

@@ -15,7 +15,9 @@
  * its state released; a table beside the hooks (kit/lab_decl.cuh) gets its
  * buffer in plain host memory allocated and uploaded, its own function timed
  * after each timing of the call, and in show mode its summary of the outputs
- * unless it says no_summary.
+ * unless it says no_summary; a call in place in its table gets its fresh
+ * input copied in before each timed call, the untouched one before the
+ * baseline and before each call of a case held open.
  *
  * Not a Check program (nvcc builds it, for the driver is CUDA C++):
  * plain_check.h's checks and summary line.
@@ -37,6 +39,7 @@ typedef struct fake {
     float buf[4], *out; /* out: buf, but the timed calls' own output while one runs */
     int32_t rec[8];     /* 4 records: key, tag */
     float src[4], *from, *page; /* a declared buffer in plain host memory, uploaded from src */
+    float *pristine;            /* page's untouched copy (a call in place), timing only */
     int four;
     double also_ms;     /* a time of the lab's own, declared (also_timed) */
 } fake;
@@ -62,6 +65,7 @@ void kit_out_text(kit_run_ctx *ctx, const char *name, const char *) { kit_out(ct
 void kit_harness_error(cudaError_t, const char *, const char *, int) {}
 int kit_time_median(kit_timed_fn, void *, int, int, kit_timing *t) { return t->median_ms = 3, 0; }
 static float timed_out[4]; /* the timed calls' own output */
+static float timed_in[4] = {10, 20, 30, 40}; /* their fresh input */
 static struct fake *the_state;
 static int restored;      /* the state's pointer was put back after the timed call */
 static int stop_decided;  /* what the timing says it decided (kit_timing.decided) */
@@ -71,7 +75,9 @@ int kit_timed_calls_time(kit_timed_calls *tc, kit_run_ctx *, kit_timed_fn baseli
     ts->reps = tb->reps = stop_decided ? 3 : 27;
     ts->decided = tb->decided = stop_decided;
     memset(timed_out, 0, sizeof timed_out);
-    tc->out = timed_out;
+    if (!tc->out) /* the driver's own (an output the lab declares in host memory is its own) */
+        tc->out = timed_out;
+    tc->in[0].work = timed_in;
     tc->call(tc);
     restored = the_state->out == the_state->buf;
     baseline(arg);
@@ -159,6 +165,68 @@ static kit_lab declared(void)
     kit_lab lab = KIT_LAB;
     lab.decl = &PAGED;
     return lab;
+}
+
+/* A call in place on plain host memory (kit_decl_timed.in_place): it
+ * doubles page, whose untouched copy is pristine; what it and the baseline
+ * found there (page[3]) when they began. */
+static float twice_saw, base_saw;
+static void twice(void *s)
+{
+    fake *f = (fake *)s;
+    twice_saw = f->page[3];
+    for (int i = 0; i < 4; i++)
+        f->page[i] *= 2;
+}
+static int base_page(void *s) { return base_saw = ((fake *)s)->page[3], 0; }
+static const kit_lab_decl IN_PLACE = {
+    .bufs = {{KIT_AT(fake, page), KIT_T_F32, KIT_AT(fake, four), KIT_AT(fake, from), .pageable = 1},
+             {KIT_AT(fake, pristine), KIT_T_F32, KIT_AT(fake, four), KIT_AT(fake, from), KIT_LAB_TIMING, .pageable = 1}},
+    .calls = {{"twice", twice, .out = {{"page", KIT_T_F32, KIT_AT(fake, page), KIT_AT(fake, four), KIT_POISON_NONE,
+                                        KIT_DECL_HOST}}}},
+    .timed = {KIT_FRESH_ROTATE_SCALE, {KIT_AT(fake, pristine)}, .in_place = 1},
+};
+
+static int run_lab(const kit_lab *lab, int scen, int bench, char *err, size_t len);
+
+/* The table's call in place: each timed call copies its fresh input into
+ * the output first, the baseline and a case held open get the untouched
+ * input back first (the lab declares no restore of its own). */
+static void in_place(void)
+{
+    kit_lab lab = KIT_LAB;
+    lab.call = NULL, lab.timed = NULL, lab.restore = NULL, lab.baseline = base_page, lab.decl = &IN_PLACE;
+    char err[1024];
+    int rc = run_lab(&lab, PLAIN, 1, err, sizeof err);
+    CHECK(rc == 0 && strstr(outs, "page=8;"), "the checked call doubled page: rc %d '%s' '%s'", rc, outs, err);
+    CHECK(twice_saw == 40, "the timed call did not begin on its fresh input copied in: page[3] %g", twice_saw);
+    CHECK(base_saw == 4, "the baseline did not begin on the untouched input: page[3] %g", base_saw);
+    kit_params params;
+    memset(&params, 0, sizeof params);
+    kit_run_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.params = &params;
+    kit_lab_case *lc = kit_lab_case_open(&ctx, &lab);
+    kit_lab_call c;
+    CHECK(lc && kit_lab_case_call(&ctx, lc, &c) == 0, "a case held open");
+    if (!lc)
+        return;
+    fake *f = (fake *)kit_lab_case_state(lc);
+    c.invoke(f);
+    CHECK(f->page[3] == 8 && kit_lab_case_prepare(lc, &c) == 0 && f->page[3] == 4, "prepare: page[3] %g, not the "
+          "untouched 4", f->page[3]);
+    kit_lab_case_close(&ctx, lc);
+}
+
+/* A host output poisoned with the complement of its source, word by word. */
+static void complement_poison(void)
+{
+    uint32_t src[3] = {0, 7, 0xF0F0F0F0u}, out[4] = {1, 1, 1, 1};
+    kit_lab_call c = kit_lab_call{"copy", 0, invoke, {}, 1};
+    c.out[0] = kit_lab_out{"out", KIT_T_U32, out, 1, 3, 0, 0, KIT_POISON_COMPLEMENT, src};
+    CHECK(kit_lab_poison(&c) == 0 && out[0] == 0xFFFFFFFFu && out[1] == 0xFFFFFFF8u && out[2] == 0x0F0F0F0Fu &&
+              out[3] == 1,
+          "complement: %x %x %x %x", out[0], out[1], out[2], out[3]);
 }
 
 /* What a show run of lab prints on stdout, into text. */
@@ -314,5 +382,7 @@ int main(void)
           "kit_lab_timed_rotate's declaration");
     CHECK(sw.invoke == invoke && sw.in[0] == (void **)&in_ptr && sw.out == (void **)&out_ptr, "its swap");
 
+    in_place();
+    complement_poison();
     return plain_check_summary();
 }

@@ -15,7 +15,7 @@ static kit_lab_call one_output(int poison)
     kit_lab_call c;
     memset(&c, 0, sizeof c);
     c.name = "scan", c.invoke = nothing, c.n_out = 1;
-    c.out[0] = (kit_lab_out){"out", KIT_T_F32, buf, 0, 8, 0, 0, poison};
+    c.out[0] = (kit_lab_out){"out", KIT_T_F32, buf, 0, 8, 0, 0, poison, NULL};
     return c;
 }
 
@@ -33,6 +33,27 @@ START_TEST(poison_must_be_declared)
     ck_assert_int_eq(kit_lab_check_call(&c, err, sizeof err), 0);
     c = one_output(KIT_POISON_NONE);
     ck_assert_int_eq(kit_lab_check_call(&c, err, sizeof err), 0);
+}
+END_TEST
+
+/* The complement of the data: declared with its source and on 4-byte
+ * packed elements, each the complement of the source's. */
+START_TEST(complement_poison)
+{
+    char err[200] = "";
+    kit_lab_call c = one_output(KIT_POISON_COMPLEMENT);
+    ck_assert_int_eq(kit_lab_check_call(&c, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "'out': a complement poison needs packed 4-byte elements and their source"), "%s", err);
+    const uint32_t src[8] = {0, 1, 0xFFFFFFFFu, 0x12345678u, 5, 6, 7, 8};
+    c.out[0].complement_of = src;
+    ck_assert_int_eq(kit_lab_check_call(&c, err, sizeof err), 0);
+    c.out[0].type = KIT_T_F64;
+    ck_assert_int_eq(kit_lab_check_call(&c, err, sizeof err), -1);
+    c.out[0].type = KIT_T_U32, c.out[0].count = 4;
+    uint32_t dst[8] = {0};
+    kit_lab_complement(&c.out[0], dst);
+    ck_assert(dst[0] == 0xFFFFFFFFu && dst[1] == 0xFFFFFFFEu && dst[2] == 0 && dst[3] == 0xEDCBA987u);
+    ck_assert_msg(dst[4] == 0, "only count words written");
 }
 END_TEST
 
@@ -63,8 +84,8 @@ START_TEST(records_share_one_buffer)
     kit_lab_call c;
     memset(&c, 0, sizeof c);
     c.name = "merge", c.invoke = nothing, c.n_out = 2;
-    c.out[0] = (kit_lab_out){"c", KIT_T_I32, rec, 0, 3, 8, 0, KIT_POISON(0xFF)};
-    c.out[1] = (kit_lab_out){"tag", KIT_T_I32, rec, 0, 3, 8, 4, KIT_POISON(0xFF)};
+    c.out[0] = (kit_lab_out){"c", KIT_T_I32, rec, 0, 3, 8, 0, KIT_POISON(0xFF), NULL};
+    c.out[1] = (kit_lab_out){"tag", KIT_T_I32, rec, 0, 3, 8, 4, KIT_POISON(0xFF), NULL};
     char err[200];
     ck_assert_int_eq(kit_lab_check_call(&c, err, sizeof err), 0);
     ck_assert_int_eq(kit_lab_out_first(&c, 0), 0);
@@ -125,6 +146,7 @@ static Suite *lab_rules_suite(void)
     Suite *s = suite_create("lab_rules");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, poison_must_be_declared);
+    tcase_add_test(tc, complement_poison);
     tcase_add_test(tc, calls_need_a_name_a_function_and_buffers);
     tcase_add_test(tc, records_share_one_buffer);
     tcase_add_test(tc, empty_outputs_span_one_element);

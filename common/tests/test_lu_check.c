@@ -2,8 +2,9 @@
  * lu_check.c) on a 3 x 3 matrix with exact Crout factors: right factors
  * pass the backward error (entry by entry and probed) and the reference,
  * a wrong entry is named in each, the earliest wrong step is the one
- * reported and steps beyond the limit are not looked at, and a timed call's
- * recorded row and column are held to A - LU on the fresh A. */
+ * reported and steps beyond the limit are not looked at, a timed call's
+ * recorded row and column are held to A - LU on the fresh A, and the
+ * relative residual (show mode's) is the Frobenius norms' ratio. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -57,6 +58,22 @@ START_TEST(backward_error_both_ways)
         else
             ck_assert_msg(strstr(text, "A x and L (U x) differ in row 1 for a random x"), "%s", text);
     }
+}
+END_TEST
+
+/* The ratio lab09's show mode prints: 0 for exact factors; with U[1][2]
+ * 0.75, A - LU is -0.75 at (1, 2) and -0.25 at (2, 2). */
+START_TEST(relative_residual)
+{
+    kit_lu f = {3, A, F, 0x1p-24};
+    double a2 = 0;
+    for (int t = 0; t < 9; t++)
+        a2 += A[t] * A[t];
+    factors();
+    ck_assert(kit_lu_relative_residual(&f) == 0);
+    F[1 * 3 + 2] = 0.75;
+    double r = kit_lu_relative_residual(&f);
+    ck_assert_msg(fabs(r - sqrt((0.75 * 0.75 + 0.25 * 0.25) / a2)) < 1e-15, "%.17g", r);
 }
 END_TEST
 
@@ -119,6 +136,7 @@ static Suite *lu_suite(void)
     Suite *s = suite_create("lu_check");
     TCase *t = tcase_create("judge");
     tcase_add_test(t, backward_error_both_ways);
+    tcase_add_test(t, relative_residual);
     tcase_add_test(t, factors_by_step);
     tcase_add_test(t, timed_crossing_held_to_a_minus_lu);
     suite_add_tcase(s, t);

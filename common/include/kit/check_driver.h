@@ -10,15 +10,17 @@
  *   3. for each output of the case, in order: fetch it by name and type,
  *      refuse a wrong length, compute the reference and compare (a bound per
  *      element for floats, exactly for integers), say what a wrong value's
- *      elements show (the hint of a poisoned tail, `tail_of`; never written,
- *      wrong only at the ends: the row's poison, edge_of, note), then the
+ *      elements show (never written - still the row's poison -, wrong only
+ *      at the ends, a mistake, a note: poison, edge_of, mistake, note), then the
  *      output's `after` hook (a note on a pass, an explanation of a failure).
  *      The first output that fails ends the loop: later outputs are not
  *      looked at;
  *   4. a declared matrix product's judgement (`product`, when every output
  *      passed), then the lab's own (`judge`), told whether every output
- *      passed, the threads the call launched (`threads`) and a call's answer
- *      field by field against a reference (`fields`);
+ *      passed, the lines a call printed, one per thread of its launch
+ *      (`lines`, when nothing failed), the threads the call launched
+ *      (`threads`) and a call's answer field by field against a reference
+ *      (`fields`);
  *   5. the timed calls of a benchmark run (`timed`, or the data's check:
  *      timed_rotated, timed_fresh, timed_sampled, timed_offset,
  *      timed_xor), when nothing failed (or always, `timed_always`);
@@ -96,14 +98,21 @@ typedef struct {
      * it, bit for bit, was never written.  All of them: unwritten_all, a
      * format of (what, len), or "WHAT: no element of NAME was written (all
      * LEN still hold the V the kit filled NAME with)", V NaN or -1; with
-     * unwritten_where (floats: the poison is a NaN no arithmetic makes) also
-     * some of them, by where they are: the last ones ("WHAT: elements I..J of
-     * NAME were never written ... do your blocks cover all LEN elements?") or
-     * others ("WHAT: K of LEN elements of NAME were never written ..., the
-     * first at index I"). */
+     * unwritten_where also some of them, by where they are.  Floats (the
+     * poison is a NaN no arithmetic makes): the last ones ("WHAT: elements
+     * I..J of NAME were never written ... do your blocks cover all LEN
+     * elements?") or others ("WHAT: K of LEN elements of NAME were never
+     * written ..., the first at index I").  Integers (the poison is a value
+     * a computation gives too: only the reference tells), instead: the last
+     * elements that hold it where the reference does not, all of them
+     * included, as a hint after the comparison's message - "the last N
+     * outputs (NAME[a] to NAME[b]) still hold P, the value the harness
+     * filled NAME with before your call: were they ever written?" (lab07's
+     * C).  NAME: shown_as, or the record's name where it is NULL. */
     int poison;
     const char *unwritten_all;
     int unwritten_where;
+    const char *shown_as;
     /* Every wrong element within the int field edge_of of either end, and
      * elements between the two ends: edge_note, a format of that width
      * (lab05: the halo outside [0, n)). */
@@ -126,14 +135,11 @@ typedef struct {
     const char *note;
     kit_when note_when;
     int note_unexplained;
-    /* An integer output the harness filled with `poisoned` before the call
-     * (lab07's C: -1): after a wrong value, the driver says how many of its
-     * last elements still hold it where the reference does not - "the last
-     * N outputs (TAIL_OF[a] to TAIL_OF[b]) still hold P, the value the
-     * harness filled TAIL_OF with before your call: were they ever
-     * written?" (before `after`).  tail_of NULL: no such hint. */
-    const char *tail_of;
-    int64_t poisoned;
+    /* Integers, where reference and element are NULL: the reference is
+     * the data's array at this pointer field, len elements of the output's
+     * type, made by the lab's generate (lab07's stable merge, which its
+     * tags and co-ranks read too). */
+    kit_at ref_of;
 } kit_check_output;
 
 /* unwritten_all in the words of the labs whose interface names the output
@@ -308,7 +314,41 @@ typedef struct kit_check {
         int tiles[KIT_PRODUCT_MAX_TILES];
         kit_product_explain explain;
     } product;
+    /* Where `when` holds and nothing failed before (after judge()): lines
+     * a call printed, one per thread of its one-dimensional launch of the
+     * int fields blocks_of x threads_of threads (check_launch_lines.c), as
+     * data: `words`, the line's three words before its numbers - the block,
+     * the thread, the id (lab01: "block thread tid") - and `format`, the
+     * line in messages ("block B thread T tid N").  Judged from the
+     * runner's stdout before the kit's mark (what was visible when CALL
+     * returned: device printf shows only at a synchronisation), in any
+     * order, other lines ignored: each id 0 .. blocks*threads-1 printed
+     * exactly once, on a line whose block and thread are in the launch and
+     * give it (id = block * threads + thread); and the trace must show a
+     * kernel of blocks*threads threads inside the call, so lines the host
+     * printed do not count (no trace or no kernel: the policy says why).
+     * The nouns of the messages are the words' (the id's plural: "tids").
+     * With `launch`, the runner's record of the launch it asked for (i32
+     * blocks, threads) comes first and must be the case's (missing, or
+     * "the run used blocks=B threads=T, the case asks for B' x T'": the
+     * lines are then not judged).  call NULL: none. */
+    struct {
+        const char *call, *words, *format;
+        kit_at blocks_of, threads_of;
+        kit_when when;
+        const char *launch;
+    } lines;
 } kit_check;
+
+/* A kit_check.fields truth: device 0's struct cudaDeviceProp as the CUDA
+ * runtime gives it in the checker's own process (cudaGetDeviceProperties;
+ * the runner's CUDA_VISIBLE_DEVICES), so a call that answers with some of
+ * its fields is compared with it as data - rows at offsetof(struct
+ * cudaDeviceProp, member), size sizeof(struct cudaDeviceProp) (lab01's
+ * query_device).  -1 with the runtime's error in err ("no CUDA-capable
+ * device is detected (cudaErrorNoDevice)").  check_device.c: a checker
+ * that names it links the CUDA runtime. */
+int kit_device_truth(void *prop, char *err, size_t len);
 
 /* Defined by the lab's check.c. */
 extern const kit_check KIT_CHECK;

@@ -79,6 +79,9 @@ typedef struct {
     void (*invoke)(void *state);
     void **in[KIT_FRESH_MAX_IN];
     void **out;
+    /* The call works in place (kit_decl_timed.in_place): each timed call
+     * first copies in[0].work into out, timed with it. */
+    int in_place;
 } kit_lab_swap;
 
 typedef struct kit_lab kit_lab;
@@ -123,7 +126,8 @@ struct kit_lab {
     int timing_first;
     /* A case held open (the bench program): puts back, before each call,
      * what the call changes in place (lab09: A from its pristine copy);
-     * nonzero when it failed.  NULL: the calls change no input. */
+     * nonzero when it failed.  NULL: the table's (kit_decl_timed.in_place:
+     * also before the baseline), or the calls change no input. */
     int (*restore)(void *state);
     /* After a timing: what else the lab measures (lab02's CPU loop). */
     int (*after_timing)(kit_run_ctx *ctx, void *state);

@@ -36,7 +36,8 @@
  *            GFLOP/s), where `when` holds; or a time the lab measured
  *            (also_timed: more of its functions timed after the call);
  *   show     `make run-labNN` prints the outputs (kit_decl_summary), the
- *            first one held to the lab's property (show_check) and, with
+ *            first one held to the lab's property (show_check) or to a CPU
+ *            reference (show_ref) and, with
  *            time=1 (or `always`), a table of times (show_table), or the
  *            call timed alone where show_time.alone_if holds,
  *            else the speedup line where bench mode's timing takes the case
@@ -80,11 +81,12 @@ typedef struct {
     kit_type type;
     kit_at at;            /* the pointer field, or the value itself (KIT_DECL_IN_STATE) */
     kit_at count;         /* int field; 0: one element */
-    int poison;           /* KIT_POISON(byte) or KIT_POISON_NONE */
+    int poison;           /* KIT_POISON(byte), KIT_POISON_COMPLEMENT (of complement_of) or KIT_POISON_NONE */
     kit_decl_where where;
     /* Records in one buffer (lab07's {key, tag}): bytes from one element to
      * the next and of this one in each; 0, 0: packed elements of `type`. */
     size_t stride, offset;
+    kit_at complement_of; /* KIT_POISON_COMPLEMENT: the pointer field of its host words (lab11's input) */
 } kit_decl_out;
 
 typedef struct {
@@ -124,6 +126,24 @@ typedef struct {
      * call's. */
     int64_t shift_lo, shift_hi;
     int poison;
+    /* KIT_FRESH_ROTATE_SQUARE: the int field of the matrix's side; shifts in
+     * [0, side) where rotate_if holds, else 0, the scale alone (lab09: the
+     * classes whose structure a rotation would break). */
+    kit_at side;
+    kit_when rotate_if;
+    /* The output sampled as `lines` random whole rows, then as many whole
+     * columns, of a side x side matrix (sample: 2 * lines * side elements):
+     * a matrix whose checker needs whole lines (lab09: A - LU at their
+     * crossings; lab10's C could be sampled so).  0: `sample` elements. */
+    int lines;
+    /* The call works in place: its first output is the buffer it reads
+     * (lab09's A, factored in place).  Each timed call copies its fresh
+     * input into its output first; before the baseline, and before each call
+     * of a case held open (make bench), the driver puts the untouched input
+     * (in[0], a KIT_LAB_TIMING row) back into the output: both sides pay the
+     * same copy (kit_decl_in_place). */
+    int in_place;
+    int out; /* the call's output timed (poisoned, sampled; in place: written), by index (lab09: 1, A) */
 } kit_decl_timed;
 
 typedef struct {
@@ -211,6 +231,20 @@ struct kit_lab_decl {
         kit_at count;
         kit_decl_show_row rows[KIT_DECL_MAX_SHOW_ROWS];
     } show_table;
+    /* Show mode, after the summary (and show_check): the call's first
+     * output, i32, against a CPU reference the lab computes, so a student
+     * sees what is wrong without the grader - reference(state, ref, n)
+     * fills ref[0] (n ints) and, where the call has a second output and
+     * `aside` is set, ref[1] (NULL otherwise).  "  K of N outputs differ
+     * from SOURCE; first at NAME[i]: got, expected e" or "  all N outputs
+     * match SOURCE"; with ref[1], "  K outputs hold ASIDE": the second
+     * output's elements wrong where the first's are right (lab07: a
+     * record's tag, "an equal key from the wrong place (instability)").
+     * reference NULL: none. */
+    struct {
+        void (*reference)(const void *state, int32_t *const *ref, size_t n);
+        const char *source, *name, *aside;
+    } show_ref;
 };
 
 /* ---- the interpreter (common/src/lab_decl.cu), the hooks' equivalents ---- */
@@ -233,14 +267,25 @@ const kit_decl_call *kit_decl_the_call(const kit_lab_decl *d, const void *state)
 int kit_decl_fill_call(const kit_lab_decl *d, void *state, int k, kit_lab_call *c);
 const char *kit_decl_refused(const kit_lab_decl *d, const kit_run_ctx *ctx, const void *state, kit_lab_stage stage);
 int kit_decl_timed_calls(const kit_lab_decl *d, void *state, kit_timed_calls *tc, kit_lab_swap *sw);
+/* timed.in_place: what puts the input back (b->at: the state's pointer to
+ * the output, b->host: the untouched input, b->upload: the bytes, pinned or
+ * pageable: host memory, else device); 1, or 0 when the call is not in place. */
+int kit_decl_in_place(const kit_lab_decl *d, void *state, kit_lab_buf *b);
 double kit_decl_metric_value(const kit_decl_metric *m, const void *state, double ms);
 /* Show mode: the call's outputs (host[i], packed), for a student to compare
- * with what they expect - one value: "NAME(PARAMS) = v"; an array: its
+ * with what they expect - one named value: "NAME(PARAMS) = v"; an array: its
  * length, sum, non-zero elements and largest (integers) or NaN elements
  * (floats; poisoned with NaN: never written), and its first 8. */
 void kit_decl_summary(const kit_lab_call *c, const kit_params *p, void *const *host);
-/* Show mode, after the summary: the show_check line (above), where the table has one. */
+/* Show mode, after the summary: the show_check and show_ref lines (above), where the table has them. */
 void kit_decl_show_check(const kit_lab_decl *d, const void *state, const kit_lab_call *c, void *const *host);
+/* Show mode, a matrix result in a lab's after(), so a student compares it
+ * with a hand computation (lab09's factors, lab10's C): "top-left R x C of
+ * WHAT:" (R, C: rows and cols, at most 4 each), then the corner's R rows of
+ * C elements of the row-major rows x cols matrix m (KIT_T_F32 or
+ * KIT_T_F64), "  " and " %12.6g" each.  Here, not in a file of its own: the
+ * bench program links every shared object's harness against this file. */
+void kit_show_corner(const char *what, kit_type type, const void *m, int rows, int cols);
 /* Show mode, after the calls, with time=1: the call alone or the speedup line (show above). */
 int kit_decl_show_time(const kit_lab_decl *d, kit_run_ctx *ctx, void *state);
 

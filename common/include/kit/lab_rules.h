@@ -7,8 +7,7 @@
  * its outputs.  Every output declares its poison - the bytes written over it
  * before the call, so an element the call never writes cannot pass - or says
  * that it has none on purpose (KIT_POISON_NONE: the call factors its input in
- * place, or the lab fills it with something better, lab11's complement of the
- * data).  A call whose declaration breaks a rule is not made: the driver says
+ * place), or the complement of the data (KIT_POISON_COMPLEMENT: lab11's words).  A call whose declaration breaks a rule is not made: the driver says
  * which rule and returns a harness error.
  */
 #ifndef KIT_LAB_RULES_H
@@ -23,6 +22,10 @@ extern "C" {
 /* kit_lab_out.poison: 0 (not declared) is refused. */
 #define KIT_POISON(byte) (0x100 | ((byte) & 0xFF)) /* every byte of the output, before the call */
 #define KIT_POISON_NONE 0x200                      /* none on purpose (say why where it is declared) */
+/* Each 4-byte element the complement of the same element of complement_of
+ * (host memory, count elements): differs from the right value wherever it is
+ * its input's (lab11's round trips), or rarely equals it (lab11's mixed words). */
+#define KIT_POISON_COMPLEMENT 0x400
 
 #define KIT_LAB_MAX_OUTS 4
 #define KIT_LAB_MAX_METRICS 6
@@ -36,7 +39,8 @@ typedef struct {
     uint64_t count;   /* elements */
     size_t stride;    /* bytes from one element to the next at `at` (0: the type's size) */
     size_t offset;    /* of the element in each stride (lab07's records: key 0, tag 4) */
-    int poison;       /* KIT_POISON(byte) or KIT_POISON_NONE */
+    int poison;       /* KIT_POISON(byte), KIT_POISON_COMPLEMENT or KIT_POISON_NONE */
+    const void *complement_of; /* KIT_POISON_COMPLEMENT: the words it is poisoned with the complement of */
 } kit_lab_out;
 
 typedef struct {
@@ -60,6 +64,9 @@ size_t kit_lab_out_bytes(const kit_lab_out *o);
 /* The first output before out[i] with the same buffer, or i: a buffer is
  * poisoned and read back once, whatever it holds (lab07: keys and tags). */
 int kit_lab_out_first(const kit_lab_call *c, int i);
+/* KIT_POISON_COMPLEMENT: out's count words of poison into dst (its buffer,
+ * or a host copy the driver uploads). */
+void kit_lab_complement(const kit_lab_out *o, void *dst);
 /* out[i]'s elements, packed, from raw (the buffer read back). */
 void kit_lab_out_unpack(const kit_lab_out *o, const void *raw, void *packed);
 /* The record name of a metric: KIT_KEY_METRIC_PREFIX + label, "%s" in the

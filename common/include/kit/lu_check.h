@@ -51,6 +51,11 @@ void kit_lu_entry_name(int i, int j, char *buf, size_t len);
  * comment); fails naming the worst entry, or the first wrong row; a note of
  * ||A - LU||_F / ||A||_F where it was formed. */
 void kit_lu_backward(kit_check_ctx *ctx, const kit_lu *f, int exact);
+/* ||A - LU||_F / ||A||_F (||A - LU||_F where A is 0), formed as
+ * kit_lu_backward forms it entry by entry: O(n^3).  In lu_residual.c, apart
+ * from the judgement: a runner calls it (lab09's show mode) without linking
+ * the checker. */
+double kit_lu_relative_residual(const kit_lu *f);
 
 /* The entries of steps 0 .. steps-1 (column j of L, row j of U) against the
  * reference factors L and U (n x n each), within slack times their local

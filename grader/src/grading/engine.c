@@ -1,14 +1,11 @@
 /* engine.c - grading one submission (see engine.h). */
 #include "grading/engine.h"
 
-#include <cjson/cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
 #include <libgen.h>
 #include <limits.h>
-#include <math.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -17,8 +14,6 @@
 
 extern char **environ;
 
-#include "kit/blob.h"
-#include "kit/protocol.h"
 #include "kit/rng.h"
 #include "kit/util.h"
 #include "grading/build.h"
@@ -27,13 +22,9 @@ extern char **environ;
 #include "process/lock.h"
 #include "process/proc.h"
 #include "grading/profile.h"
-#include "grading/rerun.h"
 #include "model/labdir.h"
-#include "grading/sanitizer.h"
 #include "util/fsutil.h"
 #include "grading/engine_int.h"
-
-#define MAX_FAIL_DETAILS 4   /* failing cases described in full per test */
 
 /* ------------------------------------------------------------------ setup */
 
@@ -195,305 +186,6 @@ int engine_seed(engine *e, const char *given, char *err, size_t errlen)
     e->seed = s & 0xffffffffffffULL; /* 12 hex digits: short enough to type */
     return 0;
 }
-
-/* ------------------------------------------------------------------ tests */
-
-static void add_repro(const engine *e, const rubric_test *t, strbuf *b)
-{
-    if (!e->repro[0])
-        return;
-    sb_add(b, "rerun just this test: ");
-    rerun_command(e, t->name, b);
-    sb_add(b, "\n");
-}
-
-/* An endless loop costs the whole time limit on every run.  When a run of
- * an all-or-nothing test hit the limit, the test has failed whatever the
- * other runs do: they are not run (1 = start skipping; the count of skipped
- * runs is then skipped - 1). */
-static int skip_after_timeout(const rubric_test *t, const outcome *c) { return !t->partial && c->timed_out ? 1 : 0; }
-
-static int skipped_runs(int skipped) { return skipped ? skipped - 1 : 0; }
-
-static void note_skipped(strbuf *b, int n)
-{
-    sb_printf(b, "%d more run%s not run: a run hit the time limit, and this test needs every run to pass\n", n,
-              n == 1 ? "" : "s");
-}
-
-static void run_correctness(grading *gr, const rubric_test *t, test_result *tr)
-{
-    const engine *e = gr->e;
-    int total = 0, passed = 0, described = 0;
-    strbuf last_kernels;
-    sb_init(&last_kernels);
-    int skipped = 0;
-    for (int i = 0; i < t->n_cases; i++) {
-        char params[1024];
-        case_params(t, i, params, sizeof params);
-        for (int rep = 0; rep < t->repeat; rep++) {
-            if (skipped) {
-                total++, skipped++;
-                continue;
-            }
-            uint64_t seed = engine_case_seed(e->seed, t->name, i, rep);
-            outcome c;
-            outcome_init(&c);
-            if (t->gpu_alone || !serve_case(gr, t, params, seed, &c)) {
-                outcome_free(&c);
-                outcome_init(&c);
-                run_case(gr, t, params, seed, 0, &c);
-            }
-            total++;
-            skipped = skip_after_timeout(t, &c);
-            if (c.not_own)
-                c.elsewhere ? gr->not_own_right++ : gr->not_own_wrong++;
-            if (c.pass) {
-                passed++;
-                if (c.kernels.len) {
-                    sb_clear(&last_kernels);
-                    sb_add(&last_kernels, sb_str(&c.kernels));
-                }
-                if (c.text.len) /* notes (e.g. trace unavailable), once */
-                    if (!strstr(sb_str(&tr->output), sb_str(&c.text)))
-                        sb_add(&tr->output, sb_str(&c.text));
-            } else if (described < MAX_FAIL_DETAILS) {
-                described++;
-                sb_printf(&tr->output, "case %s (seed 0x%llx):\n", params, (unsigned long long)seed);
-                if (t->repeat > 1)
-                    sb_printf(&tr->output, "  (run %d of %d)\n", rep + 1, t->repeat);
-                for (char *line = strtok(c.text.s ? c.text.s : (char *)"", "\n"); line; line = strtok(NULL, "\n"))
-                    sb_printf(&tr->output, "  %s\n", line);
-            }
-            outcome_free(&c);
-        }
-    }
-    int not_run = skipped_runs(skipped), failed = total - passed - not_run;
-    if (failed > described)
-        sb_printf(&tr->output, "... and %d more failing run%s\n", failed - described, failed - described == 1 ? "" : "s");
-    if (not_run)
-        note_skipped(&tr->output, not_run);
-    if (t->repeat > 1 && failed > 0 && !not_run)
-        sb_printf(&tr->output, "%d of %d runs wrong (results that change from run to run point to a race)\n", failed,
-                  total);
-    if (last_kernels.len) {
-        sb_add(&tr->output, "kernels of the last passing case:\n");
-        for (char *line = strtok(last_kernels.s, "\n"); line; line = strtok(NULL, "\n"))
-            sb_printf(&tr->output, "  %s\n", line);
-    }
-    sb_free(&last_kernels);
-    tr->status = passed == total ? ST_PASS : ST_FAIL;
-    tr->score = t->partial ? t->points * passed / (total ? total : 1) : (passed == total ? t->points : 0);
-    if (passed < total)
-        add_repro(e, t, &tr->output);
-}
-
-/* Sanitizer points need the student's kernels to have been what the
- * correctness runs checked: a clean report of code that computed its
- * results elsewhere (host, library) checks nothing of the lab.  "Elsewhere"
- * = every run that failed the device-execution check still had right values
- * (a stub that launches nothing and returns 0 is right only by chance, when
- * the answer is 0, and wrong otherwise: incomplete, not elsewhere). */
-static int deny_sanitizer_credit(const grading *gr, test_result *tr)
-{
-    if (!(gr->not_own_right > 0 && gr->not_own_wrong == 0) || tr->status != ST_PASS)
-        return 0;
-    tr->status = ST_FAIL;
-    tr->score = 0;
-    sb_add(&tr->output, "not credited: the correctness runs got right values that the device-execution check did not "
-                        "find computed by kernels of your own (no own kernel, library kernels, or the work done on the "
-                        "host: see their messages), so a clean sanitizer report checks nothing of yours\n");
-    return 1;
-}
-
-static void run_sanitizer(grading *gr, const rubric_test *t, test_result *tr)
-{
-    const engine *e = gr->e;
-    if (uses_barrier_runner(t) && gr->barriers < 0) {
-        /* never a guessed pass: the barriers of this file were not checked */
-        tr->status = ST_ERROR;
-        sb_printf(&tr->output,
-                  "not run: your files build, but not with the kit's barrier check (kit/barrier_check.cuh, which "
-                  "replaces each __syncthreads() by one that counts the threads reaching it); show this to your "
-                  "instructor:\n%s",
-                  gr->barrier_log);
-        return;
-    }
-    if (!e->conf.compute_sanitizer[0]) {
-        tr->status = ST_ERROR;
-        sb_add(&tr->output, "compute-sanitizer was not found with the CUDA Toolkit; this test cannot run here\n");
-        return;
-    }
-    san_case *cases = calloc((size_t)t->n_cases, sizeof *cases);
-    if (!cases) {
-        tr->status = ST_ERROR;
-        sb_add(&tr->output, "internal error: out of memory\n");
-        return;
-    }
-    if (serve_sanitizer_clean(gr, t, cases)) {
-        tr->status = ST_PASS;
-        tr->score = t->points;
-        free(cases);
-        return;
-    }
-    int passed = 0, skipped = 0;
-    for (int i = 0; i < t->n_cases; i++) {
-        char params[1024];
-        case_params(t, i, params, sizeof params);
-        uint64_t seed = engine_case_seed(e->seed, t->name, i, 0);
-        if (cases[i].state == SAN_CLEAN) { /* its session's clean report covers it */
-            passed++;
-            continue;
-        }
-        if (skipped) {
-            skipped++;
-            continue;
-        }
-        outcome c;
-        outcome_init(&c);
-        if (cases[i].state == SAN_SKIPPED)
-            hang_skipped(gr, cases[i].call, &c);
-        else
-            run_sanitizer_case(gr, t, params, seed, &c);
-        skipped = skip_after_timeout(t, &c);
-        if (c.pass)
-            passed++;
-        else {
-            sb_printf(&tr->output, "%s, case %s (seed 0x%llx):\n", t->tool, params, (unsigned long long)seed);
-            for (char *line = strtok(c.text.s ? c.text.s : (char *)"", "\n"); line; line = strtok(NULL, "\n"))
-                sb_printf(&tr->output, "  %s\n", line);
-        }
-        outcome_free(&c);
-    }
-    free(cases);
-    if (skipped_runs(skipped))
-        note_skipped(&tr->output, skipped_runs(skipped));
-    tr->status = passed == t->n_cases ? ST_PASS : ST_FAIL;
-    tr->score = t->partial ? t->points * passed / t->n_cases : (passed == t->n_cases ? t->points : 0);
-    if (tr->status != ST_PASS)
-        add_repro(e, t, &tr->output);
-}
-
-void timing_line(const rubric_test *t, const char *params, const outcome *c, strbuf *out)
-{
-    double speedup = c->baseline_ms / c->student_ms;
-    sb_printf(out, "case %s: yours %.3f ms, baseline %.3f ms ", params, c->student_ms, c->baseline_ms);
-    if (c->timed_decided)
-        sb_printf(out,
-                  "(medians of %d interleaved calls, each pair's speedup %s %.2fx: more calls could not change the "
-                  "score, so the timing stopped there): speedup %.2fx\n",
-                  c->timed_pairs, c->timed_decided == KIT_DECIDED_FULL ? "at least" : "at most",
-                  c->timed_decided == KIT_DECIDED_FULL ? t->threshold * KIT_DECIDED_MARGIN
-                                                       : t->min_speedup / KIT_DECIDED_MARGIN,
-                  speedup);
-    else
-        sb_printf(out, "(medians of >= %d interleaved calls, best round): speedup %.2fx\n", t->reps, speedup);
-}
-
-/* A timing run that counts: right results, both sides timed. */
-static int timed_ok(const outcome *c) { return c->pass && c->student_ms > 0 && c->baseline_ms > 0; }
-
-/* The runs of performance test t into ep, case by case until one does not
- * count (its checker decides: waited for before the next run);
- * defer_last: the last case's checker is left running (checks_beside). */
-static void performance_runs(grading *gr, const rubric_test *t, early_perf *ep, int defer_last)
-{
-    const engine *e = gr->e;
-    for (int i = 0; i < t->n_cases; i++) {
-        char params[1024];
-        case_params(t, i, params, sizeof params);
-        outcome *c = &ep->cases[i];
-        outcome_init(c);
-        c->defer_check = defer_last && i == t->n_cases - 1;
-        run_case(gr, t, params, engine_case_seed(e->seed, t->name, i, 0), 1, c);
-        ep->n_run++;
-        ep->waited += c->waited_s;
-        if (!c->check && !timed_ok(c))
-            break;
-    }
-}
-
-/* The result of performance test t from its runs (ep, their checkers done). */
-static void performance_result(const grading *gr, const rubric_test *t, early_perf *ep, test_result *tr)
-{
-    const engine *e = gr->e;
-    double log_sum = 0;
-    int ok = 1;
-    tr->show_output = 1; /* students tune against these numbers: shown on a pass too */
-    for (int i = 0; i < ep->n_run && ok; i++) {
-        char params[1024];
-        case_params(t, i, params, sizeof params);
-        uint64_t seed = engine_case_seed(e->seed, t->name, i, 0);
-        outcome *c = &ep->cases[i];
-        if (!timed_ok(c)) {
-            ok = 0;
-            sb_printf(&tr->output,
-                      "case %s (seed 0x%llx): no performance credit (a timing run must compute right results, in a "
-                      "time this GPU can reach):\n",
-                      params, (unsigned long long)seed);
-            if (!c->text.len)
-                sb_add(&c->text, "no timings were recorded\n");
-            for (char *line = strtok(c->text.s, "\n"); line; line = strtok(NULL, "\n"))
-                sb_printf(&tr->output, "  %s\n", line);
-        } else {
-            log_sum += log(c->baseline_ms / c->student_ms);
-            timing_line(t, params, c, &tr->output);
-            for (char *line = strtok(c->metrics.s ? c->metrics.s : (char *)"", "\n"); line; line = strtok(NULL, "\n"))
-                sb_printf(&tr->output, "  %s\n", line);
-            /* the checker's notes (e.g. calls timed until work they left running ended) */
-            for (char *line = strtok(c->text.s ? c->text.s : (char *)"", "\n"); line; line = strtok(NULL, "\n"))
-                sb_printf(&tr->output, "  %s\n", line);
-        }
-    }
-    if (!ok || ep->n_run < t->n_cases) {
-        tr->status = ST_FAIL;
-        tr->score = 0;
-        add_repro(e, t, &tr->output);
-        return;
-    }
-    double s = exp(log_sum / t->n_cases);
-    double frac = s >= t->threshold ? 1.0 : s <= t->min_speedup ? 0.0 : (s - t->min_speedup) / (t->threshold - t->min_speedup);
-    tr->score = round(t->points * frac * 100) / 100;
-    tr->status = frac >= 1.0 ? ST_PASS : ST_FAIL;
-    sb_printf(&tr->output, "speedup %.2fx: full points from %.2fx, none at or below %.2fx\n", s, t->threshold,
-              t->min_speedup);
-    if (ep->waited >= 1)
-        sb_printf(&tr->output, "(waited %.0f s for the GPU: timing runs take it one at a time; the wait is not timed)\n",
-                  ep->waited);
-}
-
-static void early_free_cases(early_perf *ep)
-{
-    for (int i = 0; i < ep->n_run; i++)
-        outcome_free(&ep->cases[i]); /* a checker still running is ended */
-    free(ep->cases);
-    ep->cases = NULL, ep->n_run = 0;
-}
-
-static void run_performance(grading *gr, const rubric_test *t, test_result *tr)
-{
-    early_perf ep = {.t = t, .cases = calloc((size_t)t->n_cases, sizeof(outcome))};
-    if (!ep.cases) {
-        tr->status = ST_ERROR;
-        sb_add(&tr->output, "internal error: out of memory\n");
-        return;
-    }
-    performance_runs(gr, t, &ep, 0);
-    performance_result(gr, t, &ep, tr);
-    early_free_cases(&ep);
-}
-
-/* What each kind of test runs, and what is decided once every test ran. */
-static void deny_credit_after(const grading *gr, test_result *tr) { deny_sanitizer_credit(gr, tr); }
-
-static const struct {
-    void (*run)(grading *gr, const rubric_test *t, test_result *tr);
-    void (*after)(const grading *gr, test_result *tr); /* NULL: nothing */
-} test_kinds[] = {
-    [KIND_CORRECTNESS] = {run_correctness, NULL},
-    [KIND_SANITIZER] = {run_sanitizer, deny_credit_after},
-    [KIND_PERFORMANCE] = {run_performance, NULL},
-};
 
 static void fill_test(test_result *tr, const rubric_test *t)
 {

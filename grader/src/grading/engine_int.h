@@ -1,7 +1,7 @@
 /* engine_int.h - inside the engine: one grading's state, its work folders,
  * its sandboxed processes and its runs of cases.
  *
- * Six files, each calling only the ones listed before it (no loop):
+ * Seven files, each calling only the ones listed before it (no loop):
  *   runs.c   what every run shares: the sandboxed process, the checker, the
  *            result files, the grading's shared GPU hold, case parameters;
  *   hang.c   a student call's time limit, and a call that did not return:
@@ -11,7 +11,9 @@
  *            of every GPU process of a grading (gpu_release_all);
  *   cases.c  one run of one case on its own (runner or compute-sanitizer);
  *   build.c  the work folder and the runner's build (build.h);
- *   engine.c the tests of a rubric, the whole grading. */
+ *   kinds.c  what a test of each kind runs, and how its result is made;
+ *   engine.c the tests of a rubric in their order (the performance tests
+ *            first where they may be), the whole grading. */
 #ifndef GRADER_ENGINE_INT_H
 #define GRADER_ENGINE_INT_H
 #include <stdint.h>
@@ -64,6 +66,10 @@ typedef struct {
     char sout[2200];
 } early_perf;
 #define MAX_EARLY 4
+/* Correctness runs of one test whose checkers run at once beside the case
+ * server's next cases (kinds.c correctness_runs, serve.c): a few, as each checker
+ * regenerates its case's inputs and may use every core (OpenMP). */
+#define MAX_CHECKS_BESIDE 3
 
 /* One grading of one submission while it runs (engine_grade makes it and
  * ends it): what the engine's configuration and session (engine.h) do not
@@ -98,10 +104,14 @@ typedef struct grading {
                                    case), 0: the usual one */
     /* what its tests found, decided on once every test ran */
     int not_own_right, not_own_wrong; /* runs without the student's own kernels, with right / wrong
-                                         values (sanitizer credit, engine.c) */
+                                         values (sanitizer credit, kinds.c) */
     test_times times;           /* where the current test's seconds go (timings.h; --timings) */
     early_perf early[MAX_EARLY]; /* the performance tests run first (engine.c) */
     int n_early;
+    /* correctness runs whose checkers run beside the next cases (serve.c): their outcomes
+     * (run_correctness's, registered until judged), and the folders made for them so far */
+    struct outcome *beside[MAX_CHECKS_BESIDE];
+    int n_check_dirs;
 } grading;
 
 /* ---- runs.c: what every run shares ---- */
@@ -142,6 +152,8 @@ typedef struct outcome {
     int defer_check; /* asked by the caller: start the checker and leave it running (check) */
     struct checker_run *check; /* its checker, still running: no verdict yet (checker_finish) */
     double check_s;  /* a checker left running: its seconds, until its end was seen */
+    char *check_dir; /* a case server's run checked beside the next cases: the folder holding its
+                        result file and stdout (serve.c), removed with the outcome */
 } outcome;
 
 void outcome_init(outcome *c);
@@ -203,6 +215,10 @@ void checker_cancel(checker_run *k);
  * them before it gives the hold back or waits for a slot (gpu_release_all). */
 int checks_beside(grading *g);
 void checks_settle(grading *g);
+/* c's checker, if one still runs (c->check): its verdict into c and its
+ * seconds into c->check_s once its end is seen, or waited for (wait); 1
+ * while it still runs. */
+int check_settle(outcome *c, int wait);
 /* Writes a run's stdout for the checker (w->sout, never through a link):
  * 0, or -1 with an internal error's line in why. */
 int write_run_stdout(const workdirs *w, const char *data, size_t len, strbuf *why);
@@ -255,11 +271,6 @@ typedef struct {
     char warmup[16], reps[16], decided[64];
 } bench_args;
 int add_bench_args(const rubric_test *t, bench_args *a, const char **argv, int n);
-/* A timed case's line of the report (engine.c): the medians, how many calls
- * they are of, the speedup.  A timing that stopped early (c->timed_decided)
- * says how many calls it timed, why no more, and that the score is the one
- * more calls would give. */
-void timing_line(const rubric_test *t, const char *params, const outcome *c, strbuf *out);
 /* Did a student call not return in the run that ended so (KIT_EXIT_HUNG,
  * its record in dir: kit/watchdog.h)?  1 with h filled. */
 int run_hung(const proc_result *r, const char *dir, kit_hang_record *h);
@@ -308,6 +319,8 @@ int serve_sanitizer_clean(grading *g, const rubric_test *t, san_case *cases);
 /* A call did not return: every sanitizer session not judged yet starts
  * again, told not to make it (its cases that would are answered "skipped"). */
 void serve_sanitizers_restart(grading *g);
+/* Does a sanitizer session of the grading run beside its correctness runs? */
+int serve_sanitizers_running(const grading *g);
 /* The grading's shared hold given back while its checker (CPU work) runs,
  * when no sanitizer session and no checker of a test run first runs beside
  * (the case server stopped till the next case): 1 when given back (the
@@ -334,6 +347,29 @@ int gpu_take_alone(grading *g, gpu_lock *lock, double *waited_s);
 void run_case(grading *g, const rubric_test *t, const char *params, uint64_t seed, int bench, outcome *c);
 /* One case under compute-sanitizer (t->tool). */
 void run_sanitizer_case(grading *g, const rubric_test *t, const char *params, uint64_t seed, outcome *c);
+
+/* ---- kinds.c: what a test of each kind runs ---- */
+
+/* A timed case's line of the report: the medians, how many calls
+ * they are of, the speedup.  A timing that stopped early (c->timed_decided)
+ * says how many calls it timed, why no more, and that the score is the one
+ * more calls would give. */
+void timing_line(const rubric_test *t, const char *params, const outcome *c, strbuf *out);
+
+/* What each kind of test runs (into tr), and what is decided of its result
+ * once every test ran (NULL: nothing). */
+typedef struct {
+    void (*run)(grading *gr, const rubric_test *t, test_result *tr);
+    void (*after)(const grading *gr, test_result *tr);
+} test_kind_ops;
+extern const test_kind_ops test_kinds[];
+/* The runs of performance test t into ep, case by case until one does not
+ * count; defer_last: the last case's checker is left running (checks_beside). */
+void performance_runs(grading *gr, const rubric_test *t, early_perf *ep, int defer_last);
+/* The result of performance test t from its runs (ep, their checkers done). */
+void performance_result(const grading *gr, const rubric_test *t, early_perf *ep, test_result *tr);
+/* Frees ep's outcomes (a checker still running is ended). */
+void early_free_cases(early_perf *ep);
 
 /* ---- engine.c: the tests of a rubric ---- */
 

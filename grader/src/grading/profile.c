@@ -104,7 +104,7 @@ static void metric_list(const profile_decl *d, char *out, size_t len)
 }
 
 /* Did the performance test time the student's code?  A test whose runs
- * failed says "no performance credit" (engine.c, run_performance) and has
+ * failed says "no performance credit" (kinds.c, run_performance) and has
  * nothing a profile could explain. */
 static int timed(const test_result *tr)
 {

@@ -207,6 +207,10 @@ void outcome_free(outcome *c)
 {
     checker_cancel(c->check); /* a verdict no one waits for any more */
     c->check = NULL;
+    if (c->check_dir) /* its result file and stdout: outputs of large cases are hundreds of MB */
+        rm_rf(c->check_dir);
+    free(c->check_dir);
+    c->check_dir = NULL;
     sb_free(&c->text);
     sb_free(&c->kernels);
     sb_free(&c->metrics);
@@ -357,22 +361,30 @@ void run_checker(const engine *e, const workdirs *w, const char *params, uint64_
     checker_finish(checker_start(e, w, params, seed, nonce, use_slot), c);
 }
 
-/* The early tests' checkers still running: each whose end is seen (wait:
- * each) waited for, its verdict into its outcome; how many still run. */
+int check_settle(outcome *c, int wait)
+{
+    if (!c || !c->check)
+        return 0;
+    if (!wait && !checker_ended(c->check))
+        return 1;
+    c->check_s = checker_finish(c->check, c);
+    c->check = NULL;
+    return 0;
+}
+
+/* The checkers still running beside the grading's other work (the early
+ * tests' last cases, the correctness runs checked beside the next cases):
+ * each whose end is seen (wait: each) waited for, its verdict into its
+ * outcome; how many still run. */
 static int checks_end(grading *g, int wait)
 {
     int running = 0;
     for (int i = 0; i < g->n_early; i++) {
         early_perf *ep = &g->early[i];
-        outcome *c = ep->n_run > 0 ? &ep->cases[ep->n_run - 1] : NULL;
-        if (!c || !c->check)
-            continue;
-        if (wait || checker_ended(c->check)) {
-            c->check_s = checker_finish(c->check, c);
-            c->check = NULL;
-        } else
-            running++;
+        running += check_settle(ep->n_run > 0 ? &ep->cases[ep->n_run - 1] : NULL, wait);
     }
+    for (int i = 0; i < MAX_CHECKS_BESIDE; i++)
+        running += check_settle(g->beside[i], wait);
     return running;
 }
 

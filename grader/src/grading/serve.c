@@ -7,7 +7,9 @@
  * runs case after case in one process and context, as a program calls a
  * function many times: the grader sends "run SEED NONCE PARAMS" on a
  * control socket, the runner answers "done" once the case's result file is
- * complete, and the kit's checker judges it before the next case is sent.
+ * complete, and the kit's checker judges it: before the next case is sent,
+ * or beside the next cases on the files moved out of the run folder
+ * (check_served, where the caller asks: kinds.c correctness_runs).
  * The trust model is the one of single runs: the same sandbox and limits,
  * a fresh nonce per case, the separate checker; each case has its own time
  * limit, counted from when it is sent.
@@ -27,10 +29,12 @@
  */
 #include "grading/engine_int.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "kit/util.h"
@@ -183,9 +187,75 @@ static int server_ended(grading *g, const rubric_test *t, const char *params, ui
     return judged;
 }
 
-int serve_case(grading *g, const rubric_test *t, const char *params, uint64_t seed, outcome *c)
+/* A free place in g->beside, or -1. */
+static int beside_slot(const grading *g)
+{
+    for (int i = 0; i < MAX_CHECKS_BESIDE; i++)
+        if (!g->beside[i])
+            return i;
+    return -1;
+}
+
+/* Moves the run's result file out of the run folder, where the next case
+ * writes its own, into a new folder of the grading's (<work>/check-N, out
+ * of the submission's reach like the stdout file: nothing it does later
+ * can replace the file there); own's run and sout point into it, and
+ * c->check_dir names it.  0, or -1: nothing moved, the run folder's file
+ * is checked where it is. */
+static int take_result(grading *g, workdirs *own, outcome *c)
+{
+    char dir[2100], from[2200], to[2200];
+    snprintf(dir, sizeof dir, "%s/check-%d", g->w.root, ++g->n_check_dirs);
+    rm_rf(dir);
+    if (mkdir(dir, 0700) != 0 || !(c->check_dir = strdup(dir))) {
+        rmdir(dir);
+        return -1;
+    }
+    snprintf(from, sizeof from, "%s/out.bin", g->w.run);
+    snprintf(to, sizeof to, "%s/out.bin", dir);
+    if (rename(from, to) != 0 && errno != ENOENT) { /* missing: its checker says so, as for any run */
+        free(c->check_dir);
+        c->check_dir = NULL;
+        rmdir(dir);
+        return -1;
+    }
+    snprintf(own->run, sizeof own->run, "%s", dir);
+    snprintf(own->sout, sizeof own->sout, "%s/stdout.txt", dir);
+    return 0;
+}
+
+/* A served case's stdout and result file, then the kit's checker: beside
+ * the next cases when the caller asked (c->defer_check, correctness_runs)
+ * and a place in g->beside is free, on the files moved into a folder of
+ * their own (the grading keeps its shared hold meanwhile: its next cases
+ * use the GPU, so the checker takes no CPU slot, lock.h); else now, on the
+ * run folder's, as a single run's checker. */
+static void check_served(grading *g, const char *params, uint64_t seed, uint64_t nonce, const char *out, size_t len,
+                         outcome *c)
 {
     const engine *e = g->e;
+    workdirs own = g->w;
+    const workdirs *w = &g->w;
+    int slot = c->defer_check ? beside_slot(g) : -1;
+    if (slot >= 0 && take_result(g, &own, c) == 0)
+        w = &own;
+    if (write_run_stdout(w, out, len, &c->text) != 0 || !result_file_ok(w, &c->text)) {
+        c->pass = 0;
+    } else if (w == &own) {
+        c->check = checker_start(e, w, params, seed, nonce, 0);
+        if (c->check)
+            g->beside[slot] = c;
+        else
+            checker_finish(NULL, c);
+    } else {
+        double tc = kit_now();
+        run_checker(e, w, params, seed, nonce, gpu_idle(g), c);
+        g->times.checks += kit_now() - tc, g->times.n_checks++;
+    }
+}
+
+int serve_case(grading *g, const rubric_test *t, const char *params, uint64_t seed, outcome *c)
+{
     const workdirs *w = &g->w;
     if (!g->server && (!serve_wanted(g) || server_start(g) != 0))
         return 0;
@@ -226,14 +296,7 @@ int serve_case(grading *g, const rubric_test *t, const char *params, uint64_t se
     size_t len = proc_stdout_len(srv->s);
     if (srv->r.out_total - total_before != len - off)
         return 0;
-    if (write_run_stdout(w, sb_str(&srv->r.out) + off, len - off, &c->text) != 0)
-        c->pass = 0;
-    else if (result_file_ok(w, &c->text)) {
-        double tc = kit_now();
-        run_checker(e, w, params, seed, nonce, gpu_idle(g), c);
-        g->times.checks += kit_now() - tc, g->times.n_checks++;
-    } else
-        c->pass = 0;
+    check_served(g, params, seed, nonce, sb_str(&srv->r.out) + off, len - off, c);
     return 1;
 }
 
@@ -483,6 +546,14 @@ static void sanitizers_stop(grading *g)
     g->n_sanitizers = 0;
 }
 
+int serve_sanitizers_running(const grading *g)
+{
+    for (int i = 0; i < g->n_sanitizers; i++)
+        if (g->sanitizers[i])
+            return 1;
+    return 0;
+}
+
 /* Nothing of the grading uses the GPU while its checker runs (the checker
  * is CPU work, seconds for large cases), unless a sanitizer session runs
  * beside: then the case server is sent SIGSTOP and the shared hold given
@@ -493,11 +564,8 @@ static void sanitizers_stop(grading *g)
  * of the kit's meanwhile (what a student's call left running it cannot stop). */
 int gpu_idle(grading *g)
 {
-    if (g->shared_held != 1)
+    if (g->shared_held != 1 || serve_sanitizers_running(g))
         return 0;
-    for (int i = 0; i < g->n_sanitizers; i++)
-        if (g->sanitizers[i])
-            return 0;
     /* a checker beside holds this grading's CPU slot: the next checker must
      * not wait for another one, so it runs under the hold kept (lock.h) */
     if (checks_beside(g) > 0)

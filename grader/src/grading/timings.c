@@ -36,7 +36,7 @@ void times_print(FILE *f, const test_times *t)
     if (t->alone > 0)
         sb_printf(&b, " of which timing with the GPU alone %.2f s", t->alone);
     if (t->n_checks)
-        sb_printf(&b, ", checker %.2f s", t->checks);
+        sb_printf(&b, ", checker %.2f s%s", t->checks, t->checks_overlap ? " (beside the next runs)" : "");
     if (t->first && t->check_beside > 0)
         sb_printf(&b, ", checker %.2f s beside the tests above, waited for %.2f s here", t->check_beside,
                   t->check_wait);

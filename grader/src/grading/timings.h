@@ -15,6 +15,7 @@ typedef struct {
     char run_max_what[96]; /* the parameters of the longest run */
     double checks;         /* the lab's checker */
     int n_checks;
+    int checks_overlap;    /* ... some of it beside the next runs (engine.c: correctness_runs) */
     double waits;          /* for the GPU lock */
     double alone;          /* timing loops with the GPU alone */
     double nvcc, nvcc_beside; /* the runner's build; the barrier-checked one beside it */

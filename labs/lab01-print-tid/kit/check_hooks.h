@@ -10,8 +10,9 @@
 #include <stddef.h>
 #include "print_tid.h"
 
-/* Fills *truth for device 0; returns 0, or -1 with a reason in err. */
-typedef int (*lab01_truth_fn)(device_info *truth, char *err, size_t errlen);
+/* Fills *prop, a struct cudaDeviceProp, for device 0 (kit_device_truth,
+ * kit/check_driver.h); returns 0, or -1 with a reason in err. */
+typedef int (*lab01_truth_fn)(void *prop, char *err, size_t errlen);
 extern lab01_truth_fn lab01_device_truth;
 
 /* The format every line must have (documented in print_tid.h). */

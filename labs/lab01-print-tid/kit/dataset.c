@@ -4,8 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
-int lab01_parse(const kit_params *p, lab01_case *c, char *err, size_t errlen)
+int lab01_generate(const kit_params *p, uint64_t seed, lab01_data *c, char *err, size_t errlen)
 {
+    (void)seed; /* no input data */
     memset(c, 0, sizeof *c);
     if (kit_params_only(p, "blocks threads part", err, errlen) != 0)
         return -1;
@@ -39,8 +40,10 @@ int lab01_parse(const kit_params *p, lab01_case *c, char *err, size_t errlen)
     return 0;
 }
 
+void lab01_free(lab01_data *c) { (void)c; }
+
 int lab_params_validate(const kit_params *p, char *err, size_t errlen)
 {
-    lab01_case c;
-    return lab01_parse(p, &c, err, errlen);
+    lab01_data c;
+    return lab01_generate(p, 0, &c, err, errlen);
 }

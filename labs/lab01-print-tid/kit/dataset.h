@@ -13,6 +13,7 @@
 #ifndef LAB01_DATASET_H
 #define LAB01_DATASET_H
 #include <stddef.h>
+#include <stdint.h>
 #include "kit/params.h"
 #ifdef __cplusplus
 extern "C" {
@@ -34,9 +35,13 @@ extern "C" {
 typedef struct {
     int blocks, threads;
     int do_tids, do_query;
-} lab01_case;
+} lab01_data;
 
-int lab01_parse(const kit_params *p, lab01_case *c, char *err, size_t errlen);
+/* The case from its parameters (no data: the seed is not used); lab01_free
+ * frees nothing, so the harness and the checker take both as every lab's
+ * dataset (KIT_LAB_DATASET, KIT_CHECK_DATASET). */
+int lab01_generate(const kit_params *p, uint64_t seed, lab01_data *c, char *err, size_t errlen);
+void lab01_free(lab01_data *c);
 
 #ifdef __cplusplus
 }

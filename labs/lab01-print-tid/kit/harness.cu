@@ -1,10 +1,8 @@
 /* harness.cu - lab01's declaration, as data (kit/lab_decl.cuh): the
  * student's print_tids(blocks, threads) and query_device(), each where the
  * case's part asks for it, in this order, and what the checker needs of
- * them.
- *
- * The printed lines themselves are judged from the runner's stdout: the
- * checker counts only what came before kit_student_end()'s mark, i.e. what
+ * them: the launch asked for, the device's fields.  The printed lines are
+ * judged from the runner's stdout, only above kit_student_end()'s mark: what
  * print_tids() made visible before it returned.  lab01 has no benchmark.
  */
 #include <stdint.h>
@@ -17,19 +15,16 @@
 KIT_LAB_DESCRIPTORS_OMIT_FIELDS
 
 typedef struct {
-    lab01_case c;
+    lab01_data d;
     device_info info;
 } inputs;
 
-static int generate(const kit_params *p, uint64_t, void *s, char *err, size_t len)
-{
-    return lab01_parse(p, &((inputs *)s)->c, err, len);
-}
+KIT_LAB_DATASET(inputs, lab01) /* generate (the case's parameters) and release (nothing): dataset.c */
 
-KIT_LAB_INVOKE(inputs, tids, print_tids(in->c.blocks, in->c.threads))
+KIT_LAB_INVOKE(inputs, tids, print_tids(in->d.blocks, in->d.threads))
 KIT_LAB_INVOKE(inputs, query, query_device(&in->info))
 
-static int after_tids(kit_run_ctx *ctx, const lab01_case *c)
+static int after_tids(kit_run_ctx *ctx, const lab01_data *c)
 {
     int32_t launch[2] = {c->blocks, c->threads};
     kit_out(ctx, LAB01_OUT_LAUNCH, KIT_T_I32, launch, 2);
@@ -44,8 +39,8 @@ static int after_tids(kit_run_ctx *ctx, const lab01_case *c)
 static int after(kit_run_ctx *ctx, void *s, int k, void *const *)
 {
     inputs *in = (inputs *)s;
-    if (k == 0 && in->c.do_tids)
-        return after_tids(ctx, &in->c);
+    if (k == 0 && in->d.do_tids)
+        return after_tids(ctx, &in->d);
     device_info *info = &in->info;
     info->name[sizeof info->name - 1] = '\0';
     int64_t shared = (int64_t)info->shared_mem_per_block; /* SIZE_MAX (unset) reads -1 */
@@ -68,8 +63,8 @@ static int after(kit_run_ctx *ctx, void *s, int k, void *const *)
 static const kit_lab_decl DECL = {
     /* query_device's answer poisoned whole (a field left unset reads -1, its
      * name 0xFF bytes) and read back for `after`; a query launches no kernel */
-    .calls = {{"print_tids", tids, KIT_WHEN(inputs, c.do_tids, 1)},
-              {"query_device", query, KIT_WHEN(inputs, c.do_query, 1),
+    .calls = {{"print_tids", tids, KIT_WHEN(inputs, d.do_tids, 1)},
+              {"query_device", query, KIT_WHEN(inputs, d.do_query, 1),
                .out = {{NULL, KIT_T_TEXT, F(info), 0, KIT_POISON(0xFF), KIT_DECL_IN_STATE, sizeof(device_info)}},
                .kernel_optional = 1}},
     .every_call = 1,
@@ -77,5 +72,6 @@ static const kit_lab_decl DECL = {
 };
 
 const kit_lab KIT_LAB = {
-    .tag = "lab01", .state_size = sizeof(inputs), .generate = generate, .after = after, .decl = &DECL,
+    .tag = "lab01", .state_size = sizeof(inputs), .generate = generate, .release = release, .after = after,
+    .decl = &DECL,
 };

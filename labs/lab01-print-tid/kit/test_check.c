@@ -2,6 +2,7 @@
  * their order; the mistakes the lab is about (no synchronisation, a wrong
  * global-id formula, lines printed by the host, an unfinished device query)
  * fail with a message that names them. */
+#include <cuda_runtime_api.h>
 #include <stdint.h>
 
 #include "check_hooks.h"
@@ -214,16 +215,21 @@ END_TEST
 
 static const device_info FAKE = {"NVIDIA H100 80GB HBM3", 9, 0, 132, 1024, 49152};
 
-static int fake_truth(device_info *t, char *err, size_t errlen)
+/* FAKE as the CUDA runtime would give it (struct cudaDeviceProp). */
+static int fake_truth(void *prop, char *err, size_t errlen)
 {
+    struct cudaDeviceProp *p = prop;
     (void)err, (void)errlen;
-    *t = FAKE;
+    memset(p, 0, sizeof *p);
+    snprintf(p->name, sizeof p->name, "%s", FAKE.name);
+    p->major = FAKE.major, p->minor = FAKE.minor, p->multiProcessorCount = FAKE.multiprocessors;
+    p->maxThreadsPerBlock = FAKE.max_threads_per_block, p->sharedMemPerBlock = FAKE.shared_mem_per_block;
     return 0;
 }
 
-static int no_runtime(device_info *t, char *err, size_t errlen)
+static int no_runtime(void *prop, char *err, size_t errlen)
 {
-    (void)t;
+    (void)prop;
     snprintf(err, errlen, "no CUDA-capable device is detected (cudaErrorNoDevice)");
     return -1;
 }

@@ -31,7 +31,8 @@ extern "C" {
 typedef enum { LAB07_MERGE, LAB07_CORANK } lab07_op;
 
 /* The outputs, as harness.cu writes them and check.c reads them (i32, m + n
- * each, or one per k): the merge's keys, a record merge's tags, the co-ranks. */
+ * each, or one per k): the merge's keys (op=merge), a record merge's tags
+ * (op=merge type=rec: keys and tags), the co-ranks (op=corank). */
 #define LAB07_OUT_C "c"
 #define LAB07_OUT_TAG "tag"
 #define LAB07_OUT_CORANK "corank"

@@ -111,7 +111,7 @@ static void check_timed(kit_check_ctx *ctx, const void *data, const kit_check_go
     kit_lu f = {d->n, d->a, NULL, d->u};
     (void)outs;
     if (!d->is_double)
-        kit_lu_timed(ctx, &f, LAB09_TIMED_LINES, LAB09_TIMED_ROTATES(d->cls) ? d->n : 1,
+        kit_lu_timed(ctx, &f, LAB09_TIMED_LINES, d->rotates ? d->n : 1,
                      d->blocked ? "lu_crout_blocked" : "lu_crout");
 }
 
@@ -160,19 +160,13 @@ static void judge(kit_check_ctx *ctx, const void *data, const kit_check_got *out
     free(U);
 }
 
-/* evidence (manifest): the factorization reads the whole matrix, handed over on the device */
-static double input(const void *data)
-{
-    const lab09_data *d = data;
-    return (double)d->n * d->n * (d->is_double ? 8 : 4);
-}
-
 KIT_CHECK_DATASET(lab09)
 
 #define A_ROW(type, dbl) {LAB09_OUT_A, type, .len_fmt = "output 'a' has %llu elements, expected n*n = %llu", \
                                .len_of = KIT_AT(lab09_data, nn), .when = KIT_WHEN(lab09_data, is_double, dbl)}
-/* the status, then the factored matrix in its type, judged together by judge() */
+/* the status, then the factored matrix in its type, judged together by judge();
+ * evidence (manifest): the factorization reads the whole matrix, handed over on the device */
 const kit_check KIT_CHECK = {
-    sizeof(lab09_data), check_generate, check_release, .input = input,
+    sizeof(lab09_data), check_generate, check_release, .input_of = KIT_AT(lab09_data, bytes), .input_per = 1,
     .out = {{LAB09_OUT_STATUS, KIT_T_I32, 1}, A_ROW(KIT_T_F32, 0), A_ROW(KIT_T_F64, 1)},
     .judge = judge, .timed = check_timed};

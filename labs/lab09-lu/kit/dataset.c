@@ -99,6 +99,8 @@ int lab09_generate(const kit_params *p, uint64_t seed, lab09_data *d, char *err,
         snprintf(err, errlen, "out of host memory for n=%d", d->n);
         return -1;
     }
+    d->rotates = LAB09_TIMED_ROTATES(d->cls);
+    d->bytes = d->nn * (d->is_double ? 8 : 4);
     kit_rng r;
     kit_rng_seed(&r, seed, 0);
     switch (d->cls) {

@@ -55,6 +55,8 @@ typedef struct {
     int is_double;
     int blocked;
     int k;      /* singular: size of the singular leading minor (Crout fails at column k-1) */
+    int rotates; /* LAB09_TIMED_ROTATES(cls), a field for the descriptor's condition */
+    int bytes;   /* of A in its type (n * n * 4 or 8 < 2^27): the input every call must read */
     double *a;  /* n x n row-major, already rounded to the type */
     double u;   /* unit roundoff of the type */
 } lab09_data;

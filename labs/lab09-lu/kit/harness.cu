@@ -1,22 +1,22 @@
-/* harness.cu - lab09's declaration, its buffers, calls, refusals and metrics
- * as data (kit/lab_decl.cuh): the matrix on the GPU (float or double), one
- * call of lu_crout / lu_crout_double / lu_crout_blocked, "status" (i32) and
- * the factored matrix "a" (f32 or f64, n*n) recorded.  Bench mode times
- * lu_crout_blocked against the kit's per-step version; every timed call
- * first copies its A into place (the baseline from a pristine device copy,
- * the student's function from a fresh one).
+/* harness.cu - lab09's declaration, its buffers, calls, refusals, timed
+ * calls and metrics as data (kit/lab_decl.cuh): the matrix on the GPU (float
+ * or double), one call of lu_crout / lu_crout_double / lu_crout_blocked,
+ * "status" (i32) and the factored matrix "a" (f32 or f64, n*n) recorded.
+ * Bench mode times lu_crout_blocked against the kit's per-step version; the
+ * call factors in place, so every timed call first copies its fresh A into
+ * place (the baseline, and each call of a case held open by make bench, the
+ * pristine A: timed.in_place).
  *
- * Hooks beside the table: the timed calls (factoring in place, they restore
- * A first and record whole rows and columns), A restored before each call of
- * a case held open (make bench), and the show-mode corner, backward error and
- * time.
+ * Hooks beside the table: the show-mode status, corner, backward error and time.
  */
-#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "baseline.h"
 #include "dataset.h"
 #include "kit/lab_decl.cuh"
+#include "kit/lu_check.h"
+#include "kit/util.h"
 #include "lu.h"
 
 KIT_LAB_DESCRIPTORS_OMIT_FIELDS
@@ -24,7 +24,7 @@ KIT_LAB_DESCRIPTORS_OMIT_FIELDS
 typedef struct {
     lab09_data d;
     void *d_a;    /* factored in place */
-    void *d_orig; /* timing: A, to restore d_a before every timed call */
+    void *d_orig; /* timing: the pristine A (the timed calls' fresh A is made from it) */
     int status;
 } inputs;
 
@@ -33,6 +33,8 @@ KIT_LAB_DATASET(inputs, lab09) /* generate and release: dataset.c */
 KIT_LAB_INVOKE(inputs, lu_float, in->status = lu_crout((float *)in->d_a, in->d.n))
 KIT_LAB_INVOKE(inputs, lu_double, in->status = lu_crout_double((double *)in->d_a, in->d.n))
 KIT_LAB_INVOKE(inputs, lu_blocked, in->status = lu_crout_blocked((float *)in->d_a, in->d.n))
+/* Timed with the pristine A put back first (timed.in_place): both sides pay the same copy. */
+KIT_LAB_BASELINE(inputs, baseline, (kit_lu_step((float *)in->d_a, in->d.n), 0))
 
 #define F(member) KIT_AT(inputs, member)
 #define TYPE(dbl) KIT_WHEN(inputs, d.is_double, dbl)
@@ -43,7 +45,7 @@ KIT_LAB_INVOKE(inputs, lu_blocked, in->status = lu_crout_blocked((float *)in->d_
                     {LAB09_OUT_A, type, F(d_a), F(d.nn), KIT_POISON_NONE}}
 static const kit_lab_decl DECL = {
     /* the matrix in its type (floats: the dataset's doubles, exact in float: it already rounded them);
-     * timing: the pristine A, to restore d_a before every timed call */
+     * timing: the pristine A, put back in d_a before the baseline (timed.in_place) */
     .bufs = {{F(d_a), KIT_T_F32, F(d.nn), F(d.a), .when = TYPE(0), .from_f64 = 1},
              {F(d_a), KIT_T_F64, F(d.nn), F(d.a), .when = TYPE(1)},
              {F(d_orig), KIT_T_F32, F(d.nn), F(d.a), KIT_LAB_TIMING, TYPE(0), .from_f64 = 1},
@@ -52,6 +54,14 @@ static const kit_lab_decl DECL = {
               {"lu_crout_double", lu_double, TYPE(1), F(d.n), OUTS(KIT_T_F64)},
               {"lu_crout", lu_float, {}, F(d.n), OUTS(KIT_T_F32)}},
     .refuse = {BENCH(d.is_double, 0, 0), BENCH(d.n, 1, INT32_MAX), BENCH(d.cls, LAB09_DD, LAB09_ZERODIAG)},
+    /* Before each timed call a fresh A - scale * (A with rows and columns
+     * rotated by shift, the classes a rotation keeps), dataset.h - is made from
+     * the pristine one and copied into the matrix the call factors in place,
+     * so a factorization remembered from an earlier call is wrong; whole rows
+     * and columns of the factored matrix of a few calls recorded for the checker. */
+    .timed = {KIT_FRESH_ROTATE_SQUARE, {F(d_orig)}, .poison = KIT_POISON(0xFF), .side = F(d.n),
+              .rotate_if = KIT_WHEN(inputs, d.rotates, 1), .lines = LAB09_TIMED_LINES, .in_place = 1,
+              .out = 1},
     /* 2n^3/3 flops: (2/3) * n^2 * n */
     .metrics = {{"GFLOP/s (2n^3/3 flops)", F(d.nn), 2.0 / 3, 0, F(d.n)},
                 {"the per-step baseline, GFLOP/s", F(d.nn), 2.0 / 3, 1, F(d.n)}},
@@ -59,110 +69,33 @@ static const kit_lab_decl DECL = {
 
 static const char *call_name(const inputs *in) { return kit_decl_the_call(&DECL, in)->name; }
 
-static double entry(const inputs *in, const void *m, int i, int j)
-{
-    size_t t = (size_t)i * (size_t)in->d.n + (size_t)j;
-    return in->d.is_double ? ((const double *)m)[t] : (double)((const float *)m)[t];
-}
-
-/* ||A - L U||_F / ||A||_F of the result, on the host in double (show mode, n <= 1100). */
+/* ||A - L U||_F / ||A||_F of the result as the checker forms it (show mode, n <= 1100). */
 static double backward_error(const inputs *in, const void *out)
 {
-    int n = in->d.n;
-    double r2 = 0, a2 = 0;
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++) {
-            int kmax = i < j ? i : j;
-            double s = 0;
-            for (int k = 0; k <= kmax; k++) /* l_ik u_kj, u_jj = 1 */
-                s += entry(in, out, i, k) * (k == j ? 1.0 : entry(in, out, k, j));
-            double a = in->d.a[(size_t)i * n + j];
-            r2 += (a - s) * (a - s);
-            a2 += a * a;
-        }
-    return a2 > 0 ? sqrt(r2 / a2) : sqrt(r2);
+    double *F = (double *)kit_xmalloc((size_t)(in->d.nn ? in->d.nn : 1) * sizeof *F, "the backward error");
+    for (int t = 0; t < in->d.nn; t++)
+        F[t] = in->d.is_double ? ((const double *)out)[t] : (double)((const float *)out)[t];
+    kit_lu f = {in->d.n, in->d.a, F, in->d.u};
+    double r = kit_lu_relative_residual(&f);
+    free(F);
+    return r;
 }
 
 static int after(kit_run_ctx *ctx, void *s, int, void *const *host)
 {
     const inputs *in = (const inputs *)s;
-    int n = in->d.n, c = n < 4 ? n : 4, status = in->status;
+    int n = in->d.n, status = in->status;
     if (!ctx->show)
         return 0;
     printf("%s(n=%d) returned %d%s\n", call_name(in), n, status,
            status == LU_OK ? " (LU_OK)" : status > 0 ? " (a zero pivot)" : "");
     if (status > 0 && status <= n)
         printf("  the pivot of column %d counts as zero\n", status - 1);
-    printf("top-left %d x %d of the result (L on and below the diagonal, U above):\n", c, c);
-    for (int i = 0; i < c; i++) {
-        printf("  ");
-        for (int j = 0; j < c; j++)
-            printf(" %12.6g", entry(in, host[1], i, j));
-        printf("\n");
-    }
+    kit_show_corner("the result (L on and below the diagonal, U above)", in->d.is_double ? KIT_T_F64 : KIT_T_F32, host[1],
+                    n, n);
     if (status == LU_OK && n <= 1100)
         printf("||A - LU||_F / ||A||_F = %.3g  (unit roundoff of %s: %.3g)\n", backward_error(in, host[1]),
                in->d.is_double ? "double" : "float", in->d.u);
-    return 0;
-}
-
-/* The timed calls (fresh.cuh): before each, a fresh A - scale * (A with rows
- * and columns rotated by shift), dataset.h - is made in a buffer of its own;
- * the timed call copies it into the matrix it factors in place (as the
- * baseline copies the pristine A: both sides pay the same copy), so a
- * factorization remembered from an earlier call is wrong.  Whole rows and
- * columns of the factored matrix of a few calls are recorded for the checker. */
-static void timed_lu(const kit_timed_calls *tc)
-{
-    inputs *in = (inputs *)tc->lab;
-    cudaMemcpy(tc->out, tc->in[0].work, (size_t)tc->out_count * sizeof(float), cudaMemcpyDeviceToDevice);
-    float *a = (float *)tc->out;
-    if (in->d.blocked)
-        lu_crout_blocked(a, in->d.n);
-    else
-        lu_crout(a, in->d.n);
-}
-
-/* LAB09_TIMED_LINES random rows, then as many columns, whole. */
-static void pick_lines(const kit_timed_calls *tc, kit_rng *r, int m, int64_t *idx)
-{
-    int64_t n = tc->side;
-    (void)m;
-    for (int l = 0; l < 2 * LAB09_TIMED_LINES; l++) {
-        int64_t line = kit_rng_range(r, 0, n - 1);
-        for (int64_t t = 0; t < n; t++)
-            *idx++ = l < LAB09_TIMED_LINES ? line * n + t : t * n + line;
-    }
-}
-
-static int timed(kit_run_ctx *, void *s, kit_timed_calls *tc, kit_lab_swap *)
-{
-    inputs *in = (inputs *)s;
-    int n = in->d.n;
-    tc->name = call_name(in), tc->call = timed_lu;
-    tc->how = KIT_FRESH_ROTATE_SQUARE, tc->side = n, tc->shift_hi = LAB09_TIMED_ROTATES(in->d.cls) ? n - 1 : 0;
-    tc->in[0].orig = in->d_orig, tc->in[0].count = (int64_t)n * n, tc->n_in = 1;
-    tc->out_count = (int64_t)n * n, tc->poison = 0xFF;
-    tc->sample = 2 * LAB09_TIMED_LINES * n, tc->pick = pick_lines;
-    return 0;
-}
-
-/* The pristine A back in place: before every call of a case held open
- * (make bench), and in the baseline. */
-static int restore(void *s)
-{
-    inputs *in = (inputs *)s;
-    size_t bytes = (size_t)in->d.nn * (in->d.is_double ? sizeof(double) : sizeof(float));
-    return cudaMemcpy(in->d_a, in->d_orig, bytes, cudaMemcpyDeviceToDevice) != cudaSuccess;
-}
-
-/* The pristine A restored first, timed with the call: both sides pay the same copy. */
-static int baseline(void *s)
-{
-    inputs *in = (inputs *)s;
-    if (restore(s) != 0)
-        return -1;
-    kit_lu_step((float *)in->d_a, in->d.n);
     return 0;
 }
 
@@ -179,6 +112,6 @@ static int show_time(kit_run_ctx *ctx, void *s)
 
 const kit_lab KIT_LAB = {
     .tag = "lab09", .state_size = sizeof(inputs), .generate = generate, .release = release, .after = after,
-    .timed = timed, .baseline = baseline, .timing_first = 1, .restore = restore, .show_time = show_time,
+    .baseline = baseline, .timing_first = 1, .show_time = show_time,
     .decl = &DECL,
 };

@@ -31,14 +31,7 @@ static int after(kit_run_ctx *ctx, void *s, int, void *const *host)
     int m = ((const inputs *)s)->d.m, n = ((const inputs *)s)->d.n;
     if (!ctx->show || !m || !n)
         return 0;
-    int rows = m < 4 ? m : 4, cols = n < 4 ? n : 4;
-    printf("top-left %d x %d of C:\n", rows, cols);
-    for (int i = 0; i < rows; i++) {
-        printf("  ");
-        for (int j = 0; j < cols; j++)
-            printf(" %12.6g", c[(size_t)i * n + j]);
-        printf("\n");
-    }
+    kit_show_corner("C", KIT_T_F32, c, m, n);
     printf("C[%d][%d] (bottom-right) = %.9g\n", m - 1, n - 1, c[(size_t)m * n - 1]);
     return 0;
 }

@@ -10,15 +10,15 @@
  * buffers against round_trip from pageable ones.
  * Part 2: pinned h_in / h_out, one traced call of process_streams, "out"
  * (u32, n); bench and show mode time it against the serialised baseline.
- * Destinations are poisoned with the complement of the data (by this file:
- * KIT_POISON_NONE to the driver), so an element never written always differs.
+ * Destinations are poisoned with the complement of the data
+ * (KIT_POISON_COMPLEMENT), so an element never written always differs.
  * Timed calls get fresh contents (fresh.cuh): the input words rotated and
  * XORed with a random mask, the destination poisoned, a sample recorded.
  *
  * Hooks beside the table, as only this lab does it: the student allocates
  * and frees part 1's buffers (pinned_alloc, a traced pinned_free at the end)
  * and what it returned decides whether the round trips run and are timed;
- * the complement poison; the show-mode lines and times of each part.
+ * the show-mode lines and times of each part.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,35 +33,14 @@ KIT_LAB_DESCRIPTORS_OMIT_FIELDS
 
 typedef struct {
     lab11_data d;
-    size_t bytes;
     uint32_t *pg_src, *pg_back, *pn_src, *pn_back, *d_buf; /* part 1 */
     const char *kind;                                      /* of pinned_alloc's memory */
     uint32_t *h_in, *h_out;                                /* part 2 */
 } inputs;
 
-static void poison(uint32_t *dst, const uint32_t *src, long long n)
-{
-    for (long long i = 0; i < n; i++)
-        dst[i] = ~src[i];
-}
-
 static int generate(const kit_params *p, uint64_t seed, void *s, char *err, size_t len)
 {
-    inputs *in = (inputs *)s;
-    if (lab11_generate(p, seed, &in->d, err, len) != 0)
-        return -1;
-    in->bytes = (size_t)in->d.n * sizeof(uint32_t);
-    if (in->d.part != 1)
-        return 0;
-    in->pg_src = (uint32_t *)malloc(in->bytes ? in->bytes : sizeof(uint32_t));
-    in->pg_back = (uint32_t *)malloc(in->bytes ? in->bytes : sizeof(uint32_t));
-    if (!in->pg_src || !in->pg_back) {
-        snprintf(err, len, "out of host memory");
-        return -1;
-    }
-    memcpy(in->pg_src, in->d.in, in->bytes);
-    poison(in->pg_back, in->d.in, in->d.n);
-    return 0;
+    return lab11_generate(p, seed, &((inputs *)s)->d, err, len);
 }
 
 /* pinned_alloc's buffers go back through the student's pinned_free (traced). */
@@ -75,8 +54,6 @@ static void release(kit_run_ctx *ctx, void *s)
         pinned_free(in->pn_back);
         kit_student_end(ctx);
     }
-    free(in->pg_src);
-    free(in->pg_back);
     lab11_free(&in->d);
 }
 
@@ -89,30 +66,6 @@ KIT_LAB_INVOKE(inputs, streams,
 /* Part 1: the round trip from pageable memory; Part 2: one stream, no overlap */
 KIT_LAB_BASELINE(inputs, baseline, in->d.part == 1 ? trip_pageable(in)
                  : kit_process_serial(in->h_in, in->h_out, (int)in->d.n, in->d.rounds), 0)
-
-/* Part 1 is copies only (no kernel required); part 2 needs none for no data
- * or rounds = 0 (copying through is the whole job). */
-static int call(kit_run_ctx *, void *s, int k, kit_lab_call *c)
-{
-    inputs *in = (inputs *)s;
-    uint64_t n = (uint64_t)in->d.n;
-    if (in->d.part == 2) {
-        if (k > 0)
-            return 0;
-        poison(in->h_out, in->d.in, in->d.n);
-        *c = kit_lab_call{"process_streams", n == 0 || in->d.rounds == 0, streams, {}, 1};
-        c->out[0] = kit_lab_out{LAB11_OUT, KIT_T_U32, in->h_out, 1, n, 0, 0, KIT_POISON_NONE};
-        return 1;
-    }
-    static const char *const names[] = {"pinned_alloc", "round_trip_pageable", "round_trip_pinned"};
-    static void (*const fns[])(void *) = {alloc_pinned, trip_pageable, trip_pinned};
-    if (k > 2)
-        return 0;
-    *c = kit_lab_call{names[k], 1, fns[k], {}, k == 2 ? 2 : 0};
-    c->out[0] = kit_lab_out{LAB11_OUT_BACK_PAGEABLE, KIT_T_U32, in->pg_back, 1, n, 0, 0, KIT_POISON_NONE};
-    c->out[1] = kit_lab_out{LAB11_OUT_BACK_PINNED, KIT_T_U32, in->pn_back, 1, n, 0, 0, KIT_POISON_NONE};
-    return 1;
-}
 
 /* pinned_alloc's answer decides whether the round trips run. */
 static int after_alloc(kit_run_ctx *ctx, inputs *in)
@@ -128,8 +81,7 @@ static int after_alloc(kit_run_ctx *ctx, inputs *in)
         fprintf(stderr, "lab11: pinned_alloc returned device memory\n");
         return KIT_LAB_STOP;
     }
-    memcpy(in->pn_src, in->d.in, in->bytes);
-    poison(in->pn_back, in->d.in, in->d.n);
+    memcpy(in->pn_src, in->d.in, (size_t)in->d.n * sizeof(uint32_t));
     return 0;
 }
 
@@ -145,9 +97,10 @@ static int after(kit_run_ctx *ctx, void *s, int k, void *const *)
         const char *kind = in->kind;
         printf("pinned_alloc returned %s memory%s\n", kind,
                strcmp(kind, "host") ? " - not page-locked" : " (page-locked)");
+        size_t bytes = (size_t)d->n * sizeof(uint32_t);
         printf("round trip of %lld words: pageable %s, pinned %s\n", d->n,
-               memcmp(in->pg_back, d->in, in->bytes) ? "WRONG data back" : "data back intact",
-               memcmp(in->pn_back, d->in, in->bytes) ? "WRONG data back" : "data back intact");
+               memcmp(in->pg_back, d->in, bytes) ? "WRONG data back" : "data back intact",
+               memcmp(in->pn_back, d->in, bytes) ? "WRONG data back" : "data back intact");
         return 0;
     }
     long long wrong = 0;
@@ -162,46 +115,52 @@ static int after(kit_run_ctx *ctx, void *s, int k, void *const *)
  * the original ones rotated by shift and XORed with a 32-bit mask (Part 1:
  * in pinned_alloc's buffer; Part 2: in a pinned buffer of the kit's) and the
  * destination is poisoned; LAB11_TIMED_SAMPLE words of the destination of a
- * few calls are recorded for the checker.  The baseline keeps the original
- * buffers. */
-static void timed_call(const kit_timed_calls *tc)
-{
-    const inputs *in = (const inputs *)tc->lab;
-    const lab11_data *d = &in->d;
-    uint32_t *src = (uint32_t *)tc->in[0].work, *dst = (uint32_t *)tc->out;
-    if (d->part == 1)
-        round_trip(src, in->d_buf, dst, (size_t)d->n);
-    else
-        process_streams(src, dst, (int)d->n, d->rounds, d->chunks, d->streams);
-}
-
-/* Untimed when pinned_alloc gave nothing usable, or device/managed memory. */
-static int timed(kit_run_ctx *, void *s, kit_timed_calls *tc, kit_lab_swap *)
+ * few calls are recorded for the checker.  Each is the checked call's own
+ * adapter (Part 2: on the kit's buffers, swapped in for h_in and h_out); the
+ * baseline keeps the original buffers.  Untimed when pinned_alloc gave
+ * nothing usable, or device/managed memory. */
+static int timed(kit_run_ctx *, void *s, kit_timed_calls *tc, kit_lab_swap *sw)
 {
     inputs *in = (inputs *)s;
     if (in->d.n == 0 || (in->d.part == 1 && (!in->pn_src || (strcmp(kit_memory_kind(in->pn_src), "host") &&
                                                               strcmp(kit_memory_kind(in->pn_src), "pageable")))))
         return KIT_LAB_UNTIMED;
-    tc->call = timed_call;
     tc->how = KIT_FRESH_ROTATE_XOR, tc->shift_hi = in->d.n - 1;
     tc->in[0].orig = in->d.in, tc->in[0].count = in->d.n, tc->n_in = 1;
     tc->out_count = in->d.n, tc->out_host = 1, tc->poison = 0xFF, tc->sample = LAB11_TIMED_SAMPLE;
     if (in->d.part == 1) { /* copies (no kernel is expected) between pinned_alloc's buffers */
-        tc->name = "round_trip", tc->kernel_optional = 1;
+        tc->name = "round_trip", tc->kernel_optional = 1, sw->invoke = trip_pinned;
         tc->in[0].work = in->pn_src, tc->out = in->pn_back;
     } else {
-        tc->name = "process_streams", tc->kernel_optional = in->d.rounds == 0;
+        tc->name = "process_streams", tc->kernel_optional = in->d.rounds == 0, sw->invoke = streams;
+        sw->in[0] = (void **)&in->h_in, sw->out = (void **)&in->h_out;
     }
     return 0;
 }
 
 #define F(member) KIT_AT(inputs, member)
 #define PART(p) KIT_WHEN(inputs, d.part, p)
-/* Part 1's device buffer; Part 2's pinned ones.  Each metric: n words in and out. */
+/* A destination of n words on the host (NULL name: poisoned, recorded later) */
+#define BACK(name, at, poison) {name, KIT_T_U32, F(at), F(d.words), poison, KIT_DECL_HOST, .complement_of = F(d.in)}
+/* Part 1's device buffer and pageable ones; Part 2's pinned ones.  Each metric: n words in and out. */
 static const kit_lab_decl DECL = {
     .bufs = {{F(d_buf), KIT_T_U32, F(d.words), .when = PART(1)},
+             {F(pg_src), KIT_T_U32, F(d.words), F(d.in), .when = PART(1), .pageable = 1},
+             {F(pg_back), KIT_T_U32, F(d.words), .when = PART(1), .pageable = 1},
              {F(h_in), KIT_T_U32, F(d.words), F(d.in), .when = PART(2), .pinned = 1},
              {F(h_out), KIT_T_U32, F(d.words), .when = PART(2), .pinned = 1}},
+    /* Part 1, in order, copies only (no kernel required): both round trips'
+     * destinations recorded after the second, each poisoned before its own;
+     * Part 2 needs no kernel for rounds = 0 (copying through is the whole job) */
+    .calls = {{"pinned_alloc", alloc_pinned, PART(1), .kernel_optional = 1},
+              {"round_trip_pageable", trip_pageable, PART(1), .out = {BACK(NULL, pg_back, KIT_POISON_COMPLEMENT)},
+               .kernel_optional = 1},
+              {"round_trip_pinned", trip_pinned, PART(1),
+               .out = {BACK(LAB11_OUT_BACK_PAGEABLE, pg_back, KIT_POISON_NONE),
+                       BACK(LAB11_OUT_BACK_PINNED, pn_back, KIT_POISON_COMPLEMENT)}, .kernel_optional = 1},
+              {"process_streams", streams, PART(2), .optional_if_zero = F(d.rounds),
+               .out = {BACK(LAB11_OUT, h_out, KIT_POISON_COMPLEMENT)}}},
+    .every_call = 1,
     .refuse = {{KIT_LAB_BENCH_BEFORE, F(d.words), 1, INT32_MAX, "the benchmark needs n > 0"}},
     .metrics = {{"round trip from pinned memory (GB/s)", F(d.words), 8, 0, .when = PART(1)},
                 {"round trip from pageable memory (GB/s)", F(d.words), 8, 1, .when = PART(1)},
@@ -226,6 +185,6 @@ static int show_time(kit_run_ctx *ctx, void *s)
 }
 
 const kit_lab KIT_LAB = {
-    .tag = "lab11", .state_size = sizeof(inputs), .generate = generate, .release = release, .call = call,
+    .tag = "lab11", .state_size = sizeof(inputs), .generate = generate, .release = release,
     .after = after, .timed = timed, .baseline = baseline, .show_time = show_time, .decl = &DECL,
 };

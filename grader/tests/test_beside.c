@@ -1,12 +1,17 @@
-/* test_perf_first.c - a grading's performance test run before its other
- * tests (engine.c, grade_tests): with a stand-in runner and checker (shell
- * scripts: no GPU, no nvcc), the whole of grade_tests runs as in a check
- * (the case server, a gated timing run, the checkers, a call that does not
- * return), and what it produces is compared with KIT_PERF_FIRST=0 (the
- * rubric's order throughout): the same results in the rubric's order, the
- * performance test's verdict from its own checker, which ran beside the
- * other tests and read files of its own, and the other tests not skipped
- * for a call that did not return in it. */
+/* test_beside.c - a grading's work beside other work (engine.c, serve.c),
+ * with a stand-in runner and checker (shell scripts: no GPU, no nvcc); the
+ * whole of grade_tests runs as in a check (the case server, a gated timing
+ * run, the checkers, a call that does not return), and what it produces is
+ * compared with the same grading done one step after the other:
+ * - a performance test run before its other tests, against KIT_PERF_FIRST=0
+ *   (the rubric's order throughout): the same results in the rubric's
+ *   order, the performance test's verdict from its own checker, which ran
+ *   beside the other tests and read files of its own, and the other tests
+ *   not skipped for a call that did not return in it;
+ * - a correctness case's checker beside the case server's next cases,
+ *   against KIT_CHECKS_BESIDE=0 (each checker before the next case): the
+ *   same results and failures in the same order, each checker on its own
+ *   run's files, their folders gone. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,10 +26,11 @@
 static char dir[64], logpath[128];
 
 /* The runner: modes run, bench and serve (case lines on KIT_CTL_FD), each
- * run logged; the result file and stdout say the run's nonce.  A case with
- * hang=yes calls stuck(), which does not return (the watchdog's record,
- * KIT_EXIT_HUNG); a run told --skip-calls stuck skips every case.  No gate
- * words: a timing run that says none simply ends (run_gated). */
+ * run logged; the result file and stdout say the run's nonce (wrong=yes:
+ * the result file does not; link=yes: a link is planted in its place).  A
+ * case with hang=yes calls stuck(), which does not return (the watchdog's
+ * record, KIT_EXIT_HUNG); a run told --skip-calls stuck skips every case.
+ * No gate words: a timing run that says none simply ends (run_gated). */
 static const char *runner_sh =
     "#!/bin/bash\n"
     "mode=$1; shift; params= out= nonce= skip=\n"
@@ -34,6 +40,8 @@ static const char *runner_sh =
     "  if [ -n \"$skip\" ]; then echo \"" KIT_SKIPPED_LINE "stuck\" >&2; return 8; fi\n"
     "  case \" $1 \" in *' hang=yes '*) printf 'stuck\\t2.000\\t5.000\\tstuck_kernel\\n' > " KIT_HANG_FILE
     "; return 6;; esac\n"
+    "  case \" $1 \" in *' link=yes '*) rm -f \"$out\"; ln -s /etc/hostname \"$out\"; echo \"stdout $2\"; return 0;;\n"
+    "    *' wrong=yes '*) echo wrong > \"$out\"; echo \"stdout $2\"; return 0;; esac\n"
     "  echo \"$2\" > \"$out\"; echo \"stdout $2\"; return 0; }\n"
     "echo \"$mode $params\" >> LOG\n"
     "case $mode in\n"
@@ -47,20 +55,26 @@ static const char *runner_sh =
     "esac\n";
 
 /* The checker: passes a run whose result file and stdout are its own
- * (its nonce); a timing run's (perf=yes) takes 1 s first, and its times
- * make a speedup of 3x. */
+ * (its nonce); slow=yes takes 0.4 s first; a timing run's (perf=yes)
+ * takes 1 s first, and its times make a speedup of 3x. */
 static const char *check_sh =
     "#!/bin/bash\n"
     "while [ $# -gt 0 ]; do case $1 in --params) params=$2; shift;; --out) out=$2; shift;;\n"
     "  --nonce) nonce=$2; shift;; --stdout) sout=$2; shift;; esac; shift; done\n"
     "echo \"check-start $params\" >> LOG\n"
     "metrics=\n"
+    "case \" $params \" in *' slow=yes '*) sleep 0.4;; esac\n"
     "case \" $params \" in *' perf=yes '*) sleep 1; metrics='\"" KIT_KEY_STUDENT_MS "\": 1.0, \"" KIT_KEY_BASELINE_MS
     "\": 3.0';; esac\n"
     "if [ \"$(cat \"$out\")\" = \"$nonce\" ] && grep -qx \"stdout $nonce\" \"$sout\"; then pass=true; else pass=false; fi\n"
     "echo \"check-end $params $pass\" >> LOG\n"
     "echo \"{\\\"" KIT_VERDICT_PASS "\\\": $pass, \\\"" KIT_VERDICT_SUMMARY
     "\\\": \\\"not this run's files\\\", \\\"" KIT_VERDICT_METRICS "\\\": {$metrics}}\"\n";
+
+/* compute-sanitizer: runs the program it is given, and finds nothing. */
+static const char *sanitizer_sh = "#!/bin/bash\n"
+                                  "while [ $# -gt 0 ] && [ \"${1##*/}\" != runner ]; do shift; done\n"
+                                  "exec \"$@\"\n";
 
 /* Writes text to path (executable), each LOG in it replaced by the log's path. */
 static void write_script(const char *path, const char *text)
@@ -113,6 +127,8 @@ static void setup(rubric_test *t, int n)
     snprintf(eng.lab_build, sizeof eng.lab_build, "%s", dir);
     snprintf(path, sizeof path, "%s/check", dir);
     write_script(path, check_sh);
+    snprintf(eng.conf.compute_sanitizer, sizeof eng.conf.compute_sanitizer, "%s/compute-sanitizer", dir);
+    write_script(eng.conf.compute_sanitizer, sanitizer_sh);
     memset(&gr, 0, sizeof gr);
     gr.e = &eng;
     ck_assert_int_eq(prepare_dirs(&eng, (snprintf(path, sizeof path, "%s/work", dir), path), &gr.w), 0);
@@ -126,11 +142,12 @@ static void teardown(void)
     ck_assert_int_eq(system(cmd), 0);
 }
 
-/* Grades with KIT_PERF_FIRST=first into g (report lines and timings into
- * *report); the runs' and checkers' log into *log (both malloc'ed). */
-static void grade(const char *first, grade_result *g, char **report, char **log)
+/* Grades with the environment variable `var` set to value into g (report
+ * lines and timings into *report); the runs' and checkers' log into *log
+ * (both malloc'ed). */
+static void grade_env(const char *var, const char *value, grade_result *g, char **report, char **log)
 {
-    setenv("KIT_PERF_FIRST", first, 1);
+    setenv(var, value, 1);
     unlink(logpath);
     size_t len;
     eng.log = open_memstream(report, &len);
@@ -148,6 +165,12 @@ static void grade(const char *first, grade_result *g, char **report, char **log)
     *log = calloc(1, 1 << 16);
     ck_assert_uint_gt(fread(*log, 1, (1 << 16) - 1, f), 0);
     fclose(f);
+}
+
+/* The same with KIT_PERF_FIRST=first. */
+static void grade(const char *first, grade_result *g, char **report, char **log)
+{
+    grade_env("KIT_PERF_FIRST", first, g, report, log);
 }
 
 /* The same results, test by test in the rubric's order: all but the seconds. */
@@ -212,7 +235,7 @@ START_TEST(first_and_beside_with_the_same_results)
     ck_assert_msg(!strncmp(b.log, "bench perf=yes n=3\n", 19), "%s", b.log);
     const char *start = log_at(b.log, "check-start perf=yes n=3"), *end = log_at(b.log, "check-end perf=yes n=3 true");
     const char *served = log_at(b.log, "case n=1");
-    ck_assert_msg(start && end && served && start < served && served < end, "%s", b.log);
+    ck_assert_msg(start && end && served && served < end, "%s", b.log);
     /* the rubric's order without it: the timing run after the correctness runs */
     ck_assert_msg(log_at(b.log0, "case n=2") < log_at(b.log0, "bench perf=yes n=3"), "%s", b.log0);
     /* the report's lines in the rubric's order, and what ran where */
@@ -294,17 +317,100 @@ START_TEST(the_rubrics_order_where_it_could_matter)
 }
 END_TEST
 
-static Suite *perf_first_suite(void)
+static char *cases_san[] = {"san=yes n=9"};
+
+/* Two gradings of the rubric [test a] (cases), [test memcheck] (a sanitizer
+ * session beside test a): each case's checker beside the next cases, and
+ * each before the next (KIT_CHECKS_BESIDE=0); the same results in both. */
+static void grade_beside(char **cases, int n, both *b)
 {
-    Suite *s = suite_create("perf_first");
+    make_test(&tests[0], "a", KIND_CORRECTNESS, cases, n);
+    make_test(&tests[1], "memcheck", KIND_SANITIZER, cases_san, 1);
+    snprintf(tests[1].tool, sizeof tests[1].tool, "memcheck");
+    setup(tests, 2);
+    grade_env("KIT_CHECKS_BESIDE", "1", &b->first, &b->report, &b->log);
+    grade_env("KIT_CHECKS_BESIDE", "0", &b->before, &b->report0, &b->log0);
+    unsetenv("KIT_CHECKS_BESIDE");
+    same_results(&b->first, &b->before);
+}
+
+/* Entries of the grading's work folder named check-*: left behind. */
+static int check_dirs_left(void)
+{
+    char cmd[2200];
+    snprintf(cmd, sizeof cmd, "ls -d %s/check-* >/dev/null 2>&1", gr.w.root);
+    return system(cmd) == 0;
+}
+
+static char *cases_beside[] = {"slow=yes n=1", "wrong=yes n=2", "slow=yes n=3",
+                               "link=yes n=4", "n=5",           "slow=yes wrong=yes n=6"};
+
+START_TEST(checkers_beside_the_next_cases)
+{
+    both b;
+    grade_beside(cases_beside, 6, &b);
+    /* 3 of 6 right, the others described in the cases' order */
+    ck_assert_int_eq(b.first.tests[0].status, ST_FAIL);
+    ck_assert(b.first.tests[0].score == 5);
+    const char *out = sb_str(&b.first.tests[0].output);
+    const char *w2 = strstr(out, "case wrong=yes n=2"), *l4 = strstr(out, "case link=yes n=4"),
+               *w6 = strstr(out, "case slow=yes wrong=yes n=6");
+    ck_assert_msg(w2 && l4 && w6 && w2 < l4 && l4 < w6, "%s", out);
+    ck_assert_msg(strstr(l4, "replaced by a symbolic link") < w6, "%s", out);
+    /* case 1's slow checker ended after case 2 was served; one at a time, before */
+    const char *e1 = log_at(b.log, "check-end slow=yes n=1 true"), *c2 = log_at(b.log, "case wrong=yes n=2");
+    ck_assert_msg(e1 && c2 && c2 < e1, "%s", b.log);
+    ck_assert_msg(log_at(b.log0, "check-end slow=yes n=1 true") < log_at(b.log0, "case wrong=yes n=2"), "%s", b.log0);
+    ck_assert_int_eq(kit_test_count(b.log, "check-start"), 5); /* not for the link: the grader refused it */
+    ck_assert_msg(strstr(b.report, "(beside the next runs)") && !strstr(b.report0, "beside the next runs"), "%s\n%s",
+                  b.report, b.report0);
+    ck_assert(!check_dirs_left());
+    ck_assert_msg(log_at(b.log, "case san=yes n=9"), "%s", b.log); /* the session beside */
+    /* no session beside: the grading gives its GPU hold back while each checker runs */
+    grade_result g;
+    char *report, *log;
+    eng.rub.n_tests = 1;
+    grade_env("KIT_CHECKS_BESIDE", "1", &g, &report, &log);
+    ck_assert_msg(!strstr(report, "beside the next runs"), "%s", report);
+    ck_assert_msg(log_at(log, "check-end slow=yes n=1 true") < log_at(log, "case wrong=yes n=2"), "%s", log);
+    ck_assert_int_eq(g.tests[0].status, b.before.tests[0].status);
+    ck_assert_str_eq(sb_str(&g.tests[0].output), sb_str(&b.before.tests[0].output));
+    grade_result_free(&g), free(report), free(log);
+    unsetenv("KIT_CHECKS_BESIDE");
+    both_free(&b);
+}
+END_TEST
+
+/* A call that does not return among checkers still running: judged as one
+ * at a time would, the cases after it skipped alike. */
+START_TEST(checkers_beside_a_call_that_does_not_return)
+{
+    static char *cases[] = {"slow=yes n=1", "slow=yes n=2", "hang=yes n=3", "slow=yes n=4", "n=5"};
+    both b;
+    grade_beside(cases, 5, &b);
+    const char *out = sb_str(&b.first.tests[0].output);
+    ck_assert_msg(strstr(out, "case hang=yes n=3") && strstr(out, "stuck() did not return"), "%s", out);
+    /* the two before it right, the two after it not made */
+    ck_assert_msg(b.first.tests[0].score == 4, "%g %s", b.first.tests[0].score, out);
+    ck_assert_msg(strstr(out, "case slow=yes n=4") > strstr(out, "case hang=yes n=3"), "%s", out);
+    ck_assert(!check_dirs_left());
+    both_free(&b);
+}
+END_TEST
+
+static Suite *beside_suite(void)
+{
+    Suite *s = suite_create("beside");
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, first_and_beside_with_the_same_results);
     tcase_add_test(tc, a_call_hung_before_its_turn);
     tcase_add_test(tc, a_call_hung_in_the_run_first);
     tcase_add_test(tc, the_rubrics_order_where_it_could_matter);
+    tcase_add_test(tc, checkers_beside_the_next_cases);
+    tcase_add_test(tc, checkers_beside_a_call_that_does_not_return);
     suite_add_tcase(s, tc);
     return s;
 }
 
-KIT_CHECK_MAIN(perf_first_suite)
+KIT_CHECK_MAIN(beside_suite)
