@@ -1,6 +1,6 @@
 /* lab_driver.cu - the one harness driver: run, bench and baseline mode of
  * every lab, from its descriptor (kit/lab.cuh says what it does and in which
- * order), and a case held open for the bench program (make bench). */
+ * order). */
 #include <cuda_runtime.h>
 #include <math.h>
 #include <stdio.h>
@@ -277,9 +277,6 @@ static int table_restore(const lab_case *lc)
     return cudaMemcpy(*b.at, b.host, b.upload, cudaMemcpyDeviceToDevice) != cudaSuccess;
 }
 
-/* What a call changed in place put back: the lab's restore, else its table's. */
-static int restore(const lab_case *lc) { return lc->lab->restore ? lc->lab->restore(lc->state) : table_restore(lc); }
-
 /* The baseline of a call in place gets the untouched input back first,
  * timed with it, as each timed call copies its fresh one. */
 static void baseline(void *arg)
@@ -493,74 +490,4 @@ int kit_lab_bench(kit_run_ctx *ctx, const kit_lab *lab)
     }
     teardown(ctx, &lc);
     return rc;
-}
-
-/* ---- a case held open: the bench program (tools/bench/lib) ----------------------- */
-
-kit_lab_case *kit_lab_case_open(kit_run_ctx *ctx, const kit_lab *lab)
-{
-    lab_case *lc = (lab_case *)malloc(sizeof *lc);
-    if (!lc) {
-        oom(lab);
-        return NULL;
-    }
-    ctx->bench = 1;
-    int rc = setup(ctx, lc, lab);
-    if (rc == 0)
-        rc = refused(ctx, lc, KIT_LAB_BENCH_BEFORE);
-    if (rc == 0)
-        rc = timing_buffers(ctx, lc);
-    if (rc != 0) {
-        kit_lab_case_close(ctx, lc);
-        return NULL;
-    }
-    return lc;
-}
-
-void *kit_lab_case_state(kit_lab_case *lc) { return lc->state; }
-
-int kit_lab_case_call(kit_run_ctx *ctx, kit_lab_case *lc, kit_lab_call *c)
-{
-    const kit_lab *lab = lc->lab;
-    char err[200];
-    memset(c, 0, sizeof *c);
-    if (!(lab->call ? lab->call(ctx, lc->state, 0, c) : kit_decl_fill_call(lab->decl, lc->state, 0, c))) {
-        fprintf(stderr, "%s: this case has no call\n", lab->tag);
-        return -1;
-    }
-    if (kit_lab_check_call(c, err, sizeof err) != 0) {
-        fprintf(stderr, "%s: the harness breaks a rule: %s\n", lab->tag, err);
-        return -1;
-    }
-    return 0;
-}
-
-int kit_lab_case_prepare(kit_lab_case *lc, const kit_lab_call *c)
-{
-    if (kit_lab_poison(c) != 0)
-        return -1;
-    if (restore(lc) != 0) {
-        fprintf(stderr, "%s: the inputs could not be restored\n", lc->lab->tag);
-        return -1;
-    }
-    return 0;
-}
-
-int kit_lab_case_record(kit_run_ctx *ctx, kit_lab_case *lc, const kit_lab_call *c)
-{
-    int rc = record(ctx, lc, c, 0);
-    return rc == KIT_LAB_STOP ? 0 : rc;
-}
-
-int kit_lab_case_baseline(kit_lab_case *lc)
-{
-    lc->baseline_failed = 0;
-    baseline(lc);
-    return lc->baseline_failed ? -1 : 0;
-}
-
-void kit_lab_case_close(kit_run_ctx *ctx, kit_lab_case *lc)
-{
-    teardown(ctx, lc);
-    free(lc);
 }

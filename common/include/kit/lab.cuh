@@ -124,11 +124,6 @@ struct kit_lab {
     /* Timing buffers before the checked call in bench mode (lab09: the
      * pristine matrix every timed call restores), not just before timing. */
     int timing_first;
-    /* A case held open (the bench program): puts back, before each call,
-     * what the call changes in place (lab09: A from its pristine copy);
-     * nonzero when it failed.  NULL: the table's (kit_decl_timed.in_place:
-     * also before the baseline), or the calls change no input. */
-    int (*restore)(void *state);
     /* After a timing: what else the lab measures (lab02's CPU loop). */
     int (*after_timing)(kit_run_ctx *ctx, void *state);
     /* Bench-mode records after KIT_KEY_STUDENT_MS and KIT_KEY_BASELINE_MS,
@@ -193,25 +188,9 @@ int kit_lab_run(kit_run_ctx *ctx, const kit_lab *lab);
 int kit_lab_bench(kit_run_ctx *ctx, const kit_lab *lab);
 int kit_lab_baseline(kit_run_ctx *ctx, const kit_lab *lab);
 
-/* A case held open, for the bench program (tools/bench/lib: make bench),
- * which loads one lab's descriptor per implementation and times them side
- * by side.  open: inputs, buffers (the timing ones too) and the refusals
- * before bench mode's call, as kit_lab_bench; NULL after saying why.
- * call: call 0 of the case, declared and held to the rules (-1: said why);
- * before each call the caller prepares it (prepare: its outputs poisoned,
- * kit_lab_poison, and the lab's restore; -1 when either failed) and makes
- * it (c->invoke(state)), untraced.  record: its outputs read back and written
- * to ctx->out (kit_out), then the lab's `after`.  baseline: one call of the
- * kit's baseline, -1 when it failed. */
-typedef struct kit_lab_case kit_lab_case;
-kit_lab_case *kit_lab_case_open(kit_run_ctx *ctx, const kit_lab *lab);
-void *kit_lab_case_state(kit_lab_case *lc);
-int kit_lab_case_call(kit_run_ctx *ctx, kit_lab_case *lc, kit_lab_call *c);
+/* Poisons call c's outputs as the driver does before each call (their
+ * declared poison, or the complement of their source); -1 when it failed. */
 int kit_lab_poison(const kit_lab_call *c);
-int kit_lab_case_prepare(kit_lab_case *lc, const kit_lab_call *c);
-int kit_lab_case_record(kit_run_ctx *ctx, kit_lab_case *lc, const kit_lab_call *c);
-int kit_lab_case_baseline(kit_lab_case *lc);
-void kit_lab_case_close(kit_run_ctx *ctx, kit_lab_case *lc);
 
 /* Times the lab's timed calls against its baseline (warmup + reps each),
  * allocating the timing buffers first; 0, -1 (said on stderr), KIT_LAB_UNTIMED,

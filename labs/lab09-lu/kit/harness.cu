@@ -4,8 +4,7 @@
  * "status" (i32) and the factored matrix "a" (f32 or f64, n*n) recorded.
  * Bench mode times lu_crout_blocked against the kit's per-step version; the
  * call factors in place, so every timed call first copies its fresh A into
- * place (the baseline, and each call of a case held open by make bench, the
- * pristine A: timed.in_place).
+ * place (the baseline the pristine A: timed.in_place).
  *
  * Hooks beside the table: the show-mode status, corner, backward error and time.
  */
