@@ -188,6 +188,20 @@ int kit_lab_run(kit_run_ctx *ctx, const kit_lab *lab);
 int kit_lab_bench(kit_run_ctx *ctx, const kit_lab *lab);
 int kit_lab_baseline(kit_run_ctx *ctx, const kit_lab *lab);
 
+/* One case of a mode into the result file out_path (run_case.cu): the
+ * parameters' words parsed, the mode run on lab (decided: bench mode's
+ * bounds, or NULL), the trace's records and KIT_KEY_RUNNER_STATUS written
+ * after it, the trace's records forgotten for the next case.  A KIT_EXIT_*
+ * status, said on stderr.  The runner's run, bench, baseline and each case
+ * it serves; each row of make bench (tools/bench/lib), on the row's lab.
+ * kit_run_ctx_init: the context of one case, -1 (said) when the words are
+ * bad parameters; kit_run_exit_status: the KIT_EXIT_* of a mode's status. */
+typedef enum { KIT_MODE_RUN, KIT_MODE_BENCH, KIT_MODE_BASELINE } kit_run_mode;
+int kit_run_case(const kit_lab *lab, kit_run_mode mode, const char *words, uint64_t seed, uint64_t nonce,
+                 const char *out_path, int warmup, int reps, const kit_decided *decided);
+int kit_run_ctx_init(kit_run_ctx *ctx, kit_params *params, const char *words, uint64_t seed, int warmup, int reps);
+int kit_run_exit_status(int rc);
+
 /* Poisons call c's outputs as the driver does before each call (their
  * declared poison, or the complement of their source); -1 when it failed. */
 int kit_lab_poison(const kit_lab_call *c);
