@@ -295,9 +295,9 @@ $(BUILD)/grader/tests/test_%: grader/tests/test_%.c $(call obj,$(GRADER_LIB_C)) 
 
 # The lab driver's rules on the CPU (nvcc: the driver is CUDA C++; no CUDA call is made).
 UNIT_TESTS += $(BUILD)/common/tests/test_lab_driver
-$(BUILD)/common/tests/test_lab_driver: common/tests/test_lab_driver.cu common/src/lab_driver.cu common/src/lab_decl.cu common/tests/plain_check.h common/tests/plain_catch.h $(LIBKIT) $(DEPS_OK) $(FLAGS_STAMP)
+$(BUILD)/common/tests/test_lab_driver: common/tests/test_lab_driver.cu common/src/lab_driver.cu common/src/lab_decl.cu common/src/lab_metrics.cu common/tests/plain_check.h common/tests/plain_catch.h $(LIBKIT) $(DEPS_OK) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
-	$(Q)$(call say,NVCC,$@)$(NVCC) $(KIT_NVCCFLAGS) $(NVCCFLAGS) -o $@ $< common/src/lab_driver.cu common/src/lab_decl.cu $(LIBKIT) $(OPENMP_LINK) -lm
+	$(Q)$(call say,NVCC,$@)$(NVCC) $(KIT_NVCCFLAGS) $(NVCCFLAGS) -o $@ $< common/src/lab_driver.cu common/src/lab_decl.cu common/src/lab_metrics.cu $(LIBKIT) $(OPENMP_LINK) -lm
 
 # The runner's memory kinds, on memory the CUDA runtime does not know (nvcc: CUDA C++; no GPU needed).
 UNIT_TESTS += $(BUILD)/common/tests/test_memory_kind

@@ -412,13 +412,12 @@ static void record_times(kit_run_ctx *ctx, const lab_case *lc, const kit_timing 
     kit_out_f64(ctx, KIT_KEY_TIMED_PAIRS, ts->reps);
     if (ts->decided)
         kit_out_f64(ctx, KIT_KEY_TIMED_DECIDED, ts->decided);
-    for (int i = 0; i < KIT_LAB_MAX_METRICS && lab->metrics[i].label; i++)
-        record_metric(ctx, lc, lab->metrics[i].label,
-                      lab->metrics[i].value(lc->state, lab->metrics[i].baseline ? tb->median_ms : ts->median_ms));
-    for (int i = 0; lab->decl && i < KIT_LAB_MAX_METRICS && lab->decl->metrics[i].label; i++) {
-        const kit_decl_metric *m = &lab->decl->metrics[i];
-        double ms = m->baseline ? tb->median_ms : ts->median_ms;
-        record_metric(ctx, lc, m->label, kit_decl_metric_value(m, lc->state, ms));
+    const char *label;
+    int base, hooks = kit_lab_hook_metrics(lab);
+    for (int i = 0; (label = kit_lab_metric(lab, i, &base)) != NULL; i++) {
+        double ms = base ? tb->median_ms : ts->median_ms;
+        record_metric(ctx, lc, label, i < hooks ? lab->metrics[i].value(lc->state, ms)
+                                                : kit_decl_metric_value(&lab->decl->metrics[i - hooks], lc->state, ms));
     }
 }
 

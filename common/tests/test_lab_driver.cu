@@ -196,6 +196,37 @@ static void in_place(void)
     CHECK(base_saw == 4, "the baseline did not begin on the untouched input: page[3] %g", base_saw);
 }
 
+/* The lab's metrics as one list, its hooks' then its table's, each
+ * recorded in bench mode in that order; the rate a table shows is the
+ * first of the call's own in GB/s, else in GFLOP/s, else none. */
+static void metrics_list(void)
+{
+    static const kit_lab_decl RATED = {.metrics = {{"copy (GB/s)", KIT_AT(fake, four), 4, 1},
+                                                   {"work GFLOP/s", KIT_AT(fake, four), 2},
+                                                   {"moved (GB/s)", KIT_AT(fake, four), 4}}};
+    kit_lab_decl flops = RATED;
+    flops.metrics[2].label = NULL;
+    kit_lab lab = KIT_LAB;
+    lab.decl = &RATED;
+    int base = -1;
+    CHECK(kit_lab_hook_metrics(&lab) == 3 && !strcmp(kit_lab_metric(&lab, 1, &base), "baseline rate") && base == 1 &&
+              !strcmp(kit_lab_metric(&lab, 3, &base), "copy (GB/s)") && base == 1 &&
+              !strcmp(kit_lab_metric(&lab, 4, &base), "work GFLOP/s") && base == 0 && !kit_lab_metric(&lab, 6, &base),
+          "the metrics in order");
+    const char *rate = kit_lab_rate_label(&lab);
+    CHECK(rate && !strcmp(rate, "moved (GB/s)"), "the rate: %s (not the baseline's GB/s, GB/s before GFLOP/s)", rate);
+    lab.decl = &flops;
+    rate = kit_lab_rate_label(&lab);
+    CHECK(rate && !strcmp(rate, "work GFLOP/s"), "the rate without GB/s: %s", rate);
+    CHECK(!kit_lab_rate_label(&KIT_LAB), "a rate in neither unit");
+    lab.decl = &RATED;
+    char err[1024];
+    int rc = run_lab(&lab, PLAIN, 1, err, sizeof err);
+    CHECK(rc == 0 && strstr(outs, "metric.baseline rate=2;metric.copy (GB/s)=4e-06;metric.work GFLOP/s=4e-06;"
+                                  "metric.moved (GB/s)=8e-06;"),
+          "the table's metrics recorded after the hooks': rc %d '%s'", rc, outs);
+}
+
 /* A host output poisoned with the complement of its source, word by word. */
 static void complement_poison(void)
 {
@@ -326,5 +357,6 @@ int main(void)
 
     in_place();
     complement_poison();
+    metrics_list();
     return plain_check_summary();
 }

@@ -179,6 +179,17 @@ static inline int kit_lab_one_call(kit_lab_call *c, const char *name, int kernel
     return 1;
 }
 
+/* The lab's metrics as one list (lab_metrics.cu), what the driver records
+ * in bench mode: metric i (0, 1, ...: its hooks' - the first
+ * kit_lab_hook_metrics of them -, then its table's), its label or NULL past
+ * the last; *baseline: valued at the baseline's time. */
+int kit_lab_hook_metrics(const kit_lab *lab);
+const char *kit_lab_metric(const kit_lab *lab, int i, int *baseline);
+/* The label of the metric that rates the call (make bench's rate column):
+ * the first of the call's own (not the baseline's) in GB/s, else in
+ * GFLOP/s; NULL when none is (lab04's elements/s). */
+const char *kit_lab_rate_label(const kit_lab *lab);
+
 /* The lab's descriptor: each harness.cu defines it. */
 extern const kit_lab KIT_LAB;
 
