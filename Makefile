@@ -311,12 +311,13 @@ $(BUILD)/common/tests/test_lab_decl: common/tests/test_lab_decl.cu common/src/la
 	@mkdir -p $(@D)
 	$(Q)$(call say,NVCC,$@)$(NVCC) $(KIT_NVCCFLAGS) $(NVCCFLAGS) -o $@ $< common/src/lab_decl.cu $(LIBKIT) $(OPENMP_LINK) -lm
 
-# make bench's program on the CPU, the runner's bench mode and the checker
-# faked (nvcc: bench.cu is CUDA C++; no CUDA call is made).
+# make bench's program on the CPU, the runner's case and the checker's
+# faked (nvcc: bench.cu is CUDA C++; no CUDA call is made); the lab's
+# metrics read by lab_metrics.cu.
 UNIT_TESTS += $(BUILD)/tests/bench/test_bench
-$(BUILD)/tests/bench/test_bench: tests/bench/test_bench.cu tools/bench/lib/bench.cu tools/bench/lib/bench.cuh common/tests/plain_check.h common/tests/plain_catch.h $(LIBKIT) $(DEPS_OK) $(FLAGS_STAMP)
+$(BUILD)/tests/bench/test_bench: tests/bench/test_bench.cu tools/bench/lib/bench.cu common/include/kit/bench.cuh common/src/lab_metrics.cu common/tests/plain_check.h common/tests/plain_catch.h $(LIBKIT) $(DEPS_OK) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
-	$(Q)$(call say,NVCC,$@)$(NVCC) $(KIT_NVCCFLAGS) $(NVCCFLAGS) -Itools/bench/lib -Icommon/tests -o $@ $< $(LIBKIT) $(OPENMP_LINK) -ldl -lm
+	$(Q)$(call say,NVCC,$@)$(NVCC) $(KIT_NVCCFLAGS) $(NVCCFLAGS) -Icommon/tests -o $@ $< common/src/lab_metrics.cu $(LIBKIT) $(CJSON_LIBS) $(OPENMP_LINK) -ldl -lm
 
 # Solutions' own index arithmetic on the CPU (nvcc: the test includes the
 # solution's .cu; no CUDA call is made).  Not in a student copy of the kit.

@@ -1,6 +1,6 @@
 # mk/bench.mk - `make bench`: each lab's student code, reference solution, kit
 # baseline and NVIDIA library peer on the same inputs (included by the Makefile;
-# tools/bench/lib/bench.cuh says how a bench program works).
+# docs/anatomy.md, "The bench", says how a bench program works).
 #
 #   make bench               every lab that has a bench program
 #   make bench LAB=lab06     one lab
@@ -16,9 +16,10 @@
 # Every lab is benched from its descriptor: each shared object also holds
 # the lab's harness (compiled once, position-independent; the stretch's
 # again where BENCH_STRETCH_CALLS_<lab> is set), labs/<lab>/bench.cu is the
-# library peer's (library.so), and the program is tools/bench/lib/bench.cu
-# linked with the lab's kit objects, its checker and the lab driver,
-# exported to the shared objects (--export-dynamic).
+# library peer's (library.so: its calls and its cases, kit/bench.cuh), and
+# the program is tools/bench/lib/bench.cu linked with the lab's kit objects,
+# its checker and the lab driver, exported to the shared objects
+# (--export-dynamic).
 
 BENCH_DIR := tools/bench/lib
 BENCH_LAB_SRC := $(sort $(wildcard labs/*/bench.cu))
@@ -62,12 +63,12 @@ $$(eval $$(call BENCH_SO,$(1),stretch,labs/$(1)/solution/stretch))
 $(BUILD)/bench/$(1)/harness.o $$(BENCH_WITH_$(1)_stretch): labs/$(1)/kit/harness.cu $(DEPS_OK) $(FLAGS_STAMP) | $(BUILD)/labs/$(1)/provided.ok
 	@mkdir -p $$(@D)
 	$(Q)$$(call say,NVCC,$$<)$(NVCC) $(KIT_NVCCFLAGS) $(NVCCFLAGS) -Xcompiler -fPIC -Ilabs/$(1)/student -Ilabs/$(1)/kit $$(BENCH_HARNESS_FLAGS) -MMD -MP -c $$< -o $$@
-$(BUILD)/bench/$(1)/library.so: labs/$(1)/bench.cu $(BENCH_DIR)/bench.cuh $(BUILD)/bench/$(1)/harness.o $(DEPS_OK) $(FLAGS_STAMP)
+$(BUILD)/bench/$(1)/library.so: labs/$(1)/bench.cu common/include/kit/bench.cuh $(BUILD)/bench/$(1)/harness.o $(DEPS_OK) $(FLAGS_STAMP)
 	@mkdir -p $$(@D)
-	$(Q)$$(call say,NVCC,$$@)$(NVCC) $$(BENCH_SO_FLAGS) -Ilabs/$(1)/student -Ilabs/$(1)/kit -I$(BENCH_DIR) -o $$@ $$< $(BUILD)/bench/$(1)/harness.o $$(BENCH_LIBS_$(1))
-$(BUILD)/bench/$(1)/bench.o: $(BENCH_DIR)/bench.cu $(BENCH_DIR)/bench.cuh $(DEPS_OK) $(FLAGS_STAMP)
+	$(Q)$$(call say,NVCC,$$@)$(NVCC) $$(BENCH_SO_FLAGS) -Ilabs/$(1)/student -Ilabs/$(1)/kit -o $$@ $$< $(BUILD)/bench/$(1)/harness.o $$(BENCH_LIBS_$(1))
+$(BUILD)/bench/$(1)/bench.o: $(BENCH_DIR)/bench.cu common/include/kit/bench.cuh $(DEPS_OK) $(FLAGS_STAMP)
 	@mkdir -p $$(@D)
-	$(Q)$$(call say,NVCC,$$<)$(NVCC) $(KIT_NVCCFLAGS) $(NVCCFLAGS) -I$(BENCH_DIR) -DBENCH_LAB='"$(1)"' -MMD -MP -c $$< -o $$@
+	$(Q)$$(call say,NVCC,$$<)$(NVCC) $(KIT_NVCCFLAGS) $(NVCCFLAGS) -DBENCH_LAB='"$(1)"' -MMD -MP -c $$< -o $$@
 $(BUILD)/bench/$(1)/bench: $(BUILD)/bench/$(1)/bench.o $$(filter-out %/harness.o,$$($(1)_RUNNER_OBJ)) $$($(1)_CHECK_OBJ) $(BENCH_DRIVER_OBJS) $(LIBKIT)
 	@mkdir -p $$(@D)
 	$(Q)$$(call say,LD,$$@)$(NVCC) $(ARCH_FLAGS) -o $$@ $$^ $(BENCH_LINK) -Xlinker --export-dynamic $(CUPTI_LIBS) $(CJSON_LIBS) -lm

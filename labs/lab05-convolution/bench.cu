@@ -1,11 +1,11 @@
-/* lab05 bench (make bench; tools/bench/lib/bench.cuh): the cases, run
+/* lab05 bench (make bench; kit/bench.cuh): the cases, run
  * through the lab's own descriptor.  NVIDIA's libraries have no plain 1D
  * convolution of a float array: no library peer (KIT_BENCH.library NULL),
  * the yardstick is the copy roof, in + out.  The reference's
  * conv1d_halo_global (exercise 16) is one more row (variant=halo). */
 #include <stdlib.h>
 
-#include "bench.cuh"
+#include "kit/bench.cuh"
 #include "conv1d.h"
 
 /* no library peer: the harness names these, nothing calls them */

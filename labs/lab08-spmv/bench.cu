@@ -1,4 +1,4 @@
-/* lab08 bench (make bench; tools/bench/lib/bench.cuh): the library peer,
+/* lab08 bench (make bench; kit/bench.cuh): the library peer,
  * cusparseSpMV (CSR, the default algorithm), as one more implementation of
  * spmv.h, run through the lab's own descriptor like the student's code; and
  * the cases, the four matrices: long even rows (the rubric's), short ones, a
@@ -9,7 +9,7 @@
 #include <thrust/functional.h>
 #include <thrust/reduce.h>
 
-#include "bench.cuh"
+#include "kit/bench.cuh"
 #include "spmv.h"
 
 static const float one = 1.0f, zero = 0.0f;

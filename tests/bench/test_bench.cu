@@ -1,23 +1,23 @@
 /* test_bench.cu - make bench's program on the CPU (no GPU, no CUDA call
- * made): tools/bench/lib/bench.cu included, with the runner's bench mode
- * (kit_lab_bench) and the checker's case (kit_check_case_*) replaced by
- * fakes that record what each implementation's run would.  What it holds:
- * a case's rows in the table's order, each the run of its implementation
- * on the case's parameters (a more row's own after them); the baseline's
- * row the median of its times against the right rows; the rate the lab's
- * first metric of its call in GB/s, else in GFLOP/s, as the runner
- * recorded it (the function's name in its label), else GB/s of the bytes
- * the timed calls must move; "x library" the library peer's ms over the
- * row's, "x copy" a copy of the rate's bytes (at the plausibility check's
- * GB/s; of the timed calls' bytes in GFLOP/s) over the row's, and no copy
- * roof row where the rate is GFLOP/s and a library peer is the yardstick; a row the checker refuses (its
- * summary) and a run that failed are WRONG, neither timed nor counted in
- * the baseline's median; the rows on the same parameters share one case
- * of the checker, opened once and closed after the table; a library that
- * sits the case out has no row and the title says why; a roof library's
- * output is not checked, and its table has no rate and no copy roof row;
- * what a run prints on stdout (the runner's end-of-call marks) stays out
- * of the table.
+ * made): tools/bench/lib/bench.cu included, with the runner's case
+ * (kit_run_case, bench mode) and the checker's held case (kit_check_held)
+ * replaced by fakes that record what each implementation's run would.
+ * What it holds: a case's rows in the table's order, each the bench mode
+ * of its implementation on the case's parameters (a more row's own after
+ * them); the baseline's row the median of its times against the right
+ * rows; the rate the lab's first metric of its call in GB/s, else in
+ * GFLOP/s, as the runner recorded it (the function's name in its label),
+ * else GB/s of the bytes the timed calls must move; "x library" the library
+ * peer's ms over the row's, "x copy" a copy of the timed calls' bytes (at
+ * the plausibility check's GB/s) over the row's, and no copy roof row where
+ * the rate is GFLOP/s and a library peer is the yardstick; a row the
+ * checker refuses (its summary) and a run that failed are WRONG, neither
+ * timed nor counted in the baseline's median; the rows on the same
+ * parameters share one case of the checker, opened once and closed after
+ * the table; a library that sits the case out has no row and the title
+ * says why; a roof library's output is not checked, and its table has no
+ * rate and no copy roof row; what a run prints on stdout (the runner's
+ * end-of-call marks) stays out of the table.
  *
  * Not a Check program (nvcc builds it, for bench.cu is CUDA C++):
  * plain_check.h's checks and summary line.
@@ -40,45 +40,48 @@ static double units, timed_bytes, copy_gbs; /* units: a call's work, in its rate
 static int opened, closed, checked, runs;
 static char seen[512]; /* "tag:params;" per run */
 
-/* The runner's bench mode: its record, each metric of the lab under the
- * runner's own key at the run's time (the baseline's at the baseline's). */
-int kit_lab_bench(kit_run_ctx *ctx, const kit_lab *lab)
+/* The runner's bench mode on one case: its record, each metric of the lab
+ * under the runner's own key at the run's time (the baseline's at the
+ * baseline's); a run that fails leaves none. */
+int kit_run_case(const kit_lab *lab, kit_run_mode mode, const char *words, uint64_t seed, uint64_t nonce,
+                 const char *out_path, int, int, const kit_decided *)
 {
     const fake_run *f = fakes;
     while (strcmp(f->tag, lab->tag))
         f++;
-    char text[128], key[128];
-    kit_params_format(ctx->params, text, sizeof text);
+    char text[128], key[128], err[128];
+    kit_params p;
+    CHECK(mode == KIT_MODE_BENCH && seed == BENCH_SEED && kit_params_parse(words, &p, err, sizeof err) == 0,
+          "a row's run: mode %d, seed %llx, words '%s'", (int)mode, (unsigned long long)seed, words);
+    kit_params_format(&p, text, sizeof text);
     snprintf(seen + strlen(seen), sizeof seen - strlen(seen), "%s:%s;", f->tag, text);
     runs++;
     printf("\n%s\n", KIT_STDOUT_MARK);
     if (f->fails)
-        return -1;
+        return KIT_EXIT_HARNESS;
     double wrong = f->wrong;
-    kit_writer_put(ctx->out, KIT_KEY_STUDENT_MS, KIT_T_F64, &f->ms, 1);
-    kit_writer_put(ctx->out, KIT_KEY_BASELINE_MS, KIT_T_F64, &f->baseline_ms, 1);
-    kit_writer_put(ctx->out, KIT_KEY_TIMED_BYTES, KIT_T_F64, &timed_bytes, 1);
-    kit_writer_put(ctx->out, KIT_KEY_DEVICE_COPY_GBS, KIT_T_F64, &copy_gbs, 1);
-    kit_writer_put(ctx->out, "fake.wrong", KIT_T_F64, &wrong, 1);
+    kit_writer *w = kit_writer_open(out_path, nonce);
+    kit_writer_put(w, KIT_KEY_STUDENT_MS, KIT_T_F64, &f->ms, 1);
+    kit_writer_put(w, KIT_KEY_BASELINE_MS, KIT_T_F64, &f->baseline_ms, 1);
+    kit_writer_put(w, KIT_KEY_TIMED_BYTES, KIT_T_F64, &timed_bytes, 1);
+    kit_writer_put(w, KIT_KEY_DEVICE_COPY_GBS, KIT_T_F64, &copy_gbs, 1);
+    kit_writer_put(w, "fake.wrong", KIT_T_F64, &wrong, 1);
     for (int i = 0; i < KIT_LAB_MAX_METRICS && lab->metrics[i].label; i++) {
         double v = units / (lab->metrics[i].baseline ? f->baseline_ms : f->ms);
         kit_lab_metric_key(lab->metrics[i].label, "fake_call", key, sizeof key);
-        kit_writer_put(ctx->out, key, KIT_T_F64, &v, 1);
+        kit_writer_put(w, key, KIT_T_F64, &v, 1);
     }
-    return 0;
+    return kit_writer_close(w) == 0 ? KIT_EXIT_OK : KIT_EXIT_HARNESS;
 }
 
 extern "C" const kit_check KIT_CHECK = {};
 int lab_params_validate(const kit_params *, char *, size_t) { return 0; }
 
-kit_check_case *kit_check_case_open(const kit_check *, const kit_params *, uint64_t, char *, size_t)
+/* The checker on the case held open: opened at the first run of its parameters. */
+int kit_check_held(kit_check_ctx *ctx, const kit_check *, kit_check_case **held)
 {
-    opened++;
-    return (kit_check_case *)malloc(1);
-}
-
-int kit_check_case_run(kit_check_ctx *ctx, kit_check_case *)
-{
+    if (!*held)
+        opened++, *held = (kit_check_case *)malloc(1);
     checked++;
     if (!kit_blob_f64(ctx->out, "fake.wrong"))
         return 0;
@@ -117,11 +120,11 @@ static void table(const kit_bench *b, char *text, size_t len)
 {
     row rows[BENCH_ROWS] = {};
     int n = 0;
-    rows[n++] = row{BENCH_LIBRARY, b->library, NULL, &fake_labs[0]};
-    rows[n++] = row{BENCH_STUDENT, b->calls, NULL, &fake_labs[1]};
-    rows[n++] = row{BENCH_REFERENCE, b->calls, NULL, &fake_labs[2]};
+    rows[n++] = row{BENCH_LIBRARY, b->library, NULL, 0, &fake_labs[0]};
+    rows[n++] = row{BENCH_STUDENT, b->calls, NULL, 0, &fake_labs[1]};
+    rows[n++] = row{BENCH_REFERENCE, b->calls, NULL, 0, &fake_labs[2]};
     if (b->more[0].params)
-        rows[n++] = row{BENCH_REFERENCE, b->more[0].name, b->more[0].params, &fake_labs[2]};
+        rows[n++] = row{BENCH_REFERENCE, b->more[0].name, b->more[0].params, 1, &fake_labs[2]};
     opened = closed = checked = runs = g_wrong = 0;
     seen[0] = 0;
     int saved;
@@ -143,8 +146,8 @@ static const char *sits_out(const kit_params *) { return "no lib row: its A woul
 int main(void)
 {
     char t[4096];
-    /* GB/s: 2 GB a call (2000 GB/s at 1 ms); the copy at 2000 GB/s takes 1 ms */
-    units = 2000, timed_bytes = 1e9, copy_gbs = 2000;
+    /* GB/s: 2 GB a call (2000 GB/s at 1 ms), the timed calls' bytes too; the copy at 2000 GB/s takes 1 ms */
+    units = 2000, timed_bytes = 2e9, copy_gbs = 2000;
     metrics("the call (GB/s)", 0, "the baseline (GB/s)", 1);
     set(0, "lib", 1, 4, 0, 0), set(1, "student", 2, 4.2, 0, 0), set(2, "ref", 0.5, 3.9, 0, 0);
     const kit_bench gbs = {"thing", "libcall", "", NULL, "baseline (kit_x)", {"n=4"}};
@@ -173,7 +176,7 @@ int main(void)
      * baseline's of the same ending: lab05) with a library peer, the
      * baseline's GB/s not the call's: no copy roof row; a more row on its
      * own parameters, its own checker case */
-    units = 4000;
+    units = 4000, timed_bytes = 4e9;
     metrics("the baseline (GB/s)", 1, "global baseline (GFLOP/s)", 1, "%s (GFLOP/s)", 0);
     set(1, "student", 2, 4.2, 0, 0), set(2, "ref", 0.5, 3.9, 0, 0);
     const kit_bench flops = {"thing", "libcall", "tiled", NULL, "baseline (kit_x)", {"n=4"},
@@ -192,7 +195,8 @@ int main(void)
               strstr(t, line("copy roof (cudaMemcpy D2D, same bytes)", 2, "2000", "0.50", "-")),
           "GB/s before GFLOP/s:\n%s", t);
 
-    /* GFLOP/s, no library peer: the copy of the timed calls' bytes is the yardstick, without a rate */
+    /* GFLOP/s, no library peer: the copy of the timed calls' bytes (1 GB) is the yardstick, without a rate */
+    timed_bytes = 1e9;
     metrics("%s (GFLOP/s)", 0, NULL, 0);
     const kit_bench none = {"thing", NULL, "", NULL, "baseline (kit_x)", {"n=4"}};
     table(&none, t, sizeof t);
