@@ -7,6 +7,8 @@
 #include "kit/bench.cuh"
 #include "histogram.h"
 
+KIT_LAB_DESCRIPTORS_OMIT_FIELDS
+
 void histogram_shared(const int *d_in, int n, unsigned int *d_bins, int bins)
 {
     static void *temp; /* CUB's scratch, sized in a case's first call (the untimed checked one), as a caller would */

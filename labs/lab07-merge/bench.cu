@@ -11,6 +11,8 @@
 #include "kit/bench.cuh"
 #include "merge.h"
 
+KIT_LAB_DESCRIPTORS_OMIT_FIELDS
+
 void merge_tiled(const int *d_a, int m, const int *d_b, int n, int *d_c)
 {
     static void *temp; /* CUB's scratch, sized in a case's first call (the untimed checked one), as a caller would */

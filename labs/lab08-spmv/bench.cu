@@ -12,6 +12,8 @@
 #include "kit/bench.cuh"
 #include "spmv.h"
 
+KIT_LAB_DESCRIPTORS_OMIT_FIELDS
+
 static const float one = 1.0f, zero = 0.0f;
 
 /* cuSPARSE's view of one case's matrix and vectors, and its work buffer:

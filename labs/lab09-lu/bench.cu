@@ -14,6 +14,8 @@
 #include "dataset.h"
 #include "lu.h"
 
+KIT_LAB_DESCRIPTORS_OMIT_FIELDS
+
 /* The status is getrf's own: its info (on the device, exact zero pivots
  * only, not lu.h's tolerance) is not read, as the matrices are diagonally
  * dominant; a failed call is -1, a wrong result. */

@@ -8,6 +8,8 @@
 #include "kit/bench.cuh"
 #include "matmul.h"
 
+KIT_LAB_DESCRIPTORS_OMIT_FIELDS
+
 void matmul_tiled(const float *d_a, const float *d_b, float *d_c, int m, int n, int k)
 {
     static cublasHandle_t h; /* made in the first call, the untimed checked one */

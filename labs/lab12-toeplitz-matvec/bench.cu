@@ -12,6 +12,8 @@
 #include "dataset.h"
 #include "toeplitz_matvec.h"
 
+KIT_LAB_DESCRIPTORS_OMIT_FIELDS
+
 #define MAX_DENSE_POINTS 8192 /* A of 256 MiB: the thesis's 256 x 32 grid */
 
 static float *dense; /* A, made in a case's first call (the untimed checked one) */
