@@ -120,11 +120,13 @@ static void table(const kit_bench *b, char *text, size_t len)
 {
     row rows[BENCH_ROWS] = {};
     int n = 0;
-    rows[n++] = row{BENCH_LIBRARY, b->library, NULL, 0, &fake_labs[0]};
-    rows[n++] = row{BENCH_STUDENT, b->calls, NULL, 0, &fake_labs[1]};
-    rows[n++] = row{BENCH_REFERENCE, b->calls, NULL, 0, &fake_labs[2]};
-    if (b->more[0].params)
-        rows[n++] = row{BENCH_REFERENCE, b->more[0].name, b->more[0].params, 1, &fake_labs[2]};
+    const int order[] = {BENCH_LIBRARY, BENCH_STUDENT, BENCH_REFERENCE};
+    for (int i = 0; i < 3; i++) { /* as rows_of makes them (the cases' labs are fakes, not loaded) */
+        rows[n++] = row{order[i], i ? b->calls : b->library, NULL, 0, &fake_labs[i]};
+        for (int j = 0; j < KIT_BENCH_MAX_MORE; j++)
+            if (b->more[j].params && b->more[j].who == order[i])
+                rows[n++] = row{order[i], b->more[j].name, b->more[j].params, set_of(b, j), &fake_labs[i]};
+    }
     opened = closed = checked = runs = g_wrong = 0;
     seen[0] = 0;
     int saved;
@@ -187,6 +189,15 @@ int main(void)
           "GFLOP/s:\n%s", t);
     CHECK(!strcmp(seen, "lib:n=4;student:n=4;ref:n=4;ref:n=4 variant=h;") && opened == 2 && closed == 2 && checked == 4,
           "the more row: %s, checker cases opened %d, closed %d, checks %d", seen, opened, closed, checked);
+
+    /* two more rows on the same parameters (lab07's basic merges): one case of the checker for both */
+    const kit_bench same = {"thing", "libcall", "tiled", NULL, "baseline (kit_x)", {"n=4"},
+                            {{BENCH_LIBRARY, "libbasic", "impl=b"}, {BENCH_REFERENCE, "basic", "impl=b"}}};
+    table(&same, t, sizeof t);
+    CHECK(!strcmp(seen, "lib:n=4;lib:n=4 impl=b;student:n=4;ref:n=4;ref:n=4 impl=b;") && opened == 2 && closed == 2 &&
+              checked == 5 && strstr(t, "  libbasic ") && strstr(t, "  reference basic "),
+          "the same more parameters: %s, checker cases opened %d, closed %d, checks %d\n%s", seen, opened, closed,
+          checked, t);
 
     /* a call rated in GFLOP/s and GB/s (lab08): GB/s first, with the copy roof */
     metrics("%s (GFLOP/s)", 0, "bandwidth (GB/s)", 0);

@@ -28,7 +28,7 @@ static int g_said[4], g_missing, g_wrong, g_in_student, g_out = -1; /* g_out: th
 static char **g_argv;
 
 /* One implementation on a case (more: a row's own parameters after the
- * case's; set: which of them, 0 none) and what its run recorded. */
+ * case's; set: which of them, 0 none: set_of) and what its run recorded. */
 typedef struct {
     int who;
     const char *name, *more;
@@ -215,6 +215,17 @@ static void run_case(const kit_bench *b, int index, row *rows, int n)
         kit_check_case_close(c);
 }
 
+/* More row j's set of parameters: 1 + the first of KIT_BENCH.more with
+ * them, so that rows on the same ones share a case of the checker (lab07's
+ * two basic merges). */
+static int set_of(const kit_bench *b, int j)
+{
+    int k = 0;
+    while (k < j && (!b->more[k].params || strcmp(b->more[k].params, b->more[j].params)))
+        k++;
+    return 1 + k;
+}
+
 /* The rows in the table's order, each implementation followed by its more
  * rows; every case with each row's parameters one the lab takes (no data
  * made), else one line and status 1, GPU or not (CI's --symbols sees it). */
@@ -230,7 +241,7 @@ static int rows_of(const kit_bench *b, row *rows)
         rows[n++] = row{who, name, NULL, 0, lab};
         for (int j = 0; b && j < KIT_BENCH_MAX_MORE; j++)
             if (b->more[j].params && b->more[j].who == who)
-                rows[n++] = row{who, b->more[j].name, b->more[j].params, 1 + j, lab};
+                rows[n++] = row{who, b->more[j].name, b->more[j].params, set_of(b, j), lab};
     }
     for (int i = 0; b && i < KIT_BENCH_MAX_CASES && b->cases[i]; i++)
         for (int j = -1; j < KIT_BENCH_MAX_MORE; j++) {
