@@ -10,9 +10,11 @@
 #include "check_explain.h"
 #include "check_fields.h"
 #include "check_launch_lines.h"
+#include "check_map.h"
 #include "kit/check_driver.h"
 #include "kit/rng.h"
 #include "kit/timed.h"
+#include "kit/timeline.h"
 #include "kit/util.h"
 
 /* A KIT_CHECK the driver cannot follow: the kit's own mistake, exit 2 (an
@@ -89,15 +91,29 @@ static void explain(kit_check_ctx *ctx, const void *data, const kit_check_output
         o->after(ctx, data, g);
 }
 
+/* A map row the driver can follow: U32, of its length, saying what is wrong. */
+static void map_declared(const kit_check_output *o)
+{
+    if (o->type != KIT_T_U32 || o->len_any || !o->map.wrong || o->reference || o->element || o->ref_of)
+        bad_declaration("a map row must be U32 of its length, with wrong() and no other reference", o->name,
+                        (int)o->type);
+}
+
 /* One output: fetched, compared with its reference (computed into *ref
- * where it is not yet: once per case), explained.  1 when right. */
+ * where it is not yet: once per case) or its map, explained.  1 when right. */
 static int check_output(kit_check_ctx *ctx, const void *data, const kit_check_output *o, kit_check_ref *ref,
                         kit_check_got *g)
 {
     g->out = o;
+    if (o->map.in)
+        map_declared(o);
     if (!fetch(ctx, o, g))
         return 0;
-    if (o->reference || o->element || o->ref_of) {
+    if (o->map.in) {
+        g->ok = kit_check_map(ctx, data, g);
+        if (o->after)
+            o->after(ctx, data, g);
+    } else if (o->reference || o->element || o->ref_of) {
         if (!ref->f) {
             size_t cells = o->len ? (size_t)o->len : 1;
             void *exp = kit_xmalloc(cells * 8, "the reference"); /* doubles, int64_t or uint64_t */
@@ -115,10 +131,11 @@ static int check_output(kit_check_ctx *ctx, const void *data, const kit_check_ou
         kit_check_cmp(ctx, o->what, &g->cmp);
         if (!first)
             explain(ctx, data, o, g);
-    } else {
-        g->ok = 1;
+    } else { /* judged by its after alone, if at all */
+        int failed = ctx->fail_count;
         if (o->after)
             o->after(ctx, data, g);
+        g->ok = ctx->fail_count == failed;
     }
     return g->ok;
 }
@@ -335,6 +352,18 @@ static void check_sampled(kit_check_ctx *ctx, const kit_check *lab, const void *
     kit_timed_check_samples(ctx, data, &s);
 }
 
+/* kit_check.copies: each row that holds, its call's copies each way. */
+static void check_copies(kit_check_ctx *ctx, const kit_check *lab, const void *data)
+{
+    for (int r = 0; r < KIT_CHECK_MAX_COPIES && lab->copies[r].call; r++) {
+        const kit_check_copy *c = &lab->copies[r];
+        unsigned long long count = (unsigned long long)kit_field_int(data, c->count_of);
+        unsigned long long want[2] = {c->per[0] * count, c->per[1] * count};
+        if (kit_when_holds(&c->when, data))
+            kit_check_copies(ctx, c->call, want, c->what, c->too_few, c->note);
+    }
+}
+
 /* kit_check.threads: the case's call launched at most count / per threads in all. */
 static void check_threads(kit_check_ctx *ctx, const kit_check *lab, const void *data, const kit_check_output *o)
 {
@@ -386,14 +415,16 @@ int kit_check_case_run(kit_check_ctx *ctx, kit_check_case *c)
     kit_check_got got[KIT_CHECK_MAX_OUT];
     memset(got, 0, sizeof got);
     int n = c->n, ok = 1;
-    for (int i = 0; i < n && ok; i++)
-        ok = check_output(ctx, data, &c->outs[i], &c->refs[i], &got[i]);
+    for (int i = 0; i < n && (ok || c->outs[i].beside); i++)
+        ok = check_output(ctx, data, &c->outs[i], &c->refs[i], &got[i]) && ok;
     for (int i = 0; i < n; i++)
         got[i].out = &c->outs[i];
     if (lab->product.m && ok && n > 0)
         check_product(ctx, lab, data, &got[0]);
     if (lab->judge)
         lab->judge(ctx, data, got, ok);
+    if (lab->copies[0].call && !ctx->failed)
+        check_copies(ctx, lab, data);
     if (lab->lines.call && kit_when_holds(&lab->lines.when, data) && !ctx->failed)
         kit_check_launch_lines(ctx, lab, data);
     if (lab->threads.why && n > 0)

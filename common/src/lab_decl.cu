@@ -404,8 +404,41 @@ static int show_table(const kit_lab_decl *d, kit_run_ctx *ctx, void *s)
     return 0;
 }
 
+/* The rate of the call's time (baseline 0) or the baseline's: the first
+ * such metric that holds for the case. */
+static double rate(const kit_lab_decl *d, const void *s, int baseline, double ms)
+{
+    for (int i = 0; i < KIT_LAB_MAX_METRICS && d->metrics[i].label; i++)
+        if (d->metrics[i].baseline == baseline && kit_when_holds(&d->metrics[i].when, s))
+            return kit_decl_metric_value(&d->metrics[i], s, ms);
+    return NAN;
+}
+
+/* The line of show_line row l (kit_lab_decl.show_line). */
+static int show_line(const kit_lab_decl *d, kit_run_ctx *ctx, void *s, const kit_decl_show_line *l)
+{
+    kit_timing ts, tb;
+    int reps = d->show_time.reps, rc = kit_lab_time(ctx, s, d->show_time.warmup, reps, &ts, &tb);
+    if (rc != 0) /* said on stderr; nothing to time, or no kernel to time, is no failure of the run */
+        return rc == KIT_LAB_UNTIMED || rc == KIT_TIME_NO_KERNEL ? 0 : rc;
+    printf("time: %s %.3f ms", l->self ? l->self : timed_call(d, s)->name, ts.median_ms);
+    if (l->unit)
+        printf(" (%.*f %s), %s %.3f ms (%.*f %s), medians of %d: ", l->digits, rate(d, s, 0, ts.median_ms), l->unit,
+               l->base, tb.median_ms, l->digits, rate(d, s, 1, tb.median_ms), l->unit, reps);
+    else
+        printf(", %s %.3f ms (medians of %d): ", l->base, tb.median_ms, reps);
+    printf(l->ratio, tb.median_ms / ts.median_ms);
+    printf("\n");
+    return 0;
+}
+
 int kit_decl_show_time(const kit_lab_decl *d, kit_run_ctx *ctx, void *s)
 {
+    for (int i = 0; d && i < KIT_DECL_MAX_SHOW_LINES && d->show_line[i].ratio; i++) {
+        const kit_decl_show_line *l = &d->show_line[i];
+        if (kit_when_holds(&l->when, s))
+            return l->some && !kit_field_int(s, l->some) ? 0 : show_line(d, ctx, s, l);
+    }
     if (d && d->show_table.title && kit_decl_times(d, ctx))
         return show_table(d, ctx, s);
     if (!d || !d->show_time.baseline || !(d->show_time.always || kit_params_ll(ctx->params, "time", 0, NULL)))

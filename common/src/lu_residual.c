@@ -1,7 +1,8 @@
 /* lu_residual.c - the rows of A - L U of factors stored in place (see
  * lu_residual.h): the checker's backward error (lu_check.c) and the ratio
- * of Frobenius norms lab09's show mode prints.  Apart from lu_check.c, so
- * that a runner (kit_lu_relative_residual) links none of the checker. */
+ * of Frobenius norms lab09's show mode prints, and the factors in double
+ * both start from.  Apart from lu_check.c, so that a runner
+ * (kit_lu_relative_residual, kit_lu_in_double) links none of the checker. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,3 +67,11 @@ double kit_lu_relative_residual(const kit_lu *f)
     return a2 > 0 ? sqrt(r2 / a2) : sqrt(r2);
 }
 
+double *kit_lu_in_double(int n, int is_double, const void *m)
+{
+    size_t nn = (size_t)n * (size_t)n;
+    double *F = kit_xmalloc((nn ? nn : 1) * sizeof *F, "the factors in double");
+    for (size_t t = 0; t < nn; t++)
+        F[t] = is_double ? ((const double *)m)[t] : (double)((const float *)m)[t];
+    return F;
+}

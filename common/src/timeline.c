@@ -136,3 +136,16 @@ void kit_check_overlap(kit_check_ctx *ctx, const char *call, double min_fraction
         kit_detail(ctx, "note: %s (needed %.0f%%)", line, 100 * min_fraction);
     }
 }
+
+void kit_check_copies(kit_check_ctx *ctx, const char *call, const unsigned long long want[2], const char *what,
+                      const char *too_few, const char *note)
+{
+    kit_timeline t;
+    if (kit_call_timeline(ctx->out, call, &t) != 0)
+        return;
+    if (t.bytes[0] < want[0] || t.bytes[1] < want[1])
+        kit_fail(ctx, too_few, what, t.bytes[0], t.bytes[1], want[0], want[1]);
+    else
+        kit_detail(ctx, note, what, t.ns[0] ? t.bytes[0] / (double)t.ns[0] : 0.0,
+                   t.ns[1] ? t.bytes[1] / (double)t.ns[1] : 0.0);
+}

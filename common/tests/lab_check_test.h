@@ -58,6 +58,16 @@ static inline void lct_log(const char *params, uint64_t seed, const kit_check_ct
     fclose(f);
 }
 
+/* A verdict as a test reads it: text gets ctx's summary and, after a
+ * newline, its details (freed here); returns whether it failed. */
+static inline int lct_said(kit_check_ctx *ctx, char *text, size_t len)
+{
+    snprintf(text, len, "%s\n%s", ctx->summary, ctx->details ? ctx->details : "");
+    free(ctx->details);
+    ctx->details = NULL;
+    return ctx->failed;
+}
+
 /* Closes the file and runs the checker's path on it (kit_judge: the device
  * policy p, lab_check, the evidence rules), with `out_text` as the runner's
  * stdout.  Returns 1 when the check failed, 0 when it passed, -1 on a broken

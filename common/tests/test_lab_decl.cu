@@ -31,13 +31,15 @@ int kit_lab_show_alone(void (*)(void *), void *, int warmup, int reps, const cha
     snprintf(shown, sizeof shown, "alone %d %d %s %s", warmup, reps, name, note);
     return 0;
 }
-/* The timings it asks for: the call against the baseline (2 and 4 ms), a
- * function of the lab on CUDA's clock (7 ms, one call made). */
+/* The timings it asks for: the call against the baseline (2 and 4 ms;
+ * time_rc: what the timing returns), a function of the lab on CUDA's clock
+ * (7 ms, one call made). */
+static int time_rc;
 int kit_lab_time(kit_run_ctx *, void *, int warmup, int reps, kit_timing *ts, kit_timing *tb)
 {
     snprintf(shown, sizeof shown, "time %d %d", warmup, reps);
     ts->median_ms = 2, tb->median_ms = 4;
-    return 0;
+    return time_rc;
 }
 int kit_time_median(kit_timed_fn fn, void *arg, int warmup, int reps, kit_timing *t)
 {
@@ -687,6 +689,54 @@ static void show_table(void)
     CHECK(!text[0], "no time=1: nothing: %s", text);
 }
 
+/* What kit_decl_show_time prints for d; its status into *rc. */
+static void line_of(const kit_lab_decl *d, kit_run_ctx *ctx, fake *s, int *rc, char *text, size_t len)
+{
+    int saved;
+    shown[0] = 0;
+    FILE *f = plain_catch(1, &saved);
+    *rc = kit_decl_show_time(d, ctx, s);
+    plain_caught(f, 1, saved, text, len);
+}
+
+/* show_line: the lab's own time line in every show run, by the row that
+ * holds - the call's name or the row's, with the rates of the first metric
+ * of each side's time that holds; none where the case has nothing to time;
+ * a timing that failed fails the run, one with nothing to time does not. */
+static void show_line(void)
+{
+    kit_lab_decl d = DECL;
+    d.show_time.warmup = 1, d.show_time.reps = 3;
+    d.show_line[0] = kit_decl_show_line{NULL, "the kit's", "speedup %.2fx", NULL, 0, KIT_WHEN(fake, is_int, 0), F(n)};
+    d.show_line[1] = kit_decl_show_line{"a trip", "the other", "x %.2fx faster", "GB/s", 1, KIT_WHEN(fake, is_int, 1)};
+    kit_params p;
+    char err[128], text[512];
+    CHECK(kit_params_parse("n=5", &p, err, sizeof err) == 0, "%s", err);
+    kit_run_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.params = &p, ctx.show = 1;
+    fake s = make(0);
+    int rc;
+    line_of(&d, &ctx, &s, &rc, text, sizeof text);
+    CHECK(rc == 0 && !strcmp(shown, "time 1 3"), "no time=1 needed: %s", shown);
+    CHECK(!strcmp(text, "time: scalar 2.000 ms, the kit's 4.000 ms (medians of 3): speedup 2.00x\n"), "%s", text);
+    s.n = 0;
+    line_of(&d, &ctx, &s, &rc, text, sizeof text);
+    CHECK(rc == 0 && !shown[0] && !text[0], "n = 0: nothing to time, no line: %s", text);
+    s = make(1), s.n = 1000000; /* 8n bytes in 2 ms: 4 GB/s; the baseline's 2 n bins flops in 4 ms: 1.5 */
+    line_of(&d, &ctx, &s, &rc, text, sizeof text);
+    CHECK(rc == 0 && !strcmp(text, "time: a trip 2.000 ms (4.0 GB/s), the other 4.000 ms (1.5 GB/s), medians of 3: x "
+                                   "2.00x faster\n"),
+          "%s", text);
+    int rcs[3] = {KIT_LAB_UNTIMED, KIT_TIME_NO_KERNEL, -1};
+    for (int i = 0; i < 3; i++) {
+        time_rc = rcs[i];
+        line_of(&d, &ctx, &s, &rc, text, sizeof text);
+        CHECK(rc == (i == 2 ? -1 : 0) && !text[0], "timing %d: status %d, no line: %s", rcs[i], rc, text);
+    }
+    time_rc = 0;
+}
+
 /* every_call: each row that holds is a call, in order; a call that may
  * always launch no kernel. */
 static const kit_lab_decl EVERY = {
@@ -736,6 +786,7 @@ int main(void)
     buffers_in_a_run();
     also_timed();
     show_table();
+    show_line();
     every_call();
     in_place();
     complement();

@@ -77,6 +77,20 @@ START_TEST(relative_residual)
 }
 END_TEST
 
+/* The factored matrix in double, from floats and from doubles. */
+START_TEST(factors_in_double)
+{
+    const float f[4] = {1.5f, -2, 0x1p-30f, 3};
+    const double d[4] = {0.1, -2, 1e300, 3};
+    double *F = kit_lu_in_double(2, 0, f), *D = kit_lu_in_double(2, 1, d);
+    for (int t = 0; t < 4; t++)
+        ck_assert(F[t] == (double)f[t] && D[t] == d[t]);
+    free(F);
+    free(D);
+    free(kit_lu_in_double(0, 1, d)); /* n = 0: one element, nothing read */
+}
+END_TEST
+
 START_TEST(factors_by_step)
 {
     char text[1024];
@@ -137,6 +151,7 @@ static Suite *lu_suite(void)
     TCase *t = tcase_create("judge");
     tcase_add_test(t, backward_error_both_ways);
     tcase_add_test(t, relative_residual);
+    tcase_add_test(t, factors_in_double);
     tcase_add_test(t, factors_by_step);
     tcase_add_test(t, timed_crossing_held_to_a_minus_lu);
     suite_add_tcase(s, t);

@@ -3,7 +3,7 @@
  * records' timestamps, kernels without an end left out of the intervals,
  * copies other than host<->device left out; the overlap judgement passes,
  * fails with too little overlap, with nothing to overlap and without a
- * trace. */
+ * trace; the copies' bytes each way held to what a call must copy. */
 #include <string.h>
 
 #include "check_main.h"
@@ -56,10 +56,8 @@ static int overlap(const char *kernels, const char *copies, double min, char *te
     memset(&ctx, 0, sizeof ctx);
     ctx.out = traced(kernels, copies);
     kit_check_overlap(&ctx, "f", min);
-    snprintf(text, len, "%s\n%s", ctx.summary, ctx.details ? ctx.details : "");
-    free(ctx.details);
     kit_blob_free((kit_blobfile *)ctx.out);
-    return ctx.failed;
+    return lct_said(&ctx, text, len);
 }
 
 START_TEST(overlap_judged)
@@ -80,12 +78,39 @@ START_TEST(overlap_judged)
 }
 END_TEST
 
+/* kit_check_copies on "f" (400 bytes in over 10 ns, 300 out over 20 ns; the
+ * D2D copy not counted): wanted bytes each way, or the bandwidths; nothing
+ * without a trace. */
+static int copies(const char *kernels, unsigned long long in, unsigned long long out, char *text, size_t len)
+{
+    kit_check_ctx ctx;
+    unsigned long long want[2] = {in, out};
+    memset(&ctx, 0, sizeof ctx);
+    ctx.out = traced(kernels, COPIES);
+    kit_check_copies(&ctx, "f", want, "A", "%s: %llu, %llu of %llu, %llu", "%s: %.0f, %.0f GB/s");
+    kit_blob_free((kit_blobfile *)ctx.out);
+    return lct_said(&ctx, text, len);
+}
+
+START_TEST(copies_judged)
+{
+    char text[1024];
+    ck_assert_int_eq(copies(KERNELS, 400, 300, text, sizeof text), 0);
+    ck_assert_msg(!strcmp(text, "\nA: 40, 15 GB/s\n"), "%s", text);
+    ck_assert_int_eq(copies(KERNELS, 400, 301, text, sizeof text), 1);
+    ck_assert_msg(!strcmp(text, "A: 400, 300 of 400, 301\n"), "%s", text);
+    ck_assert_int_eq(copies(NULL, 400, 301, text, sizeof text), 0);
+    ck_assert_msg(!strcmp(text, "\n"), "no trace: %s", text);
+}
+END_TEST
+
 static Suite *timeline_suite(void)
 {
     Suite *s = suite_create("timeline");
     TCase *t = tcase_create("trace");
     tcase_add_test(t, timeline_counted_exactly);
     tcase_add_test(t, overlap_judged);
+    tcase_add_test(t, copies_judged);
     suite_add_tcase(s, t);
     return s;
 }

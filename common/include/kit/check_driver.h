@@ -12,12 +12,15 @@
  *      element for floats, exactly for integers), say what a wrong value's
  *      elements show (never written - still the row's poison -, wrong only
  *      at the ends, a mistake, a note: poison, edge_of, mistake, note), then the
- *      output's `after` hook (a note on a pass, an explanation of a failure).
+ *      output's `after` hook (a note on a pass, an explanation of a failure;
+ *      an output without a reference fails when its `after` fails it); or,
+ *      for an exact map of the data's words, element by element (`map`).
  *      The first output that fails ends the loop: later outputs are not
- *      looked at;
+ *      looked at (but for `beside` ones);
  *   4. a declared matrix product's judgement (`product`, when every output
  *      passed), then the lab's own (`judge`), told whether every output
- *      passed, the lines a call printed, one per thread of its launch
+ *      passed, the copies a call's trace shows (`copies`, when nothing
+ *      failed), the lines a call printed, one per thread of its launch
  *      (`lines`, when nothing failed), the threads the call launched
  *      (`threads`) and a call's answer field by field against a reference
  *      (`fields`);
@@ -46,6 +49,7 @@ extern "C" {
 #define KIT_CHECK_MAX_OUT 8
 
 typedef struct kit_check_got kit_check_got;
+typedef struct kit_check_wrong kit_check_wrong;
 
 /* Where a reference goes: one buffer of len elements seen as the output's
  * type wants it - f (F32, F64: with bound, the allowed error of each
@@ -140,7 +144,40 @@ typedef struct {
      * type, made by the lab's generate (lab07's stable merge, which its
      * tags and co-ranks read too). */
     kit_at ref_of;
+    /* U32 outputs where reference, element and ref_of are NULL: element i
+     * must be of(data, in[i]), an image of the data's u32 word in[i] alone
+     * (in[i] itself where `of` is NULL: a copy) - lab11's round trips and
+     * its results -, exactly; every element while len * (1 + the int field
+     * cost_of) <= full_max (0: always), else a sample: the first and last
+     * `edge`, the 4 around each boundary of an even split into the int field
+     * parts_of parts, `random` drawn from the case's seed and `stream`.  No
+     * reference array is made (lab11: 2^26 words of up to 4096 rounds each).
+     * Wrong elements: wrong(), the failure in the lab's words (check_map.c;
+     * kit_check_wrong below).  in 0: none. */
+    struct {
+        kit_at in;
+        uint32_t (*of)(const void *data, uint32_t word);
+        long long full_max;
+        kit_at cost_of, parts_of;
+        int edge, random, stream;
+        void (*wrong)(kit_check_ctx *ctx, const void *data, const kit_check_wrong *w);
+    } map;
+    /* Judged even when the output before it failed (lab11's two round
+     * trips, each on its own); the loop goes on past a failure only through
+     * such rows. */
+    int beside;
 } kit_check_output;
+
+/* What a map row (kit_check_output.map) found wrong: the first wrong
+ * element it met (at, got, want; unwritten: got is still the complement of
+ * its word, where the row's poison is KIT_POISON_COMPLEMENT - never
+ * written), how many were wrong of how many it checked. */
+struct kit_check_wrong {
+    const kit_check_output *out;
+    long long at, bad, checked;
+    uint32_t got, want;
+    int unwritten;
+};
 
 /* unwritten_all in the words of the labs whose interface names the output
  * d_out (lab05, lab06); v: the poison as the type reads it ("NaN", "-1"). */
@@ -168,6 +205,15 @@ typedef struct {
 } kit_check_field;
 
 #define KIT_CHECK_MAX_FIELDS 8
+/* A row of kit_check.copies (below). */
+typedef struct {
+    const char *call, *what; /* the traced call; what it copies, in messages */
+    kit_at count_of;         /* int field: the elements it must copy */
+    unsigned per[2];         /* bytes per element host-to-device, device-to-host */
+    kit_when when;
+    const char *too_few, *note; /* formats (kit_check_copies, kit/timeline.h) */
+} kit_check_copy;
+#define KIT_CHECK_MAX_COPIES 2
 /* A row of kit_check.timed_xor (below). */
 typedef struct {
     const char *call, *out, *fresh; /* the function timed, its output and its fresh input, in messages */
@@ -338,6 +384,11 @@ typedef struct kit_check {
         kit_when when;
         const char *launch;
     } lines;
+    /* After judge(), when nothing failed: each row that holds, the copies
+     * its call's trace shows, at least per[k] * count_of bytes each way
+     * (kit_check_copies, kit/timeline.h: lab11's round trips must go through
+     * the device; lab02's vector_add could be held so).  call NULL: none. */
+    kit_check_copy copies[KIT_CHECK_MAX_COPIES];
 } kit_check;
 
 /* A kit_check.fields truth: device 0's struct cudaDeviceProp as the CUDA

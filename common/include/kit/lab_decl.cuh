@@ -42,7 +42,8 @@
  *            call timed alone where show_time.alone_if holds,
  *            else the speedup line where bench mode's timing takes the case
  *            (no KIT_LAB_BENCH_AFTER refusal) - also a case the benchmark
- *            does not grade (KIT_LAB_BENCH_BEFORE: lab06's part=1).
+ *            does not grade (KIT_LAB_BENCH_BEFORE: lab06's part=1); or in
+ *            every run the lab's own time line (show_line).
  */
 #ifndef KIT_LAB_DECL_CUH
 #define KIT_LAB_DECL_CUH
@@ -178,10 +179,21 @@ typedef struct {
     double per;           /* bytes per count element: its GB/s too; 0: none */
 } kit_decl_show_row;
 
+/* A row of kit_lab_decl.show_line. */
+typedef struct {
+    const char *self, *base; /* the call and the baseline in the line; self NULL: the call's name */
+    const char *ratio;       /* a format of the baseline's time over the call's ("speedup %.2fx") */
+    const char *unit;        /* with it, each side's rate (the first metric of its time that holds) */
+    int digits;              /* the rates' decimals */
+    kit_when when;
+    kit_at some;             /* int field: no line where it is 0 (nothing to time) */
+} kit_decl_show_line;
+
 #define KIT_DECL_MAX_CALLS 4
 #define KIT_DECL_MAX_REFUSE 4
 #define KIT_DECL_MAX_ALSO 2
 #define KIT_DECL_MAX_SHOW_ROWS 4
+#define KIT_DECL_MAX_SHOW_LINES 2
 
 struct kit_lab_decl {
     kit_decl_buf bufs[KIT_LAB_MAX_BUFS];
@@ -244,6 +256,15 @@ struct kit_lab_decl {
         void (*reference)(const void *state, int32_t *const *ref, size_t n);
         const char *source, *name, *aside;
     } show_ref;
+    /* Show mode, every run (no time=1 asked): the call timed against the
+     * baseline (show_time.warmup and reps) in one line of the lab's words,
+     * from the first row whose `when` holds (lab09, lab10, lab11's parts):
+     *   "time: SELF x ms, BASE y ms (medians of REPS): RATIO"
+     * or, with a unit, each side's rate too:
+     *   "time: SELF x ms (r UNIT), BASE y ms (s UNIT), medians of REPS: RATIO".
+     * A case with nothing to time (KIT_LAB_UNTIMED, no kernel) has no line;
+     * a timing that failed is the run's failure. */
+    kit_decl_show_line show_line[KIT_DECL_MAX_SHOW_LINES];
 };
 
 /* ---- the interpreter (common/src/lab_decl.cu), the hooks' equivalents ---- */
@@ -285,7 +306,8 @@ void kit_decl_show_check(const kit_lab_decl *d, const void *state, const kit_lab
  * KIT_T_F64), "  " and " %12.6g" each.  Here, not in a file of its own: the
  * bench program links every shared object's harness against this file. */
 void kit_show_corner(const char *what, kit_type type, const void *m, int rows, int cols);
-/* Show mode, after the calls, with time=1: the call alone or the speedup line (show above). */
+/* Show mode, after the calls: the lab's time line (show_line), or with
+ * time=1 the call alone or the speedup line (show above). */
 int kit_decl_show_time(const kit_lab_decl *d, kit_run_ctx *ctx, void *state);
 
 #endif

@@ -56,6 +56,11 @@ void kit_lu_backward(kit_check_ctx *ctx, const kit_lu *f, int exact);
  * from the judgement: a runner calls it (lab09's show mode) without linking
  * the checker. */
 double kit_lu_relative_residual(const kit_lu *f);
+/* The factored matrix m - n x n floats, or doubles where is_double - as
+ * kit_lu.F holds it, in double (at least one element; the caller frees it):
+ * what the checker judges and a runner's show mode forms the ratio of
+ * (lab09's); in lu_residual.c. */
+double *kit_lu_in_double(int n, int is_double, const void *m);
 
 /* The entries of steps 0 .. steps-1 (column j of L, row j of U) against the
  * reference factors L and U (n x n each), within slack times their local

@@ -2,7 +2,7 @@
  * clock, never taken from the student's process: how long its kernels and
  * its host<->device copies were busy, and how long both at once (lab11's
  * overlap of copies and kernels), and the bytes and time of its copies each
- * way (lab11's round trips). */
+ * way (lab11's round trips, kit_check_copies). */
 #ifndef KIT_TIMELINE_H
 #define KIT_TIMELINE_H
 #include "kit/checker.h"
@@ -33,6 +33,15 @@ int kit_call_timeline(const kit_blobfile *out, const char *call, kit_timeline *t
  * is nothing to overlap (no kernel or no copy), or with too little overlap
  * (the timeline as a detail); else the timeline as a note. */
 void kit_check_overlap(kit_check_ctx *ctx, const char *call, double min_fraction);
+
+/* `call` must have copied at least want[0] bytes host-to-device and
+ * want[1] device-to-host (its copy records: data the host moved by itself,
+ * or that never went, does not count).  Fewer: fails with too_few, a format
+ * of (what, the bytes each way, want[0], want[1]) as (const char *, 4 x
+ * unsigned long long); else a note, a format of (what, the copies' GB/s
+ * each way as doubles).  No trace: nothing (the policy has said why). */
+void kit_check_copies(kit_check_ctx *ctx, const char *call, const unsigned long long want[2], const char *what,
+                      const char *too_few, const char *note);
 
 #ifdef __cplusplus
 }

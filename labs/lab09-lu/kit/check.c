@@ -1,18 +1,13 @@
-/* check.c - lab09 checker: Crout LU factors and status.
- *
- * Outputs of the runner: "status" (i32) and "a" (the factored matrix, f32 or
- * f64, n*n; L on and below the diagonal, U strictly above, U's unit diagonal
- * implicit).  u is the unit roundoff of the type, u_d that of double (the
- * checker's own arithmetic), gamma_k(u) = k u / (1 - k u).
+/* check.c - lab09 checker: Crout LU factors and status (the outputs:
+ * dataset.h; how the factors are stored, u and gamma_k(u): kit/lu_check.h).
  *
  * 1. Status.  The expected one comes from kit_ref_crout (double, same pivot
  *    test as lu.h) for n <= LAB09_REF_MAX, otherwise from the construction
  *    (a singular leading k x k minor stops Crout at column k - 1).
  * 2. No NaN or infinity anywhere, also after a reported zero pivot.
  * 3. Backward error (rigorous, kit_lu_backward: kit/lu_check.h says the
- *    bound): |A - LU| entry by entry against gamma_n(u) |L||U| for n <=
- *    LAB09_REF_MAX, with ||A - LU||_F / ||A||_F reported; for larger n (O(n^3)
- *    would take too long) three random probes A x against L (U x).
+ *    bound): entry by entry for n <= LAB09_REF_MAX, else (O(n^3) would take
+ *    too long) by three random probes.
  * 4. Factors against the reference (n <= LAB09_REF_MAX), step by step
  *    (kit_lu_factors), so that the first wrong column of L / row of U is
  *    named, within FACTOR_SLACK times the local bound of each step.  For the
@@ -137,10 +132,7 @@ static void judge(kit_check_ctx *ctx, const void *data, const kit_check_got *out
     const lab09_data *d = data;
     if (!ok)
         return;
-    size_t nn = (size_t)d->n * (size_t)d->n;
-    double *F = kit_xmalloc((nn ? nn : 1) * sizeof *F, "the checker"), *L = NULL, *U = NULL;
-    for (size_t t = 0; t < nn; t++)
-        F[t] = d->is_double ? ((const double *)outs[1].got)[t] : (double)((const float *)outs[1].got)[t];
+    double *F = kit_lu_in_double(d->n, d->is_double, outs[1].got), *L = NULL, *U = NULL;
     kit_lu f = {d->n, d->a, F, d->u};
     int want = expected_status(d, &L, &U);
     int status_ok = check_status(ctx, want, *(const int32_t *)outs[0].got);

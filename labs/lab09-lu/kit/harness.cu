@@ -1,12 +1,11 @@
 /* harness.cu - lab09's declaration, its buffers, calls, refusals, timed
- * calls and metrics as data (kit/lab_decl.cuh): the matrix on the GPU (float
- * or double), one call of lu_crout / lu_crout_double / lu_crout_blocked,
- * "status" (i32) and the factored matrix "a" (f32 or f64, n*n) recorded.
- * Bench mode times lu_crout_blocked against the kit's per-step version; the
- * call factors in place, so every timed call first copies its fresh A into
- * place (the baseline the pristine A: timed.in_place).
+ * calls, metrics and show-mode time as data (kit/lab_decl.cuh): the matrix
+ * on the GPU (float or double), one call of lu_crout / lu_crout_double /
+ * lu_crout_blocked, "status" and the factored matrix "a" recorded
+ * (dataset.h); bench mode times it, in place, against the kit's per-step
+ * version.
  *
- * Hooks beside the table: the show-mode status, corner, backward error and time.
+ * Hooks beside the table: the show-mode status, corner and backward error.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +14,6 @@
 #include "dataset.h"
 #include "kit/lab_decl.cuh"
 #include "kit/lu_check.h"
-#include "kit/util.h"
 #include "lu.h"
 
 KIT_LAB_DESCRIPTORS_OMIT_FIELDS
@@ -64,16 +62,15 @@ static const kit_lab_decl DECL = {
     /* 2n^3/3 flops: (2/3) * n^2 * n */
     .metrics = {{"GFLOP/s (2n^3/3 flops)", F(d.nn), 2.0 / 3, 0, F(d.n)},
                 {"the per-step baseline, GFLOP/s", F(d.nn), 2.0 / 3, 1, F(d.n)}},
+    /* show mode, float: the time against the per-step baseline */
+    .show_time = {.warmup = 1, .reps = 3},
+    .show_line = {{NULL, "the kit's per-step version", "speedup %.2fx", .when = TYPE(0), .some = F(d.n)}},
 };
-
-static const char *call_name(const inputs *in) { return kit_decl_the_call(&DECL, in)->name; }
 
 /* ||A - L U||_F / ||A||_F of the result as the checker forms it (show mode, n <= 1100). */
 static double backward_error(const inputs *in, const void *out)
 {
-    double *F = (double *)kit_xmalloc((size_t)(in->d.nn ? in->d.nn : 1) * sizeof *F, "the backward error");
-    for (int t = 0; t < in->d.nn; t++)
-        F[t] = in->d.is_double ? ((const double *)out)[t] : (double)((const float *)out)[t];
+    double *F = kit_lu_in_double(in->d.n, in->d.is_double, out);
     kit_lu f = {in->d.n, in->d.a, F, in->d.u};
     double r = kit_lu_relative_residual(&f);
     free(F);
@@ -86,7 +83,7 @@ static int after(kit_run_ctx *ctx, void *s, int, void *const *host)
     int n = in->d.n, status = in->status;
     if (!ctx->show)
         return 0;
-    printf("%s(n=%d) returned %d%s\n", call_name(in), n, status,
+    printf("%s(n=%d) returned %d%s\n", kit_decl_the_call(&DECL, in)->name, n, status,
            status == LU_OK ? " (LU_OK)" : status > 0 ? " (a zero pivot)" : "");
     if (status > 0 && status <= n)
         printf("  the pivot of column %d counts as zero\n", status - 1);
@@ -98,19 +95,7 @@ static int after(kit_run_ctx *ctx, void *s, int, void *const *host)
     return 0;
 }
 
-/* show mode, float: the time against the per-step baseline */
-static int show_time(kit_run_ctx *ctx, void *s)
-{
-    inputs *in = (inputs *)s;
-    kit_timing ts, tb;
-    if (!in->d.is_double && in->d.n > 0 && kit_lab_time(ctx, in, 1, 3, &ts, &tb) == 0)
-        printf("time: %s %.3f ms, the kit's per-step version %.3f ms (medians of 3): speedup %.2fx\n", call_name(in),
-               ts.median_ms, tb.median_ms, tb.median_ms / ts.median_ms);
-    return 0;
-}
-
 const kit_lab KIT_LAB = {
     .tag = "lab09", .state_size = sizeof(inputs), .generate = generate, .release = release, .after = after,
-    .baseline = baseline, .timing_first = 1, .show_time = show_time,
-    .decl = &DECL,
+    .baseline = baseline, .timing_first = 1, .decl = &DECL,
 };

@@ -52,19 +52,10 @@ static const kit_lab_decl DECL = {
               .flops_of = {F(d.c_count), F(d.k)}},
     .metrics = {{"matmul_tiled GFLOP/s (2mnk flops)", F(d.c_count), 2, 0, F(d.k)},
                 {"the naive kernel, GFLOP/s", F(d.c_count), 2, 1, F(d.k)}},
+    /* show mode, with or without time=1: the time against the naive kernel, in GFLOP/s too */
+    .show_time = {.warmup = 2, .reps = 5},
+    .show_line = {{NULL, "the kit's naive kernel", "speedup %.2fx", "GFLOP/s", 0, .some = F(d.nonempty)}},
 };
 
-/* show mode, with or without time=1: the time against the naive kernel */
-static int show_time(kit_run_ctx *ctx, void *s)
-{
-    kit_timing ts, tb;
-    if (((inputs *)s)->d.nonempty && kit_lab_time(ctx, s, 2, 5, &ts, &tb) == 0)
-        printf("time: matmul_tiled %.3f ms (%.0f GFLOP/s), the kit's naive kernel %.3f ms (%.0f GFLOP/s), medians of "
-               "5: speedup %.2fx\n",
-               ts.median_ms, kit_decl_metric_value(&DECL.metrics[0], s, ts.median_ms), tb.median_ms,
-               kit_decl_metric_value(&DECL.metrics[1], s, tb.median_ms), tb.median_ms / ts.median_ms);
-    return 0;
-}
-
 const kit_lab KIT_LAB = {.tag = "lab10", .state_size = sizeof(inputs), .generate = generate, .release = release,
-                         .after = after, .baseline = baseline, .show_time = show_time, .decl = &DECL};
+                         .after = after, .baseline = baseline, .decl = &DECL};

@@ -1,24 +1,20 @@
-/* harness.cu - lab11's declaration (kit/lab.cuh), its buffers, the
- * benchmark's refusal and its metrics as data (kit/lab_decl.cuh).
+/* harness.cu - lab11's declaration (kit/lab.cuh): its buffers, calls,
+ * refusal, metrics and show-mode times as data (kit/lab_decl.cuh); the
+ * outputs as dataset.h names them, each destination poisoned with the
+ * complement of the data (KIT_POISON_COMPLEMENT: an element never written
+ * always differs).
  *
- * Part 1: a pageable (malloc) buffer and a buffer from the student's
- * pinned_alloc, filled with the same data; round_trip on each (traced calls
- * "round_trip_pageable" and "round_trip_pinned", so the checker sees their
- * copies); "back_pageable", "back_pinned" (u32) and what kind of memory
- * pinned_alloc returned ("pinned_kind", text: host = page-locked, pageable,
- * device, managed) recorded.  Bench mode times round_trip from the pinned
- * buffers against round_trip from pageable ones.
- * Part 2: pinned h_in / h_out, one traced call of process_streams, "out"
- * (u32, n); bench and show mode time it against the serialised baseline.
- * Destinations are poisoned with the complement of the data
- * (KIT_POISON_COMPLEMENT), so an element never written always differs.
- * Timed calls get fresh contents (fresh.cuh): the input words rotated and
- * XORed with a random mask, the destination poisoned, a sample recorded.
+ * Part 1: round_trip from a pageable (malloc) buffer and from the student's
+ * pinned_alloc, filled with the same data (traced calls "round_trip_pageable"
+ * and "round_trip_pinned": the checker sees their copies); bench mode times
+ * round_trip from the pinned buffers against the pageable ones.  Part 2:
+ * pinned h_in / h_out, one traced call of process_streams, timed against the
+ * serialised baseline.
  *
  * Hooks beside the table, as only this lab does it: the student allocates
  * and frees part 1's buffers (pinned_alloc, a traced pinned_free at the end)
  * and what it returned decides whether the round trips run and are timed;
- * the show-mode lines and times of each part.
+ * the timed calls, on pinned_alloc's buffers; the show-mode lines.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,13 +34,10 @@ typedef struct {
     uint32_t *h_in, *h_out;                                /* part 2 */
 } inputs;
 
-static int generate(const kit_params *p, uint64_t seed, void *s, char *err, size_t len)
-{
-    return lab11_generate(p, seed, &((inputs *)s)->d, err, len);
-}
+KIT_LAB_DATASET(inputs, lab11) /* generate and release: dataset.c */
 
-/* pinned_alloc's buffers go back through the student's pinned_free (traced). */
-static void release(kit_run_ctx *ctx, void *s)
+/* pinned_alloc's buffers go back through the student's pinned_free (traced), then the dataset. */
+static void release_all(kit_run_ctx *ctx, void *s)
 {
     inputs *in = (inputs *)s;
     if (in->pn_src || in->pn_back) {
@@ -54,7 +47,7 @@ static void release(kit_run_ctx *ctx, void *s)
         pinned_free(in->pn_back);
         kit_student_end(ctx);
     }
-    lab11_free(&in->d);
+    release(ctx, s);
 }
 
 KIT_LAB_INVOKE(inputs, alloc_pinned, in->pn_src = pinned_alloc((size_t)in->d.n),
@@ -111,14 +104,11 @@ static int after(kit_run_ctx *ctx, void *s, int k, void *const *)
     return 0;
 }
 
-/* The timed calls (fresh.cuh): before each, the source words are replaced by
- * the original ones rotated by shift and XORed with a 32-bit mask (Part 1:
- * in pinned_alloc's buffer; Part 2: in a pinned buffer of the kit's) and the
- * destination is poisoned; LAB11_TIMED_SAMPLE words of the destination of a
- * few calls are recorded for the checker.  Each is the checked call's own
- * adapter (Part 2: on the kit's buffers, swapped in for h_in and h_out); the
- * baseline keeps the original buffers.  Untimed when pinned_alloc gave
- * nothing usable, or device/managed memory. */
+/* The timed calls (fresh.cuh; their fresh words and the sample: dataset.h),
+ * each the checked call's own adapter: Part 1 on pinned_alloc's buffers,
+ * Part 2 on pinned buffers of the kit's swapped in for h_in and h_out (the
+ * baseline keeps the original ones).  Untimed when pinned_alloc gave nothing
+ * usable, or device/managed memory. */
 static int timed(kit_run_ctx *, void *s, kit_timed_calls *tc, kit_lab_swap *sw)
 {
     inputs *in = (inputs *)s;
@@ -165,26 +155,13 @@ static const kit_lab_decl DECL = {
     .metrics = {{"round trip from pinned memory (GB/s)", F(d.words), 8, 0, .when = PART(1)},
                 {"round trip from pageable memory (GB/s)", F(d.words), 8, 1, .when = PART(1)},
                 {"copied in and out (GB/s)", F(d.words), 8, 0, .when = PART(2)}},
+    /* show mode: each part's time against its baseline (part 1: pinned against pageable, in GB/s) */
+    .show_time = {.warmup = 1, .reps = 5},
+    .show_line = {{"round trip from pinned memory", "from pageable memory", "pinned %.2fx faster", "GB/s", 1, PART(1)},
+                  {NULL, "the kit's serialised version", "%.2fx", .when = PART(2)}},
 };
 
-static int show_time(kit_run_ctx *ctx, void *s)
-{
-    inputs *in = (inputs *)s;
-    kit_timing ts, tb;
-    if (kit_lab_time(ctx, in, 1, 5, &ts, &tb) != 0)
-        return 0;
-    if (in->d.part == 1)
-        printf("time: round trip from pinned memory %.3f ms (%.1f GB/s), from pageable memory %.3f ms (%.1f GB/s), "
-               "medians of 5: pinned %.2fx faster\n",
-               ts.median_ms, kit_decl_metric_value(&DECL.metrics[0], s, ts.median_ms), tb.median_ms,
-               kit_decl_metric_value(&DECL.metrics[1], s, tb.median_ms), tb.median_ms / ts.median_ms);
-    else
-        printf("time: process_streams %.3f ms, the kit's serialised version %.3f ms (medians of 5): %.2fx\n",
-               ts.median_ms, tb.median_ms, tb.median_ms / ts.median_ms);
-    return 0;
-}
-
 const kit_lab KIT_LAB = {
-    .tag = "lab11", .state_size = sizeof(inputs), .generate = generate, .release = release,
-    .after = after, .timed = timed, .baseline = baseline, .show_time = show_time, .decl = &DECL,
+    .tag = "lab11", .state_size = sizeof(inputs), .generate = generate, .release = release_all,
+    .after = after, .timed = timed, .baseline = baseline, .decl = &DECL,
 };

@@ -48,17 +48,21 @@ static void put_timed(kit_writer *w, const lab11_data *d)
 
 static const char *P1_CALLS = "0\tpinned_alloc\t0\t\n1\tround_trip_pageable\t0\t\n2\tround_trip_pinned\t0\t\n";
 
-/* A Part 1 output: what came back, the pointer's kind, the copies. */
-static int part1_verdict(const char *params, const char *kind, int spoil_pinned, const char *copies, char *why,
-                         size_t len)
+/* A Part 1 output: what came back, the pointer's kind, the copies.  spoil:
+ * SPOIL_PINNED leaves the last pinned word poisoned, SPOIL_PAGEABLE gets the
+ * first pageable word wrong. */
+enum { SPOIL_PINNED = 1, SPOIL_PAGEABLE = 2 };
+static int part1_verdict(const char *params, const char *kind, int spoil, const char *copies, char *why, size_t len)
 {
     lab11_data d = gen(params, 4);
     uint32_t *back = malloc((size_t)d.n * 4);
     memcpy(back, d.in, (size_t)d.n * 4);
     kit_writer *w = lct_open();
     kit_writer_put_text(w, "pinned_kind", kind);
+    back[0] ^= spoil & SPOIL_PAGEABLE ? 1 : 0;
     kit_writer_put(w, "back_pageable", KIT_T_U32, back, (uint64_t)d.n);
-    if (spoil_pinned)
+    back[0] = d.in[0];
+    if (spoil & SPOIL_PINNED)
         back[d.n - 1] = ~d.in[d.n - 1]; /* the harness's poison: never written */
     kit_writer_put(w, "back_pinned", KIT_T_U32, back, (uint64_t)d.n);
     put_timed(w, &d);
@@ -81,9 +85,21 @@ START_TEST(part1_verdicts)
     ck_assert_ptr_nonnull(strstr(why, "ordinary pageable memory"));
     ck_assert_int_eq(part1_verdict("part=1 n=1000", "device", 0, copies, why, sizeof why), 1);
     ck_assert_ptr_nonnull(strstr(why, "device memory"));
-    ck_assert_int_eq(part1_verdict("part=1 n=1000", "host", 1, copies, why, sizeof why), 1);
+    ck_assert_int_eq(part1_verdict("part=1 n=1000", "host", SPOIL_PINNED, copies, why, sizeof why), 1);
     ck_assert_ptr_nonnull(strstr(why, "first at index 999"));
     ck_assert_ptr_nonnull(strstr(why, "never written"));
+    /* each round trip judged on its own: both named */
+    ck_assert_int_eq(part1_verdict("part=1 n=1000", "host", SPOIL_PINNED | SPOIL_PAGEABLE, copies, why, sizeof why), 1);
+    ck_assert_msg(strstr(why, "round_trip with pageable buffers: 1 of 1000 words did not come back; first at index 0") &&
+                      strstr(why, "round_trip with pinned buffers: 1 of 1000 words did not come back; first at index 999"),
+                  "%s", why);
+    /* the other kinds of memory, each in its words; then nothing else is judged */
+    ck_assert_int_eq(part1_verdict("part=1 n=1000", "NULL", SPOIL_PINNED, copies, why, sizeof why), 1);
+    ck_assert_msg(!strcmp(why, "pinned_alloc(1000) returned NULL\n"), "%s", why);
+    ck_assert_int_eq(part1_verdict("part=1 n=1000", "managed", 0, copies, why, sizeof why), 1);
+    ck_assert_ptr_nonnull(strstr(why, "returned managed memory (cudaMallocManaged?)"));
+    ck_assert_int_eq(part1_verdict("part=1 n=1000", "texture", 0, copies, why, sizeof why), 1);
+    ck_assert_ptr_nonnull(strstr(why, "memory of an unknown kind ('texture')"));
     /* right data, but it never went through the device */
     ck_assert_int_eq(part1_verdict("part=1 n=1000", "host", 0, "1\tH2H\t4000\t100\t200\t7\n2\tH2H\t4000\t300\t400\t7\n",
                                    why, sizeof why),
