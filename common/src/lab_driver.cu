@@ -10,16 +10,15 @@
 #include "kit/lab_decl.cuh"
 #include "kit/watchdog.h"
 
-/* What the driver holds for one case. */
-typedef struct kit_lab_case lab_case;
-struct kit_lab_case {
+/* What the driver holds for one case (its own: no one else holds one open). */
+typedef struct lab_case {
     const kit_lab *lab;
     void *state;
     kit_lab_buf bufs[2 * KIT_LAB_MAX_BUFS];
     int n_bufs, timing_ready;
     int baseline_failed;
     const char *timed_name; /* the timed function, for metric labels */
-};
+} lab_case;
 
 static lab_case *current; /* the case kit_lab_time works on (one at a time per process) */
 
