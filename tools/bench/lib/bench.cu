@@ -28,11 +28,10 @@ static int g_said[4], g_missing, g_wrong, g_in_student, g_out = -1; /* g_out: th
 static char **g_argv;
 
 /* One implementation on a case (more: a row's own parameters after the
- * case's; set: which of them, 0 none: set_of) and what its run recorded. */
+ * case's, "" none) and what its run recorded. */
 typedef struct {
     int who;
     const char *name, *more;
-    int set;
     const kit_lab *lab;
     kit_plausible_in t;       /* its time, the timed calls' bytes, the GB/s of their copy */
     double baseline_ms, rate; /* rate: the lab's rate of its call (kit_lab_rate_label), else GB/s */
@@ -59,6 +58,7 @@ static void again_without_student(void)
  * it is not there or does not load, said once. */
 static void *loaded(int who)
 {
+    const char *absent[] = {"no --student", "a student copy has no labs/<lab>/solution/", "", "no --library"};
     if (g_said[who]++)
         return g_handle[who];
     if (who == BENCH_STUDENT && getenv(LEFT_OUT)) {
@@ -67,9 +67,7 @@ static void *loaded(int who)
         g_wrong = 1;
     } else if (!g_so[who] || access(g_so[who], R_OK) != 0) {
         if (who != BENCH_STRETCH) /* a lab without a stretch exercise: nothing to say */
-            printf("   %s: not in this copy of the kit (%s): skipped\n", g_names[who],
-                   who == BENCH_REFERENCE ? "a student copy has no labs/<lab>/solution/"
-                   : who == BENCH_STUDENT ? "no --student" : "no --library");
+            printf("   %s: not in this copy of the kit (%s): skipped\n", g_names[who], absent[who]);
     } else if (!(g_handle[who] = dlopen(g_so[who], RTLD_NOW | RTLD_LOCAL))) {
         /* a function its code calls is missing: the student's file defines no dot_shared */
         printf("   %s: cannot be loaded: %s: skipped\n", g_names[who], dlerror());
@@ -92,7 +90,7 @@ void *bench_fn(int who, const char *name)
  * to the lab's rules; 0, or -1 with err (256 bytes) filled. */
 static int params_of(const char *params, const char *more, char *words, kit_params *p, char *err)
 {
-    snprintf(words, 512, "%s%s%s", params, more ? " " : "", more ? more : "");
+    snprintf(words, 512, "%s%s%s", params, *more ? " " : "", more);
     return kit_params_parse(words, p, err, 256) != 0 || lab_params_validate(p, err, 256) != 0 ? -1 : 0;
 }
 
@@ -142,18 +140,16 @@ static void run_row(const char *params, row *r, kit_check_case **held)
  * fractions of this one. */
 static void print_row(const char *name, double ms, const char *wrong, double units, double lib_ms, double copy_ms)
 {
-    char rate[32] = "-", lib[16] = "-", cp[16] = "-";
+    const double cells[3] = {units, lib_ms, copy_ms};
+    char cell[3][32] = {"-", "-", "-"};
     if (wrong) {
         printf("  %-44s WRONG: %s (not timed)\n", name, wrong);
         return;
     }
-    if (units > 0)
-        snprintf(rate, sizeof rate, "%.0f", units / ms);
-    if (lib_ms > 0)
-        snprintf(lib, sizeof lib, "%.2f", lib_ms / ms);
-    if (copy_ms > 0)
-        snprintf(cp, sizeof cp, "%.2f", copy_ms / ms);
-    printf("  %-44s %10.4f %10s %9s %7s\n", name, ms, rate, lib, cp);
+    for (int k = 0; k < 3; k++) /* each "-" where it has no yardstick */
+        if (cells[k] > 0)
+            snprintf(cell[k], sizeof cell[k], k ? "%.2f" : "%.0f", cells[k] / ms);
+    printf("  %-44s %10.4f %10s %9s %7s\n", name, ms, cell[0], cell[1], cell[2]);
 }
 
 /* The table of a case: the rows run, then the baseline's median time
@@ -168,7 +164,7 @@ static void print_table(const kit_bench *b, const char *params, const char *skip
     for (int i = 0; i < n; i++)
         if (rows[i].t.ms > 0 && !rows[i].wrong) {
             base[timed++] = rows[i].baseline_ms, first = first ? first : &rows[i];
-            lib_ms = rows[i].who == BENCH_LIBRARY && !rows[i].more ? rows[i].t.ms : lib_ms;
+            lib_ms = rows[i].who == BENCH_LIBRARY && !*rows[i].more ? rows[i].t.ms : lib_ms;
         }
     const char *label = first && !b->roof ? kit_lab_rate_label(first->lab) : NULL;
     int gflops = label && !strstr(label, "GB/s");
@@ -197,33 +193,25 @@ static void print_table(const kit_bench *b, const char *params, const char *skip
 static void run_case(const kit_bench *b, int index, row *rows, int n)
 {
     const char *params = b->cases[index], *skip = NULL;
-    kit_check_case *held[1 + KIT_BENCH_MAX_MORE] = {}; /* the checker's case of each set of parameters */
+    kit_check_case *held[BENCH_ROWS] = {}; /* the checker's case of each row's parameters, in their first row's place */
     kit_params p;
     char err[256];
     if (kit_params_parse(params, &p, err, sizeof err) == 0 && b->new_case)
         skip = b->new_case(&p);
     for (int i = 0; i < n; i++) {
         row *r = &rows[i];
+        int k = 0; /* the first row on r's parameters: rows on the same ones share a case (lab07's basic merges) */
+        while (strcmp(rows[k].more, r->more))
+            k++;
         r->wrong = NULL, r->t.ms = -1;
         if (r->lab && !(r->who == BENCH_LIBRARY && (!r->name || skip)))
-            run_row(params, r, b->roof && r->who == BENCH_LIBRARY ? NULL : &held[r->set]);
+            run_row(params, r, b->roof && r->who == BENCH_LIBRARY ? NULL : &held[k]);
     }
     print_table(b, params, skip, rows, n);
     if (b->stretch_note && g_handle[BENCH_STRETCH])
         b->stretch_note(&p, BENCH_SEED);
     for (kit_check_case *c : held)
         kit_check_case_close(c);
-}
-
-/* More row j's set of parameters: 1 + the first of KIT_BENCH.more with
- * them, so that rows on the same ones share a case of the checker (lab07's
- * two basic merges). */
-static int set_of(const kit_bench *b, int j)
-{
-    int k = 0;
-    while (k < j && (!b->more[k].params || strcmp(b->more[k].params, b->more[j].params)))
-        k++;
-    return 1 + k;
 }
 
 /* The rows in the table's order, each implementation followed by its more
@@ -238,19 +226,17 @@ static int rows_of(const kit_bench *b, row *rows)
     for (int who : order) {
         const kit_lab *lab = (const kit_lab *)bench_fn(who, "KIT_LAB");
         const char *name = !b ? NULL : who == BENCH_LIBRARY ? b->library : who == BENCH_STRETCH ? b->stretch : b->calls;
-        rows[n++] = row{who, name, NULL, 0, lab};
+        rows[n++] = row{who, name, "", lab};
         for (int j = 0; b && j < KIT_BENCH_MAX_MORE; j++)
             if (b->more[j].params && b->more[j].who == who)
-                rows[n++] = row{who, b->more[j].name, b->more[j].params, set_of(b, j), lab};
+                rows[n++] = row{who, b->more[j].name, b->more[j].params, lab};
     }
     for (int i = 0; b && i < KIT_BENCH_MAX_CASES && b->cases[i]; i++)
-        for (int j = -1; j < KIT_BENCH_MAX_MORE; j++) {
-            const char *more = j < 0 ? NULL : b->more[j].params;
-            if ((j < 0 || more) && params_of(b->cases[i], more, words, &p, err) != 0) {
+        for (int k = 0; k < n; k++)
+            if (params_of(b->cases[i], rows[k].more, words, &p, err) != 0) {
                 printf("bench %s: its case \"%s\" is not one the lab takes: %s\n", BENCH_LAB, words, err);
                 exit(1);
             }
-        }
     return n;
 }
 
