@@ -15,8 +15,9 @@
  * timed nor counted in the baseline's median; the rows on the same
  * parameters share one case of the checker, opened once and closed after
  * the table; a library that sits the case out has no row and the title
- * says why; a roof library's output is not checked, and its table has no
- * rate and no copy roof row; what a run prints on stdout (the runner's
+ * says why; a roof library's output is not checked, its timed calls may
+ * launch no kernel (no other row's may), and its table has no rate and no
+ * copy roof row; what a run prints on stdout (the runner's
  * end-of-call marks) stays out of the table.
  *
  * Not a Check program (nvcc builds it, for bench.cu is CUDA C++):
@@ -39,6 +40,9 @@ static fake_run fakes[4];
 static double units, timed_bytes, copy_gbs; /* units: a call's work, in its rate's unit times ms */
 static int opened, closed, checked, runs;
 static char seen[512]; /* "tag:params;" per run */
+static char no_kernel[64]; /* "tag;" per run timed though it launches no kernel */
+static int no_kernel_now;
+void kit_time_allow_no_kernel(int allow) { no_kernel_now = allow; }
 
 /* The runner's bench mode on one case: its record, each metric of the lab
  * under the runner's own key at the run's time (the baseline's at the
@@ -55,6 +59,8 @@ int kit_run_case(const kit_lab *lab, kit_run_mode mode, const char *words, uint6
           "a row's run: mode %d, seed %llx, words '%s'", (int)mode, (unsigned long long)seed, words);
     kit_params_format(&p, text, sizeof text);
     snprintf(seen + strlen(seen), sizeof seen - strlen(seen), "%s:%s;", f->tag, text);
+    if (no_kernel_now)
+        snprintf(no_kernel + strlen(no_kernel), sizeof no_kernel - strlen(no_kernel), "%s;", f->tag);
     runs++;
     printf("\n%s\n", KIT_STDOUT_MARK);
     if (f->fails)
@@ -128,7 +134,7 @@ static void table(const kit_bench *b, char *text, size_t len)
                 rows[n++] = row{order[i], b->more[j].name, b->more[j].params, &fake_labs[i]};
     }
     opened = closed = checked = runs = g_wrong = 0;
-    seen[0] = 0;
+    seen[0] = no_kernel[0] = 0;
     int saved;
     FILE *f = plain_catch(1, &saved);
     run_case(b, 0, rows, n);
@@ -233,6 +239,9 @@ int main(void)
     CHECK(strstr(t, line("libcall", 1, "-", "1.00", "-")) && strstr(t, line("student", 2, "-", "0.50", "-")) &&
               !strstr(t, "copy roof") && checked == 2 && !g_wrong,
           "a roof (%d checks):\n%s", checked, t);
+    CHECK(!strcmp(no_kernel, "lib;"), "timed though no kernel: '%s', expected the roof's alone ('lib;')", no_kernel);
     CHECK(!strstr(t, KIT_STDOUT_MARK), "a run's stdout in the table:\n%s", t);
+    table(&gbs, t, sizeof t);
+    CHECK(!no_kernel[0], "timed though no kernel without a roof: '%s', expected none", no_kernel);
     return plain_check_summary();
 }
