@@ -21,7 +21,8 @@ LAB_IDS := $(foreach l,$(LAB_NAMES),$(firstword $(subst -, ,$(l))))  # lab03 ...
 COMMON_C := $(wildcard common/src/*.c)
 COMMON_CHECKER_C := common/src/checker_main.c
 COMMON_LIB_C := $(filter-out $(COMMON_CHECKER_C),$(COMMON_C))
-COMMON_CU := $(wildcard common/src/*.cu)
+COMMON_BENCH_CU := common/src/bench_main.cu # make bench's main, compiled per lab (mk/bench.mk)
+COMMON_CU := $(filter-out $(COMMON_BENCH_CU),$(wildcard common/src/*.cu))
 GRADER_C := $(wildcard grader/src/*.c grader/src/*/*.c)
 GRADER_LIB_C := $(filter-out grader/src/main.c,$(GRADER_C))
 # grader/src/ in layers (grader/src/README.md): every header named from
@@ -315,7 +316,7 @@ $(BUILD)/common/tests/test_lab_decl: common/tests/test_lab_decl.cu common/src/la
 # faked (nvcc: bench.cu is CUDA C++; no CUDA call is made); the lab's
 # metrics read by lab_metrics.cu.
 UNIT_TESTS += $(BUILD)/tests/bench/test_bench
-$(BUILD)/tests/bench/test_bench: tests/bench/test_bench.cu tools/bench/lib/bench.cu common/include/kit/bench.cuh common/src/lab_metrics.cu common/tests/plain_check.h common/tests/plain_catch.h $(LIBKIT) $(DEPS_OK) $(FLAGS_STAMP)
+$(BUILD)/tests/bench/test_bench: tests/bench/test_bench.cu $(COMMON_BENCH_CU) common/include/kit/bench.cuh common/src/lab_metrics.cu common/tests/plain_check.h common/tests/plain_catch.h $(LIBKIT) $(DEPS_OK) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(Q)$(call say,NVCC,$@)$(NVCC) $(KIT_NVCCFLAGS) $(NVCCFLAGS) -Icommon/tests -o $@ $< common/src/lab_metrics.cu $(LIBKIT) $(CJSON_LIBS) $(OPENMP_LINK) -ldl -lm
 

@@ -17,11 +17,11 @@
 # the lab's harness (compiled once, position-independent; the stretch's
 # again where BENCH_STRETCH_CALLS_<lab> is set), labs/<lab>/bench.cu is the
 # library peer's (library.so: its calls and its cases, kit/bench.cuh), and
-# the program is tools/bench/lib/bench.cu linked with the lab's kit objects,
+# the program is common/src/bench_main.cu (beside the runner's and the
+# checker's main) linked with the lab's kit objects,
 # its checker and the lab driver, exported to the shared objects
 # (--export-dynamic).
 
-BENCH_DIR := tools/bench/lib
 BENCH_LAB_SRC := $(sort $(wildcard labs/*/bench.cu))
 BENCH_LIB_LABS := $(patsubst labs/%/bench.cu,%,$(BENCH_LAB_SRC))
 BENCH_LIBS_lab03-dot := -lcublas
@@ -66,10 +66,10 @@ $(BUILD)/bench/$(1)/harness.o $$(BENCH_WITH_$(1)_stretch): labs/$(1)/kit/harness
 $(BUILD)/bench/$(1)/library.so: labs/$(1)/bench.cu common/include/kit/bench.cuh $(BUILD)/bench/$(1)/harness.o $(DEPS_OK) $(FLAGS_STAMP)
 	@mkdir -p $$(@D)
 	$(Q)$$(call say,NVCC,$$@)$(NVCC) $$(BENCH_SO_FLAGS) -Ilabs/$(1)/student -Ilabs/$(1)/kit -o $$@ $$< $(BUILD)/bench/$(1)/harness.o $$(BENCH_LIBS_$(1))
-$(BUILD)/bench/$(1)/bench.o: $(BENCH_DIR)/bench.cu common/include/kit/bench.cuh $(DEPS_OK) $(FLAGS_STAMP)
+$(BUILD)/bench/$(1)/bench_main.o: $(COMMON_BENCH_CU) common/include/kit/bench.cuh $(DEPS_OK) $(FLAGS_STAMP)
 	@mkdir -p $$(@D)
 	$(Q)$$(call say,NVCC,$$<)$(NVCC) $(KIT_NVCCFLAGS) $(NVCCFLAGS) -DBENCH_LAB='"$(1)"' -MMD -MP -c $$< -o $$@
-$(BUILD)/bench/$(1)/bench: $(BUILD)/bench/$(1)/bench.o $$(filter-out %/harness.o,$$($(1)_RUNNER_OBJ)) $$($(1)_CHECK_OBJ) $(BENCH_DRIVER_OBJS) $(LIBKIT)
+$(BUILD)/bench/$(1)/bench: $(BUILD)/bench/$(1)/bench_main.o $$(filter-out %/harness.o,$$($(1)_RUNNER_OBJ)) $$($(1)_CHECK_OBJ) $(BENCH_DRIVER_OBJS) $(LIBKIT)
 	@mkdir -p $$(@D)
 	$(Q)$$(call say,LD,$$@)$(NVCC) $(ARCH_FLAGS) -o $$@ $$^ $(BENCH_LINK) -Xlinker --export-dynamic $(CUPTI_LIBS) $(CJSON_LIBS) -lm
 BENCH_BINS += $(BUILD)/bench/$(1)/bench $$(BENCH_SO_$(1))

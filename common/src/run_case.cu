@@ -1,6 +1,6 @@
 /* run_case.cu - one case of a runner mode into a result file: what `runner
  * run|bench|baseline` and each case of `runner serve` do (runner_main.cu),
- * and each row of make bench (tools/bench/lib: bench mode on one
+ * and each row of make bench (bench_main.cu: bench mode on one
  * implementation's descriptor).  kit/lab.cuh declares them. */
 #include <errno.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* test_bench.cu - make bench's program on the CPU (no GPU, no CUDA call
- * made): tools/bench/lib/bench.cu included, with the runner's case
+ * made): common/src/bench_main.cu included, with the runner's case
  * (kit_run_case, bench mode) and the checker's held case (kit_check_held)
  * replaced by fakes that record what each implementation's run would.
  * What it holds: a case's rows in the table's order, each the bench mode
@@ -25,7 +25,7 @@
  */
 #define BENCH_LAB "labT"
 #define main bench_main /* bench.cu's own; the test drives run_case */
-#include "../../tools/bench/lib/bench.cu"
+#include "../../common/src/bench_main.cu"
 #undef main
 #include "plain_catch.h"
 #include "plain_check.h"

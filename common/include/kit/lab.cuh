@@ -204,7 +204,7 @@ int kit_lab_baseline(kit_run_ctx *ctx, const kit_lab *lab);
  * bounds, or NULL), the trace's records and KIT_KEY_RUNNER_STATUS written
  * after it, the trace's records forgotten for the next case.  A KIT_EXIT_*
  * status, said on stderr.  The runner's run, bench, baseline and each case
- * it serves; each row of make bench (tools/bench/lib), on the row's lab.
+ * it serves; each row of make bench (bench_main.cu), on the row's lab.
  * kit_run_ctx_init: the context of one case, -1 (said) when the words are
  * bad parameters; kit_run_exit_status: the KIT_EXIT_* of a mode's status. */
 typedef enum { KIT_MODE_RUN, KIT_MODE_BENCH, KIT_MODE_BASELINE } kit_run_mode;

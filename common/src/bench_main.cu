@@ -1,5 +1,6 @@
-/* bench.cu - main() of a lab's bench (kit/bench.cuh, docs/anatomy.md "The
- * bench"): loads the implementations, makes each row the runner's bench
+/* bench_main.cu - main() of a lab's bench, the third program a lab's
+ * descriptor makes beside the runner and the checker (kit/bench.cuh,
+ * docs/anatomy.md "The bench"): loads the implementations, makes each row the runner's bench
  * mode on one of them (kit_run_case) judged by the lab's checker
  * (kit_check_held), prints the table.  BENCH_LAB: the lab's name (mk/bench.mk
  * compiles this file once per lab). */
