@@ -21,7 +21,8 @@ LAB_IDS := $(foreach l,$(LAB_NAMES),$(firstword $(subst -, ,$(l))))  # lab03 ...
 COMMON_C := $(wildcard common/src/*.c)
 COMMON_CHECKER_C := common/src/checker_main.c
 COMMON_LIB_C := $(filter-out $(COMMON_CHECKER_C),$(COMMON_C))
-COMMON_CU := $(wildcard common/src/*.cu)
+COMMON_BENCH_CU := common/src/bench_main.cu # make bench's main, compiled per lab (mk/bench.mk)
+COMMON_CU := $(filter-out $(COMMON_BENCH_CU),$(wildcard common/src/*.cu))
 GRADER_C := $(wildcard grader/src/*.c grader/src/*/*.c)
 GRADER_LIB_C := $(filter-out grader/src/main.c,$(GRADER_C))
 # grader/src/ in layers (grader/src/README.md): every header named from
@@ -295,9 +296,9 @@ $(BUILD)/grader/tests/test_%: grader/tests/test_%.c $(call obj,$(GRADER_LIB_C)) 
 
 # The lab driver's rules on the CPU (nvcc: the driver is CUDA C++; no CUDA call is made).
 UNIT_TESTS += $(BUILD)/common/tests/test_lab_driver
-$(BUILD)/common/tests/test_lab_driver: common/tests/test_lab_driver.cu common/src/lab_driver.cu common/src/lab_decl.cu common/tests/plain_check.h common/tests/plain_catch.h $(LIBKIT) $(DEPS_OK) $(FLAGS_STAMP)
+$(BUILD)/common/tests/test_lab_driver: common/tests/test_lab_driver.cu common/src/lab_driver.cu common/src/lab_decl.cu common/src/lab_metrics.cu common/tests/plain_check.h common/tests/plain_catch.h $(LIBKIT) $(DEPS_OK) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
-	$(Q)$(call say,NVCC,$@)$(NVCC) $(KIT_NVCCFLAGS) $(NVCCFLAGS) -o $@ $< common/src/lab_driver.cu common/src/lab_decl.cu $(LIBKIT) $(OPENMP_LINK) -lm
+	$(Q)$(call say,NVCC,$@)$(NVCC) $(KIT_NVCCFLAGS) $(NVCCFLAGS) -o $@ $< common/src/lab_driver.cu common/src/lab_decl.cu common/src/lab_metrics.cu $(LIBKIT) $(OPENMP_LINK) -lm
 
 # The runner's memory kinds, on memory the CUDA runtime does not know (nvcc: CUDA C++; no GPU needed).
 UNIT_TESTS += $(BUILD)/common/tests/test_memory_kind
@@ -310,6 +311,14 @@ UNIT_TESTS += $(BUILD)/common/tests/test_lab_decl
 $(BUILD)/common/tests/test_lab_decl: common/tests/test_lab_decl.cu common/src/lab_decl.cu common/tests/plain_check.h common/tests/plain_catch.h $(LIBKIT) $(DEPS_OK) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(Q)$(call say,NVCC,$@)$(NVCC) $(KIT_NVCCFLAGS) $(NVCCFLAGS) -o $@ $< common/src/lab_decl.cu $(LIBKIT) $(OPENMP_LINK) -lm
+
+# make bench's program on the CPU, the runner's case and the checker's
+# faked (nvcc: bench.cu is CUDA C++; no CUDA call is made); the lab's
+# metrics read by lab_metrics.cu.
+UNIT_TESTS += $(BUILD)/tests/bench/test_bench
+$(BUILD)/tests/bench/test_bench: tests/bench/test_bench.cu $(COMMON_BENCH_CU) common/include/kit/bench.cuh common/src/lab_metrics.cu common/tests/plain_check.h common/tests/plain_catch.h $(LIBKIT) $(DEPS_OK) $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(Q)$(call say,NVCC,$@)$(NVCC) $(KIT_NVCCFLAGS) $(NVCCFLAGS) -Icommon/tests -o $@ $< common/src/lab_metrics.cu $(LIBKIT) $(CJSON_LIBS) $(OPENMP_LINK) -ldl -lm
 
 # Solutions' own index arithmetic on the CPU (nvcc: the test includes the
 # solution's .cu; no CUDA call is made).  Not in a student copy of the kit.
@@ -429,7 +438,7 @@ deps: ## install missing distribution packages (as root)
 -include mk/course.mk
 include mk/bench.mk
 $(eval $(call step,demos,the race demos,$(DEMO_BINS)))
-$(eval $(call step,bench,the bench programs,$(filter-out $(STEP_FILES_kit) $(foreach l,$(LAB_NAMES),$(STEP_FILES_$(l))),$(BENCH_BINS) $(BENCH_DRIVER_OBJ) $(call obj,$(BENCH_LAB_SRC)))))
+$(eval $(call step,bench,the bench programs,$(filter-out $(STEP_FILES_kit) $(foreach l,$(LAB_NAMES),$(STEP_FILES_$(l))),$(BENCH_BINS) $(call obj,$(BENCH_LAB_SRC)))))
 
 # ---- handouts ------------------------------------------------------------------------
 # labs/<lab>/handout.md -> $(BUILD)/handouts/<lab>.html

@@ -1,6 +1,6 @@
 # mk/bench.mk - `make bench`: each lab's student code, reference solution, kit
 # baseline and NVIDIA library peer on the same inputs (included by the Makefile;
-# tools/bench/lib/bench.cuh says how a bench program works).
+# docs/anatomy.md, "The bench", says how a bench program works).
 #
 #   make bench               every lab that has a bench program
 #   make bench LAB=lab06     one lab
@@ -15,12 +15,13 @@
 #
 # Every lab is benched from its descriptor: each shared object also holds
 # the lab's harness (compiled once, position-independent; the stretch's
-# again where BENCH_STRETCH_CALLS_<lab> is set), bench.cu is the library
-# peer's (library.so), and the program is the generic descriptor.cu linked
-# with the lab's kit objects, its checker and the lab driver, exported to
-# the shared objects (--export-dynamic).
+# again where BENCH_STRETCH_CALLS_<lab> is set), labs/<lab>/bench.cu is the
+# library peer's (library.so: its calls and its cases, kit/bench.cuh), and
+# the program is common/src/bench_main.cu (beside the runner's and the
+# checker's main) linked with the lab's kit objects,
+# its checker and the lab driver, exported to the shared objects
+# (--export-dynamic).
 
-BENCH_DIR := tools/bench/lib
 BENCH_LAB_SRC := $(sort $(wildcard labs/*/bench.cu))
 BENCH_LIB_LABS := $(patsubst labs/%/bench.cu,%,$(BENCH_LAB_SRC))
 BENCH_LIBS_lab03-dot := -lcublas
@@ -35,8 +36,6 @@ BENCH_LIBS_lab12-toeplitz-matvec := -lcublas
 BENCH_STRETCH_CALLS_lab08-spmv := -Dspmv_vector=spmv_hybrid
 BENCH_SO_FLAGS = $(KIT_NVCCFLAGS) $(NVCCFLAGS) -Xcompiler -fPIC -shared -cudart shared -Xlinker -Bsymbolic
 BENCH_LINK = -cudart shared -ldl -Xlinker -rpath=$(CUDA_LIBDIR) -L$(CUDA_LIBDIR) $(OPENMP_LINK)
-BENCH_DRIVER_OBJ := $(call obj,$(BENCH_DIR)/bench.cu)
-$(BENCH_DRIVER_OBJ): $(BENCH_DIR)/bench.cuh
 
 # $(call BENCH_SO,LAB,NAME,FOLDER): NAME.so from FOLDER's .cu files, where it
 # has any, with the harness (BENCH_WITH_LAB, or BENCH_WITH_LAB_NAME)
@@ -64,19 +63,18 @@ $$(eval $$(call BENCH_SO,$(1),stretch,labs/$(1)/solution/stretch))
 $(BUILD)/bench/$(1)/harness.o $$(BENCH_WITH_$(1)_stretch): labs/$(1)/kit/harness.cu $(DEPS_OK) $(FLAGS_STAMP) | $(BUILD)/labs/$(1)/provided.ok
 	@mkdir -p $$(@D)
 	$(Q)$$(call say,NVCC,$$<)$(NVCC) $(KIT_NVCCFLAGS) $(NVCCFLAGS) -Xcompiler -fPIC -Ilabs/$(1)/student -Ilabs/$(1)/kit $$(BENCH_HARNESS_FLAGS) -MMD -MP -c $$< -o $$@
-$(BUILD)/bench/$(1)/library.so: labs/$(1)/bench.cu $(BENCH_DIR)/bench.cuh $(BUILD)/bench/$(1)/harness.o $(DEPS_OK) $(FLAGS_STAMP)
+$(BUILD)/bench/$(1)/library.so: labs/$(1)/bench.cu common/include/kit/bench.cuh $(BUILD)/bench/$(1)/harness.o $(DEPS_OK) $(FLAGS_STAMP)
 	@mkdir -p $$(@D)
-	$(Q)$$(call say,NVCC,$$@)$(NVCC) $$(BENCH_SO_FLAGS) -Ilabs/$(1)/student -Ilabs/$(1)/kit -I$(BENCH_DIR) -o $$@ $$< $(BUILD)/bench/$(1)/harness.o $$(BENCH_LIBS_$(1))
-$(BUILD)/bench/$(1)/descriptor.o: $(BENCH_DIR)/descriptor.cu $(BENCH_DIR)/bench.cuh $(DEPS_OK) $(FLAGS_STAMP)
+	$(Q)$$(call say,NVCC,$$@)$(NVCC) $$(BENCH_SO_FLAGS) -Ilabs/$(1)/student -Ilabs/$(1)/kit -o $$@ $$< $(BUILD)/bench/$(1)/harness.o $$(BENCH_LIBS_$(1))
+$(BUILD)/bench/$(1)/bench_main.o: $(COMMON_BENCH_CU) common/include/kit/bench.cuh $(DEPS_OK) $(FLAGS_STAMP)
 	@mkdir -p $$(@D)
-	$(Q)$$(call say,NVCC,$$<)$(NVCC) $(KIT_NVCCFLAGS) $(NVCCFLAGS) -I$(BENCH_DIR) -DBENCH_LAB='"$(1)"' -MMD -MP -c $$< -o $$@
-$(BUILD)/bench/$(1)/bench: $(BUILD)/bench/$(1)/descriptor.o $(BENCH_DRIVER_OBJ) $$(filter-out %/harness.o,$$($(1)_RUNNER_OBJ)) $$($(1)_CHECK_OBJ) $(BENCH_DRIVER_OBJS) $(LIBKIT)
+	$(Q)$$(call say,NVCC,$$<)$(NVCC) $(KIT_NVCCFLAGS) $(NVCCFLAGS) -DBENCH_LAB='"$(1)"' -MMD -MP -c $$< -o $$@
+$(BUILD)/bench/$(1)/bench: $(BUILD)/bench/$(1)/bench_main.o $$(filter-out %/harness.o,$$($(1)_RUNNER_OBJ)) $$($(1)_CHECK_OBJ) $(BENCH_DRIVER_OBJS) $(LIBKIT)
 	@mkdir -p $$(@D)
 	$(Q)$$(call say,LD,$$@)$(NVCC) $(ARCH_FLAGS) -o $$@ $$^ $(BENCH_LINK) -Xlinker --export-dynamic $(CUPTI_LIBS) $(CJSON_LIBS) -lm
 BENCH_BINS += $(BUILD)/bench/$(1)/bench $$(BENCH_SO_$(1))
 endef
 $(foreach l,$(BENCH_LIB_LABS),$(eval $(call BENCH_RULES,$(l))))
-$(BENCH_DRIVER_OBJ): KIT_NVCCFLAGS += -I$(BENCH_DIR)
 
 # LAB=lab06 or LAB=lab06-scan; no LAB: all of them.
 BENCH_PICK = $(if $(LAB),$(filter $(LAB) $(LAB)-%,$(BENCH_LIB_LABS)),$(BENCH_LIB_LABS))

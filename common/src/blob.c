@@ -356,6 +356,13 @@ const char *kit_blob_why(const kit_blobfile *b)
     return b ? b->why : "no output file";
 }
 
+double kit_blob_f64(const kit_blobfile *b, const char *name)
+{
+    uint64_t n = 0;
+    const double *v = kit_blob_get(b, name, KIT_T_F64, &n);
+    return v && n == 1 ? *v : 0;
+}
+
 char *kit_blob_text(const kit_blobfile *b, const char *name)
 {
     uint64_t n = 0;

@@ -462,15 +462,20 @@ void kit_check_case_close(kit_check_case *c)
     free(c);
 }
 
-int kit_check_run(kit_check_ctx *ctx, const kit_check *lab)
+int kit_check_held(kit_check_ctx *ctx, const kit_check *lab, kit_check_case **held)
 {
     char err[256];
-    kit_check_case *c = kit_check_case_open(lab, ctx->params, ctx->seed, err, sizeof err);
-    if (!c) {
+    if (!*held && !(*held = kit_check_case_open(lab, ctx->params, ctx->seed, err, sizeof err))) {
         kit_fail(ctx, "bad test parameters: %s", err);
         return 1;
     }
-    int rc = kit_check_case_run(ctx, c);
+    return kit_check_case_run(ctx, *held);
+}
+
+int kit_check_run(kit_check_ctx *ctx, const kit_check *lab)
+{
+    kit_check_case *c = NULL;
+    int rc = kit_check_held(ctx, lab, &c);
     kit_check_case_close(c);
     return rc;
 }

@@ -1,6 +1,6 @@
 /* lab_driver.cu - the one harness driver: run, bench and baseline mode of
  * every lab, from its descriptor (kit/lab.cuh says what it does and in which
- * order), and a case held open for the bench program (make bench). */
+ * order). */
 #include <cuda_runtime.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,16 +10,15 @@
 #include "kit/lab_decl.cuh"
 #include "kit/watchdog.h"
 
-/* What the driver holds for one case. */
-typedef struct kit_lab_case lab_case;
-struct kit_lab_case {
+/* What the driver holds for one case (its own: no one else holds one open). */
+typedef struct lab_case {
     const kit_lab *lab;
     void *state;
     kit_lab_buf bufs[2 * KIT_LAB_MAX_BUFS];
     int n_bufs, timing_ready;
     int baseline_failed;
     const char *timed_name; /* the timed function, for metric labels */
-};
+} lab_case;
 
 static lab_case *current; /* the case kit_lab_time works on (one at a time per process) */
 
@@ -277,9 +276,6 @@ static int table_restore(const lab_case *lc)
     return cudaMemcpy(*b.at, b.host, b.upload, cudaMemcpyDeviceToDevice) != cudaSuccess;
 }
 
-/* What a call changed in place put back: the lab's restore, else its table's. */
-static int restore(const lab_case *lc) { return lc->lab->restore ? lc->lab->restore(lc->state) : table_restore(lc); }
-
 /* The baseline of a call in place gets the untouched input back first,
  * timed with it, as each timed call copies its fresh one. */
 static void baseline(void *arg)
@@ -415,13 +411,12 @@ static void record_times(kit_run_ctx *ctx, const lab_case *lc, const kit_timing 
     kit_out_f64(ctx, KIT_KEY_TIMED_PAIRS, ts->reps);
     if (ts->decided)
         kit_out_f64(ctx, KIT_KEY_TIMED_DECIDED, ts->decided);
-    for (int i = 0; i < KIT_LAB_MAX_METRICS && lab->metrics[i].label; i++)
-        record_metric(ctx, lc, lab->metrics[i].label,
-                      lab->metrics[i].value(lc->state, lab->metrics[i].baseline ? tb->median_ms : ts->median_ms));
-    for (int i = 0; lab->decl && i < KIT_LAB_MAX_METRICS && lab->decl->metrics[i].label; i++) {
-        const kit_decl_metric *m = &lab->decl->metrics[i];
-        double ms = m->baseline ? tb->median_ms : ts->median_ms;
-        record_metric(ctx, lc, m->label, kit_decl_metric_value(m, lc->state, ms));
+    const char *label;
+    int base, hooks = kit_lab_hook_metrics(lab);
+    for (int i = 0; (label = kit_lab_metric(lab, i, &base)) != NULL; i++) {
+        double ms = base ? tb->median_ms : ts->median_ms;
+        record_metric(ctx, lc, label, i < hooks ? lab->metrics[i].value(lc->state, ms)
+                                                : kit_decl_metric_value(&lab->decl->metrics[i - hooks], lc->state, ms));
     }
 }
 
@@ -493,74 +488,4 @@ int kit_lab_bench(kit_run_ctx *ctx, const kit_lab *lab)
     }
     teardown(ctx, &lc);
     return rc;
-}
-
-/* ---- a case held open: the bench program (tools/bench/lib) ----------------------- */
-
-kit_lab_case *kit_lab_case_open(kit_run_ctx *ctx, const kit_lab *lab)
-{
-    lab_case *lc = (lab_case *)malloc(sizeof *lc);
-    if (!lc) {
-        oom(lab);
-        return NULL;
-    }
-    ctx->bench = 1;
-    int rc = setup(ctx, lc, lab);
-    if (rc == 0)
-        rc = refused(ctx, lc, KIT_LAB_BENCH_BEFORE);
-    if (rc == 0)
-        rc = timing_buffers(ctx, lc);
-    if (rc != 0) {
-        kit_lab_case_close(ctx, lc);
-        return NULL;
-    }
-    return lc;
-}
-
-void *kit_lab_case_state(kit_lab_case *lc) { return lc->state; }
-
-int kit_lab_case_call(kit_run_ctx *ctx, kit_lab_case *lc, kit_lab_call *c)
-{
-    const kit_lab *lab = lc->lab;
-    char err[200];
-    memset(c, 0, sizeof *c);
-    if (!(lab->call ? lab->call(ctx, lc->state, 0, c) : kit_decl_fill_call(lab->decl, lc->state, 0, c))) {
-        fprintf(stderr, "%s: this case has no call\n", lab->tag);
-        return -1;
-    }
-    if (kit_lab_check_call(c, err, sizeof err) != 0) {
-        fprintf(stderr, "%s: the harness breaks a rule: %s\n", lab->tag, err);
-        return -1;
-    }
-    return 0;
-}
-
-int kit_lab_case_prepare(kit_lab_case *lc, const kit_lab_call *c)
-{
-    if (kit_lab_poison(c) != 0)
-        return -1;
-    if (restore(lc) != 0) {
-        fprintf(stderr, "%s: the inputs could not be restored\n", lc->lab->tag);
-        return -1;
-    }
-    return 0;
-}
-
-int kit_lab_case_record(kit_run_ctx *ctx, kit_lab_case *lc, const kit_lab_call *c)
-{
-    int rc = record(ctx, lc, c, 0);
-    return rc == KIT_LAB_STOP ? 0 : rc;
-}
-
-int kit_lab_case_baseline(kit_lab_case *lc)
-{
-    lc->baseline_failed = 0;
-    baseline(lc);
-    return lc->baseline_failed ? -1 : 0;
-}
-
-void kit_lab_case_close(kit_run_ctx *ctx, kit_lab_case *lc)
-{
-    teardown(ctx, lc);
-    free(lc);
 }

@@ -2,8 +2,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kit/blob.h"
 #include "kit/lab_rules.h"
 #include "kit/protocol.h"
+
+#define C_NAME_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
 
 int kit_lab_check_call(const kit_lab_call *c, char *err, size_t len)
 {
@@ -94,4 +97,21 @@ void kit_lab_metric_key(const char *label, const char *fn, char *key, size_t len
         snprintf(key, len, "%s%.*s%s%s", KIT_KEY_METRIC_PREFIX, (int)(s - label), label, fn ? fn : "", s + 2);
     else
         snprintf(key, len, "%s%s", KIT_KEY_METRIC_PREFIX, label);
+}
+
+double kit_lab_metric_find(const kit_blobfile *b, const char *label)
+{
+    const char *fn = strstr(label, "%s");
+    char key[256];
+    kit_lab_metric_key(label, "", key, sizeof key); /* "%s" left empty: the key's two ends */
+    if (!fn)
+        return kit_blob_f64(b, key);
+    size_t before = strlen(KIT_KEY_METRIC_PREFIX) + (size_t)(fn - label), name;
+    for (int i = 0; i < kit_blob_count(b); i++) {
+        const char *n = kit_blob_name(b, i);
+        if (!strncmp(n, key, before) && (name = strspn(n + before, C_NAME_CHARS)) > 0 &&
+            !strcmp(n + before + name, key + before))
+            return kit_blob_f64(b, n);
+    }
+    return 0;
 }

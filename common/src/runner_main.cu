@@ -15,6 +15,7 @@
  * The runner only computes and records; the grader's checker judges.  Exit
  * statuses: KIT_EXIT_* (kit/protocol.h).  Output is written only after the
  * student's code returned, so a run that crashes leaves no result file.
+ * One case of run, bench, baseline and serve is kit_run_case (run_case.cu).
  */
 #include <cuda_runtime.h>
 #include <errno.h>
@@ -47,74 +48,6 @@ static int parse_u64(const char *s, uint64_t *v)
         return -1;
     *v = x;
     return 0;
-}
-
-/* The context of one case; -1 (said on stderr) when the parameters are bad. */
-static int ctx_init(kit_run_ctx *ctx, kit_params *params, const char *words, uint64_t seed, int warmup, int reps)
-{
-    char err[200];
-    if (kit_params_parse(words, params, err, sizeof err) != 0) {
-        fprintf(stderr, "runner: bad parameters: %s\n", err);
-        return -1;
-    }
-    memset(ctx, 0, sizeof *ctx);
-    ctx->params = params;
-    ctx->seed = seed;
-    ctx->warmup = warmup < 0 ? 0 : warmup;
-    ctx->reps = reps < 1 ? 1 : reps;
-    return 0;
-}
-
-/* The runner's exit status (KIT_EXIT_*) for a hook's return value. */
-static int exit_status(int rc)
-{
-    if (rc != 0 && kit_time_refused())
-        return KIT_EXIT_TIMED_NO_KERNEL;
-    switch (rc) {
-    case 0:
-        return KIT_EXIT_OK;
-    case KIT_RC_STUDENT_CUDA:
-        return KIT_EXIT_STUDENT_CUDA;
-    case KIT_RC_OVERRAN:
-        return KIT_EXIT_OVERRAN;
-    case KIT_RC_SKIPPED:
-        return KIT_EXIT_SKIPPED;
-    default:
-        return KIT_EXIT_HARNESS;
-    }
-}
-
-typedef enum { MODE_RUN, MODE_BENCH, MODE_BASELINE } case_mode;
-
-/* One case: its parameters parsed, the lab's hook run, the result file
- * written.  Returns a KIT_EXIT_* status. */
-static int run_case(case_mode mode, const char *words, uint64_t seed, uint64_t nonce, const char *out_path, int warmup,
-                    int reps, const kit_decided *decided)
-{
-    kit_params params;
-    kit_run_ctx ctx;
-    if (ctx_init(&ctx, &params, words, seed, warmup, reps) != 0)
-        return KIT_EXIT_USAGE;
-    if (mode == MODE_BENCH && decided)
-        ctx.decided = *decided;
-    /* Created before the student's code runs but filled only by kit_out_*
-     * after each call returns; the checker rejects a file whose nonce is not
-     * this run's (a stale or forged file). */
-    ctx.out = kit_writer_open(out_path, nonce);
-    if (!ctx.out) {
-        fprintf(stderr, "runner: cannot create %s: %s\n", out_path, strerror(errno));
-        return KIT_EXIT_HARNESS;
-    }
-    int rc = mode == MODE_BENCH     ? kit_lab_bench(&ctx, &KIT_LAB)
-             : mode == MODE_BASELINE ? kit_lab_baseline(&ctx, &KIT_LAB)
-                                     : kit_lab_run(&ctx, &KIT_LAB);
-    kit_trace_finish(ctx.out);
-    kit_writer_put_text(ctx.out, KIT_KEY_RUNNER_STATUS, rc == 0 ? KIT_RUNNER_OK : KIT_RUNNER_ERROR);
-    if (kit_writer_close(ctx.out) != 0) {
-        fprintf(stderr, "runner: writing %s failed (disk full or file size limit?)\n", out_path);
-        return KIT_EXIT_HARNESS;
-    }
-    return exit_status(rc);
 }
 
 /* One line from the grader on the control descriptor; 0 at its end. */
@@ -193,8 +126,7 @@ static int serve(int fd, const char *out_path)
         }
         snprintf(words, sizeof words, " %s", line + used);
         kit_watchdog_limit(limit);
-        int rc = run_case(MODE_RUN, words, seed, nonce, out_path, 0, 1, NULL);
-        kit_trace_reset();
+        int rc = kit_run_case(&KIT_LAB, KIT_MODE_RUN, words, seed, nonce, out_path, 0, 1, NULL);
         fflush(stdout);
         fflush(stderr);
         char answer[128];
@@ -236,7 +168,7 @@ static int parse_args(int argc, char **argv, runner_args *r)
 {
     *r = {};
     r->seed = 1;
-    r->warmup = 3, r->reps = 15, r->trace = 1;
+    r->warmup = KIT_RUN_WARMUP, r->reps = KIT_RUN_REPS, r->trace = 1;
     r->call_grace = 1;
     for (int i = 2; i < argc; i++) {
         const char *arg = argv[i];
@@ -299,13 +231,13 @@ static int show_case(const runner_args *r)
 {
     kit_params params;
     kit_run_ctx ctx;
-    if (ctx_init(&ctx, &params, r->words, r->seed, r->warmup, r->reps) != 0)
+    if (kit_run_ctx_init(&ctx, &params, r->words, r->seed, r->warmup, r->reps) != 0)
         return KIT_EXIT_USAGE;
     ctx.show = 1;
     printf("seed 0x%" PRIx64 ", parameters:%s\n", r->seed, r->words[0] ? r->words : " (defaults)");
     int rc = kit_lab_run(&ctx, &KIT_LAB);
     kit_trace_finish(NULL);
-    return exit_status(rc);
+    return kit_run_exit_status(rc);
 }
 
 int main(int argc, char **argv)
@@ -345,7 +277,7 @@ int main(int argc, char **argv)
     if (bench && gate_fd >= 0)
         kit_time_set_gate(gate);
     if (!show)
-        return run_case(bench ? MODE_BENCH : base ? MODE_BASELINE : MODE_RUN, r.words, r.seed, r.nonce,
-                        r.out_path, r.warmup, r.reps, &r.decided);
+        return kit_run_case(&KIT_LAB, bench ? KIT_MODE_BENCH : base ? KIT_MODE_BASELINE : KIT_MODE_RUN, r.words,
+                            r.seed, r.nonce, r.out_path, r.warmup, r.reps, &r.decided);
     return show_case(&r);
 }

@@ -1,7 +1,7 @@
 /* runner_out.cu - what a harness writes (kit_out*: the result file, no-ops
  * in show mode) and how it reports its own CUDA errors (KIT_HCHECK): for the
  * runner and for every other program that runs a lab's descriptor (the bench
- * program, tools/bench/lib), apart from the runner's main. */
+ * program, bench_main.cu), apart from the runner's main. */
 #include <cuda_runtime.h>
 #include <stdio.h>
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "kit/timing.cuh"
+#include "kit/timing_rule.h"
 #include "kit_trace.h"
 #include "kit/util.h"
 
@@ -21,7 +22,6 @@
 
 #define MAX_WARMUP_CALLS 5000
 #define MAX_WARMUP_S 2.0
-#define STABLE_WINDOW 8
 /* Further rounds only while the timed calls so far took less than this:
  * a lab whose call takes 100 ms is not timed for a minute. */
 #define ROUNDS_BUDGET_S 1.0
@@ -106,8 +106,9 @@ const char *kit_time_left(int *calls, double *max_late_ms, int *lost)
     return left_note.calls || left_note.lost ? left_note.what : NULL;
 }
 
-static int refused;
+static int refused, no_kernel_ok;
 int kit_time_refused(void) { return refused; }
+void kit_time_allow_no_kernel(int allow) { no_kernel_ok = allow; }
 
 /* The GPU to this process alone while it times (kit_time_set_gate); nested
  * timing loops ask once. */
@@ -159,7 +160,7 @@ static double call_a(pair_state *p, int *rc)
         *rc = -1;
         return ms;
     }
-    if (l0 >= 0 && l1 == l0 && !s->kernel_optional) {
+    if (l0 >= 0 && l1 == l0 && !s->kernel_optional && !no_kernel_ok) {
         fprintf(stderr,
                 "timed call %d of %s launched no kernel: every timed call must do its work on the GPU "
                 "(a result remembered from an earlier call, or computed on the host, is not timed)\n",
@@ -212,25 +213,13 @@ static void fold_round(double *v, int n, int round, kit_timing *t, double *worst
     t->round_spread = t->median_ms > 0 ? (*worst_median - t->median_ms) / t->median_ms : 0;
 }
 
-/* Have the last two windows of baseline times (a ring of 2 * STABLE_WINDOW,
- * `calls` written so far) the same median within 2%? */
-static int settled(const double *ring, int calls)
-{
-    double older[STABLE_WINDOW], newer[STABLE_WINDOW];
-    for (int k = 0; k < STABLE_WINDOW; k++) {
-        newer[k] = ring[(calls - 1 - k) % (2 * STABLE_WINDOW)];
-        older[k] = ring[(calls - 1 - STABLE_WINDOW - k) % (2 * STABLE_WINDOW)];
-    }
-    double a = kit_median(older, STABLE_WINDOW), b = kit_median(newer, STABLE_WINDOW);
-    return b > 0 && a > 0 && fabs(a - b) <= 0.02 * b;
-}
-
 /* Warm-up until the GPU's clocks have settled: the baseline (kit code, the
  * same work every call) is the probe; warm until the median of its last
- * STABLE_WINDOW times is within 2% of the median of the window before (at
- * least KIT_WARMUP_MS, at most MAX_WARMUP_S).  An idle H200 runs at 840 MHz
- * and takes a while to boost: a short warm-up timed the first calls at
- * whatever clock the previous idle second left.
+ * KIT_STABLE_WINDOW times is within 2% of the median of the window before
+ * (at least KIT_WARMUP_MS, at most MAX_WARMUP_S: kit_warm_done decides,
+ * timing_rule.c).  An idle H200 runs at 840 MHz and takes a while to boost:
+ * a short warm-up timed the first calls at whatever clock the previous idle
+ * second left.
  *
  * Slow probes (KIT_SLOW_PROBE_MS a call or more: lab09's kit_lu_step takes
  * 278 ms on an H100) never fill two windows within MAX_WARMUP_S, so they
@@ -246,20 +235,15 @@ static int settled(const double *ring, int calls)
 static int warm_up(const kit_time_pair_spec *s, pair_state *p)
 {
     int rc = 0;
-    double t0 = kit_now(), probe[2 * STABLE_WINDOW];
+    double t0 = kit_now(), probe[KIT_PROBE_RING];
+    const kit_warm_rule rule = {s->warmup, KIT_WARMUP_MS, MAX_WARMUP_S, s->decided.given ? KIT_SLOW_PROBE_MS : 0,
+                                KIT_SLOW_WARMUP_S};
     for (int i = 0; i < MAX_WARMUP_CALLS; i++) {
         double y;
         if (call_a(p, &rc) < 0 || (y = kit_time_once(s->b, s->arg_b)) < 0)
             return rc ? rc : -1;
-        probe[i % (2 * STABLE_WINDOW)] = y;
-        double elapsed = kit_now() - t0;
-        if (i + 1 < s->warmup)
-            continue;
-        if (elapsed >= MAX_WARMUP_S) /* slow calls: their own duration warms the GPU */
-            break;
-        if (s->decided.given && y >= KIT_SLOW_PROBE_MS && elapsed >= KIT_SLOW_WARMUP_S)
-            break;
-        if (elapsed * 1e3 >= KIT_WARMUP_MS && i + 1 >= 2 * STABLE_WINDOW && settled(probe, i + 1))
+        probe[i % KIT_PROBE_RING] = y;
+        if (kit_warm_done(&rule, i + 1, kit_now() - t0, probe, y))
             break;
     }
     return 0;
@@ -309,7 +293,7 @@ static int time_rounds(const kit_time_pair_spec *s, pair_state *p, int reps, dou
             if (n == *cap && grow_samples(va, vb, cap) != 0)
                 return -1;
             /* A B, B A, ...: neither always follows the other. */
-            int a_first = (i % 2) == 0;
+            int a_first = kit_rotated(i, 0, 2) == 0;
             double x, y;
             if (a_first) {
                 x = call_a(p, &rc);
@@ -396,6 +380,8 @@ int kit_time_median(kit_timed_fn fn, void *arg, int warmup, int reps, kit_timing
 
 /* ---- what the device can do (the plausibility check, plausible.h) ---- */
 
+/* `half` bytes from src to dst, device to device, on the legacy stream; an
+ * error is left for the timing's cudaGetLastError. */
 typedef struct {
     void *src, *dst;
     size_t half;

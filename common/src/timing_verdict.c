@@ -18,13 +18,6 @@
 #include "kit/plausible.h"
 #include "kit/protocol.h"
 
-static double f64_or_0(const kit_blobfile *out, const char *name)
-{
-    uint64_t n = 0;
-    const double *v = kit_blob_get(out, name, KIT_T_F64, &n);
-    return v && n == 1 ? *v : 0;
-}
-
 static void note_calls_left(kit_check_ctx *ctx)
 {
     char *text = kit_blob_text(ctx->out, KIT_KEY_TRACE_LEFT);
@@ -69,6 +62,16 @@ static void judge_timed_left(kit_check_ctx *ctx)
     free(text);
 }
 
+void kit_plausible_read(const kit_blobfile *b, kit_plausible_in *in)
+{
+    in->ms = kit_blob_f64(b, KIT_KEY_STUDENT_MS);
+    in->bytes = kit_blob_f64(b, KIT_KEY_TIMED_BYTES);
+    in->flops = kit_blob_f64(b, KIT_KEY_TIMED_FLOPS);
+    in->copy_gbs = kit_blob_f64(b, KIT_KEY_DEVICE_COPY_GBS);
+    in->dram_gbs = kit_blob_f64(b, KIT_KEY_DEVICE_DRAM_GBS);
+    in->peak_gflops = kit_blob_f64(b, KIT_KEY_DEVICE_PEAK_GFLOPS);
+}
+
 void kit_judge_timing(kit_check_ctx *ctx)
 {
     note_calls_left(ctx);
@@ -76,13 +79,8 @@ void kit_judge_timing(kit_check_ctx *ctx)
     if (!kit_blob_get(ctx->out, KIT_KEY_STUDENT_MS, KIT_T_F64, &n))
         return; /* not a timing run */
     judge_timed_left(ctx);
-    kit_plausible_in in = {0};
-    in.ms = f64_or_0(ctx->out, KIT_KEY_STUDENT_MS);
-    in.bytes = f64_or_0(ctx->out, KIT_KEY_TIMED_BYTES);
-    in.flops = f64_or_0(ctx->out, KIT_KEY_TIMED_FLOPS);
-    in.copy_gbs = f64_or_0(ctx->out, KIT_KEY_DEVICE_COPY_GBS);
-    in.dram_gbs = f64_or_0(ctx->out, KIT_KEY_DEVICE_DRAM_GBS);
-    in.peak_gflops = f64_or_0(ctx->out, KIT_KEY_DEVICE_PEAK_GFLOPS);
+    kit_plausible_in in;
+    kit_plausible_read(ctx->out, &in);
     char why[600];
     if (kit_timing_implausible(&in, why, sizeof why))
         kit_fail(ctx, "%s", why);

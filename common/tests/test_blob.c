@@ -107,6 +107,10 @@ START_TEST(missing_and_mistyped)
     ck_assert_str_eq(kit_blob_why(b), "'f32' is f32, expected i32");
     ck_assert_ptr_null(kit_blob_text(b, "i32")); /* not text */
     ck_assert_ptr_null(kit_blob_text(b, "nothing"));
+    /* kit_blob_f64: one f64 value, else 0 */
+    ck_assert_double_eq(kit_blob_f64(b, "f64"), 3.25);
+    ck_assert_double_eq(kit_blob_f64(b, "nothing"), 0);
+    ck_assert_double_eq(kit_blob_f64(b, "f32"), 0);   /* not f64 */
     kit_blob_free(b);
     unlink(path);
 }

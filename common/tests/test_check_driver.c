@@ -24,7 +24,9 @@ static char trail[256];
 static int judged_ok = -1;
 /* How often the inputs were generated and the reference computed. */
 static int generated, referenced;
-/* Set: run() checks against this case held open, not kit_check_run's own. */
+/* Set: run() checks with kit_check_held on the case `held`, not with
+ * kit_check_run's own. */
+static int holding;
 static kit_check_case *held;
 
 static void saw(const char *hook) { snprintf(trail + strlen(trail), sizeof trail - strlen(trail), "%s ", hook); }
@@ -124,7 +126,7 @@ static int run(kit_writer *w, const char *params, const kit_check *lab, kit_chec
     memset(&ctx, 0, sizeof ctx);
     ctx.params = &kp, ctx.out = b;
     trail[0] = 0, judged_ok = -1;
-    int rc = held ? kit_check_case_run(&ctx, held) : kit_check_run(&ctx, lab);
+    int rc = holding ? kit_check_held(&ctx, lab, &held) : kit_check_run(&ctx, lab);
     snprintf(text, len, "%s\n%s", ctx.summary, ctx.details ? ctx.details : "");
     free(ctx.details);
     ctx.details = NULL, ctx.out = NULL, ctx.params = NULL;
@@ -783,17 +785,18 @@ START_TEST(declared_product_recomputes_timed_calls)
 }
 END_TEST
 
-/* One case held open, checked three times: its inputs generated and its
- * reference computed once, each run's verdict its own outputs'. */
+/* One case held open, checked three times: opened by the first run, its
+ * inputs generated and its reference computed once, each run's verdict its
+ * own outputs'; bad parameters open none and fail the run as kit_check_run
+ * says it. */
 START_TEST(a_case_held_open_makes_its_inputs_and_reference_once)
 {
     char text[1024], err[256];
     kit_params kp;
-    ck_assert_int_eq(kit_params_parse("n=3", &kp, err, sizeof err), 0);
     generated = referenced = 0;
-    held = kit_check_case_open(&KIT_CHECK, &kp, 0, err, sizeof err);
-    ck_assert_ptr_nonnull(held);
+    holding = 1, held = NULL;
     ck_assert_int_eq(run(with_v(RIGHT, 3), "n=3", &KIT_CHECK, NULL, text, sizeof text), 0);
+    ck_assert_ptr_nonnull(held);
     ck_assert_int_eq(run(with_v(WRONG, 3), "n=3", &KIT_CHECK, NULL, text, sizeof text), 1);
     ck_assert_ptr_nonnull(strstr(text, "sq explains: v[1] is wrong"));
     ck_assert_int_eq(run(with_v(RIGHT, 3), "n=3", &KIT_CHECK, NULL, text, sizeof text), 0);
@@ -802,6 +805,10 @@ START_TEST(a_case_held_open_makes_its_inputs_and_reference_once)
     ck_assert_int_eq(referenced, 1);
     kit_check_case_close(held);
     held = NULL;
+    ck_assert_int_eq(run(with_v(RIGHT, 3), "n=-1", &KIT_CHECK, NULL, text, sizeof text), 1);
+    ck_assert_ptr_null(held);
+    ck_assert_msg(strstr(text, "bad test parameters: n must be 0 <= n <= 100 (got '-1')"), "%s", text);
+    holding = 0;
     /* bad parameters: no case, and why */
     ck_assert_int_eq(kit_params_parse("n=-1", &kp, err, sizeof err), 0);
     ck_assert_ptr_null(kit_check_case_open(&KIT_CHECK, &kp, 0, err, sizeof err));

@@ -8,16 +8,12 @@
  * nothing; refusals and bad parameters say "tag: why"; release runs whatever
  * happened; bench records KIT_KEY_STUDENT_MS, KIT_KEY_BASELINE_MS, the pairs
  * timed (KIT_KEY_TIMED_PAIRS), KIT_KEY_TIMED_DECIDED when the timing stopped
- * early, and the metrics under KIT_KEY_METRIC_PREFIX; a case held open for
- * the bench is refused as bench mode refuses it, else its call is declared,
- * prepared (poisoned, the lab's restore: only there, never in the runner's
- * modes; one that fails is said), recorded untraced, its baseline made and
- * its state released; a table beside the hooks (kit/lab_decl.cuh) gets its
+ * early, and the metrics under KIT_KEY_METRIC_PREFIX; a table beside the hooks (kit/lab_decl.cuh) gets its
  * buffer in plain host memory allocated and uploaded, its own function timed
  * after each timing of the call, and in show mode its summary of the outputs
  * unless it says no_summary; a call in place in its table gets its fresh
  * input copied in before each timed call, the untouched one before the
- * baseline and before each call of a case held open.
+ * baseline.
  *
  * Not a Check program (nvcc builds it, for the driver is CUDA C++):
  * plain_check.h's checks and summary line.
@@ -135,14 +131,12 @@ static int timed(kit_run_ctx *, void *s, kit_timed_calls *tc, kit_lab_swap *sw)
     return scenario == UNTIMED ? KIT_LAB_UNTIMED : 0;
 }
 static int baseline(void *) { return baselines++, 0; }
-static int restores, restore_fails;
-static int restore(void *) { return restores++, restore_fails; }
 static double rate(const void *, double ms) { return 8 / ms; }
 static double not_this_case(const void *, double) { return NAN; }
 
 const kit_lab KIT_LAB = {
     .tag = "labT", .state_size = sizeof(fake), .generate = generate, .release = release, .call = call,
-    .refuse = refuse, .timed = timed, .baseline = baseline, .restore = restore,
+    .refuse = refuse, .timed = timed, .baseline = baseline,
     .metrics = {{"%s rate", rate}, {"baseline rate", rate, 1}, {"never recorded", not_this_case}},
 };
 
@@ -190,32 +184,47 @@ static const kit_lab_decl IN_PLACE = {
 static int run_lab(const kit_lab *lab, int scen, int bench, char *err, size_t len);
 
 /* The table's call in place: each timed call copies its fresh input into
- * the output first, the baseline and a case held open get the untouched
- * input back first (the lab declares no restore of its own). */
+ * the output first, the baseline gets the untouched input back first. */
 static void in_place(void)
 {
     kit_lab lab = KIT_LAB;
-    lab.call = NULL, lab.timed = NULL, lab.restore = NULL, lab.baseline = base_page, lab.decl = &IN_PLACE;
+    lab.call = NULL, lab.timed = NULL, lab.baseline = base_page, lab.decl = &IN_PLACE;
     char err[1024];
     int rc = run_lab(&lab, PLAIN, 1, err, sizeof err);
     CHECK(rc == 0 && strstr(outs, "page=8;"), "the checked call doubled page: rc %d '%s' '%s'", rc, outs, err);
     CHECK(twice_saw == 40, "the timed call did not begin on its fresh input copied in: page[3] %g", twice_saw);
     CHECK(base_saw == 4, "the baseline did not begin on the untouched input: page[3] %g", base_saw);
-    kit_params params;
-    memset(&params, 0, sizeof params);
-    kit_run_ctx ctx;
-    memset(&ctx, 0, sizeof ctx);
-    ctx.params = &params;
-    kit_lab_case *lc = kit_lab_case_open(&ctx, &lab);
-    kit_lab_call c;
-    CHECK(lc && kit_lab_case_call(&ctx, lc, &c) == 0, "a case held open");
-    if (!lc)
-        return;
-    fake *f = (fake *)kit_lab_case_state(lc);
-    c.invoke(f);
-    CHECK(f->page[3] == 8 && kit_lab_case_prepare(lc, &c) == 0 && f->page[3] == 4, "prepare: page[3] %g, not the "
-          "untouched 4", f->page[3]);
-    kit_lab_case_close(&ctx, lc);
+}
+
+/* The lab's metrics as one list, its hooks' then its table's, each
+ * recorded in bench mode in that order; the rate a table shows is the
+ * first of the call's own in GB/s, else in GFLOP/s, else none. */
+static void metrics_list(void)
+{
+    static const kit_lab_decl RATED = {.metrics = {{"copy (GB/s)", KIT_AT(fake, four), 4, 1},
+                                                   {"work GFLOP/s", KIT_AT(fake, four), 2},
+                                                   {"moved (GB/s)", KIT_AT(fake, four), 4}}};
+    kit_lab_decl flops = RATED;
+    flops.metrics[2].label = NULL;
+    kit_lab lab = KIT_LAB;
+    lab.decl = &RATED;
+    int base = -1;
+    CHECK(kit_lab_hook_metrics(&lab) == 3 && !strcmp(kit_lab_metric(&lab, 1, &base), "baseline rate") && base == 1 &&
+              !strcmp(kit_lab_metric(&lab, 3, &base), "copy (GB/s)") && base == 1 &&
+              !strcmp(kit_lab_metric(&lab, 4, &base), "work GFLOP/s") && base == 0 && !kit_lab_metric(&lab, 6, &base),
+          "the metrics in order");
+    const char *rate = kit_lab_rate_label(&lab);
+    CHECK(rate && !strcmp(rate, "moved (GB/s)"), "the rate: %s (not the baseline's GB/s, GB/s before GFLOP/s)", rate);
+    lab.decl = &flops;
+    rate = kit_lab_rate_label(&lab);
+    CHECK(rate && !strcmp(rate, "work GFLOP/s"), "the rate without GB/s: %s", rate);
+    CHECK(!kit_lab_rate_label(&KIT_LAB), "a rate in neither unit");
+    lab.decl = &RATED;
+    char err[1024];
+    int rc = run_lab(&lab, PLAIN, 1, err, sizeof err);
+    CHECK(rc == 0 && strstr(outs, "metric.baseline rate=2;metric.copy (GB/s)=4e-06;metric.work GFLOP/s=4e-06;"
+                                  "metric.moved (GB/s)=8e-06;"),
+          "the table's metrics recorded after the hooks': rc %d '%s'", rc, outs);
 }
 
 /* A host output poisoned with the complement of its source, word by word. */
@@ -315,42 +324,6 @@ int main(void)
 
     rc = run(UNTIMED, 1, err, sizeof err);
     CHECK(rc == 0 && !strstr(outs, KIT_KEY_STUDENT_MS), "nothing to time: rc %d records '%s'", rc, outs);
-    CHECK(restores == 0, "run or bench mode restored the inputs %d times (a case held open only)", restores);
-
-    /* a case held open (the bench): refused as bench mode refuses; else its
-     * call declared, prepared by the caller (poisoned, restored), made,
-     * recorded, the baseline, and released at close */
-    scenario = REFUSED, released = 0;
-    kit_params params;
-    memset(&params, 0, sizeof params);
-    kit_run_ctx ctx;
-    memset(&ctx, 0, sizeof ctx);
-    ctx.params = &params;
-    int saved;
-    FILE *tmp = plain_catch(2, &saved);
-    kit_lab_case *lc = kit_lab_case_open(&ctx, &KIT_LAB);
-    plain_caught(tmp, 2, saved, err, sizeof err);
-    CHECK(!lc && released == 1 && ctx.bench == 1, "a refused case was opened (released %d)", released);
-    scenario = PLAIN, invoked = released = baselines = begun = 0, outs[0] = 0;
-    lc = kit_lab_case_open(&ctx, &KIT_LAB);
-    kit_lab_call c;
-    CHECK(lc && kit_lab_case_call(&ctx, lc, &c) == 0 && !strcmp(c.name, "fake_call") && c.n_out == 3, "open, call");
-    fake *f = (fake *)kit_lab_case_state(lc);
-    CHECK(kit_lab_poison(&c) == 0 && ((unsigned char *)f->out)[0] == 0xFF && f->rec[0] == 0x7F7F7F7F, "poison");
-    f->out[0] = 2.5f;
-    CHECK(kit_lab_case_prepare(lc, &c) == 0 && restores == 1 && ((unsigned char *)f->out)[0] == 0xFF,
-          "prepare: restored %d times, out[0] %g", restores, f->out[0]);
-    restore_fails = 1;
-    tmp = plain_catch(2, &saved);
-    rc = kit_lab_case_prepare(lc, &c);
-    plain_caught(tmp, 2, saved, err, sizeof err);
-    restore_fails = 0;
-    CHECK(rc == -1 && !strcmp(err, "labT: the inputs could not be restored\n"), "a failed restore: rc %d '%s'", rc, err);
-    c.invoke(f);
-    CHECK(kit_lab_case_record(&ctx, lc, &c) == 0 && !strcmp(outs, "out=4.5;key=30;tag=300;"), "records '%s'", outs);
-    CHECK(kit_lab_case_baseline(lc) == 0 && baselines == 1 && begun == 0, "baseline %d, traced %d", baselines, begun);
-    kit_lab_case_close(&ctx, lc);
-    CHECK(invoked == 1 && released == 1, "invoked %d released %d", invoked, released);
 
     /* declared beside the hooks: the plain host buffer allocated and uploaded,
      * the lab's own function timed after the call's timing (1 + 2 calls) */
@@ -384,5 +357,6 @@ int main(void)
 
     in_place();
     complement_poison();
+    metrics_list();
     return plain_check_summary();
 }

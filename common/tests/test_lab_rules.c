@@ -1,7 +1,9 @@
 /* test_lab_rules.c - the rules of a student call (kit/lab_rules.h): what the
  * lab driver refuses before it makes a call, what it poisons and reads back. */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check_main.h"
 #include "kit/lab_rules.h"
@@ -141,6 +143,39 @@ START_TEST(metric_keys_from_the_protocol)
 }
 END_TEST
 
+/* A record with metrics under the driver's keys, loaded. */
+static kit_blobfile *record_of(const char *const *keys, const double *v, int n)
+{
+    char path[] = "/tmp/test-lab-rules-XXXXXX", err[200];
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    kit_writer *w = kit_writer_open(path, 1);
+    for (int i = 0; i < n; i++)
+        kit_writer_put(w, keys[i], KIT_T_F64, &v[i], 1);
+    ck_assert_int_eq(kit_writer_close(w), 0);
+    kit_blobfile *b = kit_blob_load(path, 1, 0, err, sizeof err);
+    unlink(path);
+    ck_assert_msg(b != NULL, "%s", err);
+    return b;
+}
+
+/* The inverse of the key: a label's value whatever function filled its
+ * "%s" (not a key that only shares its ends with a label's around other
+ * words: the baseline's "metric.global baseline (GFLOP/s)"). */
+START_TEST(metric_found_in_a_record)
+{
+    const char *keys[] = {"metric.global baseline (GFLOP/s)", "metric.conv1d_tiled (GFLOP/s)", "metric.reads (GB/s)"};
+    const double v[] = {1, 2, 3};
+    kit_blobfile *b = record_of(keys, v, 3);
+    ck_assert(kit_lab_metric_find(b, "%s (GFLOP/s)") == 2);
+    ck_assert(kit_lab_metric_find(b, "reads (GB/s)") == 3);
+    ck_assert(kit_lab_metric_find(b, "writes (GB/s)") == 0);
+    ck_assert(kit_lab_metric_find(b, "%s writes (GB/s)") == 0);
+    kit_blob_free(b);
+}
+END_TEST
+
 static Suite *lab_rules_suite(void)
 {
     Suite *s = suite_create("lab_rules");
@@ -152,6 +187,7 @@ static Suite *lab_rules_suite(void)
     tcase_add_test(tc, empty_outputs_span_one_element);
     tcase_add_test(tc, kernel_optional_when_declared_or_nothing_to_compute);
     tcase_add_test(tc, metric_keys_from_the_protocol);
+    tcase_add_test(tc, metric_found_in_a_record);
     suite_add_tcase(s, tc);
     return s;
 }

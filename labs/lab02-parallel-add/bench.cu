@@ -1,4 +1,4 @@
-/* lab02 bench (make bench; tools/bench/lib/bench.cuh): the library peer,
+/* lab02 bench (make bench; kit/bench.cuh): the library peer,
  * cub::DeviceTransform computing a + b, as one more implementation of
  * parallel_add.h, run through the lab's own descriptor like the student's
  * code; and the cases.  The baseline is the device's copy of the same bytes. */
@@ -6,8 +6,10 @@
 #include <cuda/std/functional>
 #include <stdlib.h>
 
-#include "bench.cuh"
+#include "kit/bench.cuh"
 #include "parallel_add.h"
+
+KIT_LAB_DESCRIPTORS_OMIT_FIELDS
 
 void vector_add_device(const float *d_a, const float *d_b, float *d_c, int n)
 {

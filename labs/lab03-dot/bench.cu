@@ -1,12 +1,14 @@
-/* lab03 bench (make bench; tools/bench/lib/bench.cuh): the library peer,
+/* lab03 bench (make bench; kit/bench.cuh): the library peer,
  * cublasSdot, as one more implementation of dot.h, run through the lab's own
  * descriptor like the student's code; and the cases. */
 #include <cublas_v2.h>
 #include <math.h>
 #include <stdlib.h>
 
-#include "bench.cuh"
+#include "kit/bench.cuh"
 #include "dot.h"
+
+KIT_LAB_DESCRIPTORS_OMIT_FIELDS
 
 float dot_shared(const float *d_a, const float *d_b, int n)
 {

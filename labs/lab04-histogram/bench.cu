@@ -1,11 +1,13 @@
-/* lab04 bench (make bench; tools/bench/lib/bench.cuh): the library peer,
+/* lab04 bench (make bench; kit/bench.cuh): the library peer,
  * cub::DeviceHistogram::HistogramEven, as one more implementation of
  * histogram.h, run through the lab's own descriptor like the student's
  * code; and the cases. */
 #include <cub/device/device_histogram.cuh>
 
-#include "bench.cuh"
+#include "kit/bench.cuh"
 #include "histogram.h"
+
+KIT_LAB_DESCRIPTORS_OMIT_FIELDS
 
 void histogram_shared(const int *d_in, int n, unsigned int *d_bins, int bins)
 {

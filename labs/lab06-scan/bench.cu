@@ -1,11 +1,13 @@
-/* lab06 bench (make bench; tools/bench/lib/bench.cuh): the library peer,
+/* lab06 bench (make bench; kit/bench.cuh): the library peer,
  * cub::DeviceScan::InclusiveSum, as one more implementation of scan.h, run
  * through the lab's own descriptor like the student's code; and the cases. */
 #include <cub/device/device_scan.cuh>
 #include <stdlib.h>
 
-#include "bench.cuh"
+#include "kit/bench.cuh"
 #include "scan.h"
+
+KIT_LAB_DESCRIPTORS_OMIT_FIELDS
 
 void scan(const float *d_in, float *d_out, int n)
 {

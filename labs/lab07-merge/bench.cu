@@ -1,4 +1,4 @@
-/* lab07 bench (make bench; tools/bench/lib/bench.cuh): NVIDIA's merges as
+/* lab07 bench (make bench; kit/bench.cuh): NVIDIA's merges as
  * one more implementation of merge.h, run through the lab's own descriptor
  * like the student's code - merge_tiled is cub::DeviceMerge::MergeKeys (the
  * library peer), merge_basic thrust::merge (a row of its own) - and the
@@ -8,8 +8,10 @@
 #include <thrust/execution_policy.h>
 #include <thrust/merge.h>
 
-#include "bench.cuh"
+#include "kit/bench.cuh"
 #include "merge.h"
+
+KIT_LAB_DESCRIPTORS_OMIT_FIELDS
 
 void merge_tiled(const int *d_a, int m, const int *d_b, int n, int *d_c)
 {

@@ -1,4 +1,4 @@
-/* lab08 bench (make bench; tools/bench/lib/bench.cuh): the library peer,
+/* lab08 bench (make bench; kit/bench.cuh): the library peer,
  * cusparseSpMV (CSR, the default algorithm), as one more implementation of
  * spmv.h, run through the lab's own descriptor like the student's code; and
  * the cases, the four matrices: long even rows (the rubric's), short ones, a
@@ -9,8 +9,10 @@
 #include <thrust/functional.h>
 #include <thrust/reduce.h>
 
-#include "bench.cuh"
+#include "kit/bench.cuh"
 #include "spmv.h"
+
+KIT_LAB_DESCRIPTORS_OMIT_FIELDS
 
 static const float one = 1.0f, zero = 0.0f;
 
@@ -70,13 +72,16 @@ static const char *new_case(const kit_params *)
     return NULL;
 }
 
-/* a case's buffers are the same in every call of it: the descriptors keep them */
+/* a case's matrix is the same in every call of it: its descriptor keeps it;
+ * x and y are the timed calls' own (fresh inputs, as the grader times) */
 void spmv_vector(int rows, const int *d_row_ptr, const int *d_col, const float *d_val, const float *d_x, float *d_y)
 {
     if (!sp.ready && setup(rows, d_row_ptr, d_col, d_val, d_x, d_y) != 0) {
         release(); /* y keeps its poison: a wrong result */
         return;
     }
+    if (!SPARSE(cusparseDnVecSetValues(sp.x, (void *)d_x)) || !SPARSE(cusparseDnVecSetValues(sp.y, d_y)))
+        return; /* y keeps its poison */
     cusparseSpMV(sp.h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, sp.A, sp.x, &zero, sp.y, CUDA_R_32F,
                  CUSPARSE_SPMV_ALG_DEFAULT, sp.buf);
 }

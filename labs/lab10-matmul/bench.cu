@@ -1,12 +1,14 @@
-/* lab10 bench (make bench; tools/bench/lib/bench.cuh): the library peer,
+/* lab10 bench (make bench; kit/bench.cuh): the library peer,
  * cublasSgemm in plain FP32, as one more implementation of matmul.h, run
  * through the lab's own descriptor like the student's code; and the cases.
  * cuBLAS is column-major: C^T = B^T A^T is the same memory, so it gets
  * (n, m, k, B, A). */
 #include <cublas_v2.h>
 
-#include "bench.cuh"
+#include "kit/bench.cuh"
 #include "matmul.h"
+
+KIT_LAB_DESCRIPTORS_OMIT_FIELDS
 
 void matmul_tiled(const float *d_a, const float *d_b, float *d_c, int m, int n, int k)
 {

@@ -1,4 +1,4 @@
-/* lab12 bench (make bench; tools/bench/lib/bench.cuh): the library peer,
+/* lab12 bench (make bench; kit/bench.cuh): the library peer,
  * cublasSgemv on the dense (nx ny)^2 matrix A that B stands for, as one more
  * implementation of toeplitz_matvec.h, run through the lab's own descriptor
  * like the student's code; and the cases.  It is the library a professional
@@ -8,9 +8,11 @@
  * 256 x 256 grid A would be 16 GiB: that case has no library row. */
 #include <cublas_v2.h>
 
-#include "bench.cuh"
+#include "kit/bench.cuh"
 #include "dataset.h"
 #include "toeplitz_matvec.h"
+
+KIT_LAB_DESCRIPTORS_OMIT_FIELDS
 
 #define MAX_DENSE_POINTS 8192 /* A of 256 MiB: the thesis's 256 x 32 grid */
 

@@ -43,21 +43,6 @@ typedef struct {
     int done, wrong; /* runs reported so far, and how many were wrong */
 } demo_args;
 
-/* Nothing if a CUDA device is usable; else the kit's no-GPU line (why, in
- * the user's terms: not "CUDA driver version is insufficient" on a machine
- * with no driver) and its status. */
-static inline void demo_need_device(const char *prog)
-{
-    int count = 0;
-    cudaError_t e = cudaGetDeviceCount(&count);
-    if (e == cudaSuccess && count > 0)
-        return;
-    char reason[512];
-    kit_no_gpu_reason(e, count, reason, sizeof reason);
-    printf("%s: no GPU (%s): not run\n", prog, reason);
-    exit(KIT_NO_GPU_EXIT);
-}
-
 static inline void demo_usage(const char *prog)
 {
     fprintf(stderr, "usage: %s racy|fixed [--runs N] [--n SIZE] [--once] [--no-color]\n"
@@ -98,7 +83,7 @@ static inline demo_args demo_start(int argc, char **argv, int default_runs)
         else if (!strcmp(s, "--no-color"))
             a.color = 0;
         else if (!strcmp(s, "--probe")) {
-            demo_need_device(a.prog);
+            kit_need_gpu(a.prog, "not run");
             exit(0);
         } else
             demo_usage(a.prog);
@@ -107,7 +92,7 @@ static inline demo_args demo_start(int argc, char **argv, int default_runs)
         demo_usage(a.prog);
     if (a.once)
         a.runs = 1;
-    demo_need_device(a.prog);
+    kit_need_gpu(a.prog, "not run");
     return a;
 }
 

@@ -48,6 +48,9 @@ void kit_blob_free(kit_blobfile *b);
  * NULL, kit_blob_why() explains ("no array 'result'", "'result' is f32, expected i32"). */
 const void *kit_blob_get(const kit_blobfile *b, const char *name, kit_type t, uint64_t *count);
 const char *kit_blob_why(const kit_blobfile *b);
+/* The f64 array `name` of one value (a runner's times and metrics), or 0
+ * when there is none, it is not f64, or it holds more or fewer values. */
+double kit_blob_f64(const kit_blobfile *b, const char *name);
 /* Text arrays as NUL-terminated copies (caller frees); NULL when absent. */
 char *kit_blob_text(const kit_blobfile *b, const char *name);
 int kit_blob_count(const kit_blobfile *b);

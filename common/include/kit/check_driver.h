@@ -417,6 +417,10 @@ typedef struct kit_check_case kit_check_case;
 kit_check_case *kit_check_case_open(const kit_check *lab, const kit_params *p, uint64_t seed, char *err, size_t len);
 int kit_check_case_run(kit_check_ctx *ctx, kit_check_case *c);
 void kit_check_case_close(kit_check_case *c);
+/* kit_check_run on the case *held, opened at the first call (ctx's
+ * parameters and seed) and left open for the next run of them (make
+ * bench's rows; kit_check_run's own is closed at once). */
+int kit_check_held(kit_check_ctx *ctx, const kit_check *lab, kit_check_case **held);
 
 /* KIT_CHECK_DATASET(lab03): generate and release for KIT_CHECK from
  * dataset.h's lab03_generate and lab03_free on a lab03_data. */

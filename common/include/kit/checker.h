@@ -24,6 +24,7 @@
 #include "kit/blob.h"
 #include "kit/compare.h"
 #include "kit/params.h"
+#include "kit/plausible.h"
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -145,6 +146,9 @@ void kit_judge(kit_check_ctx *ctx, const kit_policy *p, struct cJSON *kernels_js
  * refusals - work the timing could not follow, a time that is not possible on
  * this GPU (plausible.h) - which fail the run: no performance credit. */
 void kit_judge_timing(kit_check_ctx *ctx);
+/* What a bench run recorded of its time and of the device (0 where it did
+ * not): the plausibility check's figures, and make bench's (its copy roof). */
+void kit_plausible_read(const kit_blobfile *b, kit_plausible_in *in);
 
 /* A printable copy of len bytes of untrusted text (a student's output) for
  * a message: other bytes as '?', "..." where it did not fit in cap. */

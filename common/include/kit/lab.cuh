@@ -124,11 +124,6 @@ struct kit_lab {
     /* Timing buffers before the checked call in bench mode (lab09: the
      * pristine matrix every timed call restores), not just before timing. */
     int timing_first;
-    /* A case held open (the bench program): puts back, before each call,
-     * what the call changes in place (lab09: A from its pristine copy);
-     * nonzero when it failed.  NULL: the table's (kit_decl_timed.in_place:
-     * also before the baseline), or the calls change no input. */
-    int (*restore)(void *state);
     /* After a timing: what else the lab measures (lab02's CPU loop). */
     int (*after_timing)(kit_run_ctx *ctx, void *state);
     /* Bench-mode records after KIT_KEY_STUDENT_MS and KIT_KEY_BASELINE_MS,
@@ -184,6 +179,17 @@ static inline int kit_lab_one_call(kit_lab_call *c, const char *name, int kernel
     return 1;
 }
 
+/* The lab's metrics as one list (lab_metrics.cu), what the driver records
+ * in bench mode: metric i (0, 1, ...: its hooks' - the first
+ * kit_lab_hook_metrics of them -, then its table's), its label or NULL past
+ * the last; *baseline: valued at the baseline's time. */
+int kit_lab_hook_metrics(const kit_lab *lab);
+const char *kit_lab_metric(const kit_lab *lab, int i, int *baseline);
+/* The label of the metric that rates the call (make bench's rate column):
+ * the first of the call's own (not the baseline's) in GB/s, else in
+ * GFLOP/s; NULL when none is (lab04's elements/s). */
+const char *kit_lab_rate_label(const kit_lab *lab);
+
 /* The lab's descriptor: each harness.cu defines it. */
 extern const kit_lab KIT_LAB;
 
@@ -193,25 +199,23 @@ int kit_lab_run(kit_run_ctx *ctx, const kit_lab *lab);
 int kit_lab_bench(kit_run_ctx *ctx, const kit_lab *lab);
 int kit_lab_baseline(kit_run_ctx *ctx, const kit_lab *lab);
 
-/* A case held open, for the bench program (tools/bench/lib: make bench),
- * which loads one lab's descriptor per implementation and times them side
- * by side.  open: inputs, buffers (the timing ones too) and the refusals
- * before bench mode's call, as kit_lab_bench; NULL after saying why.
- * call: call 0 of the case, declared and held to the rules (-1: said why);
- * before each call the caller prepares it (prepare: its outputs poisoned,
- * kit_lab_poison, and the lab's restore; -1 when either failed) and makes
- * it (c->invoke(state)), untraced.  record: its outputs read back and written
- * to ctx->out (kit_out), then the lab's `after`.  baseline: one call of the
- * kit's baseline, -1 when it failed. */
-typedef struct kit_lab_case kit_lab_case;
-kit_lab_case *kit_lab_case_open(kit_run_ctx *ctx, const kit_lab *lab);
-void *kit_lab_case_state(kit_lab_case *lc);
-int kit_lab_case_call(kit_run_ctx *ctx, kit_lab_case *lc, kit_lab_call *c);
+/* One case of a mode into the result file out_path (run_case.cu): the
+ * parameters' words parsed, the mode run on lab (decided: bench mode's
+ * bounds, or NULL), the trace's records and KIT_KEY_RUNNER_STATUS written
+ * after it, the trace's records forgotten for the next case.  A KIT_EXIT_*
+ * status, said on stderr.  The runner's run, bench, baseline and each case
+ * it serves; each row of make bench (bench_main.cu), on the row's lab.
+ * kit_run_ctx_init: the context of one case, -1 (said) when the words are
+ * bad parameters; kit_run_exit_status: the KIT_EXIT_* of a mode's status. */
+typedef enum { KIT_MODE_RUN, KIT_MODE_BENCH, KIT_MODE_BASELINE } kit_run_mode;
+int kit_run_case(const kit_lab *lab, kit_run_mode mode, const char *words, uint64_t seed, uint64_t nonce,
+                 const char *out_path, int warmup, int reps, const kit_decided *decided);
+int kit_run_ctx_init(kit_run_ctx *ctx, kit_params *params, const char *words, uint64_t seed, int warmup, int reps);
+int kit_run_exit_status(int rc);
+
+/* Poisons call c's outputs as the driver does before each call (their
+ * declared poison, or the complement of their source); -1 when it failed. */
 int kit_lab_poison(const kit_lab_call *c);
-int kit_lab_case_prepare(kit_lab_case *lc, const kit_lab_call *c);
-int kit_lab_case_record(kit_run_ctx *ctx, kit_lab_case *lc, const kit_lab_call *c);
-int kit_lab_case_baseline(kit_lab_case *lc);
-void kit_lab_case_close(kit_run_ctx *ctx, kit_lab_case *lc);
 
 /* Times the lab's timed calls against its baseline (warmup + reps each),
  * allocating the timing buffers first; 0, -1 (said on stderr), KIT_LAB_UNTIMED,

@@ -139,10 +139,9 @@ typedef struct {
     int lines;
     /* The call works in place: its first output is the buffer it reads
      * (lab09's A, factored in place).  Each timed call copies its fresh
-     * input into its output first; before the baseline, and before each call
-     * of a case held open (make bench), the driver puts the untouched input
-     * (in[0], a KIT_LAB_TIMING row) back into the output: both sides pay the
-     * same copy (kit_decl_in_place). */
+     * input into its output first; before the baseline the driver puts the
+     * untouched input (in[0], a KIT_LAB_TIMING row) back into the output:
+     * both sides pay the same copy (kit_decl_in_place). */
     int in_place;
     int out; /* the call's output timed (poisoned, sampled; in place: written), by index (lab09: 1, A) */
 } kit_decl_timed;

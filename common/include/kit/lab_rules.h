@@ -72,6 +72,9 @@ void kit_lab_out_unpack(const kit_lab_out *o, const void *raw, void *packed);
 /* The record name of a metric: KIT_KEY_METRIC_PREFIX + label, "%s" in the
  * label replaced by fn (the timed function). */
 void kit_lab_metric_key(const char *label, const char *fn, char *key, size_t len);
+/* Metric `label`'s value in a record of bench mode, whatever function's
+ * name (a C identifier) the driver put for its "%s"; 0 when it has none. */
+double kit_lab_metric_find(const kit_blobfile *b, const char *label);
 
 #ifdef __cplusplus
 }

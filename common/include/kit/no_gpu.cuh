@@ -38,4 +38,19 @@ static inline void kit_no_gpu_reason(cudaError_t e, int n, char *buf, size_t len
         snprintf(buf, len, "no usable CUDA device: %s", cudaGetErrorString(e));
 }
 
+/* Nothing when a CUDA device is usable; else the kit's one line,
+ * "<who>: no GPU (<reason>): <what did not happen>", and exit
+ * KIT_NO_GPU_EXIT (the race demos, the bench programs). */
+static inline void kit_need_gpu(const char *who, const char *what)
+{
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e == cudaSuccess && count > 0)
+        return;
+    char reason[512];
+    kit_no_gpu_reason(e, count, reason, sizeof reason);
+    printf("%s: no GPU (%s): %s\n", who, reason, what);
+    exit(KIT_NO_GPU_EXIT);
+}
+
 #endif

@@ -20,6 +20,11 @@
 #include "kit/protocol.h"
 #include "kit/timing.cuh"
 
+/* Bench mode's warm-up and timed calls when the command line names none
+ * (the runner's --warmup and --reps; make bench's rows). */
+#define KIT_RUN_WARMUP 3
+#define KIT_RUN_REPS 15
+
 typedef struct kit_run_ctx {
     const kit_params *params;
     uint64_t seed;
