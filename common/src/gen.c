@@ -5,6 +5,7 @@
 
 #include <limits.h>
 #include <math.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,31 +113,59 @@ static int cmp_i32(const void *pa, const void *pb)
 }
 
 /* LSD radix sort, 4 passes of 8 bits on the sign-flipped value: O(n) for the
- * large arrays of the merge lab.  Returns -1 when the scratch buffer cannot
- * be allocated (the caller falls back to qsort). */
+ * large arrays of the merge lab.  Each pass on pieces(n) threads: each
+ * counts its own slice, and the counts taken digit by digit, slice by
+ * slice, place every element where one sequential pass would (stable), so
+ * the sorted array is the same on any number of threads - as it must be:
+ * the runner and the checker sort the same draws on different machines.
+ * Returns -1 when the scratch buffers cannot be allocated (the caller falls
+ * back to qsort). */
 static int radix_sort_i32(int32_t *a, size_t n)
 {
-    uint32_t *tmp = malloc(n * sizeof *tmp), *src = (uint32_t *)a, *dst = tmp;
-    if (!tmp)
+    int np = pieces(n);
+    uint32_t *tmp = malloc(n * sizeof *tmp);
+    size_t(*at)[256] = malloc((size_t)np * sizeof *at); /* at[k][digit]: where slice k puts the next one */
+    if (!tmp || !at) {
+        free(tmp);
+        free(at);
         return -1;
-    for (size_t i = 0; i < n; i++)
-        src[i] ^= 0x80000000u; /* signed order == unsigned order of the flipped value */
-    for (int shift = 0; shift < 32; shift += 8) {
-        size_t count[257] = {0};
-        for (size_t i = 0; i < n; i++)
-            count[((src[i] >> shift) & 0xff) + 1]++;
-        for (int b = 0; b < 256; b++)
-            count[b + 1] += count[b];
-        for (size_t i = 0; i < n; i++)
-            dst[count[(src[i] >> shift) & 0xff]++] = src[i];
-        uint32_t *t = src;
-        src = dst;
-        dst = t;
     }
-    /* after 4 passes the data is back in a */
-    for (size_t i = 0; i < n; i++)
-        src[i] ^= 0x80000000u;
+#pragma omp parallel num_threads(np)
+    {
+        int nt = omp_get_num_threads(), k = omp_get_thread_num(); /* nt: np, or fewer where OpenMP gave fewer */
+        size_t lo, hi;
+        kit_piece(n, nt, k, &lo, &hi);
+        uint32_t *src = (uint32_t *)a, *dst = tmp;
+        for (size_t i = lo; i < hi; i++)
+            src[i] ^= 0x80000000u; /* signed order == unsigned order of the flipped value */
+        for (int shift = 0; shift < 32; shift += 8) {
+            memset(at[k], 0, sizeof at[k]);
+            for (size_t i = lo; i < hi; i++)
+                at[k][(src[i] >> shift) & 0xff]++;
+#pragma omp barrier
+#pragma omp single
+            {
+                size_t next = 0;
+                for (int d = 0; d < 256; d++)
+                    for (int j = 0; j < nt; j++) {
+                        size_t c = at[j][d];
+                        at[j][d] = next;
+                        next += c;
+                    }
+            }
+            for (size_t i = lo; i < hi; i++)
+                dst[at[k][(src[i] >> shift) & 0xff]++] = src[i];
+#pragma omp barrier
+            uint32_t *t = src;
+            src = dst;
+            dst = t;
+        }
+        /* after 4 passes the data is back in a */
+        for (size_t i = lo; i < hi; i++)
+            src[i] ^= 0x80000000u;
+    }
     free(tmp);
+    free(at);
     return 0;
 }
 

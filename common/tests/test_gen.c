@@ -210,6 +210,36 @@ START_TEST(sorted_is_sorted_uniform)
 }
 END_TEST
 
+/* Long arrays are sorted on several threads: the same array as qsort's, on
+ * one thread or seven, sizes around the cut into pieces, values of a small
+ * range (long runs of one value across the slices) and of the full range. */
+START_TEST(sorted_on_threads_equal_qsort)
+{
+    const size_t sizes[] = {(1u << 18) - 1, 1u << 18, (1u << 20) + 7};
+    const int32_t ranges[2][2] = {{-3, 3}, {INT32_MIN, INT32_MAX}};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+        for (int g = 0; g < 2; g++)
+            for (int threads = 1; threads <= 7; threads += 6) {
+                size_t n = sizes[k];
+                int32_t *s = malloc(n * sizeof *s), *u = malloc(n * sizeof *u);
+                ck_assert(s && u);
+                char t[8];
+                snprintf(t, sizeof t, "%d", threads);
+                setenv("KIT_THREADS", t, 1);
+                kit_rng r;
+                kit_rng_seed(&r, 29, (uint64_t)k);
+                kit_gen_sorted_i32(&r, s, n, ranges[g][0], ranges[g][1]);
+                unsetenv("KIT_THREADS");
+                kit_rng_seed(&r, 29, (uint64_t)k);
+                kit_gen_uniform_i32(&r, u, n, ranges[g][0], ranges[g][1]);
+                qsort(u, n, sizeof *u, cmp_int);
+                ck_assert_msg(!memcmp(s, u, n * sizeof *s), "n=%zu range %d threads %d: not qsort's order", n, g,
+                              threads);
+                free(s), free(u);
+            }
+}
+END_TEST
+
 /* ---- CSR ---------------------------------------------------------------------- */
 static void assert_valid(const kit_csr *m)
 {
@@ -507,6 +537,7 @@ static Suite *gen_suite(void)
     tcase_add_test(tc, uniform_covers_range);
     tcase_add_test(tc, skewed_hot_fraction);
     tcase_add_test(tc, sorted_is_sorted_uniform);
+    tcase_add_test(tc, sorted_on_threads_equal_qsort);
     tcase_add_test(tc, csr_fixed_rows);
     tcase_add_test(tc, csr_powerlaw_shape);
     tcase_add_test(tc, csr_from_arrays_validates);
