@@ -64,13 +64,39 @@ void kit_gen_uniform_i32(kit_rng *r, int32_t *out, size_t n, int32_t lo, int32_t
         out[i] = (int32_t)kit_rng_range(r, lo, hi);
 }
 
+/* Each element takes two draws, hot or not: a unit draw that decides, then
+ * its cold value (unused when hot).  So long arrays are cut into pieces
+ * like uniform ones, piece k starting 2a draws on; a cold value whose draw
+ * needs Lemire's rejection test (a chance of range / 2^64 per element)
+ * makes the array one sequential pass instead, of the same definition. */
 void kit_gen_skewed_i32(kit_rng *r, int32_t *out, size_t n, int32_t lo, int32_t hi, double p_hot,
                         int32_t hot)
 {
-    /* The uniform draw happens only for cold elements; the order of draws is
-     * still fixed by the data, so the stream is reproducible. */
-    for (size_t i = 0; i < n; i++)
-        out[i] = kit_rng_unit(r) < p_hot ? hot : (int32_t)kit_rng_range(r, lo, hi);
+    int np = hi > lo ? pieces(n) : 1, cut = 1;
+    if (np > 1) {
+        uint64_t range = (uint64_t)((int64_t)hi - (int64_t)lo) + 1;
+#pragma omp parallel for num_threads(np) schedule(static, 1) reduction(&& : cut)
+        for (int k = 0; k < np; k++) {
+            size_t a, b;
+            kit_piece(n, np, k, &a, &b);
+            kit_rng my = *r;
+            kit_rng_advance(&my, 2 * a);
+            for (size_t i = a; i < b && cut; i++) {
+                int is_hot = kit_rng_unit(&my) < p_hot;
+                cut = range_one_draw(&my, lo, range, &out[i]);
+                out[i] = is_hot ? hot : out[i];
+            }
+        }
+        if (cut) {
+            kit_rng_advance(r, 2 * n);
+            return;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        int is_hot = kit_rng_unit(r) < p_hot;
+        int32_t cold = (int32_t)kit_rng_range(r, lo, hi);
+        out[i] = is_hot ? hot : cold;
+    }
 }
 
 void kit_gen_uniform_f32(kit_rng *r, float *out, size_t n, float lo, float hi)
