@@ -138,19 +138,24 @@ static int cmp_i32(const void *pa, const void *pb)
     return (a > b) - (a < b);
 }
 
-/* LSD radix sort, 4 passes of 8 bits on the sign-flipped value: O(n) for the
- * large arrays of the merge lab.  Each pass on pieces(n) threads: each
- * counts its own slice, and the counts taken digit by digit, slice by
- * slice, place every element where one sequential pass would (stable), so
- * the sorted array is the same on any number of threads - as it must be:
- * the runner and the checker sort the same draws on different machines.
+/* LSD radix sort of values in [lo, hi], on their offsets from lo in digits
+ * of RADIX_BITS: as many passes as the range needs (three for the merge
+ * lab's ties, four for the full range; wider digits scatter slower).  Each pass on pieces(n) threads: each
+ * counts its own slice, and the counts taken digit by digit, slice by slice
+ * place every element where one sequential pass would (stable), so the
+ * sorted array is the same on any number of threads - as it must be: the
+ * runner and the checker sort the same draws on different machines.
  * Returns -1 when the scratch buffers cannot be allocated (the caller falls
  * back to qsort). */
-static int radix_sort_i32(int32_t *a, size_t n)
+#define RADIX_BITS 8
+#define RADIX (1 << RADIX_BITS)
+static int radix_sort_i32(int32_t *a, size_t n, int32_t lo, int32_t hi)
 {
-    int np = pieces(n);
+    int np = pieces(n), passes = 0;
+    for (uint64_t span = (uint64_t)((int64_t)hi - (int64_t)lo); span; span >>= RADIX_BITS)
+        passes++;
     uint32_t *tmp = malloc(n * sizeof *tmp);
-    size_t(*at)[256] = malloc((size_t)np * sizeof *at); /* at[k][digit]: where slice k puts the next one */
+    size_t(*at)[RADIX] = malloc((size_t)np * sizeof *at); /* at[k][digit]: where slice k puts the next one */
     if (!tmp || !at) {
         free(tmp);
         free(at);
@@ -159,36 +164,35 @@ static int radix_sort_i32(int32_t *a, size_t n)
 #pragma omp parallel num_threads(np)
     {
         int nt = omp_get_num_threads(), k = omp_get_thread_num(); /* nt: np, or fewer where OpenMP gave fewer */
-        size_t lo, hi;
-        kit_piece(n, nt, k, &lo, &hi);
+        size_t from, to;
+        kit_piece(n, nt, k, &from, &to);
         uint32_t *src = (uint32_t *)a, *dst = tmp;
-        for (size_t i = lo; i < hi; i++)
-            src[i] ^= 0x80000000u; /* signed order == unsigned order of the flipped value */
-        for (int shift = 0; shift < 32; shift += 8) {
+        for (size_t i = from; i < to; i++)
+            src[i] -= (uint32_t)lo; /* the offset from lo: unsigned order == signed order */
+        for (int pass = 0, shift = 0; pass < passes; pass++, shift += RADIX_BITS) {
             memset(at[k], 0, sizeof at[k]);
-            for (size_t i = lo; i < hi; i++)
-                at[k][(src[i] >> shift) & 0xff]++;
+            for (size_t i = from; i < to; i++)
+                at[k][(src[i] >> shift) & (RADIX - 1)]++;
 #pragma omp barrier
 #pragma omp single
             {
                 size_t next = 0;
-                for (int d = 0; d < 256; d++)
+                for (int d = 0; d < RADIX; d++)
                     for (int j = 0; j < nt; j++) {
                         size_t c = at[j][d];
                         at[j][d] = next;
                         next += c;
                     }
             }
-            for (size_t i = lo; i < hi; i++)
-                dst[at[k][(src[i] >> shift) & 0xff]++] = src[i];
+            for (size_t i = from; i < to; i++)
+                dst[at[k][(src[i] >> shift) & (RADIX - 1)]++] = src[i];
 #pragma omp barrier
             uint32_t *t = src;
             src = dst;
             dst = t;
         }
-        /* after 4 passes the data is back in a */
-        for (size_t i = lo; i < hi; i++)
-            src[i] ^= 0x80000000u;
+        for (size_t i = from; i < to; i++) /* into a, after an odd number of passes */
+            a[i] = (int32_t)(src[i] + (uint32_t)lo);
     }
     free(tmp);
     free(at);
@@ -198,7 +202,7 @@ static int radix_sort_i32(int32_t *a, size_t n)
 void kit_gen_sorted_i32(kit_rng *r, int32_t *out, size_t n, int32_t lo, int32_t hi)
 {
     kit_gen_uniform_i32(r, out, n, lo, hi);
-    if (radix_sort_i32(out, n) != 0)
+    if (radix_sort_i32(out, n, lo, hi) != 0)
         qsort(out, n, sizeof *out, cmp_i32);
 }
 

@@ -215,13 +215,14 @@ END_TEST
 
 /* Long arrays are sorted on several threads: the same array as qsort's, on
  * one thread or seven, sizes around the cut into pieces, values of a small
- * range (long runs of one value across the slices) and of the full range. */
+ * range (long runs of one value across the slices), a middle one and the
+ * full range (an odd and an even number of passes). */
 START_TEST(sorted_on_threads_equal_qsort)
 {
     const size_t sizes[] = {(1u << 18) - 1, 1u << 18, (1u << 20) + 7};
-    const int32_t ranges[2][2] = {{-3, 3}, {INT32_MIN, INT32_MAX}};
+    const int32_t ranges[3][2] = {{-3, 3}, {0, 65536}, {INT32_MIN, INT32_MAX}}; /* 1, 3 (span 2^16) and 4 passes */
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
-        for (int g = 0; g < 2; g++)
+        for (int g = 0; g < 3; g++)
             for (int threads = 1; threads <= 7; threads += 6) {
                 size_t n = sizes[k];
                 int32_t *s = malloc(n * sizeof *s), *u = malloc(n * sizeof *u);
