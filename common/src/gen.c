@@ -5,6 +5,7 @@
 
 #include <limits.h>
 #include <math.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,13 +64,39 @@ void kit_gen_uniform_i32(kit_rng *r, int32_t *out, size_t n, int32_t lo, int32_t
         out[i] = (int32_t)kit_rng_range(r, lo, hi);
 }
 
+/* Each element takes two draws, hot or not: a unit draw that decides, then
+ * its cold value (unused when hot).  So long arrays are cut into pieces
+ * like uniform ones, piece k starting 2a draws on; a cold value whose draw
+ * needs Lemire's rejection test (a chance of range / 2^64 per element)
+ * makes the array one sequential pass instead, of the same definition. */
 void kit_gen_skewed_i32(kit_rng *r, int32_t *out, size_t n, int32_t lo, int32_t hi, double p_hot,
                         int32_t hot)
 {
-    /* The uniform draw happens only for cold elements; the order of draws is
-     * still fixed by the data, so the stream is reproducible. */
-    for (size_t i = 0; i < n; i++)
-        out[i] = kit_rng_unit(r) < p_hot ? hot : (int32_t)kit_rng_range(r, lo, hi);
+    int np = hi > lo ? pieces(n) : 1, cut = 1;
+    if (np > 1) {
+        uint64_t range = (uint64_t)((int64_t)hi - (int64_t)lo) + 1;
+#pragma omp parallel for num_threads(np) schedule(static, 1) reduction(&& : cut)
+        for (int k = 0; k < np; k++) {
+            size_t a, b;
+            kit_piece(n, np, k, &a, &b);
+            kit_rng my = *r;
+            kit_rng_advance(&my, 2 * a);
+            for (size_t i = a; i < b && cut; i++) {
+                int is_hot = kit_rng_unit(&my) < p_hot;
+                cut = range_one_draw(&my, lo, range, &out[i]);
+                out[i] = is_hot ? hot : out[i];
+            }
+        }
+        if (cut) {
+            kit_rng_advance(r, 2 * n);
+            return;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        int is_hot = kit_rng_unit(r) < p_hot;
+        int32_t cold = (int32_t)kit_rng_range(r, lo, hi);
+        out[i] = is_hot ? hot : cold;
+    }
 }
 
 void kit_gen_uniform_f32(kit_rng *r, float *out, size_t n, float lo, float hi)
@@ -111,39 +138,71 @@ static int cmp_i32(const void *pa, const void *pb)
     return (a > b) - (a < b);
 }
 
-/* LSD radix sort, 4 passes of 8 bits on the sign-flipped value: O(n) for the
- * large arrays of the merge lab.  Returns -1 when the scratch buffer cannot
- * be allocated (the caller falls back to qsort). */
-static int radix_sort_i32(int32_t *a, size_t n)
+/* LSD radix sort of values in [lo, hi], on their offsets from lo in digits
+ * of RADIX_BITS: as many passes as the range needs (three for the merge
+ * lab's ties, four for the full range; wider digits scatter slower).  Each pass on pieces(n) threads: each
+ * counts its own slice, and the counts taken digit by digit, slice by slice
+ * place every element where one sequential pass would (stable), so the
+ * sorted array is the same on any number of threads - as it must be: the
+ * runner and the checker sort the same draws on different machines.
+ * Returns -1 when the scratch buffers cannot be allocated (the caller falls
+ * back to qsort). */
+#define RADIX_BITS 8
+#define RADIX (1 << RADIX_BITS)
+static int radix_sort_i32(int32_t *a, size_t n, int32_t lo, int32_t hi)
 {
-    uint32_t *tmp = malloc(n * sizeof *tmp), *src = (uint32_t *)a, *dst = tmp;
-    if (!tmp)
+    int np = pieces(n), passes = 0;
+    for (uint64_t span = (uint64_t)((int64_t)hi - (int64_t)lo); span; span >>= RADIX_BITS)
+        passes++;
+    uint32_t *tmp = malloc(n * sizeof *tmp);
+    size_t(*at)[RADIX] = malloc((size_t)np * sizeof *at); /* at[k][digit]: where slice k puts the next one */
+    if (!tmp || !at) {
+        free(tmp);
+        free(at);
         return -1;
-    for (size_t i = 0; i < n; i++)
-        src[i] ^= 0x80000000u; /* signed order == unsigned order of the flipped value */
-    for (int shift = 0; shift < 32; shift += 8) {
-        size_t count[257] = {0};
-        for (size_t i = 0; i < n; i++)
-            count[((src[i] >> shift) & 0xff) + 1]++;
-        for (int b = 0; b < 256; b++)
-            count[b + 1] += count[b];
-        for (size_t i = 0; i < n; i++)
-            dst[count[(src[i] >> shift) & 0xff]++] = src[i];
-        uint32_t *t = src;
-        src = dst;
-        dst = t;
     }
-    /* after 4 passes the data is back in a */
-    for (size_t i = 0; i < n; i++)
-        src[i] ^= 0x80000000u;
+#pragma omp parallel num_threads(np)
+    {
+        int nt = omp_get_num_threads(), k = omp_get_thread_num(); /* nt: np, or fewer where OpenMP gave fewer */
+        size_t from, to;
+        kit_piece(n, nt, k, &from, &to);
+        uint32_t *src = (uint32_t *)a, *dst = tmp;
+        for (size_t i = from; i < to; i++)
+            src[i] -= (uint32_t)lo; /* the offset from lo: unsigned order == signed order */
+        for (int pass = 0, shift = 0; pass < passes; pass++, shift += RADIX_BITS) {
+            memset(at[k], 0, sizeof at[k]);
+            for (size_t i = from; i < to; i++)
+                at[k][(src[i] >> shift) & (RADIX - 1)]++;
+#pragma omp barrier
+#pragma omp single
+            {
+                size_t next = 0;
+                for (int d = 0; d < RADIX; d++)
+                    for (int j = 0; j < nt; j++) {
+                        size_t c = at[j][d];
+                        at[j][d] = next;
+                        next += c;
+                    }
+            }
+            for (size_t i = from; i < to; i++)
+                dst[at[k][(src[i] >> shift) & (RADIX - 1)]++] = src[i];
+#pragma omp barrier
+            uint32_t *t = src;
+            src = dst;
+            dst = t;
+        }
+        for (size_t i = from; i < to; i++) /* into a, after an odd number of passes */
+            a[i] = (int32_t)(src[i] + (uint32_t)lo);
+    }
     free(tmp);
+    free(at);
     return 0;
 }
 
 void kit_gen_sorted_i32(kit_rng *r, int32_t *out, size_t n, int32_t lo, int32_t hi)
 {
     kit_gen_uniform_i32(r, out, n, lo, hi);
-    if (radix_sort_i32(out, n) != 0)
+    if (radix_sort_i32(out, n, lo, hi) != 0)
         qsort(out, n, sizeof *out, cmp_i32);
 }
 

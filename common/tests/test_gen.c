@@ -13,7 +13,7 @@
 /* Long arrays are generated in pieces on several threads: the values, and
  * where the stream stands afterwards, are those of one pass on one thread
  * (a seed must give the same data on a 2-core laptop and a 16-core server). */
-static void gen_both(int threads, size_t n, float *f, int32_t *v, uint64_t *next)
+static void gen_both(int threads, size_t n, float *f, int32_t *v, int32_t *sk, uint64_t *next)
 {
     char t[8];
     snprintf(t, sizeof t, "%d", threads);
@@ -22,6 +22,7 @@ static void gen_both(int threads, size_t n, float *f, int32_t *v, uint64_t *next
     kit_rng_seed(&r, 0xabcdef12ULL, 1);
     kit_gen_uniform_f32(&r, f, n, -1.0f, 1.0f);
     kit_gen_uniform_i32(&r, v, n, -3, 3);
+    kit_gen_skewed_i32(&r, sk, n, 0, 4095, 0.9, 17);
     *next = kit_rng_u64(&r);
     unsetenv("KIT_THREADS");
 }
@@ -33,14 +34,16 @@ START_TEST(pieces_on_threads_equal_one_pass)
         size_t n = sizes[k];
         float *f1 = malloc(n * sizeof *f1), *f7 = malloc(n * sizeof *f7);
         int32_t *v1 = malloc(n * sizeof *v1), *v7 = malloc(n * sizeof *v7);
-        ck_assert(f1 && f7 && v1 && v7);
+        int32_t *s1 = malloc(n * sizeof *s1), *s7 = malloc(n * sizeof *s7);
+        ck_assert(f1 && f7 && v1 && v7 && s1 && s7);
         uint64_t next1, next7;
-        gen_both(1, n, f1, v1, &next1);
-        gen_both(7, n, f7, v7, &next7);
+        gen_both(1, n, f1, v1, s1, &next1);
+        gen_both(7, n, f7, v7, s7, &next7);
         ck_assert_msg(!memcmp(f1, f7, n * sizeof *f1), "floats differ at n=%zu", n);
         ck_assert_msg(!memcmp(v1, v7, n * sizeof *v1), "ints differ at n=%zu", n);
+        ck_assert_msg(!memcmp(s1, s7, n * sizeof *s1), "skewed ints differ at n=%zu", n);
         ck_assert_uint_eq(next1, next7);
-        free(f1), free(f7), free(v1), free(v7);
+        free(f1), free(f7), free(v1), free(v7), free(s1), free(s7);
     }
 }
 END_TEST
@@ -58,7 +61,7 @@ START_TEST(golden_seed_42)
 
     kit_rng_seed(&r, 42, 0);
     kit_gen_skewed_i32(&r, v, 8, 0, 255, 0.5, 7);
-    static const int32_t want_s[8] = {7, 7, 43, 7, 7, 7, 7, 201};
+    static const int32_t want_s[8] = {7, 43, 7, 7, 201, 7, 237, 7}; /* two draws an element */
     for (int i = 0; i < 8; i++)
         ck_assert_int_eq(v[i], want_s[i]);
 
@@ -207,6 +210,37 @@ START_TEST(sorted_is_sorted_uniform)
         if (k == 0) /* a small range: ten long runs of duplicates */
             ck_assert_int_eq(distinct, 10);
     }
+}
+END_TEST
+
+/* Long arrays are sorted on several threads: the same array as qsort's, on
+ * one thread or seven, sizes around the cut into pieces, values of a small
+ * range (long runs of one value across the slices), a middle one and the
+ * full range (an odd and an even number of passes). */
+START_TEST(sorted_on_threads_equal_qsort)
+{
+    const size_t sizes[] = {(1u << 18) - 1, 1u << 18, (1u << 20) + 7};
+    const int32_t ranges[3][2] = {{-3, 3}, {0, 65536}, {INT32_MIN, INT32_MAX}}; /* 1, 3 (span 2^16) and 4 passes */
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++)
+        for (int g = 0; g < 3; g++)
+            for (int threads = 1; threads <= 7; threads += 6) {
+                size_t n = sizes[k];
+                int32_t *s = malloc(n * sizeof *s), *u = malloc(n * sizeof *u);
+                ck_assert(s && u);
+                char t[8];
+                snprintf(t, sizeof t, "%d", threads);
+                setenv("KIT_THREADS", t, 1);
+                kit_rng r;
+                kit_rng_seed(&r, 29, (uint64_t)k);
+                kit_gen_sorted_i32(&r, s, n, ranges[g][0], ranges[g][1]);
+                unsetenv("KIT_THREADS");
+                kit_rng_seed(&r, 29, (uint64_t)k);
+                kit_gen_uniform_i32(&r, u, n, ranges[g][0], ranges[g][1]);
+                qsort(u, n, sizeof *u, cmp_int);
+                ck_assert_msg(!memcmp(s, u, n * sizeof *s), "n=%zu range %d threads %d: not qsort's order", n, g,
+                              threads);
+                free(s), free(u);
+            }
 }
 END_TEST
 
@@ -507,6 +541,7 @@ static Suite *gen_suite(void)
     tcase_add_test(tc, uniform_covers_range);
     tcase_add_test(tc, skewed_hot_fraction);
     tcase_add_test(tc, sorted_is_sorted_uniform);
+    tcase_add_test(tc, sorted_on_threads_equal_qsort);
     tcase_add_test(tc, csr_fixed_rows);
     tcase_add_test(tc, csr_powerlaw_shape);
     tcase_add_test(tc, csr_from_arrays_validates);

@@ -4,6 +4,7 @@
  * Distributions (documented because students reproduce failures with them):
  *  uniform   every value in [lo, hi] equally likely
  *  skewed    with probability p the value `hot`, otherwise uniform in [lo, hi]
+ *            (two draws an element, hot or not: the decision, then the value)
  *            (p = 0.9 in the histogram lab: heavy atomic contention on one bin)
  *  equal     every value is `hot` (maximum contention)
  *  sorted    uniform values sorted ascending; with a small range this gives
