@@ -1,9 +1,6 @@
-/* bench_main.cu - main() of a lab's bench, the third program a lab's
- * descriptor makes beside the runner and the checker (kit/bench.cuh,
- * docs/anatomy.md "The bench"): loads the implementations, makes each row the runner's bench
- * mode on one of them (kit_run_case) judged by the lab's checker
- * (kit_check_held), prints the table.  BENCH_LAB: the lab's name (mk/bench.mk
- * compiles this file once per lab). */
+/* bench_main.cu - main() of `make bench` for every lab (docs/anatomy.md, "The bench"):
+ * each row is the runner's bench mode on one implementation (kit_run_case) judged by
+ * the lab's checker (kit_check_held).  BENCH_LAB: the lab's name (mk/bench.mk). */
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -28,11 +25,9 @@ static void *g_handle[4];
 static int g_said[4], g_missing, g_wrong, g_in_student, g_out = -1; /* g_out: the table's stdout during a run */
 static char **g_argv;
 
-/* One implementation on a case (more: a row's own parameters after the
- * case's, "" none) and what its run recorded. */
-typedef struct {
+typedef struct { /* one implementation on a case, and what its run recorded */
     int who;
-    const char *name, *more;
+    const char *name, *more;  /* more: the row's own parameters, after the case's ("": none) */
     const kit_lab *lab;
     kit_plausible_in t;       /* its time, the timed calls' bytes, the GB/s of their copy */
     double baseline_ms, rate; /* rate: the lab's rate of its call (kit_lab_rate_label), else GB/s */
@@ -55,50 +50,37 @@ static void again_without_student(void)
     _exit(1);
 }
 
-/* Implementation who's shared object, loaded at the first ask; NULL when
- * it is not there or does not load, said once. */
-static void *loaded(int who)
+void *bench_fn(int who, const char *name)
 {
     const char *absent[] = {"no --student", "a student copy has no labs/<lab>/solution/", "", "no --library"};
-    if (g_said[who]++)
-        return g_handle[who];
-    if (who == BENCH_STUDENT && getenv(LEFT_OUT)) {
+    int first = !g_said[who]++;
+    void *f = NULL;
+    if (first && who == BENCH_STUDENT && getenv(LEFT_OUT)) {
         printf("   student: left out - its code ended the first run with the CUDA error shown above (make %.5s says more)\n",
                BENCH_LAB);
         g_wrong = 1;
-    } else if (!g_so[who] || access(g_so[who], R_OK) != 0) {
+    } else if (first && (!g_so[who] || access(g_so[who], R_OK) != 0)) {
         if (who != BENCH_STRETCH) /* a lab without a stretch exercise: nothing to say */
             printf("   %s: not in this copy of the kit (%s): skipped\n", g_names[who], absent[who]);
-    } else if (!(g_handle[who] = dlopen(g_so[who], RTLD_NOW | RTLD_LOCAL))) {
-        /* a function its code calls is missing: the student's file defines no dot_shared */
+    } else if (first && !(g_handle[who] = dlopen(g_so[who], RTLD_NOW | RTLD_LOCAL))) {
         printf("   %s: cannot be loaded: %s: skipped\n", g_names[who], dlerror());
-        g_missing = 1;
-    }
-    return g_handle[who];
-}
-
-void *bench_fn(int who, const char *name)
-{
-    void *h = loaded(who), *f = h ? dlsym(h, name) : NULL;
-    if (h && !f) {
+        g_missing = 1; /* its code calls a function it lacks: a student's file without dot_shared */
+    } else if (g_handle[who] && !(f = dlsym(g_handle[who], name))) {
         printf("   %s: %s defines no %s: skipped\n", g_names[who], g_so[who], name);
         g_missing = 1;
     }
     return f;
 }
 
-/* A case's parameters and a row's own after them (words, 512 bytes), held
- * to the lab's rules; 0, or -1 with err (256 bytes) filled. */
+/* words: a case's parameters, then a row's own (a later key wins); 0 when the lab takes them. */
 static int params_of(const char *params, const char *more, char *words, kit_params *p, char *err)
 {
     snprintf(words, 512, "%s%s%s", params, *more ? " " : "", more);
     return kit_params_parse(words, p, err, 256) != 0 || lab_params_validate(p, err, 256) != 0 ? -1 : 0;
 }
 
-/* Row r on the case: the runner's bench mode into a record (the run's
- * stdout kept out of the table), judged by the checker unless held is NULL
- * (*held: the checker's case of the row's parameters, opened by the first
- * row that has them). */
+/* Row r on the case, its stdout kept out of the table, judged by the checker
+ * on *held (the case its parameters' first row opened) unless held is NULL. */
 static void run_row(const char *params, row *r, kit_check_case **held)
 {
     char path[] = "/tmp/kit-bench-XXXXXX", words[512], err[256] = "";
@@ -119,10 +101,8 @@ static void run_row(const char *params, row *r, kit_check_case **held)
     fflush(stdout), dup2(g_out, 1), close(g_out), g_out = -1;
     kit_blobfile *b = rc == KIT_EXIT_OK ? kit_blob_load(path, BENCH_NONCE, 0, err, sizeof err) : NULL;
     unlink(path);
-    kit_check_ctx cc = {};
-    cc.params = &p, cc.seed = BENCH_SEED, cc.out = b, cc.stdout_text = "";
-    if (b)
-        kit_plausible_read(b, &r->t);
+    kit_check_ctx cc = {.params = &p, .seed = BENCH_SEED, .out = b, .stdout_text = ""};
+    kit_plausible_read(b, &r->t); /* all 0 without a record */
     if (!b)
         r->wrong = "its run failed (the error above)";
     else if (held && kit_check_held(&cc, &KIT_CHECK, held))
@@ -137,36 +117,30 @@ static void run_row(const char *params, row *r, kit_check_case **held)
     kit_blob_free(b);
 }
 
-/* One line of the table: ms, the rate (units: the case's work, in the
- * rate's unit times ms), the library's and the copy roof's times as
- * fractions of this one. */
-static void print_row(const char *name, double ms, const char *wrong, double units, double lib_ms, double copy_ms)
+/* A timed line of the table: ms, the rate (units: the case's work in the rate's
+ * unit times ms), the library's and the copy roof's times as fractions of ms. */
+static void print_row(const char *name, double ms, double units, double lib_ms, double copy_ms)
 {
     const double cells[3] = {units, lib_ms, copy_ms};
     char cell[3][32] = {"-", "-", "-"};
-    if (wrong) {
-        printf("  %-44s WRONG: %s (not timed)\n", name, wrong);
-        return;
-    }
     for (int k = 0; k < 3; k++) /* each "-" where it has no yardstick */
         if (cells[k] > 0)
             snprintf(cell[k], sizeof cell[k], k ? "%.2f" : "%.0f", cells[k] / ms);
     printf("  %-44s %10.4f %10s %9s %7s\n", name, ms, cell[0], cell[1], cell[2]);
 }
 
-/* The table of a case: the rows run, then the baseline's median time
- * against them and the copy roof: the plausibility check's copy of the
- * bytes the timed calls must move, where the rate is GB/s or no library
- * peer is the yardstick (lab05). */
+/* The table of a case: the rows run, the baseline's median time against them,
+ * and the copy roof (the plausibility check's copy of the timed calls' bytes)
+ * where the rate is GB/s or no library peer is the yardstick (lab05). */
 static void print_table(const kit_bench *b, const char *params, const char *skip, const row *rows, int n)
 {
     double base[BENCH_ROWS], lib_ms = 0;
     const row *first = NULL;
     int timed = 0;
-    for (int i = 0; i < n; i++)
-        if (rows[i].t.ms > 0 && !rows[i].wrong) {
-            base[timed++] = rows[i].baseline_ms, first = first ? first : &rows[i];
-            lib_ms = rows[i].who == BENCH_LIBRARY && !*rows[i].more ? rows[i].t.ms : lib_ms;
+    for (const row *r = rows; r < rows + n; r++)
+        if (r->t.ms > 0 && !r->wrong) {
+            base[timed++] = r->baseline_ms, first = first ? first : r;
+            lib_ms = r->who == BENCH_LIBRARY && !*r->more ? r->t.ms : lib_ms;
         }
     const char *label = first && !b->roof ? kit_lab_rate_label(first->lab) : NULL;
     int gflops = label && !strstr(label, "GB/s");
@@ -176,22 +150,22 @@ static void print_table(const kit_bench *b, const char *params, const char *skip
     printf("\n%s: %s, %s%s%s\n", BENCH_LAB, b->what, params, skip || !b->library ? "; " : "",
            skip ? skip : b->library ? "" : "no library peer: x copy is the yardstick");
     printf("  %-44s %10s %10s %9s %7s\n", "", "ms", gflops ? "GFLOP/s" : "GB/s", "x library", "x copy");
-    for (int i = 0; i < n; i++) {
-        char name[160];
-        const char *own = rows[i].name ? rows[i].name : "";
-        snprintf(name, sizeof name, "%s%s%s", rows[i].who == BENCH_LIBRARY ? "" : g_names[rows[i].who],
-                 rows[i].who == BENCH_LIBRARY || !*own ? "" : " ", own);
-        if (rows[i].t.ms != -1 || rows[i].wrong)
-            print_row(name, rows[i].t.ms, rows[i].wrong, units, lib_ms, copy_ms);
+    for (const row *r = rows; r < rows + n; r++) {
+        char name[160]; /* "<who> <its name>", the library's its name alone */
+        const char *own = r->name ? r->name : "", *who = r->who == BENCH_LIBRARY ? "" : g_names[r->who];
+        snprintf(name, sizeof name, "%s%s%s", who, *who && *own ? " " : "", own);
+        if (r->wrong)
+            printf("  %-44s WRONG: %s (not timed)\n", name, r->wrong);
+        else if (r->t.ms != -1)
+            print_row(name, r->t.ms, units, lib_ms, copy_ms);
     }
     if (timed)
-        print_row(b->baseline, kit_median(base, timed), NULL, units, lib_ms, copy_ms);
+        print_row(b->baseline, kit_median(base, timed), units, lib_ms, copy_ms);
     if (copy_ms > 0) /* a copy does no flops */
-        print_row("copy roof (cudaMemcpy D2D, same bytes)", copy_ms, NULL, gflops ? 0 : units, lib_ms, 0);
+        print_row("copy roof (cudaMemcpy D2D, same bytes)", copy_ms, gflops ? 0 : units, lib_ms, 0);
 }
 
-/* Case `index` of b: its rows (the library's where it takes the case), the
- * table, the stretch's note. */
+/* Case `index` of b: its rows (the library's where it takes the case), the table, the stretch's note. */
 static void run_case(const kit_bench *b, int index, row *rows, int n)
 {
     const char *params = b->cases[index], *skip = NULL;
@@ -200,8 +174,7 @@ static void run_case(const kit_bench *b, int index, row *rows, int n)
     char err[256];
     if (kit_params_parse(params, &p, err, sizeof err) == 0 && b->new_case)
         skip = b->new_case(&p);
-    for (int i = 0; i < n; i++) {
-        row *r = &rows[i];
+    for (row *r = rows; r < rows + n; r++) {
         int k = 0; /* the first row on r's parameters: rows on the same ones share a case (lab07's basic merges) */
         while (strcmp(rows[k].more, r->more))
             k++;
@@ -216,9 +189,8 @@ static void run_case(const kit_bench *b, int index, row *rows, int n)
         kit_check_case_close(c);
 }
 
-/* The rows in the table's order, each implementation followed by its more
- * rows; every case with each row's parameters one the lab takes (no data
- * made), else one line and status 1, GPU or not (CI's --symbols sees it). */
+/* The rows in the table's order, each implementation followed by its more rows; a case the lab
+ * does not take with a row's parameters is one line and status 1, GPU or not (CI's --symbols). */
 static int rows_of(const kit_bench *b, row *rows)
 {
     const int order[] = {BENCH_LIBRARY, BENCH_STUDENT, BENCH_REFERENCE, BENCH_STRETCH};
