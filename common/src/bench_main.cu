@@ -79,8 +79,9 @@ static int params_of(const char *params, const char *more, char *words, kit_para
     return kit_params_parse(words, p, err, 256) != 0 || lab_params_validate(p, err, 256) != 0 ? -1 : 0;
 }
 
-/* Row r on the case, its stdout kept out of the table, judged by the checker
- * on *held (the case its parameters' first row opened) unless held is NULL. */
+/* Row r on the case: the runner's bench mode into a record, its stdout kept out
+ * of the table, judged by the checker on *held (the checker's case its
+ * parameters' first row opened) unless held is NULL. */
 static void run_row(const char *params, row *r, kit_check_case **held)
 {
     char path[] = "/tmp/kit-bench-XXXXXX", words[512], err[256] = "";
@@ -129,19 +130,34 @@ static void print_row(const char *name, double ms, double units, double lib_ms, 
     printf("  %-44s %10.4f %10s %9s %7s\n", name, ms, cell[0], cell[1], cell[2]);
 }
 
-/* The table of a case: the rows run, the baseline's median time against them,
+/* Case `index` of b: each row run (the library's where it takes the case),
+ * then the table: the rows, the baseline's median time against the right ones,
  * and the copy roof (the plausibility check's copy of the timed calls' bytes)
- * where the rate is GB/s or no library peer is the yardstick (lab05). */
-static void print_table(const kit_bench *b, const char *params, const char *skip, const row *rows, int n)
+ * where the rate is GB/s or no library peer is the yardstick (lab05); then the
+ * stretch's note. */
+static void run_case(const kit_bench *b, int index, row *rows, int n)
 {
+    const char *params = b->cases[index], *skip = NULL;
+    kit_check_case *held[BENCH_ROWS] = {}; /* the checker's case of each row's parameters, in their first row's place */
     double base[BENCH_ROWS], lib_ms = 0;
-    const row *first = NULL;
+    const row *first = NULL; /* the first right row: the case's work and bytes */
     int timed = 0;
-    for (const row *r = rows; r < rows + n; r++)
+    kit_params p;
+    char err[256];
+    if (kit_params_parse(params, &p, err, sizeof err) == 0 && b->new_case)
+        skip = b->new_case(&p);
+    for (row *r = rows; r < rows + n; r++) {
+        int k = 0; /* the first row on r's parameters: rows on the same ones share a case (lab07's basic merges) */
+        while (strcmp(rows[k].more, r->more))
+            k++;
+        r->wrong = NULL, r->t.ms = -1;
+        if (r->lab && !(r->who == BENCH_LIBRARY && (!r->name || skip)))
+            run_row(params, r, b->roof && r->who == BENCH_LIBRARY ? NULL : &held[k]);
         if (r->t.ms > 0 && !r->wrong) {
             base[timed++] = r->baseline_ms, first = first ? first : r;
             lib_ms = r->who == BENCH_LIBRARY && !*r->more ? r->t.ms : lib_ms;
         }
+    }
     const char *label = first && !b->roof ? kit_lab_rate_label(first->lab) : NULL;
     int gflops = label && !strstr(label, "GB/s");
     double units = first && !b->roof ? first->rate * first->t.ms : 0, copy_ms = 0;
@@ -163,61 +179,17 @@ static void print_table(const kit_bench *b, const char *params, const char *skip
         print_row(b->baseline, kit_median(base, timed), units, lib_ms, copy_ms);
     if (copy_ms > 0) /* a copy does no flops */
         print_row("copy roof (cudaMemcpy D2D, same bytes)", copy_ms, gflops ? 0 : units, lib_ms, 0);
-}
-
-/* Case `index` of b: its rows (the library's where it takes the case), the table, the stretch's note. */
-static void run_case(const kit_bench *b, int index, row *rows, int n)
-{
-    const char *params = b->cases[index], *skip = NULL;
-    kit_check_case *held[BENCH_ROWS] = {}; /* the checker's case of each row's parameters, in their first row's place */
-    kit_params p;
-    char err[256];
-    if (kit_params_parse(params, &p, err, sizeof err) == 0 && b->new_case)
-        skip = b->new_case(&p);
-    for (row *r = rows; r < rows + n; r++) {
-        int k = 0; /* the first row on r's parameters: rows on the same ones share a case (lab07's basic merges) */
-        while (strcmp(rows[k].more, r->more))
-            k++;
-        r->wrong = NULL, r->t.ms = -1;
-        if (r->lab && !(r->who == BENCH_LIBRARY && (!r->name || skip)))
-            run_row(params, r, b->roof && r->who == BENCH_LIBRARY ? NULL : &held[k]);
-    }
-    print_table(b, params, skip, rows, n);
     if (b->stretch_note && g_handle[BENCH_STRETCH])
         b->stretch_note(&p, BENCH_SEED);
     for (kit_check_case *c : held)
         kit_check_case_close(c);
 }
 
-/* The rows in the table's order, each implementation followed by its more rows; a case the lab
- * does not take with a row's parameters is one line and status 1, GPU or not (CI's --symbols). */
-static int rows_of(const kit_bench *b, row *rows)
-{
-    const int order[] = {BENCH_LIBRARY, BENCH_STUDENT, BENCH_REFERENCE, BENCH_STRETCH};
-    char words[512], err[256];
-    kit_params p;
-    int n = 0;
-    for (int who : order) {
-        const kit_lab *lab = (const kit_lab *)bench_fn(who, "KIT_LAB");
-        const char *name = !b ? NULL : who == BENCH_LIBRARY ? b->library : who == BENCH_STRETCH ? b->stretch : b->calls;
-        rows[n++] = row{who, name, "", lab};
-        for (int j = 0; b && j < KIT_BENCH_MAX_MORE; j++)
-            if (b->more[j].params && b->more[j].who == who)
-                rows[n++] = row{who, b->more[j].name, b->more[j].params, lab};
-    }
-    for (int i = 0; b && i < KIT_BENCH_MAX_CASES && b->cases[i]; i++)
-        for (int k = 0; k < n; k++)
-            if (params_of(b->cases[i], rows[k].more, words, &p, err) != 0) {
-                printf("bench %s: its case \"%s\" is not one the lab takes: %s\n", BENCH_LAB, words, err);
-                exit(1);
-            }
-    return n;
-}
-
 int main(int argc, char **argv)
 {
     const char *opt[] = {"--student", "--reference", "--stretch", "--library"};
-    int symbols = 0;
+    const int order[] = {BENCH_LIBRARY, BENCH_STUDENT, BENCH_REFERENCE, BENCH_STRETCH}; /* the table's */
+    int symbols = 0, n = 0;
     setvbuf(stdout, NULL, _IOLBF, 0);
     g_argv = argv;
     atexit(again_without_student);
@@ -237,7 +209,22 @@ int main(int argc, char **argv)
     }
     const kit_bench *b = (const kit_bench *)bench_fn(BENCH_LIBRARY, "KIT_BENCH");
     row rows[BENCH_ROWS] = {};
-    int n = rows_of(b, rows);
+    for (int who : order) { /* each implementation followed by its more rows */
+        const kit_lab *lab = (const kit_lab *)bench_fn(who, "KIT_LAB");
+        const char *name = !b ? NULL : who == BENCH_LIBRARY ? b->library : who == BENCH_STRETCH ? b->stretch : b->calls;
+        rows[n++] = row{who, name, "", lab};
+        for (int j = 0; b && j < KIT_BENCH_MAX_MORE; j++)
+            if (b->more[j].params && b->more[j].who == who)
+                rows[n++] = row{who, b->more[j].name, b->more[j].params, lab};
+    }
+    char words[512], err[256];
+    kit_params p;
+    for (int i = 0; b && i < KIT_BENCH_MAX_CASES && b->cases[i]; i++) /* GPU or not: CI's --symbols sees it */
+        for (int k = 0; k < n; k++)
+            if (params_of(b->cases[i], rows[k].more, words, &p, err) != 0) {
+                printf("bench %s: its case \"%s\" is not one the lab takes: %s\n", BENCH_LAB, words, err);
+                exit(1);
+            }
     if (symbols) {
         printf("bench %s: %s\n", BENCH_LAB, g_missing ? "a function was not found" : "every function found");
         return g_missing ? 1 : 0;

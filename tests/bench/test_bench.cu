@@ -127,7 +127,7 @@ static void table(const kit_bench *b, char *text, size_t len)
     row rows[BENCH_ROWS] = {};
     int n = 0;
     const int order[] = {BENCH_LIBRARY, BENCH_STUDENT, BENCH_REFERENCE};
-    for (int i = 0; i < 3; i++) { /* as rows_of makes them (the cases' labs are fakes, not loaded) */
+    for (int i = 0; i < 3; i++) { /* as main makes them (the cases' labs are fakes, not loaded) */
         rows[n++] = row{order[i], i ? b->calls : b->library, "", &fake_labs[i]};
         for (int j = 0; j < KIT_BENCH_MAX_MORE; j++)
             if (b->more[j].params && b->more[j].who == order[i])
