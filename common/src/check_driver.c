@@ -235,7 +235,7 @@ static void check_fresh(kit_check_ctx *ctx, const kit_check *lab, const void *da
             kit_fresh_apply_host(orig, made[j], limit, v.shift[k], v.scale[k]);
             memcpy((char *)fresh + at, &made[j], sizeof made[j]);
         }
-        o->reference(fresh, &r);
+        make_reference(fresh, o, &r); /* its bounds too, as the checked call's (terms_*) */
         if (!fresh_call_ok(ctx, lab, o, &v, k, &r))
             break;
     }

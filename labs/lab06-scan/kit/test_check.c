@@ -71,8 +71,9 @@ static int run_check(const char *params, uint64_t seed, const lab06_data *d, con
 
 /* A benchmark's outputs: the checked scan, then one timed call on fresh
  * contents, sampled; `stale` makes the sampled values the checked call's
- * (an output left from an earlier call). */
-static int run_timed(const char *params, uint64_t seed, int stale, char *text, size_t len)
+ * (an output left from an earlier call), `off` adds off times the sum of
+ * magnitudes |x_0| + ... + |x_i| to one sampled prefix (sample 7). */
+static int run_timed(const char *params, uint64_t seed, int stale, double off, char *text, size_t len)
 {
     lab06_data d;
     generate(params, seed, &d);
@@ -85,10 +86,10 @@ static int run_timed(const char *params, uint64_t seed, int stale, char *text, s
     float val[LAB06_TIMED_SAMPLE];
     for (int j = 0; j < LAB06_TIMED_SAMPLE; j++) {
         idx[j] = (int64_t)((j * 7919LL) % n);
-        double sum = 0;
+        double sum = 0, sum_abs = 0;
         for (int64_t i = 0; i <= idx[j]; i++)
-            sum += x[i];
-        val[j] = stale ? out[idx[j]] : (float)sum;
+            sum += x[i], sum_abs += fabs(x[i]);
+        val[j] = stale ? out[idx[j]] : (float)(sum + (j == 7 ? off * sum_abs : 0));
     }
     int32_t call = 42;
     kit_writer *w = lct_open();
@@ -106,8 +107,20 @@ START_TEST(timed_calls_are_checked)
 {
     char text[2048];
     const char *params = "part=2 type=float n=5000";
-    ck_assert_msg(run_timed(params, 3, 0, text, sizeof text) == 0, "%s", text);
-    ck_assert_int_eq(run_timed(params, 3, 1, text, sizeof text), 1);
+    ck_assert_msg(run_timed(params, 3, 0, 0, text, sizeof text) == 0, "%s", text);
+    ck_assert_int_eq(run_timed(params, 3, 1, 0, text, sizeof text), 1);
+    ck_assert_msg(strstr(text, "timed call 42 of scan"), "%s", text);
+}
+END_TEST
+
+/* A timed call's prefix is held to the same error bound as the checked
+ * call's (kit_sum_bound of its terms), not to the sum of magnitudes that
+ * bound is made from: a thousandth of that sum off is about 40 times the
+ * float bound of sample 7's prefix (434 terms: about 434 u_float of it). */
+START_TEST(timed_calls_have_the_float_bound)
+{
+    char text[2048];
+    ck_assert_int_eq(run_timed("part=2 type=float n=5000", 4, 0, 1e-3, text, sizeof text), 1);
     ck_assert_msg(strstr(text, "timed call 42 of scan"), "%s", text);
 }
 END_TEST
@@ -329,6 +342,7 @@ static Suite *lab06_suite(void)
     TCase *tc = tcase_create("verdicts");
     tcase_add_test(tc, right_scans_pass);
     tcase_add_test(tc, timed_calls_are_checked);
+    tcase_add_test(tc, timed_calls_have_the_float_bound);
     tcase_add_test(tc, block_local_scans_fail);
     tcase_add_test(tc, race_corrupted_part1_fails);
     tcase_add_test(tc, doubled_carry_fails);
