@@ -193,7 +193,7 @@ static unsigned char *load_file(const char *path, uint64_t cap, size_t *len, cha
         fclose(f);
         return NULL;
     }
-    unsigned char *buf = malloc((size_t)size + 1);
+    unsigned char *buf = kit_malloc_large((size_t)size + 1);
     if (!buf) {
         kit_set_err(err, errlen, "out of memory reading the output file (%ld bytes)", size);
         fclose(f);
@@ -278,7 +278,7 @@ static int parse_records(kit_blobfile *b, const unsigned char *buf, size_t len, 
         }
         size_t bytes = (size_t)count * size;
         blob_rec *r = &b->recs[b->n];
-        r->data = malloc(bytes ? bytes : 1); /* non-NULL even when empty: present != absent */
+        r->data = kit_malloc_large(bytes); /* non-NULL even when empty: present != absent */
         if (!r->data) {
             kit_set_err(err, errlen, "out of memory reading array '%.*s' (%zu bytes)", (int)nlen, name, bytes);
             return -1;
