@@ -264,6 +264,37 @@ START_TEST(gamma_and_sum_bound)
 }
 END_TEST
 
+/* kit_sum_bounds (the bounds of a row of sums at once) gives kit_sum_bound's
+ * values bit for bit: fixed and per-index terms, below, at and beyond where
+ * the probabilistic bound takes over, past 1/u, zero and huge sums, in float
+ * and double, and on threads (2^17 elements). */
+START_TEST(sum_bounds_row)
+{
+    const double starts[] = {0, 1, 5, 60, 63, 64, 65, 100, 127, 128, 129, 1000, 16777215, 67108864, 1e9, 1e15};
+    const double sums[] = {0.0, 1e-30, 0.75, 1.0, 3.0, 12345.678, 1e30};
+    const double us[] = {KIT_U_F32, KIT_U_F64};
+    size_t n = (size_t)1 << 17;
+    double *b = malloc(n * sizeof *b);
+    ck_assert(b);
+    for (int k = 0; k < 2; k++)
+        for (size_t s = 0; s < sizeof starts / sizeof *starts; s++)
+            for (int per = 0; per <= 1; per++) {
+                size_t len = s % 4 == 0 ? n : 300; /* the threaded path now and then */
+                for (size_t i = 0; i < len; i++)
+                    b[i] = sums[i % 7] * (1.0 + (double)i / 4096);
+                kit_sum_bounds(b, len, starts[s], per, us[k]);
+                for (size_t i = 0; i < len; i++) {
+                    double t = starts[s] + (per ? (double)i : 0.0);
+                    double want = kit_sum_bound(t, sums[i % 7] * (1.0 + (double)i / 4096), us[k]);
+                    if (b[i] != want)
+                        ck_abort_msg("terms %.17g sum_abs %.17g u %g: %.17g, kit_sum_bound %.17g", t,
+                                     sums[i % 7] * (1.0 + (double)i / 4096), us[k], b[i], want);
+                }
+            }
+    free(b);
+}
+END_TEST
+
 static Suite *compare_suite(void)
 {
     Suite *s = suite_create("compare");
@@ -278,6 +309,7 @@ static Suite *compare_suite(void)
     tcase_add_test(tc, scalar);
     tcase_add_test(tc, norm_check);
     tcase_add_test(tc, gamma_and_sum_bound);
+    tcase_add_test(tc, sum_bounds_row);
     suite_add_tcase(s, tc);
     return s;
 }
