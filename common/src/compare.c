@@ -86,6 +86,20 @@ static void cmp_one(kit_cmp *r, size_t i, double got, double exp, double bound)
     }
 }
 
+/* Whether cmp_one(r, i, got, exp, bound >= 0) would leave r as it is: got
+ * finite, within its bound, and its ratio err / bound no larger than the
+ * largest so far - told without a division: err < max_ratio * QUIET * bound
+ * means err / bound < max_ratio even after the products' two roundings
+ * (each at most 1 + 2^-53).  Zero and NaN bounds or ratios, NaN expected
+ * values and the first element (max_ratio 0) are cmp_one's.  Most of a
+ * right output's 2^26 elements in lab06 end here. */
+#define QUIET (1.0 - 1.0 / 1024)
+static inline int cmp_quiet(const kit_cmp *r, double got, double exp, double bound)
+{
+    double err = fabs(got - exp);
+    return isfinite(got) && err <= bound && err < r->max_ratio * QUIET * bound;
+}
+
 /* Only the common prefix is compared when lengths differ: the result is
  * never ok, but the fields still say what the prefix looked like. */
 static size_t common_len(size_t a, size_t b)
@@ -98,7 +112,8 @@ void kit_cmp_f32(kit_cmp *r, const float *got, size_t got_len, const double *exp
 {
     cmp_init(r, got_len, exp_len, bound == NULL);
     for (size_t i = 0, n = common_len(got_len, exp_len); i < n; i++)
-        cmp_one(r, i, (double)got[i], exp[i], bound ? bound[i] : -1.0);
+        if (!bound || !cmp_quiet(r, (double)got[i], exp[i], bound[i]))
+            cmp_one(r, i, (double)got[i], exp[i], bound ? bound[i] : -1.0);
 }
 
 void kit_cmp_f64(kit_cmp *r, const double *got, size_t got_len, const double *exp, const double *bound,
@@ -106,7 +121,8 @@ void kit_cmp_f64(kit_cmp *r, const double *got, size_t got_len, const double *ex
 {
     cmp_init(r, got_len, exp_len, bound == NULL);
     for (size_t i = 0, n = common_len(got_len, exp_len); i < n; i++)
-        cmp_one(r, i, got[i], exp[i], bound ? bound[i] : -1.0);
+        if (!bound || !cmp_quiet(r, got[i], exp[i], bound[i]))
+            cmp_one(r, i, got[i], exp[i], bound ? bound[i] : -1.0);
 }
 
 /* Integers are compared as integers; the doubles stored in r are for messages. */
