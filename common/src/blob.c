@@ -216,6 +216,22 @@ static int name_ok(const unsigned char *p, size_t n)
     return 1;
 }
 
+/* Room in b->recs (of *cap) for one more record; -1 with err set when none. */
+static int grow(kit_blobfile *b, size_t *cap, char *err, size_t errlen)
+{
+    if ((size_t)b->n < *cap)
+        return 0;
+    size_t ncap = *cap ? 2 * *cap : 16;
+    blob_rec *nr = realloc(b->recs, ncap * sizeof *nr);
+    if (!nr) {
+        kit_set_err(err, errlen, "out of memory reading the output file");
+        return -1;
+    }
+    b->recs = nr;
+    *cap = ncap;
+    return 0;
+}
+
 /* Reads the records after the header, each array straight into its own
  * block (no copy of the whole file: lab06's arrays are 2^27 elements).  On
  * error returns -1 with err set; the records read so far stay in b (freed
@@ -270,16 +286,8 @@ static int parse_records(kit_blobfile *b, FILE *f, size_t len, const char *path,
                 kit_set_err(err, errlen, "corrupt output file: array '%.*s' appears twice", (int)nlen, name);
                 return -1;
             }
-        if ((size_t)b->n == cap) {
-            size_t ncap = cap ? 2 * cap : 16;
-            blob_rec *nr = realloc(b->recs, ncap * sizeof *nr);
-            if (!nr) {
-                kit_set_err(err, errlen, "out of memory reading the output file");
-                return -1;
-            }
-            b->recs = nr;
-            cap = ncap;
-        }
+        if (grow(b, &cap, err, errlen) != 0)
+            return -1;
         size_t bytes = (size_t)count * size;
         blob_rec *r = &b->recs[b->n];
         r->data = kit_malloc_large(bytes); /* non-NULL even when empty: present != absent */
