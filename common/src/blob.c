@@ -154,9 +154,9 @@ void kit_blob_free(kit_blobfile *b)
     free(b);
 }
 
-/* Reads the whole file, refusing more than cap bytes (checked before and
- * while reading, so a huge or growing file cannot exhaust memory). */
-static unsigned char *load_file(const char *path, uint64_t cap, size_t *len, char *err, size_t errlen)
+/* Opens the output file for reading, its size (at most cap bytes) in *len;
+ * NULL with err set when it cannot be read or is too large. */
+static FILE *open_file(const char *path, uint64_t cap, size_t *len, char *err, size_t errlen)
 {
     /* Not through a symbolic link, never blocking on a FIFO, a regular file
      * only: a submission that is still running (a case server between two
@@ -193,22 +193,19 @@ static unsigned char *load_file(const char *path, uint64_t cap, size_t *len, cha
         fclose(f);
         return NULL;
     }
-    unsigned char *buf = malloc((size_t)size + 1);
-    if (!buf) {
-        kit_set_err(err, errlen, "out of memory reading the output file (%ld bytes)", size);
-        fclose(f);
-        return NULL;
-    }
-    size_t got = fread(buf, 1, (size_t)size, f);
-    int extra = fgetc(f) != EOF; /* grew while we read: not a finished file */
-    fclose(f);
-    if (got != (size_t)size || extra) {
-        kit_set_err(err, errlen, "output file %s changed size while being read", path);
-        free(buf);
-        return NULL;
-    }
-    *len = got;
-    return buf;
+    *len = (size_t)size;
+    return f;
+}
+
+/* The next n bytes of the file into p.  Every length was checked against
+ * the size the file had when opened, so running short (or, at the end,
+ * finding more) means it changed while being read: not a finished file. */
+static int take(FILE *f, void *p, size_t n, const char *path, char *err, size_t errlen)
+{
+    if (fread(p, 1, n, f) == n)
+        return 0;
+    kit_set_err(err, errlen, "output file %s changed size while being read", path);
+    return -1;
 }
 
 static int name_ok(const unsigned char *p, size_t n)
@@ -219,11 +216,30 @@ static int name_ok(const unsigned char *p, size_t n)
     return 1;
 }
 
-/* Parses the records after the header.  On error returns -1 with err set;
- * the records read so far stay in b (freed by the caller). */
-static int parse_records(kit_blobfile *b, const unsigned char *buf, size_t len, char *err, size_t errlen)
+/* Room in b->recs (of *cap) for one more record; -1 with err set when none. */
+static int grow(kit_blobfile *b, size_t *cap, char *err, size_t errlen)
+{
+    if ((size_t)b->n < *cap)
+        return 0;
+    size_t ncap = *cap ? 2 * *cap : 16;
+    blob_rec *nr = realloc(b->recs, ncap * sizeof *nr);
+    if (!nr) {
+        kit_set_err(err, errlen, "out of memory reading the output file");
+        return -1;
+    }
+    b->recs = nr;
+    *cap = ncap;
+    return 0;
+}
+
+/* Reads the records after the header, each array straight into its own
+ * block (no copy of the whole file: lab06's arrays are 2^27 elements).  On
+ * error returns -1 with err set; the records read so far stay in b (freed
+ * by the caller). */
+static int parse_records(kit_blobfile *b, FILE *f, size_t len, const char *path, char *err, size_t errlen)
 {
     size_t pos = BLOB_MAGIC_LEN + 8, cap = 0;
+    unsigned char head[4 + BLOB_NAME_MAX + 12];
     while (pos < len) {
         int idx = b->n;
         size_t left = len - pos;
@@ -231,7 +247,9 @@ static int parse_records(kit_blobfile *b, const unsigned char *buf, size_t len, 
             kit_set_err(err, errlen, "output file truncated in record %d (at byte %zu)", idx + 1, pos);
             return -1;
         }
-        uint64_t nlen = get_le(buf + pos, 4);
+        if (take(f, head, 4, path, err, errlen) != 0)
+            return -1;
+        uint64_t nlen = get_le(head, 4);
         if (nlen == 0 || nlen > BLOB_NAME_MAX) {
             kit_set_err(err, errlen, "corrupt output file: record %d has a name of %llu bytes (1..%d allowed)",
                     idx + 1, (unsigned long long)nlen, BLOB_NAME_MAX);
@@ -241,7 +259,9 @@ static int parse_records(kit_blobfile *b, const unsigned char *buf, size_t len, 
             kit_set_err(err, errlen, "output file truncated in record %d (at byte %zu)", idx + 1, pos);
             return -1;
         }
-        const unsigned char *name = buf + pos + 4;
+        const unsigned char *name = head + 4;
+        if (take(f, head + 4, (size_t)nlen + 12, path, err, errlen) != 0)
+            return -1;
         if (!name_ok(name, (size_t)nlen)) {
             kit_set_err(err, errlen, "corrupt output file: record %d has an unprintable name", idx + 1);
             return -1;
@@ -266,30 +286,29 @@ static int parse_records(kit_blobfile *b, const unsigned char *buf, size_t len, 
                 kit_set_err(err, errlen, "corrupt output file: array '%.*s' appears twice", (int)nlen, name);
                 return -1;
             }
-        if ((size_t)b->n == cap) {
-            size_t ncap = cap ? 2 * cap : 16;
-            blob_rec *nr = realloc(b->recs, ncap * sizeof *nr);
-            if (!nr) {
-                kit_set_err(err, errlen, "out of memory reading the output file");
-                return -1;
-            }
-            b->recs = nr;
-            cap = ncap;
-        }
+        if (grow(b, &cap, err, errlen) != 0)
+            return -1;
         size_t bytes = (size_t)count * size;
         blob_rec *r = &b->recs[b->n];
-        r->data = malloc(bytes ? bytes : 1); /* non-NULL even when empty: present != absent */
+        r->data = kit_malloc_large(bytes); /* non-NULL even when empty: present != absent */
         if (!r->data) {
             kit_set_err(err, errlen, "out of memory reading array '%.*s' (%zu bytes)", (int)nlen, name, bytes);
+            return -1;
+        }
+        if (take(f, r->data, bytes, path, err, errlen) != 0) {
+            free(r->data);
             return -1;
         }
         memcpy(r->name, name, (size_t)nlen);
         r->name[nlen] = '\0';
         r->type = (kit_type)type;
         r->count = count;
-        memcpy(r->data, buf + pos, bytes);
         b->n++;
         pos += bytes;
+    }
+    if (fgetc(f) != EOF) { /* grew while we read */
+        kit_set_err(err, errlen, "output file %s changed size while being read", path);
+        return -1;
     }
     return 0;
 }
@@ -298,25 +317,29 @@ kit_blobfile *kit_blob_load(const char *path, uint64_t expect_nonce, uint64_t ma
                             size_t errlen)
 {
     size_t len = 0;
-    unsigned char *buf = load_file(path, max_bytes ? max_bytes : BLOB_DEFAULT_CAP, &len, err, errlen);
-    if (!buf)
+    FILE *f = open_file(path, max_bytes ? max_bytes : BLOB_DEFAULT_CAP, &len, err, errlen);
+    if (!f)
         return NULL;
+    unsigned char head[BLOB_MAGIC_LEN + 8];
+    size_t got = len < sizeof head ? len : sizeof head;
     kit_blobfile *b = NULL;
-    if (len < BLOB_MAGIC_LEN || memcmp(buf, BLOB_MAGIC, BLOB_MAGIC_LEN) != 0) {
+    if (take(f, head, got, path, err, errlen) != 0) {
+        /* err says the file changed */
+    } else if (len < BLOB_MAGIC_LEN || memcmp(head, BLOB_MAGIC, BLOB_MAGIC_LEN) != 0) {
         kit_set_err(err, errlen, len == 0 ? "output file is empty (the runner wrote nothing)"
                                       : "not a kit output file (bad magic: the file was overwritten?)");
     } else if (len < BLOB_MAGIC_LEN + 8) {
         kit_set_err(err, errlen, "output file truncated in its header (%zu bytes)", len);
-    } else if (get_le(buf + BLOB_MAGIC_LEN, 8) != expect_nonce) {
+    } else if (get_le(head + BLOB_MAGIC_LEN, 8) != expect_nonce) {
         kit_set_err(err, errlen, "output file belongs to another run (nonce %016llx, expected %016llx)",
-                (unsigned long long)get_le(buf + BLOB_MAGIC_LEN, 8), (unsigned long long)expect_nonce);
+                (unsigned long long)get_le(head + BLOB_MAGIC_LEN, 8), (unsigned long long)expect_nonce);
     } else if (!(b = calloc(1, sizeof *b))) {
         kit_set_err(err, errlen, "out of memory reading the output file");
-    } else if (parse_records(b, buf, len, err, errlen) != 0) {
+    } else if (parse_records(b, f, len, path, err, errlen) != 0) {
         kit_blob_free(b);
         b = NULL;
     }
-    free(buf);
+    fclose(f);
     return b;
 }
 

@@ -78,8 +78,7 @@ static void make_reference(const void *data, const kit_check_output *o, kit_chec
         return;
     double u = o->type == KIT_T_F64 ? KIT_U_F64 : KIT_U_F32;
     double terms = (double)o->terms_add + kit_field_int(data, o->terms_of);
-    for (int64_t i = 0; i < len; i++)
-        r->bound[i] = kit_sum_bound(terms + (o->terms_index ? (double)i : 0.0), r->bound[i], u);
+    kit_sum_bounds(r->bound, (size_t)len, terms, o->terms_index, u);
 }
 
 /* What a wrong value's elements say (check_explain.c), then the output's own `after`. */

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kit/rng.h" /* kit_threads */
+
 double kit_gamma(double k, double u)
 {
     double ku = k * u;
@@ -20,6 +22,25 @@ double kit_sum_bound(double terms, double sum_abs, double u)
     double probable = KIT_LAMBDA * sqrt(terms) * u + terms * u * u;
     double c = worst < probable ? worst : probable;
     return sum_abs == 0.0 ? 0.0 : c * sum_abs;
+}
+
+/* From this many terms on, the probabilistic bound is the smaller:
+ * gamma_t(u) >= t u > lambda sqrt(t) u + t u^2 once sqrt(t) > lambda / (1 - u),
+ * t > 64.00001 for lambda 8 (by over 1% at 128, far beyond rounding). */
+#define PROBABLE_FROM (2.0 * KIT_LAMBDA * KIT_LAMBDA)
+
+void kit_sum_bounds(double *b, size_t n, double terms, int per_index, double u)
+{
+    /* kit_sum_bound's arithmetic, its choice made once per element by a
+     * comparison (no division, no call): 2^26 elements in lab06 */
+#pragma omp parallel for num_threads(n >= (1 << 16) ? kit_threads() : 1) schedule(static)
+    for (size_t i = 0; i < n; i++) {
+        double t = per_index ? terms + (double)i : terms;
+        if (t < PROBABLE_FROM)
+            b[i] = kit_sum_bound(t, b[i], u);
+        else
+            b[i] = b[i] == 0.0 ? 0.0 : (KIT_LAMBDA * sqrt(t) * u + t * u * u) * b[i];
+    }
 }
 
 static void cmp_init(kit_cmp *r, size_t got_len, size_t exp_len, int exact)
@@ -65,6 +86,20 @@ static void cmp_one(kit_cmp *r, size_t i, double got, double exp, double bound)
     }
 }
 
+/* Whether cmp_one(r, i, got, exp, bound >= 0) would leave r as it is: got
+ * finite, within its bound, and its ratio err / bound no larger than the
+ * largest so far - told without a division: err < max_ratio * QUIET * bound
+ * means err / bound < max_ratio even after the products' two roundings
+ * (each at most 1 + 2^-53).  Zero and NaN bounds or ratios, NaN expected
+ * values and the first element (max_ratio 0) are cmp_one's.  Most of a
+ * right output's 2^26 elements in lab06 end here. */
+#define QUIET (1.0 - 1.0 / 1024)
+static inline int cmp_quiet(const kit_cmp *r, double got, double exp, double bound)
+{
+    double err = fabs(got - exp);
+    return isfinite(got) && err <= bound && err < r->max_ratio * QUIET * bound;
+}
+
 /* Only the common prefix is compared when lengths differ: the result is
  * never ok, but the fields still say what the prefix looked like. */
 static size_t common_len(size_t a, size_t b)
@@ -77,7 +112,8 @@ void kit_cmp_f32(kit_cmp *r, const float *got, size_t got_len, const double *exp
 {
     cmp_init(r, got_len, exp_len, bound == NULL);
     for (size_t i = 0, n = common_len(got_len, exp_len); i < n; i++)
-        cmp_one(r, i, (double)got[i], exp[i], bound ? bound[i] : -1.0);
+        if (!bound || !cmp_quiet(r, (double)got[i], exp[i], bound[i]))
+            cmp_one(r, i, (double)got[i], exp[i], bound ? bound[i] : -1.0);
 }
 
 void kit_cmp_f64(kit_cmp *r, const double *got, size_t got_len, const double *exp, const double *bound,
@@ -85,7 +121,8 @@ void kit_cmp_f64(kit_cmp *r, const double *got, size_t got_len, const double *ex
 {
     cmp_init(r, got_len, exp_len, bound == NULL);
     for (size_t i = 0, n = common_len(got_len, exp_len); i < n; i++)
-        cmp_one(r, i, got[i], exp[i], bound ? bound[i] : -1.0);
+        if (!bound || !cmp_quiet(r, got[i], exp[i], bound[i]))
+            cmp_one(r, i, got[i], exp[i], bound ? bound[i] : -1.0);
 }
 
 /* Integers are compared as integers; the doubles stored in r are for messages. */

@@ -103,8 +103,7 @@ void kit_gen_uniform_f32(kit_rng *r, float *out, size_t n, float lo, float hi)
 {
     int np = pieces(n);
     if (np == 1) {
-        for (size_t i = 0; i < n; i++)
-            out[i] = kit_rng_f32(r, lo, hi);
+        kit_rng_fill_f32(r, out, n, lo, hi);
         return;
     }
 #pragma omp parallel for num_threads(np) schedule(static, 1)
@@ -113,8 +112,7 @@ void kit_gen_uniform_f32(kit_rng *r, float *out, size_t n, float lo, float hi)
         kit_piece(n, np, k, &a, &b);
         kit_rng my = *r;
         kit_rng_advance(&my, a);
-        for (size_t i = a; i < b; i++)
-            out[i] = kit_rng_f32(&my, lo, hi); /* one draw each */
+        kit_rng_fill_f32(&my, out + a, b - a, lo, hi); /* one draw each */
     }
     kit_rng_advance(r, n);
 }

@@ -58,11 +58,16 @@ static void step_linear(uint64_t s[4])
     s[3] = rotl(s[3], 45);
 }
 
-uint64_t kit_rng_u64(kit_rng *r)
+static inline uint64_t next_u64(kit_rng *r)
 {
     uint64_t result = rotl(r->s[1] * 5, 7) * 9;
     step_linear(r->s);
     return result;
+}
+
+uint64_t kit_rng_u64(kit_rng *r)
+{
+    return next_u64(r);
 }
 
 /* Full 64 x 64 -> 128-bit product: high and low halves. */
@@ -109,15 +114,28 @@ double kit_rng_unit(kit_rng *r)
     return (double)(kit_rng_u64(r) >> 11) * 0x1.0p-53;
 }
 
-float kit_rng_f32(kit_rng *r, float lo, float hi)
+static inline float next_f32(kit_rng *r, float lo, float hi)
 {
     /* 24 bits: u is exact in float; computing in double and rounding once
      * keeps the common cases ([-1,1), [0,1)) exact. */
-    double u = (double)(kit_rng_u64(r) >> 40) * 0x1.0p-24;
+    double u = (double)(next_u64(r) >> 40) * 0x1.0p-24;
     float v = (float)((double)lo + ((double)hi - (double)lo) * u);
     if (hi > lo && v >= hi) /* rounding up to hi would break [lo, hi) */
         v = nextafterf(hi, lo);
     return v;
+}
+
+float kit_rng_f32(kit_rng *r, float lo, float hi)
+{
+    return next_f32(r, lo, hi);
+}
+
+void kit_rng_fill_f32(kit_rng *r, float *out, size_t n, float lo, float hi)
+{
+    kit_rng my = *r; /* a local copy: the state stays in registers, not stored at each draw */
+    for (size_t i = 0; i < n; i++)
+        out[i] = next_f32(&my, lo, hi);
+    *r = my;
 }
 
 uint64_t kit_hash_str(const char *s)

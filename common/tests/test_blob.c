@@ -219,6 +219,44 @@ START_TEST(record_errors)
 }
 END_TEST
 
+/* Arrays of many MiB (read straight into their own blocks) after a text of
+ * odd length and between smaller ones: every element back, in order. */
+START_TEST(large_arrays)
+{
+    size_t n = (size_t)3 << 20; /* 12 MiB of floats, 24 MiB of doubles */
+    float *f = malloc(n * sizeof *f);
+    double *d = malloc(n * sizeof *d);
+    ck_assert(f && d);
+    for (size_t i = 0; i < n; i++)
+        f[i] = (float)i * 0.5f, d[i] = -(double)i;
+    make_path();
+    kit_writer *w = kit_writer_open(path, NONCE);
+    int32_t one = 7;
+    ck_assert_int_eq(kit_writer_put_text(w, "status", "ok!"), 0);
+    ck_assert_int_eq(kit_writer_put(w, "big", KIT_T_F32, f, n), 0);
+    ck_assert_int_eq(kit_writer_put(w, "one", KIT_T_I32, &one, 1), 0);
+    ck_assert_int_eq(kit_writer_put(w, "bigger", KIT_T_F64, d, n), 0);
+    ck_assert_int_eq(kit_writer_close(w), 0);
+    char err[256];
+    kit_blobfile *b = kit_blob_load(path, NONCE, 0, err, sizeof err);
+    ck_assert_msg(b != NULL, "%s", err);
+    uint64_t cf = 0, cd = 0, c1 = 0;
+    const float *gf = kit_blob_get(b, "big", KIT_T_F32, &cf);
+    const double *gd = kit_blob_get(b, "bigger", KIT_T_F64, &cd);
+    const int32_t *g1 = kit_blob_get(b, "one", KIT_T_I32, &c1);
+    ck_assert(gf && gd && g1 && cf == n && cd == n && c1 == 1 && *g1 == 7);
+    ck_assert(!memcmp(gf, f, n * sizeof *f) && !memcmp(gd, d, n * sizeof *d));
+    kit_blob_free(b);
+    /* cut inside the largest array: truncated, not loaded */
+    ck_assert_int_eq(truncate(path, 8 * (long)n), 0);
+    b = kit_blob_load(path, NONCE, 0, err, sizeof err);
+    ck_assert_ptr_null(b);
+    ck_assert_msg(strstr(err, "'bigger' declares") != NULL, "%s", err);
+    unlink(path);
+    free(f), free(d);
+}
+END_TEST
+
 /* Every prefix of a valid file: an error or (at a record boundary) fewer
  * records, never a crash. */
 START_TEST(every_truncation)
@@ -300,6 +338,7 @@ static Suite *blob_suite(void)
     tcase_add_test(tc, missing_and_mistyped);
     tcase_add_test(tc, writer_rejects);
     tcase_add_test(tc, header_errors);
+    tcase_add_test(tc, large_arrays);
     tcase_add_test(tc, record_errors);
     tcase_add_test(tc, every_truncation);
     tcase_add_test(tc, random_garbage);

@@ -264,6 +264,97 @@ START_TEST(gamma_and_sum_bound)
 }
 END_TEST
 
+/* kit_sum_bounds (the bounds of a row of sums at once) gives kit_sum_bound's
+ * values bit for bit: fixed and per-index terms, below, at and beyond where
+ * the probabilistic bound takes over, past 1/u, zero and huge sums, in float
+ * and double, and on threads (2^17 elements). */
+START_TEST(sum_bounds_row)
+{
+    const double starts[] = {0, 1, 5, 60, 63, 64, 65, 100, 127, 128, 129, 1000, 16777215, 67108864, 1e9, 1e15};
+    const double sums[] = {0.0, 1e-30, 0.75, 1.0, 3.0, 12345.678, 1e30};
+    const double us[] = {KIT_U_F32, KIT_U_F64};
+    size_t n = (size_t)1 << 17;
+    double *b = malloc(n * sizeof *b);
+    ck_assert(b);
+    for (int k = 0; k < 2; k++)
+        for (size_t s = 0; s < sizeof starts / sizeof *starts; s++)
+            for (int per = 0; per <= 1; per++) {
+                size_t len = s % 4 == 0 ? n : 300; /* the threaded path now and then */
+                for (size_t i = 0; i < len; i++)
+                    b[i] = sums[i % 7] * (1.0 + (double)i / 4096);
+                kit_sum_bounds(b, len, starts[s], per, us[k]);
+                for (size_t i = 0; i < len; i++) {
+                    double t = starts[s] + (per ? (double)i : 0.0);
+                    double want = kit_sum_bound(t, sums[i % 7] * (1.0 + (double)i / 4096), us[k]);
+                    if (b[i] != want)
+                        ck_abort_msg("terms %.17g sum_abs %.17g u %g: %.17g, kit_sum_bound %.17g", t,
+                                     sums[i % 7] * (1.0 + (double)i / 4096), us[k], b[i], want);
+                }
+            }
+    free(b);
+}
+END_TEST
+
+/* kit_cmp_f64 and kit_cmp_f32 on a long mixture (right elements, errors
+ * just inside and just outside their bounds, exact hits, zero bounds, NaN,
+ * infinities, growing and falling ratios) against what cmp_one's rules say
+ * element by element: the elements it skips cannot change the result. */
+#define ROWS 20000
+START_TEST(cmp_rows_match_rules)
+{
+    static double exp[ROWS], bound[ROWS], got[ROWS];
+    static float gotf[ROWS];
+    uint64_t x = 12345;
+    for (int i = 0; i < ROWS; i++) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        int kind = (int)(x >> 59) % 16; /* mostly right, now and then not */
+        double e = (double)(x >> 40) / 4096.0, b = i < ROWS / 2 ? 1e-3 * (1 + i % 97) : 1e-4;
+        double err = b * ((double)((x >> 20) & 1023) / 1024.0); /* within */
+        if (i < ROWS / 4) /* a new largest ratio at each element, by 2e-9 of it */
+            kind = kind == 2 ? 2 : 0, err = b * (0.5 + 1e-9 * i);
+        if (kind == 1) err = b * (1 + 1e-12); /* just outside */
+        if (kind == 2) err = 0;
+        if (kind == 3) b = 0;
+        if (kind == 4 && i % 7 == 0) err = NAN;
+        if (kind == 5 && i % 11 == 0) err = INFINITY;
+        if (kind == 6) err = b * (1 - 1e-15); /* ratio just under 1 */
+        exp[i] = e, bound[i] = b, got[i] = e + err, gotf[i] = (float)got[i];
+    }
+    for (int f = 0; f < 2; f++)
+        for (int len = 1; len <= ROWS; len = len * 3 + 1) {
+            kit_cmp r;
+            double gd[ROWS];
+            if (f)
+                kit_cmp_f32(&r, gotf, (size_t)len, exp, bound, (size_t)len);
+            else
+                kit_cmp_f64(&r, got, (size_t)len, exp, bound, (size_t)len);
+            /* the rules, one element at a time */
+            size_t n_bad = 0, first = SIZE_MAX, worst = SIZE_MAX;
+            double max_ratio = 0;
+            int nan_seen = 0;
+            for (int i = 0; i < len; i++) {
+                gd[i] = f ? (double)gotf[i] : got[i];
+                double err = fabs(gd[i] - exp[i]), ratio;
+                int finite = isfinite(gd[i]), bad = !finite || !(err <= bound[i]);
+                ratio = !finite ? INFINITY : bound[i] > 0 ? err / bound[i] : (err == 0 ? 0 : INFINITY);
+                if (!finite && !nan_seen)
+                    nan_seen = 1, max_ratio = INFINITY, worst = (size_t)i;
+                else if (ratio > max_ratio || worst == SIZE_MAX)
+                    max_ratio = ratio, worst = (size_t)i;
+                if (bad && n_bad++ == 0)
+                    first = (size_t)i;
+            }
+            ck_assert_uint_eq(r.n_bad, n_bad);
+            ck_assert_uint_eq(r.first_bad, first);
+            ck_assert_uint_eq(r.max_ratio_index, worst);
+            ck_assert(r.max_ratio == max_ratio);
+            ck_assert_int_eq(r.nan_seen, nan_seen);
+            if (first != SIZE_MAX)
+                ck_assert(r.first_got == gd[first] && r.first_expected == exp[first] && r.first_bound == bound[first]);
+        }
+}
+END_TEST
+
 static Suite *compare_suite(void)
 {
     Suite *s = suite_create("compare");
@@ -278,6 +369,8 @@ static Suite *compare_suite(void)
     tcase_add_test(tc, scalar);
     tcase_add_test(tc, norm_check);
     tcase_add_test(tc, gamma_and_sum_bound);
+    tcase_add_test(tc, sum_bounds_row);
+    tcase_add_test(tc, cmp_rows_match_rules);
     suite_add_tcase(s, tc);
     return s;
 }

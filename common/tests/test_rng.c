@@ -162,6 +162,30 @@ START_TEST(unit_and_f32)
 }
 END_TEST
 
+/* A filled array is the draws one at a time, and the state ends where they
+ * leave it: common ranges, a narrow one at the rounding edge, none. */
+START_TEST(fill_f32_equals_draws)
+{
+    const float ranges[][2] = {{0.0f, 1.0f}, {-1.0f, 1.0f}, {1.0f, 1.0000002f}, {-3.5f, 1e6f}, {2.0f, 2.0f}};
+    float got[1000];
+    for (size_t k = 0; k < sizeof ranges / sizeof ranges[0]; k++) {
+        kit_rng a, b;
+        kit_rng_seed(&a, 77 + k, 3), kit_rng_seed(&b, 77 + k, 3);
+        kit_rng_fill_f32(&a, got, 1000, ranges[k][0], ranges[k][1]);
+        for (int i = 0; i < 1000; i++) {
+            float want = kit_rng_f32(&b, ranges[k][0], ranges[k][1]);
+            ck_assert_msg(memcmp(&got[i], &want, sizeof want) == 0, "range %zu draw %d: %a, one at a time %a", k, i,
+                          got[i], want);
+        }
+        ck_assert(kit_rng_u64(&a) == kit_rng_u64(&b));
+    }
+    kit_rng a, b;
+    kit_rng_seed(&a, 5, 0), b = a;
+    kit_rng_fill_f32(&a, got, 0, 0.0f, 1.0f);
+    ck_assert(!memcmp(&a, &b, sizeof a));
+}
+END_TEST
+
 /* Jumping ahead lands where stepping does, for small and large steps. */
 START_TEST(advance_equals_stepping)
 {
@@ -228,6 +252,7 @@ static Suite *rng_suite(void)
     tcase_add_test(tc, range_inclusive_and_uniform);
     tcase_add_test(tc, range_edge_cases);
     tcase_add_test(tc, unit_and_f32);
+    tcase_add_test(tc, fill_f32_equals_draws);
     tcase_add_test(tc, advance_equals_stepping);
     tcase_add_test(tc, hash_str_fnv1a);
     tcase_add_test(tc, seed_parse_hex_only);

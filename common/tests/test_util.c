@@ -1,4 +1,4 @@
-/* test_util.c - median, clock, xmalloc, read_file. */
+/* test_util.c - median, clock, xmalloc, malloc_large, read_file. */
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -39,6 +39,46 @@ START_TEST(xmalloc_ok)
     memset(p, 1, 100);
     free(p);
     free(kit_xmalloc(0, "nothing")); /* zero bytes still gives a pointer */
+}
+END_TEST
+
+/* Whether the mapping of this process that holds p has the flag `flag`
+ * (VmFlags of /proc/self/smaps); -1 when p is in none. */
+static int vm_flag(const void *p, const char *flag)
+{
+    FILE *f = fopen("/proc/self/smaps", "r");
+    char line[512];
+    int in = 0, found = -1;
+    ck_assert(f);
+    while (found < 0 && fgets(line, sizeof line, f)) {
+        unsigned long lo, hi;
+        if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' '))
+            in = (uintptr_t)p >= lo && (uintptr_t)p < hi;
+        else if (in && !strncmp(line, "VmFlags:", 8)) {
+            char want[8];
+            snprintf(want, sizeof want, " %s", flag);
+            found = strstr(line, want) != NULL;
+        }
+    }
+    fclose(f);
+    return found;
+}
+
+/* A large block is usable memory asked for huge pages (where the kernel
+ * has them at all); a small one is left alone. */
+START_TEST(malloc_large_advises)
+{
+    size_t big = (size_t)64 << 20, small = (size_t)1 << 20;
+    char *p = kit_malloc_large(big), *q = kit_malloc_large(small);
+    ck_assert(p && q);
+    memset(p, 3, big), memset(q, 4, small);
+    ck_assert(p[0] == 3 && p[big - 1] == 3 && q[small - 1] == 4);
+    char *mid = p + big / 2; /* inside a whole huge page of the block */
+    if (access("/sys/kernel/mm/transparent_hugepage/enabled", F_OK) == 0)
+        ck_assert_int_eq(vm_flag(mid, "hg"), 1);
+    ck_assert_int_eq(vm_flag(q, "hg"), 0);
+    free(p), free(q);
+    free(kit_malloc_large(0)); /* zero bytes still gives a pointer */
 }
 END_TEST
 
@@ -139,6 +179,7 @@ static Suite *util_suite(void)
     tcase_add_test(tc, median_cases);
     tcase_add_test(tc, now_is_monotonic);
     tcase_add_test(tc, xmalloc_ok);
+    tcase_add_test(tc, malloc_large_advises);
     tcase_add_test(tc, xmalloc_out_of_memory);
     tcase_add_test(tc, read_file_cases);
     suite_add_tcase(s, tc);

@@ -32,6 +32,9 @@ double kit_gamma(double k, double u);
  * Products feeding the sum (dot, convolution, SpMV) count as one more term. */
 #define KIT_LAMBDA 8.0
 double kit_sum_bound(double terms, double sum_abs, double u);
+/* b[i] = kit_sum_bound(terms + (per_index ? i : 0), b[i], u) for i < n, the
+ * same values (on threads: each element alone, so the same on any number). */
+void kit_sum_bounds(double *b, size_t n, double terms, int per_index, double u);
 
 typedef struct {
     size_t expected_len, got_len;

@@ -29,6 +29,10 @@ double kit_rng_unit(kit_rng *r);
 /* Uniform float in [lo, hi): 24 random bits, so every value is exact in float.
  * Exactly one draw per value (kit_gen_uniform_f32 cuts arrays on that). */
 float kit_rng_f32(kit_rng *r, float lo, float hi);
+/* out[i] = kit_rng_f32(r, lo, hi) for i < n, in order, r left as after
+ * them: the same values, without a call and a stored state per element
+ * (inputs of 2^27 floats). */
+void kit_rng_fill_f32(kit_rng *r, float *out, size_t n, float lo, float hi);
 
 /* Advances r by `steps` draws of kit_rng_u64 at once (the generator is
  * linear over GF(2): its transition matrix raised to `steps` by repeated

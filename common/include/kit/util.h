@@ -15,7 +15,10 @@ double kit_median(double *v, size_t n);
 int kit_list_has(const char *list, const char *name);
 /* Wall clock in seconds (monotonic). */
 double kit_now(void);
-/* malloc that exits with a message naming `what` on failure (harness/checker use). */
+/* malloc (freed by free(), NULL on failure) whose blocks of 8 MiB or more
+ * are asked for transparent huge pages: fewer page faults (util.c says why). */
+void *kit_malloc_large(size_t bytes);
+/* kit_malloc_large that exits with a message naming `what` on failure (harness/checker use). */
 void *kit_xmalloc(size_t bytes, const char *what);
 /* Reads a whole file (at most max bytes; 0 = no cap).  NULL on error, also
  * when the file is larger than max (errno EFBIG).  *len gets the size; the

@@ -7,6 +7,7 @@
 
 #include "kit/gen.h"
 #include "kit/rng.h"
+#include "kit/util.h" /* kit_malloc_large: 2^27 elements, few page faults */
 #include "scan.h"
 
 #define LAB06_MAX_N (1LL << 27)
@@ -57,12 +58,12 @@ int lab06_generate(const kit_params *p, uint64_t seed, lab06_data *d, char *err,
     kit_rng_seed(&r, seed, 0);
     size_t cnt = n ? (size_t)n : 1;
     if (d->is_int) {
-        d->iin = malloc(cnt * sizeof *d->iin);
+        d->iin = kit_malloc_large(cnt * sizeof *d->iin);
         if (!d->iin)
             goto oom;
         kit_gen_uniform_i32(&r, d->iin, (size_t)n, -8, 8);
     } else {
-        d->fin = malloc(cnt * sizeof *d->fin);
+        d->fin = kit_malloc_large(cnt * sizeof *d->fin);
         if (!d->fin)
             goto oom;
         kit_gen_uniform_f32(&r, d->fin, (size_t)n, lo, 1.0f);
