@@ -415,6 +415,7 @@ static Suite *ref_suite(void)
     tcase_add_test(tc, merge_empty_sides);
     tcase_add_test(tc, spmv_example);
     tcase_add_test(tc, crout_known_factors);
+    tcase_add_test(tc, crout_in_the_textbook_order);
     tcase_add_test(tc, crout_singular_minor);
     tcase_add_test(tc, crout_relative_threshold);
     tcase_add_test(tc, crout_poisson);
