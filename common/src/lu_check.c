@@ -114,15 +114,35 @@ void kit_lu_backward(kit_check_ctx *ctx, const kit_lu *f, int exact)
 }
 
 /* ---- the factors against the reference ---- */
-/* acc[j] = sum_{k <= min(i,j)} |l_ik| |u_kj| for one row i of the reference. */
-static void abs_product_row(size_t N, const double *L, const double *U, int i, double *acc)
+/* acc[r][j] = sum_{k <= min(i,j)} |l_ik| |u_kj| for rows i = i0 .. i0 + g - 1
+ * (g <= GROUP) of the reference.  In groups: each row of U, read once per
+ * group, serves all of its rows (row by row it ran at the speed of memory);
+ * every sum still adds its terms in k order. */
+#define GROUP 4
+static void abs_product_rows(size_t N, const double *L, const double *U, size_t i0, size_t g, double *const *acc)
 {
-    memset(acc, 0, N * sizeof *acc);
-    for (size_t k = 0; k <= (size_t)i; k++) {
-        double lik = fabs(L[(size_t)i * N + k]);
+    for (size_t r = 0; r < g; r++)
+        memset(acc[r], 0, N * sizeof *acc[r]);
+    for (size_t k = 0; k < i0 + g; k++) {
         const double *uk = U + k * N;
-        for (size_t j = k; j < N; j++)
-            acc[j] += lik * fabs(uk[j]);
+        size_t r0 = k > i0 ? k - i0 : 0; /* the rows i >= k */
+        if (g - r0 == GROUP) {
+            double l0 = fabs(L[i0 * N + k]), l1 = fabs(L[(i0 + 1) * N + k]);
+            double l2 = fabs(L[(i0 + 2) * N + k]), l3 = fabs(L[(i0 + 3) * N + k]);
+            double *a0 = acc[0], *a1 = acc[1], *a2 = acc[2], *a3 = acc[3];
+#pragma omp simd
+            for (size_t j = k; j < N; j++) {
+                double u = fabs(uk[j]);
+                a0[j] += l0 * u, a1[j] += l1 * u, a2[j] += l2 * u, a3[j] += l3 * u;
+            }
+            continue;
+        }
+        for (size_t r = r0; r < g; r++) {
+            double lik = fabs(L[(i0 + r) * N + k]), *ar = acc[r];
+#pragma omp simd
+            for (size_t j = k; j < N; j++)
+                ar[j] += lik * fabs(uk[j]);
+        }
     }
 }
 
@@ -134,12 +154,12 @@ typedef struct {
     double got, exp, tol;
 } factor_row;
 
-static void check_factor_row(const kit_lu *f, const double *L, const double *U, int i, int steps, double g, double *m,
-                             factor_row *fr)
+/* Row i against the reference, m its row of |L||U|. */
+static void check_factor_row(const kit_lu *f, const double *L, const double *U, int i, int steps, double g,
+                             const double *m, factor_row *fr)
 {
     size_t N = (size_t)f->n;
     fr->bad = 0, fr->step = f->n;
-    abs_product_row(N, L, U, i, m);
     for (int j = 0; j < f->n; j++) {
         int step = j <= i ? j : i; /* L[i][j] belongs to step j, U[i][j] to step i */
         if (step >= steps)
@@ -160,15 +180,22 @@ static void check_factor_row(const kit_lu *f, const double *L, const double *U, 
 int kit_lu_factors(kit_check_ctx *ctx, const kit_lu *f, const double *L, const double *U, int steps, double slack)
 {
     size_t N = (size_t)f->n;
-    double g = slack * kit_gamma((double)f->n, f->u);
+    double g_tol = slack * kit_gamma((double)f->n, f->u);
     factor_row *rows = kit_xmalloc((N ? N : 1) * sizeof *rows, "the checker");
 #pragma omp parallel num_threads(f->n >= 64 ? kit_threads() : 1)
     {
-        double *m = kit_xmalloc((N ? N : 1) * sizeof *m, "the checker");
-#pragma omp for schedule(dynamic, 8)
-        for (int i = 0; i < f->n; i++)
-            check_factor_row(f, L, U, i, steps, g, m, &rows[i]);
-        free(m);
+        double *m[GROUP];
+        for (int r = 0; r < GROUP; r++)
+            m[r] = kit_xmalloc((N ? N : 1) * sizeof *m[r], "the checker");
+#pragma omp for schedule(dynamic, 2)
+        for (int i0 = 0; i0 < f->n; i0 += GROUP) {
+            int g = f->n - i0 < GROUP ? f->n - i0 : GROUP;
+            abs_product_rows(N, L, U, (size_t)i0, (size_t)g, m);
+            for (int r = 0; r < g; r++)
+                check_factor_row(f, L, U, i0 + r, steps, g_tol, m[r], &rows[i0 + r]);
+        }
+        for (int r = 0; r < GROUP; r++)
+            free(m[r]);
     }
     int first_step = f->n, fi = 0, fj = 0;
     size_t bad = 0;

@@ -11,6 +11,7 @@
 
 #include "check_main.h"
 #include "kit/lu_check.h"
+#include "kit/rng.h"
 #include "lab_check_test.h"
 
 /* A = L U: L = [2 0 0; 1 3 0; 4 1 5], U = [1 .5 .25; 0 1 .5; 0 0 1]. */
@@ -74,6 +75,35 @@ START_TEST(relative_residual)
     F[1 * 3 + 2] = 0.75;
     double r = kit_lu_relative_residual(&f);
     ck_assert_msg(fabs(r - sqrt((0.75 * 0.75 + 0.25 * 0.25) / a2)) < 1e-15, "%.17g", r);
+}
+END_TEST
+
+/* Rows of A - LU go in groups of four: on random factors of sizes around
+ * the groups, the ratio has the bits of the row-by-row sums in k order. */
+START_TEST(relative_residual_in_groups)
+{
+    enum { M = 13 };
+    double a[M * M], fm[M * M];
+    kit_rng r;
+    kit_rng_seed(&r, 5, 0);
+    for (int n = 1; n <= M; n++) {
+        for (int t = 0; t < n * n; t++)
+            a[t] = 2 * kit_rng_unit(&r) - 1, fm[t] = 2 * kit_rng_unit(&r) - 1;
+        double r2 = 0, a2 = 0;
+        for (int i = 0; i < n; i++) { /* row sums, then their sum in row order */
+            double ri = 0, ai = 0;
+            for (int j = 0; j < n; j++) {
+                double p = 0;
+                for (int k = 0; k <= (i < j ? i : j); k++)
+                    p += fm[i * n + k] * (k == j ? 1.0 : fm[k * n + j]);
+                double d = a[i * n + j] - p;
+                ri += d * d, ai += a[i * n + j] * a[i * n + j];
+            }
+            r2 += ri, a2 += ai;
+        }
+        kit_lu f = {n, a, fm, 0x1p-24};
+        ck_assert_msg(kit_lu_relative_residual(&f) == sqrt(r2 / a2), "n = %d", n);
+    }
 }
 END_TEST
 
@@ -151,6 +181,7 @@ static Suite *lu_suite(void)
     TCase *t = tcase_create("judge");
     tcase_add_test(t, backward_error_both_ways);
     tcase_add_test(t, relative_residual);
+    tcase_add_test(t, relative_residual_in_groups);
     tcase_add_test(t, factors_in_double);
     tcase_add_test(t, factors_by_step);
     tcase_add_test(t, timed_crossing_held_to_a_minus_lu);

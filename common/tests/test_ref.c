@@ -318,6 +318,47 @@ START_TEST(crout_singular_minor)
 }
 END_TEST
 
+/* Crout in the textbook's order, one entry at a time: kit_ref_crout sums
+ * four rows of L side by side and subtracts four rows of U a pass, and must
+ * give these bits (sizes around the groups of four, and their remainders). */
+static void crout_textbook(const double *a, int n, double *l, double *u)
+{
+    memset(l, 0, (size_t)n * n * sizeof *l);
+    memset(u, 0, (size_t)n * n * sizeof *u);
+    for (int j = 0; j < n; j++) {
+        for (int i = j; i < n; i++) {
+            double s = a[i * n + j];
+            for (int k = 0; k < j; k++)
+                s -= l[i * n + k] * u[k * n + j];
+            l[i * n + j] = s;
+        }
+        u[j * n + j] = 1;
+        for (int k = j + 1; k < n; k++) {
+            double s = a[j * n + k];
+            for (int m = 0; m < j; m++)
+                s -= l[j * n + m] * u[m * n + k];
+            u[j * n + k] = s / l[j * n + j];
+        }
+    }
+}
+
+START_TEST(crout_in_the_textbook_order)
+{
+    const int sizes[] = {1, 2, 3, 4, 5, 7, 8, 9, 13, 64, 67};
+    double a[67 * 67], l[67 * 67], u[67 * 67], lt[67 * 67], ut[67 * 67];
+    kit_rng r;
+    kit_rng_seed(&r, 2024, 0);
+    for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+        int n = sizes[s];
+        size_t nn = (size_t)n * n;
+        kit_gen_diag_dominant(&r, a, n);
+        ck_assert_int_eq(kit_ref_crout(a, n, l, u, 0, NULL), KIT_LU_OK);
+        crout_textbook(a, n, lt, ut);
+        ck_assert_msg(!memcmp(l, lt, nn * sizeof *l) && !memcmp(u, ut, nn * sizeof *u), "n = %d", n);
+    }
+}
+END_TEST
+
 /* [[0.1 0.3] [0.3 0.9]] is singular, but in double l_11 comes out as
  * 1.1e-16, not 0: only a relative threshold catches it. */
 START_TEST(crout_relative_threshold)
@@ -374,6 +415,7 @@ static Suite *ref_suite(void)
     tcase_add_test(tc, merge_empty_sides);
     tcase_add_test(tc, spmv_example);
     tcase_add_test(tc, crout_known_factors);
+    tcase_add_test(tc, crout_in_the_textbook_order);
     tcase_add_test(tc, crout_singular_minor);
     tcase_add_test(tc, crout_relative_threshold);
     tcase_add_test(tc, crout_poisson);
