@@ -41,57 +41,51 @@ static int range_one_draw(kit_rng *r, int32_t lo, uint64_t range, int32_t *out)
 #endif
 }
 
-void kit_gen_uniform_i32(kit_rng *r, int32_t *out, size_t n, int32_t lo, int32_t hi)
+/* Ints in [lo, hi] drawn in pieces on threads, piece k starting draws * a
+ * draws on (draws: 1 uniform; 2 skewed, a unit draw that decides whether
+ * the element is hot, then its cold value).  1, or 0 when a draw needed
+ * Lemire's rejection test (a chance of range / 2^64 per element): the
+ * caller then makes the array in one sequential pass instead, of the same
+ * definition, from the unchanged r. */
+static int ints_in_pieces(kit_rng *r, int32_t *out, size_t n, int32_t lo, int32_t hi, int draws, double p_hot,
+                          int32_t hot)
 {
     int np = hi > lo ? pieces(n) : 1, cut = 1;
-    if (np > 1) {
-        uint64_t range = (uint64_t)((int64_t)hi - (int64_t)lo) + 1;
+    if (np == 1)
+        return 0;
+    uint64_t range = (uint64_t)((int64_t)hi - (int64_t)lo) + 1;
 #pragma omp parallel for num_threads(np) schedule(static, 1) reduction(&& : cut)
-        for (int k = 0; k < np; k++) {
-            size_t a, b;
-            kit_piece(n, np, k, &a, &b);
-            kit_rng my = *r;
-            kit_rng_advance(&my, a);
-            for (size_t i = a; i < b && cut; i++)
-                cut = range_one_draw(&my, lo, range, &out[i]);
-        }
-        if (cut) {
-            kit_rng_advance(r, n);
-            return;
+    for (int k = 0; k < np; k++) {
+        size_t a, b;
+        kit_piece(n, np, k, &a, &b);
+        kit_rng my = *r;
+        kit_rng_advance(&my, (uint64_t)draws * a);
+        for (size_t i = a; i < b && cut; i++) {
+            int is_hot = draws == 2 && kit_rng_unit(&my) < p_hot;
+            cut = range_one_draw(&my, lo, range, &out[i]);
+            out[i] = is_hot ? hot : out[i];
         }
     }
+    if (cut)
+        kit_rng_advance(r, (uint64_t)draws * n);
+    return cut;
+}
+
+void kit_gen_uniform_i32(kit_rng *r, int32_t *out, size_t n, int32_t lo, int32_t hi)
+{
+    if (ints_in_pieces(r, out, n, lo, hi, 1, 0, 0))
+        return;
     for (size_t i = 0; i < n; i++)
         out[i] = (int32_t)kit_rng_range(r, lo, hi);
 }
 
-/* Each element takes two draws, hot or not: a unit draw that decides, then
- * its cold value (unused when hot).  So long arrays are cut into pieces
- * like uniform ones, piece k starting 2a draws on; a cold value whose draw
- * needs Lemire's rejection test (a chance of range / 2^64 per element)
- * makes the array one sequential pass instead, of the same definition. */
+/* Each element takes two draws, hot or not (ints_in_pieces), so long arrays
+ * are cut into pieces like uniform ones. */
 void kit_gen_skewed_i32(kit_rng *r, int32_t *out, size_t n, int32_t lo, int32_t hi, double p_hot,
                         int32_t hot)
 {
-    int np = hi > lo ? pieces(n) : 1, cut = 1;
-    if (np > 1) {
-        uint64_t range = (uint64_t)((int64_t)hi - (int64_t)lo) + 1;
-#pragma omp parallel for num_threads(np) schedule(static, 1) reduction(&& : cut)
-        for (int k = 0; k < np; k++) {
-            size_t a, b;
-            kit_piece(n, np, k, &a, &b);
-            kit_rng my = *r;
-            kit_rng_advance(&my, 2 * a);
-            for (size_t i = a; i < b && cut; i++) {
-                int is_hot = kit_rng_unit(&my) < p_hot;
-                cut = range_one_draw(&my, lo, range, &out[i]);
-                out[i] = is_hot ? hot : out[i];
-            }
-        }
-        if (cut) {
-            kit_rng_advance(r, 2 * n);
-            return;
-        }
-    }
+    if (ints_in_pieces(r, out, n, lo, hi, 2, p_hot, hot))
+        return;
     for (size_t i = 0; i < n; i++) {
         int is_hot = kit_rng_unit(r) < p_hot;
         int32_t cold = (int32_t)kit_rng_range(r, lo, hi);
