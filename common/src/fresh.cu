@@ -39,12 +39,6 @@ __global__ void kit_fresh_offset_kernel(const int *src, int *dst, int64_t n, int
         dst[i] = modulus > 0 ? (src[i] + offset) % modulus : src[i] + offset;
 }
 
-static void fresh_rotate_xor(const uint32_t *src, uint32_t *dst, int64_t n, int64_t shift, uint32_t mask)
-{
-    for (int64_t i = 0, q = shift; i < n; i++, q = q + 1 == n ? 0 : q + 1)
-        dst[i] = src[q] ^ mask;
-}
-
 /* The next call's (shift, scale). */
 static kit_fresh fresh_draw(kit_timed_calls *tc)
 {
@@ -77,7 +71,8 @@ static void fresh_input(const kit_timed_calls *tc, const kit_fresh_input *in, ki
                                                 (int)tc->modulus);
         break;
     case KIT_FRESH_ROTATE_XOR:
-        fresh_rotate_xor((const uint32_t *)in->orig, (uint32_t *)in->work, in->count, f.shift, (uint32_t)f.scale);
+        kit_fresh_rotate_xor_host((const uint32_t *)in->orig, (uint32_t *)in->work, in->count, f.shift,
+                                  (uint32_t)f.scale);
         break;
     }
 }
@@ -92,7 +87,7 @@ static void fresh_prepare(void *arg, int k)
         fresh_input(tc, &tc->in[i], tc->cur);
     size_t bytes = (size_t)tc->out_count * 4;
     if (tc->out_host)
-        memset(tc->out, tc->poison, bytes);
+        kit_fill_host(tc->out, tc->poison, bytes);
     else
         cudaMemsetAsync(tc->out, tc->poison, bytes);
 }

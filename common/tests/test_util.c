@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -171,6 +172,61 @@ START_TEST(comma_lists)
 }
 END_TEST
 
+/* The host's fresh words for a timed call (fresh.cu, lab11): element by
+ * element src[(i + shift) % n] ^ mask, on one thread (short) and on threads
+ * (from 2^18 words: streaming stores), for shifts 0, 1, n - 1 and past n,
+ * into aligned and unaligned arrays; nothing written past n. */
+START_TEST(fresh_rotate_xor_words)
+{
+    static const int64_t ns[] = {1, 2, 7, 1000, (1 << 18) + 5, (1 << 20) + 3};
+    for (size_t a = 0; a < sizeof ns / sizeof *ns; a++) {
+        int64_t n = ns[a];
+        uint32_t *src = malloc((size_t)n * 4), *buf = malloc((size_t)(n + 2) * 4);
+        ck_assert(src && buf);
+        for (int64_t i = 0; i < n; i++)
+            src[i] = (uint32_t)(i * 2654435761u + 17);
+        const int64_t shifts[] = {0, 1, n - 1, n / 3, n + 2};
+        for (size_t b = 0; b < sizeof shifts / sizeof *shifts; b++) {
+            uint32_t *dst = buf + (b & 1); /* 16-byte aligned, and not */
+            dst[n] = 0xABCDEF01u;
+            kit_fresh_rotate_xor_host(src, dst, n, shifts[b], 0x5A5A00FFu);
+            int64_t bad = -1;
+            for (int64_t i = 0; i < n && bad < 0; i++)
+                if (dst[i] != (src[(i + shifts[b]) % n] ^ 0x5A5A00FFu))
+                    bad = i;
+            ck_assert_msg(bad < 0, "n=%lld shift=%lld: first wrong word at %lld", (long long)n,
+                          (long long)shifts[b], (long long)bad);
+            ck_assert_uint_eq(dst[n], 0xABCDEF01u);
+        }
+        free(src);
+        free(buf);
+    }
+}
+END_TEST
+
+/* Every byte of [dst, dst + bytes) the poison, on one thread and on
+ * threads (from 1 MiB, streaming stores; pieces that are not multiples of
+ * anything, an unaligned start), none beyond. */
+START_TEST(fill_host_bytes)
+{
+    static const size_t sizes[] = {0, 1, 4095, (1 << 20) - 1, (4 << 20) + 13};
+    for (size_t a = 0; a < sizeof sizes / sizeof *sizes; a++) {
+        size_t bytes = sizes[a];
+        unsigned char *p = malloc(bytes + 2);
+        ck_assert(p);
+        memset(p, 0x11, bytes + 2);
+        kit_fill_host(p + 1, 0xFF, bytes);
+        size_t wrong = 0;
+        for (size_t i = 0; i < bytes; i++)
+            wrong += p[1 + i] != 0xFF;
+        ck_assert_msg(wrong == 0, "%zu bytes: %zu not filled", bytes, wrong);
+        ck_assert_uint_eq(p[0], 0x11);
+        ck_assert_uint_eq(p[bytes + 1], 0x11);
+        free(p);
+    }
+}
+END_TEST
+
 static Suite *util_suite(void)
 {
     Suite *s = suite_create("util");
@@ -182,6 +238,8 @@ static Suite *util_suite(void)
     tcase_add_test(tc, malloc_large_advises);
     tcase_add_test(tc, xmalloc_out_of_memory);
     tcase_add_test(tc, read_file_cases);
+    tcase_add_test(tc, fresh_rotate_xor_words);
+    tcase_add_test(tc, fill_host_bytes);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -34,6 +34,12 @@ void kit_piece(size_t n, int pieces, int k, size_t *lo, size_t *hi);
 /* dst[i] = scale * src[(i + shift) % n]: what a timed call with fresh
  * contents (fresh.cuh) was given, for the checker. */
 void kit_fresh_apply_host(const float *src, float *dst, int64_t n, int64_t shift, double scale);
+/* dst[i] = src[(i + shift) % n] ^ mask, and every byte of dst = byte: a
+ * timed call's fresh words and poisoned output in host memory (fresh.cuh's
+ * KIT_FRESH_ROTATE_XOR, lab11), made before each timed call on
+ * kit_threads() threads (util.c says why). */
+void kit_fresh_rotate_xor_host(const uint32_t *src, uint32_t *dst, int64_t n, int64_t shift, uint32_t mask);
+void kit_fill_host(void *dst, unsigned char byte, size_t bytes);
 
 #ifdef __cplusplus
 }
