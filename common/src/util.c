@@ -234,7 +234,8 @@ void kit_fresh_rotate_xor_host(const uint32_t *src, uint32_t *dst, int64_t n, in
 {
     if (n < 1)
         return;
-    size_t s = (size_t)((shift % n + n) % n), head = (size_t)n - s; /* dst[0, head) from src[s, n), the rest from src[0, s) */
+    /* dst[0, head) from src[s, n), the rest from src[0, s) */
+    size_t s = (size_t)((shift % n + n) % n), head = (size_t)n - s;
     int big = n >= HOST_THREADS_FROM, np = big ? kit_threads() : 1;
 #pragma omp parallel for num_threads(np) schedule(static, 1)
     for (int k = 0; k < np; k++) {
