@@ -366,6 +366,14 @@ START_TEST(checkers_beside_the_next_cases)
                   b.report, b.report0);
     ck_assert(!check_dirs_left());
     ck_assert_msg(log_at(b.log, "case san=yes n=9"), "%s", b.log); /* the session beside */
+    /* --timings: the session had answered its one quick case long before
+     * it was collected at its turn, after the last slow checker (0.4 s) */
+    const char *t = strstr(b.report, "\nmemcheck ");
+    t = t ? strstr(t, "time: runner ") : NULL;
+    double held = 0, answered = 0;
+    ck_assert_msg(t && sscanf(t, "time: runner %lf s (all cases, beside the correctness tests; all answered after %lf s)",
+                              &held, &answered) == 2, "%s", b.report);
+    ck_assert_msg(answered > 0 && answered < held - 0.3, "%s", b.report);
     /* no session beside: the grading gives its GPU hold back while each checker runs */
     grade_result g;
     char *report, *log;

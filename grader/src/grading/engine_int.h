@@ -321,6 +321,10 @@ int serve_sanitizer_clean(grading *g, const rubric_test *t, san_case *cases);
 void serve_sanitizers_restart(grading *g);
 /* Does a sanitizer session of the grading run beside its correctness runs? */
 int serve_sanitizers_running(const grading *g);
+/* Reads the answers the sessions beside have given so far, waiting for
+ * none: the time each had answered all its cases, for --timings (a session
+ * is collected only at its test's turn, often long after). */
+void serve_sanitizers_poll(grading *g);
 /* The grading's shared hold given back while its checker (CPU work) runs,
  * when no sanitizer session and no checker of a test run first runs beside
  * (the case server stopped till the next case): 1 when given back (the

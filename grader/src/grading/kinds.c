@@ -144,6 +144,7 @@ static void correctness_runs(grading *gr, const rubric_test *t, test_result *tr,
                 run_case(gr, t, r->params, r->seed, 0, &r->c);
             }
             *skipped = skip_after_timeout(t, &r->c);
+            serve_sanitizers_poll(gr); /* when the sessions beside finished (--timings) */
             while (q.n > 0 && !q.ring[q.first].c.check) /* those checked already, in order */
                 judge_oldest(gr, t, &q, k, tr);
         }

@@ -320,7 +320,8 @@ struct san_session {
     san_case *cases;     /* per case: SAN_CLEAN once answered "done" (until the report is read), SAN_SKIPPED */
     call_args calls;
     double limit;
-    double seconds; /* from its start to its end (--timings) */
+    double seconds; /* from its start until collected at its test's turn (--timings) */
+    double t0, done_s; /* its start; seconds from it until every case was seen answered (0: not yet) */
     int slot;       /* its index in g->sanitizers and its folder's number */
     char dir[2200], out[2300];
 };
@@ -367,6 +368,7 @@ static struct san_session *san_start(grading *g, const rubric_test *t, int slot,
     sandboxed_init(&ss->sb, e, ss->limit * (t->n_cases + 1), ss->dir, ss->dir, ss->dir, w->bin, w->src);
     ss->sb.o.out_cap = 4u << 20; /* the sanitizer's report, not the program's flood */
     gpu_share(g);
+    ss->t0 = kit_now();
     ss->s = proc_start(argv, &ss->sb.o, KIT_CTL_FD, &ss->r);
     for (int i = 0; send_all && ss->s && i < t->n_cases && san_send(g, ss, i) == 0; i++) {
     }
@@ -433,6 +435,8 @@ static int san_finish(const engine *e, struct san_session *ss, san_case *cases)
 {
     int n = ss->t->n_cases;
     int all = ss->s && ss->sent == n && san_answers(ss, ss->limit);
+    if (all && !ss->done_s) /* seen only now: at most this long */
+        ss->done_s = kit_now() - ss->t0;
     proc_end(ss->s, ss->limit);
     ss->s = NULL;
     ss->seconds = ss->r.seconds;
@@ -528,7 +532,10 @@ int serve_sanitizer_clean(grading *g, const rubric_test *t, san_case *cases)
     struct san_session *ss = g->sanitizers[k];
     g->sanitizers[k] = NULL;
     int clean = san_finish(g->e, ss, cases);
-    times_run(&g->times, ss->seconds, "all cases, beside the correctness tests");
+    char what[96] = "all cases, beside the correctness tests";
+    if (ss->done_s > 0)
+        snprintf(what, sizeof what, "all cases, beside the correctness tests; all answered after %.2f s", ss->done_s);
+    times_run(&g->times, ss->seconds, what);
     san_free(ss);
     return clean;
 }
@@ -544,6 +551,15 @@ static void sanitizers_stop(grading *g)
             g->sanitizers[i] = NULL;
         }
     g->n_sanitizers = 0;
+}
+
+void serve_sanitizers_poll(grading *g)
+{
+    for (int i = 0; i < g->n_sanitizers; i++) {
+        struct san_session *ss = g->sanitizers[i];
+        if (ss && ss->s && !ss->done_s && ss->sent == ss->t->n_cases && san_answers(ss, 0))
+            ss->done_s = kit_now() - ss->t0;
+    }
 }
 
 int serve_sanitizers_running(const grading *g)
