@@ -282,6 +282,9 @@ int kit_timed_calls_time(kit_timed_calls *tc, kit_run_ctx *ctx, kit_timed_fn bas
         fprintf(stderr, "fresh.cu: no memory for the timed calls' inputs and output of %s\n", tc->name);
         rc = -1;
     }
+    int held = rc == 0;
+    if (held)
+        kit_time_hold(1); /* through check_plausible's copy roof */
     if (rc == 0) {
         kit_time_pair_spec s = {};
         s.a = fresh_call, s.arg_a = tc, s.b = baseline, s.arg_b = baseline_arg;
@@ -301,5 +304,7 @@ int kit_timed_calls_time(kit_timed_calls *tc, kit_run_ctx *ctx, kit_timed_fn bas
     teardown(tc);
     if (rc == 0) /* after teardown: the copy that measures the device needs its memory */
         check_plausible(tc, ctx, ts);
+    if (held)
+        kit_time_hold(0);
     return rc;
 }

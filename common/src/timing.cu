@@ -122,6 +122,8 @@ static void gate(int alone)
         gate_fn(alone);
 }
 
+void kit_time_hold(int alone) { gate(alone); }
+
 typedef struct {
     const kit_time_pair_spec *s;
     int k; /* calls of a so far */

@@ -84,6 +84,13 @@ double kit_time_once(kit_timed_fn fn, void *arg);
  * grader gives the GPU to this process alone only while it times - not
  * while it generates inputs or copies results. */
 void kit_time_set_gate(void (*fn)(int alone));
+/* kit_time_hold(1) ... kit_time_hold(0) around several timing loops: the
+ * gate is asked once for all of them (the loops inside nest).  fresh.cu
+ * holds it from the timed calls to the device's copy roof measured after
+ * them: one wait for the GPU alone instead of two, and in a batch such a
+ * wait lasts until every other grading's shared hold has ended, with no new
+ * one starting meanwhile (lock.h). */
+void kit_time_hold(int alone);
 /* make bench's roof row (kit/bench.cuh: lab11's copies alone) is timed
  * though it launches no kernel: a yardstick, not the job the rule is for. */
 void kit_time_allow_no_kernel(int allow);
