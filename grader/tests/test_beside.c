@@ -30,6 +30,7 @@ static char dir[64], logpath[128];
  * the result file does not; link=yes: a link is planted in its place).  A
  * case with hang=yes calls stuck(), which does not return (the watchdog's
  * record, KIT_EXIT_HUNG); a run told --skip-calls stuck skips every case.
+ * A server logs its end ("serve-end" and its last case) once told it is done.
  * No gate words: a timing run that says none simply ends (run_gated). */
 static const char *runner_sh =
     "#!/bin/bash\n"
@@ -48,9 +49,10 @@ static const char *runner_sh =
     "  run|bench) one \"$params\" \"$nonce\"; exit $?;;\n"
     "  serve) echo " KIT_SERVE_READY " >&" KIT_CTL_FD_S "\n"
     "    while read -r w seed n limit p <&" KIT_CTL_FD_S "; do echo \"case $p\" >> LOG\n"
-    "      one \"$p\" \"$n\"; rc=$?\n"
+    "      last=$p; one \"$p\" \"$n\"; rc=$?\n"
     "      [ $rc = 8 ] && { echo '" KIT_SERVE_SKIPPED " stuck' >&" KIT_CTL_FD_S "; continue; }\n"
-    "      [ $rc = 0 ] || exit $rc; echo " KIT_SERVE_DONE " >&" KIT_CTL_FD_S "; done;;\n"
+    "      [ $rc = 0 ] || exit $rc; echo " KIT_SERVE_DONE " >&" KIT_CTL_FD_S "; done\n"
+    "    echo \"serve-end $last\" >> LOG;;\n"
     "  *) exit 1;;\n"
     "esac\n";
 
@@ -374,6 +376,9 @@ START_TEST(checkers_beside_the_next_cases)
     ck_assert_msg(t && sscanf(t, "time: runner %lf s (all cases, beside the correctness tests; all answered after %lf s)",
                               &held, &answered) == 2, "%s", b.report);
     ck_assert_msg(answered > 0 && answered < held - 0.3, "%s", b.report);
+    /* ... and told then that it was done: it ended before the last slow checker */
+    const char *end_san = log_at(b.log, "serve-end san=yes n=9");
+    ck_assert_msg(end_san && end_san < log_at(b.log, "check-end slow=yes wrong=yes n=6 false"), "%s", b.log);
     /* no session beside: the grading gives its GPU hold back while each checker runs */
     grade_result g;
     char *report, *log;
@@ -406,6 +411,64 @@ START_TEST(checkers_beside_a_call_that_does_not_return)
 }
 END_TEST
 
+/* The next correctness test's first runs while the last checkers of the
+ * one before run: the same results as one checker after the other, each
+ * test's runs under its own --timings line. */
+START_TEST(the_next_tests_runs_beside_the_last_checkers)
+{
+    static char *cases_a2[] = {"n=1", "slow=yes n=2"}, *cases_b[] = {"n=11", "wrong=yes n=12", "slow=yes n=13"};
+    make_test(&tests[0], "a", KIND_CORRECTNESS, cases_a2, 2);
+    make_test(&tests[1], "b", KIND_CORRECTNESS, cases_b, 3);
+    make_test(&tests[2], "memcheck", KIND_SANITIZER, cases_san, 1);
+    snprintf(tests[2].tool, sizeof tests[2].tool, "memcheck");
+    setup(tests, 3);
+    both b;
+    grade_env("KIT_CHECKS_BESIDE", "1", &b.first, &b.report, &b.log);
+    grade_env("KIT_CHECKS_BESIDE", "0", &b.before, &b.report0, &b.log0);
+    unsetenv("KIT_CHECKS_BESIDE");
+    same_results(&b.first, &b.before);
+    ck_assert_int_eq(b.first.tests[0].status, ST_PASS);
+    ck_assert_msg(strstr(sb_str(&b.first.tests[1].output), "case wrong=yes n=12"), "%s",
+                  sb_str(&b.first.tests[1].output));
+    /* b's first two cases served while a's slow checker ran; not so one at a time */
+    const char *end_a = log_at(b.log, "check-end slow=yes n=2 true");
+    ck_assert_msg(end_a && log_at(b.log, "case n=11") < end_a && log_at(b.log, "case wrong=yes n=12") < end_a, "%s",
+                  b.log);
+    ck_assert_msg(log_at(b.log0, "check-end slow=yes n=2 true") < log_at(b.log0, "case n=11"), "%s", b.log0);
+    /* each test's runs counted under its own line */
+    const char *la = !strncmp(b.report, "a ", 2) ? b.report : strstr(b.report, "\na "), *lb = strstr(b.report, "\nb ");
+    ck_assert_msg(la && lb && strstr(la, "2 runs") && strstr(la, "2 runs") < lb && strstr(lb, "3 runs"), "%s",
+                  b.report);
+    ck_assert(!check_dirs_left());
+    both_free(&b);
+}
+END_TEST
+
+/* A run that takes the GPU alone ends the grading's other GPU processes: a
+ * sanitizer session that had answered its cases keeps its verdict for its
+ * turn, with the same results as without sessions beside (one at a time). */
+START_TEST(a_run_alone_keeps_a_finished_sessions_verdict)
+{
+    static char *cases_alone[] = {"n=21"}, *cases_a2[] = {"n=1", "slow=yes n=2"}; /* the session done by then */
+    make_test(&tests[0], "a", KIND_CORRECTNESS, cases_a2, 2);
+    make_test(&tests[1], "b", KIND_CORRECTNESS, cases_alone, 1);
+    tests[1].gpu_alone = 1;
+    make_test(&tests[2], "memcheck", KIND_SANITIZER, cases_san, 1);
+    snprintf(tests[2].tool, sizeof tests[2].tool, "memcheck");
+    setup(tests, 3);
+    both b;
+    grade_env("KIT_CHECKS_BESIDE", "1", &b.first, &b.report, &b.log);
+    unsetenv("KIT_CHECKS_BESIDE");
+    eng.sanitizers_beside = 0; /* each session at its turn */
+    grade_env("KIT_CHECKS_BESIDE", "1", &b.before, &b.report0, &b.log0);
+    unsetenv("KIT_CHECKS_BESIDE");
+    same_results(&b.first, &b.before);
+    /* its one case served once: the session was not started again at its turn */
+    ck_assert_msg(kit_test_count(b.log, "case san=yes n=9\n") == 1, "%s", b.log);
+    both_free(&b);
+}
+END_TEST
+
 static Suite *beside_suite(void)
 {
     Suite *s = suite_create("beside");
@@ -417,6 +480,8 @@ static Suite *beside_suite(void)
     tcase_add_test(tc, the_rubrics_order_where_it_could_matter);
     tcase_add_test(tc, checkers_beside_the_next_cases);
     tcase_add_test(tc, checkers_beside_a_call_that_does_not_return);
+    tcase_add_test(tc, the_next_tests_runs_beside_the_last_checkers);
+    tcase_add_test(tc, a_run_alone_keeps_a_finished_sessions_verdict);
     suite_add_tcase(s, tc);
     return s;
 }

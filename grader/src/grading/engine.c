@@ -386,6 +386,15 @@ static void grade_test(grading *gr, const rubric_test *t, grade_result *g)
         times_print(e->log, &gr->times);
 }
 
+/* Is a wanted correctness test after the rubric's test i? */
+static int correctness_after(const engine *e, int i)
+{
+    for (int k = i + 1; k < e->rub.n_tests; k++)
+        if (e->rub.tests[k].kind == KIND_CORRECTNESS && test_wanted(e, &e->rub.tests[k]))
+            return 1;
+    return 0;
+}
+
 void grade_tests(grading *gr, grade_result *g)
 {
     engine *e = gr->e;
@@ -407,9 +416,14 @@ void grade_tests(grading *gr, grade_result *g)
          * made first are dropped, and it runs now as it would have. */
         if (t->kind == KIND_PERFORMANCE && gr->n_hung > 0)
             early_drop(gr, g);
+        serve_sanitizers_poll(gr); /* a session done by now ends beside this test */
         grade_test(gr, t, g);
+        if (t->kind == KIND_CORRECTNESS && !correctness_after(e, i))
+            serve_done(gr); /* the case server's exit beside the tests that follow */
     }
+    correctness_queue_free(gr);
     gpu_release_all(gr);
+    serve_forget_all(gr);
     early_drop(gr, g);
     /* A correctness test after a sanitizer test in the rubric may have found it only now. */
     for (int i = 0; i < g->n_tests; i++) {

@@ -112,6 +112,7 @@ typedef struct grading {
      * (run_correctness's, registered until judged), and the folders made for them so far */
     struct outcome *beside[MAX_CHECKS_BESIDE];
     int n_check_dirs;
+    struct run_queue *runs; /* correctness runs not judged yet (kinds.c), NULL before the first */
 } grading;
 
 /* ---- runs.c: what every run shares ---- */
@@ -323,17 +324,27 @@ void serve_sanitizers_restart(grading *g);
 int serve_sanitizers_running(const grading *g);
 /* Reads the answers the sessions beside have given so far, waiting for
  * none: the time each had answered all its cases, for --timings (a session
- * is collected only at its test's turn, often long after). */
+ * is collected only at its test's turn, often long after); one that has
+ * answered them all is told it is done, and ends meanwhile. */
 void serve_sanitizers_poll(grading *g);
+/* The grading's correctness cases are done: its case server is told so
+ * and exits (its CUDA context torn down) while the grading goes on, still
+ * under its shared hold (gpu_idle and gpu_release_all collect it before
+ * giving the hold back); nothing while the server is paused or the hold
+ * not held.  A later correctness case would start a new server. */
+void serve_done(grading *g);
 /* The grading's shared hold given back while its checker (CPU work) runs,
  * when no sanitizer session and no checker of a test run first runs beside
  * (the case server stopped till the next case): 1 when given back (the
  * checker then takes a CPU slot). */
 int gpu_idle(grading *g);
 /* Waits for the checkers beside (checks_settle), ends the grading's GPU
- * processes (case server, sanitizer sessions) and then its shared hold:
+ * processes (case server, sanitizer sessions: one that has answered every
+ * case keeps its verdict for its test's turn) and then its shared hold:
  * before a timing run, a run alone, and at the end of a grading. */
 void gpu_release_all(grading *g);
+/* Forgets the sanitizer verdicts gpu_release_all kept (the grading's end). */
+void serve_forget_all(grading *g);
 /* A timing run (argv: runner bench ... --gate-fd KIT_CTL_FD_S) that shares the GPU but
  * for its timing loop, which gets it alone (host_alone: the CPU slots too,
  * rubric `host = alone`); r as from proc_run, waited_s grows by the time
@@ -374,6 +385,9 @@ void performance_runs(grading *gr, const rubric_test *t, early_perf *ep, int def
 void performance_result(const grading *gr, const rubric_test *t, early_perf *ep, test_result *tr);
 /* Frees ep's outcomes (a checker still running is ended). */
 void early_free_cases(early_perf *ep);
+/* Ends and frees the correctness runs not judged (gr->runs; none once every
+ * test ran: a test's runs made ahead are judged at its turn). */
+void correctness_queue_free(grading *gr);
 
 /* ---- engine.c: the tests of a rubric ---- */
 

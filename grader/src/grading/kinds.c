@@ -43,6 +43,7 @@ static void note_skipped(strbuf *b, int n)
  * checker (maybe beside the next runs) has said. */
 typedef struct {
     outcome c;
+    const rubric_test *t; /* whose run */
     char params[1024];
     uint64_t seed;
     int rep;
@@ -101,55 +102,141 @@ static void judge_run(grading *gr, const rubric_test *t, test_run *r, run_tally 
     outcome_free(c);
 }
 
-/* Runs not judged yet, in order: ring[first], ... (n of them, modulo
- * MAX_CHECKS_BESIDE: a run is judged before a new one would make more). */
-typedef struct {
+/* The grading's correctness runs not judged yet, in order: ring[first], ...
+ * (n of them, modulo MAX_CHECKS_BESIDE: a run is judged before a new one
+ * would make more).  They are the current test's, then maybe the first runs
+ * of the next one, made ahead while the current one's last checkers ran
+ * (correctness_runs): `ahead` is that test, ahead_runs how many of its runs
+ * were made (or skipped: ahead_skipped as correctness_runs counts it), and
+ * ahead_times where their seconds went, for its --timings line. */
+struct run_queue {
     test_run ring[MAX_CHECKS_BESIDE];
     int first, n;
-} run_queue;
+    const rubric_test *ahead;
+    int ahead_runs, ahead_skipped;
+    test_times ahead_times;
+};
+
+static test_run *queue_head(struct run_queue *q) { return q->n > 0 ? &q->ring[q->first] : NULL; }
 
 /* The oldest run of q judged (judge_run) and taken out. */
-static void judge_oldest(grading *gr, const rubric_test *t, run_queue *q, run_tally *k, test_result *tr)
+static void judge_oldest(grading *gr, const rubric_test *t, struct run_queue *q, run_tally *k, test_result *tr)
 {
     judge_run(gr, t, &q->ring[q->first], k, tr);
     q->first = (q->first + 1) % MAX_CHECKS_BESIDE, q->n--;
 }
 
-/* The correctness test's runs in order; each run's checker may go on beside
- * the next runs (checks_beside_wanted, at most MAX_CHECKS_BESIDE at once);
- * the runs are judged in their order, as their checkers end, so the output
- * is the one of checking each before the next.  A run that hit the time
- * limit skips the rest of an all-or-nothing test (skip_after_timeout). */
-static void correctness_runs(grading *gr, const rubric_test *t, test_result *tr, run_tally *k, int *skipped)
+/* Run number i of test t (case i / repeat, repetition i % repeat) into
+ * the next place of q; *skipped: the rest of the test is not run
+ * (skip_after_timeout). */
+static void make_run(grading *gr, const rubric_test *t, int i, struct run_queue *q, int *skipped)
 {
     const engine *e = gr->e;
-    run_queue q = {.first = 0, .n = 0};
-    for (int i = 0; i < t->n_cases; i++)
-        for (int rep = 0; rep < t->repeat; rep++) {
-            if (*skipped) {
-                k->total++, (*skipped)++;
-                continue;
-            }
-            if (q.n == MAX_CHECKS_BESIDE) /* the oldest judged first: its checker waited for */
-                judge_oldest(gr, t, &q, k, tr);
-            test_run *r = &q.ring[(q.first + q.n++) % MAX_CHECKS_BESIDE];
-            case_params(t, i, r->params, sizeof r->params);
-            r->seed = engine_case_seed(e->seed, t->name, i, rep);
-            r->rep = rep;
-            outcome_init(&r->c);
-            r->c.defer_check = checks_beside_wanted(gr, t);
-            if (t->gpu_alone || !serve_case(gr, t, r->params, r->seed, &r->c)) {
-                outcome_free(&r->c); /* a run of its own: checked before the next, in the run folder */
-                outcome_init(&r->c);
-                run_case(gr, t, r->params, r->seed, 0, &r->c);
-            }
-            *skipped = skip_after_timeout(t, &r->c);
-            serve_sanitizers_poll(gr); /* when the sessions beside finished (--timings) */
-            while (q.n > 0 && !q.ring[q.first].c.check) /* those checked already, in order */
-                judge_oldest(gr, t, &q, k, tr);
+    test_run *r = &q->ring[(q->first + q->n++) % MAX_CHECKS_BESIDE];
+    r->t = t;
+    r->rep = i % t->repeat;
+    case_params(t, i / t->repeat, r->params, sizeof r->params);
+    r->seed = engine_case_seed(e->seed, t->name, i / t->repeat, r->rep);
+    outcome_init(&r->c);
+    r->c.defer_check = checks_beside_wanted(gr, t);
+    if (t->gpu_alone || !serve_case(gr, t, r->params, r->seed, &r->c)) {
+        outcome_free(&r->c); /* a run of its own: checked before the next, in the run folder */
+        outcome_init(&r->c);
+        run_case(gr, t, r->params, r->seed, 0, &r->c);
+    }
+    *skipped = skip_after_timeout(t, &r->c);
+    serve_sanitizers_poll(gr); /* when the sessions beside finished (--timings) */
+}
+
+/* The runs of q not judged, ended (their checkers too) and forgotten. */
+static void queue_drop(grading *gr, struct run_queue *q)
+{
+    for (test_run *r; (r = queue_head(q)) != NULL; q->first = (q->first + 1) % MAX_CHECKS_BESIDE, q->n--) {
+        for (int i = 0; i < MAX_CHECKS_BESIDE; i++)
+            if (gr->beside[i] == &r->c)
+                gr->beside[i] = NULL;
+        outcome_free(&r->c);
+    }
+    q->ahead = NULL, q->ahead_runs = q->ahead_skipped = 0;
+}
+
+void correctness_queue_free(grading *gr)
+{
+    if (!gr->runs)
+        return;
+    queue_drop(gr, gr->runs);
+    free(gr->runs);
+    gr->runs = NULL;
+}
+
+/* The test that runs after t (the next wanted one), when it is a
+ * correctness test whose checkers run beside its next runs: its first runs
+ * may then start while t's last checkers run.  Nothing of t's verdicts
+ * changes what its runs do (a call found not to return is known from the
+ * run itself, hang.c), and its result is made at its turn as before. */
+static const rubric_test *next_beside(const grading *gr, const rubric_test *t)
+{
+    const rubric *rub = &gr->e->rub;
+    for (const rubric_test *n = t + 1; n < rub->tests + rub->n_tests; n++)
+        if (test_wanted(gr->e, n))
+            return n->kind == KIND_CORRECTNESS && n->repeat > 0 && checks_beside_wanted(gr, n) ? n : NULL;
+    return NULL;
+}
+
+/* Run number ahead_runs of the next test (next_beside) into q, its seconds
+ * kept apart for its own --timings line. */
+static void run_ahead(grading *gr, const rubric_test *next, struct run_queue *q)
+{
+    test_times mine = gr->times;
+    gr->times = q->ahead_times;
+    q->ahead = next;
+    make_run(gr, next, q->ahead_runs++, q, &q->ahead_skipped);
+    q->ahead_times = gr->times;
+    gr->times = mine;
+}
+
+/* The correctness test's runs in order; each run's checker may go on beside
+ * the next runs (checks_beside_wanted, at most MAX_CHECKS_BESIDE at once),
+ * the last ones beside the first runs of the next test (next_beside); the
+ * runs are judged in their order, as their checkers end, so the output is
+ * the one of checking each before the next.  A run that hit the time limit
+ * skips the rest of an all-or-nothing test (skip_after_timeout). */
+static void correctness_runs(grading *gr, const rubric_test *t, test_result *tr, run_tally *k, int *skipped)
+{
+    if (!gr->runs && !(gr->runs = calloc(1, sizeof *gr->runs))) {
+        sb_add(&tr->output, "internal error: out of memory\n");
+        return;
+    }
+    struct run_queue *q = gr->runs;
+    int n = t->n_cases * t->repeat, i = 0;
+    if (q->ahead == t) { /* made while the test before ended */
+        i = q->ahead_runs, *skipped = q->ahead_skipped;
+        times_add(&gr->times, &q->ahead_times);
+    } else {
+        queue_drop(gr, q); /* none: nothing else is made ahead */
+    }
+    q->ahead = NULL, q->ahead_runs = q->ahead_skipped = 0;
+    times_reset(&q->ahead_times);
+    for (; i < n; i++) {
+        if (*skipped) {
+            k->total++, (*skipped)++;
+            continue;
         }
-    while (q.n > 0)
-        judge_oldest(gr, t, &q, k, tr);
+        if (q->n == MAX_CHECKS_BESIDE) /* the oldest judged first: its checker waited for */
+            judge_oldest(gr, t, q, k, tr);
+        make_run(gr, t, i, q, skipped);
+        while (queue_head(q) && !queue_head(q)->c.check) /* those checked already, in order */
+            judge_oldest(gr, t, q, k, tr);
+    }
+    const rubric_test *next = next_beside(gr, t);
+    while (queue_head(q) && queue_head(q)->t == t) {
+        if (next && q->n < MAX_CHECKS_BESIDE && q->ahead_runs < next->n_cases * next->repeat && !q->ahead_skipped)
+            run_ahead(gr, next, q); /* a checker's place is free */
+        else
+            judge_oldest(gr, t, q, k, tr);
+        while (queue_head(q) && queue_head(q)->t == t && !queue_head(q)->c.check)
+            judge_oldest(gr, t, q, k, tr);
+    }
 }
 
 static void run_correctness(grading *gr, const rubric_test *t, test_result *tr)

@@ -52,6 +52,7 @@ struct case_server {
     call_args calls;
     double grace; /* its calls' (call_grace, when it started) */
     int paused; /* stopped between cases, the grading's GPU hold given back (gpu_idle) */
+    int hung_up; /* told there are no more cases (serve_done): exits while the rest goes on */
     char out[2200];
 };
 
@@ -260,6 +261,12 @@ int serve_case(grading *g, const rubric_test *t, const char *params, uint64_t se
     if (!g->server && (!serve_wanted(g) || server_start(g) != 0))
         return 0;
     struct case_server *srv = g->server;
+    if (srv->hung_up) { /* told it was done: a new one */
+        server_close(g);
+        if (!serve_wanted(g) || server_start(g) != 0)
+            return 0;
+        srv = g->server;
+    }
     if (srv->paused) { /* the GPU again, then the server (it may wait behind timing runs) */
         gpu_share(g);
         proc_signal(srv->s, SIGCONT);
@@ -323,6 +330,8 @@ struct san_session {
     double seconds; /* from its start until collected at its test's turn (--timings) */
     double t0, done_s; /* its start; seconds from it until every case was seen answered (0: not yet) */
     int slot;       /* its index in g->sanitizers and its folder's number */
+    int ended, clean; /* collected before its turn, every case answered (sanitizers_stop): san_finish's
+                         verdict, its cases' in cases */
     char dir[2200], out[2300];
 };
 
@@ -474,10 +483,12 @@ void serve_sanitizers_restart(grading *g)
         struct san_session *ss = g->sanitizers[i];
         if (!ss)
             continue; /* judged already, in the rubric's order before the call was found */
-        san_case *scratch = calloc((size_t)ss->t->n_cases + 1, sizeof *scratch);
-        proc_kill(ss->s);
-        san_finish(g->e, ss, scratch ? scratch : ss->cases);
-        free(scratch);
+        if (!ss->ended) {
+            san_case *scratch = calloc((size_t)ss->t->n_cases + 1, sizeof *scratch);
+            proc_kill(ss->s);
+            san_finish(g->e, ss, scratch ? scratch : ss->cases);
+            free(scratch);
+        }
         const rubric_test *t = ss->t;
         san_free(ss);
         g->sanitizers[i] = san_start(g, t, i, 1);
@@ -531,7 +542,9 @@ int serve_sanitizer_clean(grading *g, const rubric_test *t, san_case *cases)
     }
     struct san_session *ss = g->sanitizers[k];
     g->sanitizers[k] = NULL;
-    int clean = san_finish(g->e, ss, cases);
+    int clean = ss->ended ? ss->clean : san_finish(g->e, ss, cases);
+    if (ss->ended)
+        memcpy(cases, ss->cases, (size_t)t->n_cases * sizeof *cases);
     char what[96] = "all cases, beside the correctness tests";
     if (ss->done_s > 0)
         snprintf(what, sizeof what, "all cases, beside the correctness tests; all answered after %.2f s", ss->done_s);
@@ -540,32 +553,63 @@ int serve_sanitizer_clean(grading *g, const rubric_test *t, san_case *cases)
     return clean;
 }
 
-/* Ends the sanitizer processes not waited for (a grading cut short). */
-static void sanitizers_stop(grading *g)
+/* Ends the sanitizer processes not waited for: a session that has answered
+ * every case ends as at its turn (told it is done), its verdict kept for
+ * that turn (a run that takes the GPU alone meanwhile, lab11's overlap
+ * test, does not cost it a second session); the others are killed (a
+ * grading cut short, or a session whose test starts it again at its turn).
+ * keep 0: every session forgotten (the grading's end). */
+static void sanitizers_stop(grading *g, int keep)
 {
-    for (int i = 0; i < g->n_sanitizers; i++)
-        if (g->sanitizers[i]) {
-            proc_kill(g->sanitizers[i]->s);
-            san_finish(g->e, g->sanitizers[i], g->sanitizers[i]->cases);
-            san_free(g->sanitizers[i]);
-            g->sanitizers[i] = NULL;
+    int kept = 0;
+    for (int i = 0; i < g->n_sanitizers; i++) {
+        struct san_session *ss = g->sanitizers[i];
+        if (!ss)
+            continue;
+        if (keep && (ss->ended || (ss->s && ss->sent == ss->t->n_cases && san_answers(ss, 0)))) {
+            if (!ss->ended)
+                ss->clean = san_finish(g->e, ss, ss->cases), ss->ended = 1;
+            kept++;
+            continue;
         }
-    g->n_sanitizers = 0;
+        proc_kill(ss->s);
+        if (!ss->ended)
+            san_finish(g->e, ss, ss->cases);
+        san_free(ss);
+        g->sanitizers[i] = NULL;
+    }
+    if (!kept)
+        g->n_sanitizers = 0;
 }
 
 void serve_sanitizers_poll(grading *g)
 {
     for (int i = 0; i < g->n_sanitizers; i++) {
         struct san_session *ss = g->sanitizers[i];
-        if (ss && ss->s && !ss->done_s && ss->sent == ss->t->n_cases && san_answers(ss, 0))
+        if (ss && ss->s && !ss->done_s && ss->sent == ss->t->n_cases && san_answers(ss, 0)) {
             ss->done_s = kit_now() - ss->t0;
+            /* every case answered: it ends now (compute-sanitizer's last
+             * report, the context's teardown) beside the correctness runs,
+             * under their GPU hold, not when collected at its test's turn */
+            proc_hang_up(ss->s);
+        }
     }
+}
+
+void serve_done(grading *g)
+{
+    struct case_server *srv = g->server;
+    if (!srv || srv->paused || srv->hung_up || g->shared_held != 1)
+        return;
+    proc_hang_up(srv->s);
+    srv->hung_up = 1;
+    debug("told it is done", NULL);
 }
 
 int serve_sanitizers_running(const grading *g)
 {
     for (int i = 0; i < g->n_sanitizers; i++)
-        if (g->sanitizers[i])
+        if (g->sanitizers[i] && !g->sanitizers[i]->ended)
             return 1;
     return 0;
 }
@@ -586,6 +630,8 @@ int gpu_idle(grading *g)
      * not wait for another one, so it runs under the hold kept (lock.h) */
     if (checks_beside(g) > 0)
         return 0;
+    if (g->server && g->server->hung_up) /* its exit under the hold, as every end of a GPU process */
+        server_close(g);
     if (g->server && !g->server->paused) {
         proc_signal(g->server->s, SIGSTOP);
         g->server->paused = 1;
@@ -598,9 +644,11 @@ void gpu_release_all(grading *g)
 {
     checks_settle(g); /* their slots free before any wait for the GPU or a slot */
     server_close(g);
-    sanitizers_stop(g);
+    sanitizers_stop(g, 1);
     gpu_unshare(g);
 }
+
+void serve_forget_all(grading *g) { sanitizers_stop(g, 0); }
 
 /* A timing run that holds the GPU alone only while it times: it starts
  * sharing the GPU like a correctness run (inputs, the untimed call, copies

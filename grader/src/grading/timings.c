@@ -17,6 +17,19 @@ void times_run(test_times *t, double seconds, const char *what)
     }
 }
 
+void times_add(test_times *t, const test_times *from)
+{
+    t->start += from->start;
+    t->runs += from->runs, t->n_runs += from->n_runs;
+    if (from->run_max > t->run_max) {
+        t->run_max = from->run_max;
+        snprintf(t->run_max_what, sizeof t->run_max_what, "%s", from->run_max_what);
+    }
+    t->checks += from->checks, t->n_checks += from->n_checks;
+    t->checks_overlap |= from->checks_overlap;
+    t->waits += from->waits, t->alone += from->alone;
+}
+
 void times_print(FILE *f, const test_times *t)
 {
     strbuf b;

@@ -28,6 +28,8 @@ typedef struct {
 
 void times_reset(test_times *t);
 void times_run(test_times *t, double seconds, const char *what);
+/* from's seconds added to t's (runs made ahead for t: kinds.c). */
+void times_add(test_times *t, const test_times *from);
 /* One line "time: ..." (nothing when nothing was measured). */
 void times_print(FILE *f, const test_times *t);
 #endif

@@ -570,6 +570,12 @@ int proc_exited(proc_session *s)
 
 size_t proc_stdout_len(const proc_session *s) { return s ? s->r->out.len : 0; }
 
+void proc_hang_up(proc_session *s)
+{
+    if (s && s->ctl_fd >= 0)
+        shutdown(s->ctl_fd, SHUT_WR);
+}
+
 void proc_end(proc_session *s, double timeout_s)
 {
     if (!s)

@@ -79,6 +79,10 @@ void proc_kill(proc_session *s);
 int proc_exited(proc_session *s);
 /* Bytes of stdout kept so far (r->out.len while the child runs). */
 size_t proc_stdout_len(const proc_session *s);
+/* Ends the conversation (the child reads EOF) without waiting: the child
+ * may exit meanwhile (its CUDA context torn down beside other work), and
+ * proc_end collects it later. */
+void proc_hang_up(proc_session *s);
 /* Ends the conversation (the child reads EOF), waits at most timeout_s for its
  * exit, then kills what is left and completes r.  Frees s. */
 void proc_end(proc_session *s, double timeout_s);
