@@ -68,14 +68,20 @@ static int checks_beside_wanted(const grading *gr, const rubric_test *t)
     return serve_sanitizers_running(gr) && !t->gpu_alone && !(env && !strcmp(env, "0"));
 }
 
+/* c no longer among the checkers beside (gr->beside): judged or ended. */
+static void forget_beside(grading *gr, const outcome *c)
+{
+    for (int i = 0; i < MAX_CHECKS_BESIDE; i++)
+        if (gr->beside[i] == c)
+            gr->beside[i] = NULL;
+}
+
 /* Run r into the tally and the test's output, its checker's verdict waited
  * for if it still runs; r is freed. */
 static void judge_run(grading *gr, const rubric_test *t, test_run *r, run_tally *k, test_result *tr)
 {
     outcome *c = &r->c;
-    for (int i = 0; i < MAX_CHECKS_BESIDE; i++)
-        if (gr->beside[i] == c)
-            gr->beside[i] = NULL;
+    forget_beside(gr, c);
     check_settle(c, 1);
     if (c->check_dir) /* checked beside the next runs: its seconds now */
         gr->times.checks += c->check_s, gr->times.n_checks++, gr->times.checks_overlap = 1;
@@ -119,11 +125,13 @@ struct run_queue {
 
 static test_run *queue_head(struct run_queue *q) { return q->n > 0 ? &q->ring[q->first] : NULL; }
 
+static void queue_pop(struct run_queue *q) { q->first = (q->first + 1) % MAX_CHECKS_BESIDE, q->n--; }
+
 /* The oldest run of q judged (judge_run) and taken out. */
 static void judge_oldest(grading *gr, const rubric_test *t, struct run_queue *q, run_tally *k, test_result *tr)
 {
-    judge_run(gr, t, &q->ring[q->first], k, tr);
-    q->first = (q->first + 1) % MAX_CHECKS_BESIDE, q->n--;
+    judge_run(gr, t, queue_head(q), k, tr);
+    queue_pop(q);
 }
 
 /* Run number i of test t (case i / repeat, repetition i % repeat) into
@@ -151,13 +159,10 @@ static void make_run(grading *gr, const rubric_test *t, int i, struct run_queue 
 /* The runs of q not judged, ended (their checkers too) and forgotten. */
 static void queue_drop(grading *gr, struct run_queue *q)
 {
-    for (test_run *r; (r = queue_head(q)) != NULL; q->first = (q->first + 1) % MAX_CHECKS_BESIDE, q->n--) {
-        for (int i = 0; i < MAX_CHECKS_BESIDE; i++)
-            if (gr->beside[i] == &r->c)
-                gr->beside[i] = NULL;
+    for (test_run *r; (r = queue_head(q)) != NULL; queue_pop(q)) {
+        forget_beside(gr, &r->c);
         outcome_free(&r->c);
     }
-    q->ahead = NULL, q->ahead_runs = q->ahead_skipped = 0;
 }
 
 void correctness_queue_free(grading *gr)

@@ -433,6 +433,13 @@ static int san_answers(struct san_session *ss, double timeout)
     return ss->ready && ss->answered == ss->t->n_cases;
 }
 
+/* Has the session answered every case, sent all (within timeout; 0: only
+ * the answers already there)? */
+static int san_all_answered(struct san_session *ss, double timeout)
+{
+    return ss->s && ss->sent == ss->t->n_cases && san_answers(ss, timeout);
+}
+
 /* Ends a session; into cases (t->n_cases) what it decided per case: its
  * cases answered "skipped" fail with that one line (SAN_SKIPPED); the
  * others are clean (SAN_CLEAN) when every case was answered, the report is
@@ -443,7 +450,7 @@ static int san_answers(struct san_session *ss, double timeout)
 static int san_finish(const engine *e, struct san_session *ss, san_case *cases)
 {
     int n = ss->t->n_cases;
-    int all = ss->s && ss->sent == n && san_answers(ss, ss->limit);
+    int all = san_all_answered(ss, ss->limit);
     if (all && !ss->done_s) /* seen only now: at most this long */
         ss->done_s = kit_now() - ss->t0;
     proc_end(ss->s, ss->limit);
@@ -566,7 +573,7 @@ static void sanitizers_stop(grading *g, int keep)
         struct san_session *ss = g->sanitizers[i];
         if (!ss)
             continue;
-        if (keep && (ss->ended || (ss->s && ss->sent == ss->t->n_cases && san_answers(ss, 0)))) {
+        if (keep && (ss->ended || san_all_answered(ss, 0))) {
             if (!ss->ended)
                 ss->clean = san_finish(g->e, ss, ss->cases), ss->ended = 1;
             kept++;
@@ -586,7 +593,7 @@ void serve_sanitizers_poll(grading *g)
 {
     for (int i = 0; i < g->n_sanitizers; i++) {
         struct san_session *ss = g->sanitizers[i];
-        if (ss && ss->s && !ss->done_s && ss->sent == ss->t->n_cases && san_answers(ss, 0)) {
+        if (ss && !ss->done_s && san_all_answered(ss, 0)) {
             ss->done_s = kit_now() - ss->t0;
             /* every case answered: it ends now (compute-sanitizer's last
              * report, the context's teardown) beside the correctness runs,

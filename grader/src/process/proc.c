@@ -581,8 +581,7 @@ void proc_end(proc_session *s, double timeout_s)
     if (!s)
         return;
     proc_result *r = s->r;
-    if (s->ctl_fd >= 0) /* end of the conversation: the child sees EOF */
-        shutdown(s->ctl_fd, SHUT_WR);
+    proc_hang_up(s); /* end of the conversation: the child sees EOF */
     if (!r->timed_out && !r->disk_exceeded)
         pump(s, timeout_s > 0 ? now() + timeout_s : 0, NULL, 0);
     if (!s->exited) {
