@@ -356,6 +356,7 @@ test-unit: $(UNIT_TESTS) $(GPU_TESTS) all ## unit tests of common/, grader/ and 
 	@KIT_ROOT=$(KIT_ROOT) tests/check-handouts
 	@KIT_ROOT=$(KIT_ROOT) tests/check-walls && KIT_ROOT=$(KIT_ROOT) tests/check-walls --self-test
 	@KIT_ROOT=$(KIT_ROOT) tests/check-functions && KIT_ROOT=$(KIT_ROOT) tests/check-functions --self-test
+	@tests/run-parallel --self-test
 
 # Between commits: what takes seconds, on every core; make test before you push.
 test-quick: $(DEPS_OK) ## the unit tests but kitgrade's nvcc builds, the handouts and docs/ (about a minute; no GPU needed)
@@ -365,6 +366,7 @@ test-quick: $(DEPS_OK) ## the unit tests but kitgrade's nvcc builds, the handout
 	 KIT_ROOT=$(KIT_ROOT) tests/check-handouts || rc=1; \
 	 { KIT_ROOT=$(KIT_ROOT) tests/check-walls && KIT_ROOT=$(KIT_ROOT) tests/check-walls --self-test; } || rc=1; \
 	 { KIT_ROOT=$(KIT_ROOT) tests/check-functions && KIT_ROOT=$(KIT_ROOT) tests/check-functions --self-test; } || rc=1; \
+	 tests/run-parallel --self-test || rc=1; \
 	 KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/check-docs || rc=1; \
 	 KIT_ROOT=$(KIT_ROOT) KIT_BUILD=$(abspath $(BUILD)) tests/check-docs --self-test || rc=1; exit $$rc
 
