@@ -156,26 +156,16 @@ static int record(kit_timed_calls *tc, int slot, int k)
     return 0;
 }
 
-/* kit_time_pair's after hook.  Recorded: the first call that came right
- * after another of the student's (follows_a; there is one whenever a round
- * times 3 pairs or more), and about one call in 32 while a slot is left for
- * it; the last slot is the last call's (kit_timed_calls_time).  The first:
- * a result remembered from the call before (the same arguments, fresh
- * contents) is caught for certain, not by chance: lab11's baseline calls
- * the student's round_trip too, so a remembered trip is returned only by a
- * call right after another of the student's, and the random and last calls
- * had missed every one of them in some runs. */
-static int fresh_after(void *arg, int k, int follows_a)
+/* kit_time_pair's after hook: about one call in 32 is recorded, while fewer
+ * than KIT_TIMED_MAX - 1 are (the last slot is the last call's). */
+static int fresh_after(void *arg, int k)
 {
     kit_timed_calls *tc = (kit_timed_calls *)arg;
     tc->calls = k + 1;
-    int wanted = follows_a && !tc->rec_follow ? tc->n_rec < KIT_TIMED_MAX - 1
-                 : kit_rng_range(&tc->rng, 0, 31) == 0 && tc->n_rec < KIT_TIMED_MAX - 1 - !tc->rec_follow;
-    if (wanted) {
+    if (tc->n_rec < KIT_TIMED_MAX - 1 && kit_rng_range(&tc->rng, 0, 31) == 0) {
         if (record(tc, tc->n_rec, k) != 0)
             return -1;
         tc->n_rec++;
-        tc->rec_follow |= follows_a;
     }
     return 0;
 }
@@ -212,7 +202,7 @@ static void free_buffer(void *p, int host)
 /* The driver's part of tc: buffers not given, the record.  0, or -1. */
 static int setup(kit_timed_calls *tc)
 {
-    tc->owned = 0, tc->n_rec = 0, tc->calls = 0, tc->rec_follow = 0;
+    tc->owned = 0, tc->n_rec = 0, tc->calls = 0;
     tc->rec_index = NULL, tc->rec_value = NULL;
     kit_rng_seed(&tc->rng, kit_random_u64(), 0x71);
     int host_in = tc->how == KIT_FRESH_ROTATE_XOR;

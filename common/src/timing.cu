@@ -126,16 +126,8 @@ void kit_time_hold(int alone) { gate(alone); }
 
 typedef struct {
     const kit_time_pair_spec *s;
-    int k;      /* calls of a so far */
-    int last_a; /* the last call was one of a (the after hook's follows_a) */
+    int k; /* calls of a so far */
 } pair_state;
-
-/* One call of the baseline, timed; ms, or < 0. */
-static double call_b(pair_state *p)
-{
-    p->last_a = 0;
-    return kit_time_once(p->s->b, p->s->arg_b);
-}
 
 /* One call of the student's function with its hooks; ms, or < 0 (rc in *rc). */
 static double call_a(pair_state *p, int *rc)
@@ -179,9 +171,7 @@ static double call_a(pair_state *p, int *rc)
         refused = 1;
         return -1;
     }
-    int follows_a = p->last_a;
-    p->last_a = 1;
-    if (s->after && s->after(s->arg_a, p->k, follows_a) != 0) {
+    if (s->after && s->after(s->arg_a, p->k) != 0) {
         *rc = -1;
         return -1;
     }
@@ -252,7 +242,7 @@ static int warm_up(const kit_time_pair_spec *s, pair_state *p)
                                 KIT_SLOW_WARMUP_S};
     for (int i = 0; i < MAX_WARMUP_CALLS; i++) {
         double y;
-        if (call_a(p, &rc) < 0 || (y = call_b(p)) < 0)
+        if (call_a(p, &rc) < 0 || (y = kit_time_once(s->b, s->arg_b)) < 0)
             return rc ? rc : -1;
         probe[i % KIT_PROBE_RING] = y;
         if (kit_warm_done(&rule, i + 1, kit_now() - t0, probe, y))
@@ -309,9 +299,9 @@ static int time_rounds(const kit_time_pair_spec *s, pair_state *p, int reps, dou
             double x, y;
             if (a_first) {
                 x = call_a(p, &rc);
-                y = x < 0 ? -1 : call_b(p);
+                y = x < 0 ? -1 : kit_time_once(s->b, s->arg_b);
             } else {
-                y = call_b(p);
+                y = kit_time_once(s->b, s->arg_b);
                 x = y < 0 ? -1 : call_a(p, &rc);
             }
             if (x < 0 || y < 0)
@@ -339,7 +329,7 @@ int kit_time_pair(const kit_time_pair_spec *s, kit_timing *ta, kit_timing *tb)
     int reps = s->reps < 1 ? 1 : s->reps, cap = reps < 64 ? 64 : reps;
     double *va = (double *)calloc((size_t)cap, sizeof *va), *vb = (double *)calloc((size_t)cap, sizeof *vb);
     int rc = -1;
-    pair_state p = {s, 0, 0};
+    pair_state p = {s, 0};
     memset(&left_note, 0, sizeof left_note);
     if (!va || !vb)
         goto out;

@@ -7,9 +7,7 @@
  * refreshed input, poisons the timed calls' output, and calls the student's
  * function on them (untimed preparation, timed call: kit_time_pair in
  * timing.cuh, whose warm-up and median policy apply unchanged).  The outputs
- * of a few calls - chosen at random as they happen, the first that came
- * right after another call of the student's (not of the baseline) and the
- * last - are
+ * of a few calls - chosen at random as they happen, and the last - are
  * recorded with their (shift, scale) under the KIT_KEY_TIMED_* names
  * (protocol.h); the lab's checker recomputes them (timed.h), so a result
  * remembered from an earlier call (keyed by pointers or by contents) fails.
@@ -91,7 +89,6 @@ struct kit_timed_calls {
     kit_rng rng;
     kit_fresh cur;          /* the current call's (shift, scale) */
     int n_rec, calls;
-    int rec_follow;         /* a call right after another of the student's is recorded (fresh.cu) */
     int32_t rec_call[KIT_TIMED_MAX];
     int64_t rec_shift[KIT_TIMED_MAX];
     double rec_scale[KIT_TIMED_MAX];

@@ -68,11 +68,8 @@ typedef struct {
      * fresh contents or rotated buffers.  NULL: none. */
     void (*prepare)(void *arg_a, int k);
     /* After call `k` of a, untimed: record or check its output; nonzero
-     * stops timing (the hook printed why).  follows_a: the call came right
-     * after another of a, no call of b between (A B B A A B: the fifth), so
-     * a result remembered from the call before shows in it even where b
-     * calls the student's code too (lab11's pageable baseline).  NULL: none. */
-    int (*after)(void *arg_a, int k, int follows_a);
+     * stops timing (the hook printed why).  NULL: none. */
+    int (*after)(void *arg_a, int k);
     /* The bounds of the test's score: timing stops once they decide it
      * (timing_decided.h).  given = 0: timed in full, as always. */
     kit_decided decided;
